@@ -1,0 +1,141 @@
+/* winnow: separate the main content of web pages from their templates.
+ *
+ * The one public header of libwinnow. Handles are opaque; every call that
+ * can fail returns a winnow_status, and winnow_status_message() /
+ * winnow_engine_error() say what went wrong in words a user can act on.
+ *
+ * Threading: an engine holds one parser and reusable buffers. Use one
+ * engine per thread; engines share nothing, and the library has no global
+ * mutable state. A document belongs to the engine that made it and must be
+ * freed before that engine.
+ *
+ * Data flow of winnow_extract():
+ *   bytes -> decoded UTF-8 -> DOM -> per-node statistics and blocks
+ *         -> templateness scores -> content labels -> renderers
+ */
+#ifndef WINNOW_H
+#define WINNOW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WINNOW_VERSION_MAJOR 0
+#define WINNOW_VERSION_MINOR 1
+#define WINNOW_VERSION_PATCH 0
+#define WINNOW_VERSION_STRING "0.1.0"
+
+const char *winnow_version(void);
+
+typedef enum winnow_status {
+    WINNOW_OK = 0,
+    WINNOW_PARTIAL = 1,     /* a result, but the input was damaged: invalid bytes replaced,
+                               nesting capped; winnow_doc_warning() says what */
+    WINNOW_NO_CONTENT = 2,  /* the page parsed but holds no visible text (e.g. a frameset) */
+    WINNOW_E_EMPTY = 10,    /* zero bytes of input */
+    WINNOW_E_BINARY,        /* input is not text (image, archive, compressed data) */
+    WINNOW_E_TOO_LARGE,     /* input exceeds winnow_options.max_input_bytes */
+    WINNOW_E_NOMEM,
+    WINNOW_E_PARSE,         /* the HTML parser failed */
+    WINNOW_E_IO,            /* a write callback failed */
+    WINNOW_E_ARG,           /* invalid argument */
+} winnow_status;
+
+#define WINNOW_FAILED(s) ((s) >= WINNOW_E_EMPTY)
+
+const char *winnow_status_name(winnow_status s);     /* "WINNOW_E_BINARY" */
+const char *winnow_status_message(winnow_status s);  /* one sentence */
+
+typedef struct winnow_options {
+    size_t max_input_bytes;  /* larger inputs fail with WINNOW_E_TOO_LARGE; default 256 MiB */
+    unsigned max_depth;      /* element nesting cap (browsers use 512); default 512 */
+    int include_title;       /* prepend the page's headline to the text when it sits
+                                outside the content block; default 1 */
+} winnow_options;
+
+void winnow_options_default(winnow_options *o);
+
+typedef struct winnow_engine winnow_engine;
+typedef struct winnow_doc winnow_doc;
+
+/* NULL only when memory is exhausted. opt may be NULL for defaults. */
+winnow_engine *winnow_engine_new(const winnow_options *opt);
+void winnow_engine_free(winnow_engine *e);
+/* Detail of the last failed call on this engine, "" if none. */
+const char *winnow_engine_error(const winnow_engine *e);
+
+typedef struct winnow_input {
+    const void *data;
+    size_t len;
+    const char *charset;  /* from HTTP Content-Type, or NULL */
+    const char *url;      /* page URL, or NULL */
+} winnow_input;
+
+/* Runs the whole pipeline on one page. On success (OK, PARTIAL, NO_CONTENT)
+ * *out is a document to render and free; on failure *out is NULL and
+ * winnow_engine_error() has the detail. */
+winnow_status winnow_extract(winnow_engine *e, const winnow_input *in, winnow_doc **out);
+void winnow_doc_free(winnow_doc *d);
+/* Why a document is PARTIAL or NO_CONTENT, "" otherwise. */
+const char *winnow_doc_warning(const winnow_doc *d);
+
+typedef enum winnow_format {
+    WINNOW_FORMAT_TEXT,      /* main content as lines: paragraphs, headings, items, rows */
+    WINNOW_FORMAT_MARKDOWN,  /* headings, lists, links, tables, code blocks */
+    WINNOW_FORMAT_JSON,      /* metadata, text and scored blocks, one JSON object */
+    WINNOW_FORMAT_HTML,      /* the kept subtree as clean HTML */
+    WINNOW_FORMAT_BLOCKS,    /* block segmentation, one JSON object per line */
+} winnow_format;
+
+/* "text", "markdown" (or "md"), "json", "html", "blocks"; 0 when unknown. */
+int winnow_format_parse(const char *name, winnow_format *out);
+
+/* Output goes through a callback: a non-zero return aborts with WINNOW_E_IO. */
+typedef int (*winnow_write_fn)(void *ctx, const char *data, size_t len);
+winnow_status winnow_render(const winnow_doc *d, winnow_format f, winnow_write_fn write, void *ctx);
+/* Convenience: a malloc'd NUL-terminated rendering (free() it), NULL on OOM. */
+char *winnow_render_alloc(const winnow_doc *d, winnow_format f, size_t *len);
+
+typedef enum winnow_meta_field {
+    WINNOW_META_TITLE,
+    WINNOW_META_AUTHOR,
+    WINNOW_META_DATE,
+    WINNOW_META_URL,          /* canonical URL */
+    WINNOW_META_SITE_NAME,
+    WINNOW_META_DESCRIPTION,
+    WINNOW_META_LANGUAGE,
+    WINNOW_META_CHARSET,      /* encoding the bytes were read as */
+    WINNOW_META_COUNT
+} winnow_meta_field;
+
+/* Metadata from <title>, <meta>, OpenGraph and JSON-LD; "" when unknown. */
+const char *winnow_doc_meta(const winnow_doc *d, winnow_meta_field f);
+const char *winnow_meta_name(winnow_meta_field f);  /* "title", "author", ... */
+
+/* Block candidates in document order (Kolcz & Yih: block tags with at least
+ * 40 characters and 3 distinct words), nested blocks included. */
+typedef struct winnow_block {
+    const char *tag;
+    const char *path;          /* DOM path, "html.body.div.p" */
+    size_t src_begin, src_len; /* byte range in the decoded input */
+    unsigned line;             /* 1-based source line */
+    unsigned depth, sibling_index;
+    long parent;               /* index of the enclosing block, -1 at top level */
+    unsigned chars, words, distinct_words, punct, link_chars, links, images;
+    uint64_t fingerprint;      /* of the normalized (case-folded, collapsed) text */
+    double templateness;       /* 0 = content, 1 = template */
+    int is_content;            /* kept in the main content */
+} winnow_block;
+
+size_t winnow_doc_block_count(const winnow_doc *d);
+/* Fills *b; returns 0 when i is out of range. */
+int winnow_doc_block(const winnow_doc *d, size_t i, winnow_block *b);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,68 @@
+/* Stage 3: DOM -> per-node statistics and block candidates.
+ *
+ * Every node gets the features the papers score (Kolcz & Yih, Chakrabarti
+ * et al., Debnath et al.): text and link mass, words, distinct words,
+ * punctuation, a tag histogram of the subtree, position, DOM path and a
+ * fingerprint of the normalized text. All of it is computed in O(n) passes
+ * over the pre-order node array (distinct words in O(W log W)). */
+#ifndef WN_STATS_H
+#define WN_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../dom/dom.h"
+#include "../util/arena.h"
+
+enum {
+    WN_HIST_A, WN_HIST_P, WN_HIST_DIV, WN_HIST_INLINE, WN_HIST_LI, WN_HIST_LIST, WN_HIST_TABLE,
+    WN_HIST_HEADING, WN_HIST_IMG, WN_HIST_BR, WN_HIST_FORM, WN_HIST_FORMAT, WN_HIST_SECTION,
+    WN_HIST_PRE, WN_HIST_QUOTE, WN_HIST_OTHER, WN_HIST_N
+};
+extern const char *const wn_hist_names[WN_HIST_N];
+
+/* Hints read from class and id tokens of the element itself. */
+enum {
+    WN_HINT_NAV        = 1 << 0,  /* nav, menu, breadcrumb, pagination, skip links */
+    WN_HINT_HEADER     = 1 << 1,  /* masthead, site header, top bar */
+    WN_HINT_FOOTER     = 1 << 2,
+    WN_HINT_SIDEBAR    = 1 << 3,  /* sidebar, aside, widget, rail */
+    WN_HINT_COMMENT    = 1 << 4,
+    WN_HINT_SHARE      = 1 << 5,  /* share, social, follow, print/email tools */
+    WN_HINT_RELATED    = 1 << 6,  /* related, recommended, more stories, trending */
+    WN_HINT_AD         = 1 << 7,  /* ad, sponsor, promo, banner */
+    WN_HINT_OVERLAY    = 1 << 8,  /* cookie, consent, modal, popup, newsletter, subscribe */
+    WN_HINT_META       = 1 << 9,  /* byline, author, date, tags, caption credit */
+    WN_HINT_CONTENT    = 1 << 10, /* article, content, entry, post, story, body text */
+    WN_HINT_TITLE      = 1 << 11, /* headline, title */
+};
+#define WN_HINT_BOILER (WN_HINT_NAV | WN_HINT_HEADER | WN_HINT_FOOTER | WN_HINT_SIDEBAR | WN_HINT_COMMENT | \
+                        WN_HINT_SHARE | WN_HINT_RELATED | WN_HINT_AD | WN_HINT_OVERLAY)
+
+typedef struct wn_stats {
+    uint32_t chars;          /* non-space code points */
+    uint32_t text_cp;        /* code points of the normalized (collapsed) text */
+    uint32_t words, distinct_words, punct, commas, stops, cjk;
+    uint32_t link_chars, links, images, elements;
+    uint32_t nt_begin, nt_end;   /* normalized text range in wn_page_text.text */
+    uint32_t w_begin, w_end;     /* word range in wn_page_text.words */
+    uint64_t fingerprint;        /* XXH3 of the normalized text, 0 when empty */
+    uint64_t path_hash;          /* XXH3 chain over the tag names from <html> */
+    uint16_t hist[WN_HIST_N];
+    uint16_t hints;
+    uint8_t  is_block;           /* Kolcz & Yih block candidate */
+} wn_stats;
+
+typedef struct wn_page_text {
+    char *text;                  /* casefolded, whitespace-collapsed text of the page */
+    uint32_t len;
+    uint64_t *words;             /* hash of each word, in document order */
+    uint32_t nwords;
+} wn_page_text;
+
+int wn_stats_compute(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page_text *pt);
+
+/* Hint bits for a class or id attribute value. */
+uint16_t wn_hints_from_attr(const char *v, size_t n);
+
+#endif

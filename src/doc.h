@@ -1,0 +1,42 @@
+/* Internal layout of a processed page, shared by the pipeline stages and the
+ * renderers. Everything per page lives in `arena`. */
+#ifndef WN_DOC_H
+#define WN_DOC_H
+
+#include "winnow.h"
+
+#include "blocks/stats.h"
+#include "decode/decode.h"
+#include "dom/dom.h"
+#include "meta/meta.h"
+#include "util/arena.h"
+#include "util/buf.h"
+
+typedef struct wn_labels {
+    float *templ;        /* per node: templateness in [0, 1] */
+    float *value;        /* per node: content value of the node's own text unit */
+    uint32_t *unit;      /* per node: index of the text unit (nearest line-breaking element) */
+    uint8_t *keep;       /* per node: 1 when the node's text is main content */
+    uint32_t container;  /* root of the main content, WN_NONE when nothing */
+    uint32_t headline;   /* heading kept outside the container, WN_NONE when none */
+} wn_labels;
+
+struct winnow_doc {
+    winnow_engine *engine;
+    wn_arena arena;
+    wn_buf utf8;             /* decoded input */
+    wn_decode_info decode;
+    wn_dom dom;
+    wn_stats *stats;
+    wn_page_text page_text;
+    wn_labels labels;
+    wn_meta meta;
+    uint32_t *blocks;        /* block candidate node indices, document order */
+    long *block_parent;
+    const char **block_path;
+    uint32_t nblocks;
+    winnow_status status;
+    char warning[256];
+};
+
+#endif

@@ -1,0 +1,70 @@
+/* Compact DOM: one page's elements and text in flat arrays inside the page
+ * arena. Nodes are indexed in document (pre-)order, so a subtree is the
+ * contiguous index range [i, i + size) and bottom-up passes are a reverse
+ * loop over the array: no recursion anywhere, whatever the nesting depth. */
+#ifndef WN_DOM_H
+#define WN_DOM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tags.h"
+
+#define WN_NONE UINT32_MAX
+
+enum {
+    WN_NF_HIDDEN = 1 << 0,   /* hidden attribute / display:none / aria-hidden */
+    WN_NF_LINK   = 1 << 1,   /* inside an <a href> */
+    WN_NF_PRE    = 1 << 2,   /* inside <pre>: whitespace is kept */
+};
+
+typedef struct wn_attr {
+    const char *name;   /* lower-case, NUL-terminated, in the arena */
+    const char *value;  /* NUL-terminated, entities decoded */
+    uint32_t name_len, value_len;
+} wn_attr;
+
+typedef struct wn_node {
+    uint32_t parent, first_child, last_child, next_sibling;
+    uint32_t size;          /* nodes in the subtree including this one */
+    uint32_t depth;         /* document node = 0 */
+    uint32_t src_begin;     /* element/text position in the decoded input */
+    uint32_t src_len;
+    uint32_t text_begin;    /* TEXT: raw text in dom->text */
+    uint32_t text_len;
+    uint32_t attr_begin;    /* index into dom->attrs */
+    uint16_t attr_count;
+    uint16_t tag;           /* wn_tag */
+    uint16_t flags;         /* WN_NF_* */
+    uint16_t sibling_index; /* element index among element siblings (saturating) */
+    uint32_t line;          /* 1-based source line of src_begin */
+    const char *name;       /* tag name, for tags outside the table too */
+} wn_node;
+
+typedef struct wn_dom {
+    wn_node *nodes;
+    uint32_t count;
+    wn_attr *attrs;
+    uint32_t attr_count;
+    char *text;             /* raw text of all text nodes, back to back */
+    size_t text_len;
+    uint32_t body;          /* <body> index or the root when there is none */
+    const char *title;      /* <title> text, whitespace collapsed, may be "" */
+    /* <script type=application/ld+json> payloads, kept for metadata */
+    const char **jsonld;
+    uint32_t *jsonld_len;
+    uint32_t jsonld_count;
+    const char *lang;       /* <html lang> or "" */
+    /* set when the input was cut to stay within limits (depth, size) */
+    uint32_t depth_capped;
+} wn_dom;
+
+static inline int wn_node_is_text(const wn_node *n) { return n->tag == WN_TAG_TEXT; }
+
+/* Attribute value by lower-case name, NULL when absent. */
+const char *wn_node_attr(const wn_dom *d, const wn_node *n, const char *name, size_t *len);
+
+/* Writes the node's DOM path ("html.body.div.p") to out, truncated to cap. */
+size_t wn_node_path(const wn_dom *d, uint32_t i, char *out, size_t cap);
+
+#endif

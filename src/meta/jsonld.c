@@ -1,0 +1,215 @@
+/* A small tolerant JSON reader for JSON-LD: walks objects and arrays
+ * (including @graph) and takes headline, author name, datePublished,
+ * publisher name and description from objects whose @type is an article or
+ * web page. Depth and size are bounded; malformed input stops the walk. */
+#include "meta.h"
+
+#include <string.h>
+
+typedef struct jreader {
+    const char *s;
+    size_t n, i;
+    int depth;
+    int failed;
+    wn_arena *arena;
+} jreader;
+
+#define JSON_MAX_DEPTH 64
+
+static void skip_ws(jreader *r)
+{
+    while (r->i < r->n && (r->s[r->i] == ' ' || r->s[r->i] == '\t' || r->s[r->i] == '\n' || r->s[r->i] == '\r'))
+        r->i++;
+}
+
+/* Reads a JSON string at r->i (which is '"'); returns an arena copy with
+ * escapes decoded, or NULL. */
+static const char *read_string(jreader *r)
+{
+    if (r->i >= r->n || r->s[r->i] != '"') { r->failed = 1; return NULL; }
+    r->i++;
+    size_t start = r->i;
+    size_t cap = 0;
+    while (r->i < r->n && r->s[r->i] != '"') {
+        if (r->s[r->i] == '\\') r->i++;
+        r->i++;
+        cap++;
+    }
+    if (r->i >= r->n) { r->failed = 1; return NULL; }
+    size_t end = r->i;
+    r->i++;
+    char *out = wn_arena_alloc(r->arena, (end - start) * 2 + 4);
+    if (!out) { r->failed = 1; return NULL; }
+    size_t o = 0;
+    for (size_t k = start; k < end; k++) {
+        char c = r->s[k];
+        if (c != '\\' || k + 1 >= end) { out[o++] = c; continue; }
+        c = r->s[++k];
+        switch (c) {
+        case 'n': out[o++] = ' '; break;
+        case 't': out[o++] = ' '; break;
+        case 'r': out[o++] = ' '; break;
+        case 'b': case 'f': break;
+        case 'u': {
+            if (k + 4 >= end) break;
+            unsigned cp = 0;
+            int ok = 1;
+            for (int d = 1; d <= 4; d++) {
+                char h = r->s[k + d];
+                cp <<= 4;
+                if (h >= '0' && h <= '9') cp |= (unsigned)(h - '0');
+                else if (h >= 'a' && h <= 'f') cp |= (unsigned)(h - 'a' + 10);
+                else if (h >= 'A' && h <= 'F') cp |= (unsigned)(h - 'A' + 10);
+                else ok = 0;
+            }
+            k += 4;
+            if (!ok) break;
+            if (cp >= 0xD800 && cp <= 0xDBFF && k + 6 < end && r->s[k + 1] == '\\' && r->s[k + 2] == 'u') {
+                unsigned lo = 0;
+                for (int d = 3; d <= 6; d++) {
+                    char h = r->s[k + d];
+                    lo <<= 4;
+                    if (h >= '0' && h <= '9') lo |= (unsigned)(h - '0');
+                    else if (h >= 'a' && h <= 'f') lo |= (unsigned)(h - 'a' + 10);
+                    else if (h >= 'A' && h <= 'F') lo |= (unsigned)(h - 'A' + 10);
+                }
+                if (lo >= 0xDC00 && lo <= 0xDFFF) { cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00); k += 6; }
+            }
+            if (cp >= 0xD800 && cp <= 0xDFFF) cp = 0xFFFD;
+            if (cp == 0) cp = 0xFFFD;
+            if (cp < 0x80) out[o++] = (char)cp;
+            else if (cp < 0x800) { out[o++] = (char)(0xC0 | (cp >> 6)); out[o++] = (char)(0x80 | (cp & 0x3F)); }
+            else if (cp < 0x10000) {
+                out[o++] = (char)(0xE0 | (cp >> 12));
+                out[o++] = (char)(0x80 | ((cp >> 6) & 0x3F));
+                out[o++] = (char)(0x80 | (cp & 0x3F));
+            } else {
+                out[o++] = (char)(0xF0 | (cp >> 18));
+                out[o++] = (char)(0x80 | ((cp >> 12) & 0x3F));
+                out[o++] = (char)(0x80 | ((cp >> 6) & 0x3F));
+                out[o++] = (char)(0x80 | (cp & 0x3F));
+            }
+            break;
+        }
+        default: out[o++] = c; break;
+        }
+    }
+    out[o] = '\0';
+    (void)cap;
+    return wn_meta_clean(r->arena, out, o);
+}
+
+/* What an object yields: the fields we care about, if any. */
+typedef struct jobject {
+    const char *type;
+    const char *headline, *name, *date, *description, *author, *publisher, *url;
+} jobject;
+
+static void parse_value(jreader *r, jobject *parent, const char *key, wn_meta *m);
+
+static int type_is_article(const char *t)
+{
+    static const char *const kinds[] = {"Article", "NewsArticle", "BlogPosting", "Report", "ScholarlyArticle",
+                                        "TechArticle", "WebPage", "ReportageNewsArticle", "AnalysisNewsArticle",
+                                        "OpinionNewsArticle", "Posting", "SocialMediaPosting", "LiveBlogPosting",
+                                        "Recipe", "Review", "HowTo", "Question", NULL};
+    if (!t) return 0;
+    for (int k = 0; kinds[k]; k++)
+        if (strstr(t, kinds[k])) return 1;
+    return 0;
+}
+
+static void parse_object(jreader *r, jobject *parent, const char *parent_key, wn_meta *m)
+{
+    jobject o;
+    memset(&o, 0, sizeof o);
+    r->i++; /* '{' */
+    if (++r->depth > JSON_MAX_DEPTH) { r->failed = 1; return; }
+    skip_ws(r);
+    if (r->i < r->n && r->s[r->i] == '}') { r->i++; r->depth--; return; }
+    while (!r->failed && r->i < r->n) {
+        skip_ws(r);
+        const char *k = read_string(r);
+        if (!k) return;
+        skip_ws(r);
+        if (r->i >= r->n || r->s[r->i] != ':') { r->failed = 1; return; }
+        r->i++;
+        skip_ws(r);
+        parse_value(r, &o, k, m);
+        skip_ws(r);
+        if (r->i < r->n && r->s[r->i] == ',') { r->i++; continue; }
+        if (r->i < r->n && r->s[r->i] == '}') { r->i++; break; }
+        r->failed = 1;
+        return;
+    }
+    r->depth--;
+    /* a nested author/publisher object hands its name up */
+    if (parent && parent_key) {
+        const char *nm = o.name;
+        if (!strcmp(parent_key, "author") && nm && !parent->author) parent->author = nm;
+        if (!strcmp(parent_key, "publisher") && nm && !parent->publisher) parent->publisher = nm;
+    }
+    if (type_is_article(o.type)) {
+        int page = strstr(o.type, "WebPage") != NULL;
+        const char *title = o.headline ? o.headline : (page ? NULL : o.name);
+        if (title && !page) m->field[WINNOW_META_TITLE] = title;
+        else if (title && !*m->field[WINNOW_META_TITLE]) m->field[WINNOW_META_TITLE] = title;
+        if (o.author && !*m->field[WINNOW_META_AUTHOR]) m->field[WINNOW_META_AUTHOR] = o.author;
+        if (o.date && !*m->field[WINNOW_META_DATE]) m->field[WINNOW_META_DATE] = o.date;
+        if (o.publisher && !*m->field[WINNOW_META_SITE_NAME]) m->field[WINNOW_META_SITE_NAME] = o.publisher;
+        if (o.description && !*m->field[WINNOW_META_DESCRIPTION]) m->field[WINNOW_META_DESCRIPTION] = o.description;
+    }
+}
+
+static void skip_scalar(jreader *r)
+{
+    while (r->i < r->n && r->s[r->i] != ',' && r->s[r->i] != '}' && r->s[r->i] != ']') r->i++;
+}
+
+static void parse_array(jreader *r, jobject *parent, const char *key, wn_meta *m)
+{
+    r->i++; /* '[' */
+    if (++r->depth > JSON_MAX_DEPTH) { r->failed = 1; return; }
+    skip_ws(r);
+    if (r->i < r->n && r->s[r->i] == ']') { r->i++; r->depth--; return; }
+    while (!r->failed && r->i < r->n) {
+        skip_ws(r);
+        parse_value(r, parent, key, m);
+        skip_ws(r);
+        if (r->i < r->n && r->s[r->i] == ',') { r->i++; continue; }
+        if (r->i < r->n && r->s[r->i] == ']') { r->i++; break; }
+        r->failed = 1;
+        return;
+    }
+    r->depth--;
+}
+
+static void parse_value(jreader *r, jobject *o, const char *key, wn_meta *m)
+{
+    if (r->i >= r->n) { r->failed = 1; return; }
+    char c = r->s[r->i];
+    if (c == '{') { parse_object(r, o, key, m); return; }
+    if (c == '[') { parse_array(r, o, key, m); return; }
+    if (c != '"') { skip_scalar(r); return; }
+    const char *v = read_string(r);
+    if (!v || !o || !key) return;
+    if (!strcmp(key, "@type")) { if (!o->type) o->type = v; }
+    else if (!strcmp(key, "headline")) o->headline = v;
+    else if (!strcmp(key, "name")) { if (!o->name) o->name = v; }
+    else if (!strcmp(key, "datePublished")) o->date = v;
+    else if (!strcmp(key, "dateCreated")) { if (!o->date) o->date = v; }
+    else if (!strcmp(key, "description")) o->description = v;
+    else if (!strcmp(key, "author") || !strcmp(key, "creator")) { if (!o->author) o->author = v; }
+    else if (!strcmp(key, "publisher")) { if (!o->publisher) o->publisher = v; }
+    else if (!strcmp(key, "url")) { if (!o->url) o->url = v; }
+}
+
+void wn_meta_from_jsonld(const char *json, size_t n, wn_arena *arena, wn_meta *m)
+{
+    jreader r = {.s = json, .n = n, .arena = arena};
+    skip_ws(&r);
+    /* some sites wrap the payload in HTML comments or CDATA */
+    while (r.i < n && r.s[r.i] != '{' && r.s[r.i] != '[') r.i++;
+    if (r.i >= n) return;
+    parse_value(&r, NULL, NULL, m);
+}

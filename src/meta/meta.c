@@ -1,0 +1,91 @@
+#include "meta.h"
+
+#include <ctype.h>
+#include <string.h>
+#include <strings.h>
+
+const char *wn_meta_clean(wn_arena *arena, const char *s, size_t n)
+{
+    char *out = wn_arena_alloc(arena, n + 1);
+    if (!out) return "";
+    size_t len = 0;
+    int space = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f') { space = 1; continue; }
+        /* U+00A0 no-break space */
+        if (c == 0xC2 && i + 1 < n && (unsigned char)s[i + 1] == 0xA0) { space = 1; i++; continue; }
+        if (space && len) out[len++] = ' ';
+        space = 0;
+        out[len++] = (char)c;
+    }
+    out[len] = '\0';
+    return out;
+}
+
+static void set_if_empty(wn_meta *m, winnow_meta_field f, const char *v)
+{
+    if (v && *v && (!m->field[f] || !*m->field[f])) m->field[f] = v;
+}
+
+static void set_over(wn_meta *m, winnow_meta_field f, const char *v)
+{
+    if (v && *v) m->field[f] = v;
+}
+
+int wn_meta_extract(const wn_dom *dom, const wn_decode_info *dec, const char *url, wn_arena *arena, wn_meta *m)
+{
+    for (int f = 0; f < WINNOW_META_COUNT; f++) m->field[f] = "";
+    if (dom->title) m->field[WINNOW_META_TITLE] = wn_meta_clean(arena, dom->title, strlen(dom->title));
+    if (dom->lang) m->field[WINNOW_META_LANGUAGE] = wn_meta_clean(arena, dom->lang, strlen(dom->lang));
+    m->field[WINNOW_META_CHARSET] = wn_arena_strndup(arena, dec->charset, strlen(dec->charset));
+
+    /* <meta> and <link> anywhere (some pages put them in the body) */
+    const char *og_title = NULL, *og_site = NULL, *og_desc = NULL, *og_url = NULL;
+    for (uint32_t i = 1; i < dom->count; i++) {
+        const wn_node *x = &dom->nodes[i];
+        if (x->tag == WN_TAG_META) {
+            size_t cl = 0;
+            const char *content = wn_node_attr(dom, x, "content", &cl);
+            if (!content) continue;
+            const char *key = wn_node_attr(dom, x, "property", NULL);
+            if (!key) key = wn_node_attr(dom, x, "name", NULL);
+            if (!key) key = wn_node_attr(dom, x, "itemprop", NULL);
+            if (!key) continue;
+            const char *v = wn_meta_clean(arena, content, cl);
+            if (!strcasecmp(key, "og:title") || !strcasecmp(key, "twitter:title")) { if (!og_title) og_title = v; }
+            else if (!strcasecmp(key, "og:site_name") || !strcasecmp(key, "application-name")) { if (!og_site) og_site = v; }
+            else if (!strcasecmp(key, "og:description") || !strcasecmp(key, "twitter:description")) { if (!og_desc) og_desc = v; }
+            else if (!strcasecmp(key, "og:url")) { if (!og_url) og_url = v; }
+            else if (!strcasecmp(key, "description") || !strcasecmp(key, "dc.description")) set_if_empty(m, WINNOW_META_DESCRIPTION, v);
+            else if (!strcasecmp(key, "author") || !strcasecmp(key, "article:author") || !strcasecmp(key, "dc.creator") ||
+                     !strcasecmp(key, "byl") || !strcasecmp(key, "parsely-author") || !strcasecmp(key, "sailthru.author"))
+                set_if_empty(m, WINNOW_META_AUTHOR, v);
+            else if (!strcasecmp(key, "article:published_time") || !strcasecmp(key, "datepublished") ||
+                     !strcasecmp(key, "date") || !strcasecmp(key, "dc.date") || !strcasecmp(key, "dc.date.issued") ||
+                     !strcasecmp(key, "pubdate") || !strcasecmp(key, "publish-date") || !strcasecmp(key, "og:pubdate") ||
+                     !strcasecmp(key, "parsely-pub-date") || !strcasecmp(key, "sailthru.date"))
+                set_if_empty(m, WINNOW_META_DATE, v);
+            else if (!strcasecmp(key, "dc.language") || !strcasecmp(key, "language") || !strcasecmp(key, "content-language"))
+                set_if_empty(m, WINNOW_META_LANGUAGE, v);
+        } else if (x->tag == WN_TAG_LINK) {
+            const char *rel = wn_node_attr(dom, x, "rel", NULL);
+            size_t hl = 0;
+            const char *href = wn_node_attr(dom, x, "href", &hl);
+            if (rel && href && !strcasecmp(rel, "canonical")) set_if_empty(m, WINNOW_META_URL, wn_meta_clean(arena, href, hl));
+        } else if (x->tag == WN_TAG_TIME && !*m->field[WINNOW_META_DATE]) {
+            size_t dl = 0;
+            const char *dt = wn_node_attr(dom, x, "datetime", &dl);
+            const char *ip = wn_node_attr(dom, x, "itemprop", NULL);
+            if (dt && (wn_node_attr(dom, x, "pubdate", NULL) || (ip && !strcasecmp(ip, "datePublished"))))
+                m->field[WINNOW_META_DATE] = wn_meta_clean(arena, dt, dl);
+        }
+    }
+    set_over(m, WINNOW_META_TITLE, og_title);
+    set_if_empty(m, WINNOW_META_SITE_NAME, og_site);
+    set_if_empty(m, WINNOW_META_DESCRIPTION, og_desc);
+    set_if_empty(m, WINNOW_META_URL, og_url);
+    for (uint32_t k = 0; k < dom->jsonld_count; k++) wn_meta_from_jsonld(dom->jsonld[k], dom->jsonld_len[k], arena, m);
+    if (url && *url) set_if_empty(m, WINNOW_META_URL, wn_meta_clean(arena, url, strlen(url)));
+    return 0;
+}

@@ -1,0 +1,122 @@
+/* JSON: metadata, main text and the scored blocks as one object; and the
+ * block segmentation as JSON lines (one object per block). */
+#include "render.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void json_kv(wn_buf *b, const char *key, const char *v, int comma)
+{
+    if (comma) wn_buf_putc(b, ',');
+    wn_buf_printf(b, "\"%s\":\"", key);
+    wn_buf_json_str(b, v, strlen(v));
+    wn_buf_putc(b, '"');
+}
+
+/* Display text of a node: its normalized text would be case-folded, so
+ * collect the raw text nodes with whitespace collapsed. */
+static void node_text(const winnow_doc *d, uint32_t i, wn_buf *t)
+{
+    const wn_dom *dom = &d->dom;
+    int space = 0;
+    uint32_t end = i + dom->nodes[i].size;
+    for (uint32_t k = i; k < end; k++) {
+        const wn_node *x = &dom->nodes[k];
+        if (x->tag != WN_TAG_TEXT) {
+            if (wn_tag_has(x->tag, WN_TF_BREAK) || x->tag == WN_TAG_BR) space = 1;
+            continue;
+        }
+        if (x->flags & WN_NF_HIDDEN) continue;
+        const char *s = dom->text + x->text_begin;
+        for (uint32_t j = 0; j < x->text_len; j++) {
+            unsigned char c = (unsigned char)s[j];
+            if (c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f') { space = 1; continue; }
+            if (space && t->len) wn_buf_putc(t, ' ');
+            space = 0;
+            wn_buf_putc(t, (char)c);
+        }
+    }
+}
+
+static void block_json(const winnow_doc *d, uint32_t k, wn_buf *b, wn_buf *scratch, int with_text)
+{
+    winnow_block blk;
+    winnow_doc_block(d, k, &blk);
+    uint32_t i = d->blocks[k];
+    const wn_stats *s = &d->stats[i];
+    wn_buf_printf(b, "{\"i\":%u,\"parent\":%ld,\"tag\":\"", k, blk.parent);
+    wn_buf_json_str(b, blk.tag, strlen(blk.tag));
+    wn_buf_puts(b, "\",\"path\":\"");
+    wn_buf_json_str(b, blk.path, strlen(blk.path));
+    wn_buf_printf(b, "\",\"src_begin\":%zu,\"src_len\":%zu,\"line\":%u,\"depth\":%u,\"sibling_index\":%u",
+                  blk.src_begin, blk.src_len, blk.line, blk.depth, blk.sibling_index);
+    wn_buf_printf(b, ",\"chars\":%u,\"words\":%u,\"distinct_words\":%u,\"punct\":%u,\"link_chars\":%u,"
+                     "\"links\":%u,\"images\":%u",
+                  blk.chars, blk.words, blk.distinct_words, blk.punct, blk.link_chars, blk.links, blk.images);
+    wn_buf_puts(b, ",\"tags\":{");
+    int first = 1;
+    for (int h = 0; h < WN_HIST_N; h++) {
+        if (!s->hist[h]) continue;
+        wn_buf_printf(b, "%s\"%s\":%u", first ? "" : ",", wn_hist_names[h], s->hist[h]);
+        first = 0;
+    }
+    wn_buf_puts(b, "}");
+    const wn_node *x = &d->dom.nodes[i];
+    size_t cl = 0, il = 0;
+    const char *cls = wn_node_attr(&d->dom, x, "class", &cl);
+    const char *id = wn_node_attr(&d->dom, x, "id", &il);
+    wn_buf_puts(b, ",\"class\":\"");
+    if (cls) wn_buf_json_str(b, cls, cl);
+    wn_buf_puts(b, "\",\"id\":\"");
+    if (id) wn_buf_json_str(b, id, il);
+    wn_buf_printf(b, "\",\"fingerprint\":\"%016llx\",\"templateness\":%.4f,\"content\":%s",
+                  (unsigned long long)blk.fingerprint, blk.templateness, blk.is_content ? "true" : "false");
+    if (with_text) {
+        wn_buf_clear(scratch);
+        node_text(d, i, scratch);
+        wn_buf_puts(b, ",\"text\":\"");
+        wn_buf_json_str(b, scratch->data ? scratch->data : "", scratch->len);
+        wn_buf_putc(b, '"');
+    }
+    wn_buf_putc(b, '}');
+}
+
+void wn_render_blocks(const winnow_doc *d, wn_out *o)
+{
+    wn_buf scratch;
+    wn_buf_init(&scratch);
+    for (uint32_t k = 0; k < d->nblocks && !o->failed; k++) {
+        block_json(d, k, &o->buf, &scratch, 1);
+        wn_buf_putc(&o->buf, '\n');
+        wn_out_flush(o, 0);
+    }
+    wn_buf_free(&scratch);
+    wn_out_flush(o, 1);
+}
+
+void wn_render_json(const winnow_doc *d, wn_out *o)
+{
+    wn_buf *b = &o->buf;
+    wn_buf_putc(b, '{');
+    for (int f = 0; f < WINNOW_META_COUNT; f++)
+        json_kv(b, winnow_meta_name((winnow_meta_field)f), d->meta.field[f], f > 0);
+    json_kv(b, "status", winnow_status_name(d->status), 1);
+    if (d->warning[0]) json_kv(b, "warning", d->warning, 1);
+    wn_buf text;
+    wn_buf_init(&text);
+    wn_main_text(d, &text);
+    wn_buf_puts(b, ",\"text\":\"");
+    wn_buf_json_str(b, text.data ? text.data : "", text.len);
+    wn_buf_puts(b, "\",\"blocks\":[");
+    wn_buf_free(&text);
+    wn_buf scratch;
+    wn_buf_init(&scratch);
+    for (uint32_t k = 0; k < d->nblocks; k++) {
+        if (k) wn_buf_putc(b, ',');
+        block_json(d, k, b, &scratch, 1);
+        wn_out_flush(o, 0);
+    }
+    wn_buf_free(&scratch);
+    wn_buf_puts(b, "]}\n");
+    wn_out_flush(o, 1);
+}

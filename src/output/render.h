@@ -1,0 +1,38 @@
+/* Stage 6: labels -> output. One file per format; they share the walk over
+ * the kept part of the tree and a writer that collects output in a buffer
+ * and hands it to the caller's callback in large pieces. */
+#ifndef WN_RENDER_H
+#define WN_RENDER_H
+
+#include "../doc.h"
+#include "../util/buf.h"
+
+typedef struct wn_out {
+    wn_buf buf;
+    winnow_write_fn write;
+    void *ctx;
+    int failed;
+} wn_out;
+
+void wn_out_flush(wn_out *o, int force);
+
+/* text and markdown share one renderer */
+void wn_render_lines(const winnow_doc *d, wn_out *o, int markdown);
+void wn_render_html(const winnow_doc *d, wn_out *o);
+void wn_render_json(const winnow_doc *d, wn_out *o);
+void wn_render_blocks(const winnow_doc *d, wn_out *o);
+
+/* Plain text of the main content into a buffer (what WINNOW_FORMAT_TEXT writes). */
+void wn_main_text(const winnow_doc *d, wn_buf *b);
+
+/* Walk over the kept region: the headline (if kept outside the container),
+ * then the container's subtree, with enter/leave events for elements. */
+typedef struct wn_walk_cb {
+    void (*enter)(void *ctx, const winnow_doc *d, uint32_t i);
+    void (*leave)(void *ctx, const winnow_doc *d, uint32_t i);
+    void (*text)(void *ctx, const winnow_doc *d, uint32_t i);
+} wn_walk_cb;
+
+void wn_walk_kept(const winnow_doc *d, const wn_walk_cb *cb, void *ctx);
+
+#endif

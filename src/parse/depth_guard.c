@@ -1,0 +1,141 @@
+/* Cheap pre-scan of the markup that bounds element nesting.
+ *
+ * HTML5 tree construction checks "element in scope" by walking the stack of
+ * open elements, so a page of 100,000 nested <div>s costs O(n^2) in any
+ * conforming parser (20 s with myhtml here). A tokenizer-level count of
+ * open elements, with the tags that close themselves or their siblings left
+ * out, finds such input in one memchr-driven pass and drops the start tags
+ * past the cap. Real pages nest a few dozen deep, so they pass unchanged. */
+#include "parser.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int name_is(const char *name, size_t len, const char *const *list)
+{
+    for (; *list; list++)
+        if (strlen(*list) == len && memcmp(*list, name, len) == 0) return 1;
+    return 0;
+}
+
+static const char *const void_or_sibling_closing[] = {
+    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
+    "source", "track", "wbr", "keygen", "basefont", "bgsound", "frame", "image",
+    /* implied end tags: a new one closes the previous sibling */
+    "p", "li", "dt", "dd", "option", "optgroup", "tr", "td", "th", "tbody", "thead",
+    "tfoot", "colgroup", "rb", "rt", "rp", "rtc", NULL};
+
+static const char *const raw_text[] = {
+    "script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes",
+    "noscript", NULL};
+
+/* Case-insensitive search for "</name" from s[i]. */
+static size_t find_end_tag(const char *s, size_t n, size_t i, const char *name, size_t len)
+{
+    while (i < n) {
+        const char *p = memchr(s + i, '<', n - i);
+        if (!p) return n;
+        size_t j = (size_t)(p - s);
+        if (j + 2 + len <= n && s[j + 1] == '/') {
+            size_t k = 0;
+            while (k < len && tolower((unsigned char)s[j + 2 + k]) == name[k]) k++;
+            if (k == len) return j;
+        }
+        i = j + 1;
+    }
+    return n;
+}
+
+/* End of a tag starting at s[i] == '<': index after '>', quotes respected. */
+static size_t tag_end(const char *s, size_t n, size_t i)
+{
+    char q = 0;
+    for (i++; i < n; i++) {
+        char c = s[i];
+        if (q) { if (c == q) q = 0; }
+        else if (c == '"' || c == '\'') { if (s[i - 1] == '=' || s[i - 1] == ' ') q = c; }
+        else if (c == '>') return i + 1;
+    }
+    return n;
+}
+
+char *wn_depth_guard(const char *s, size_t n, unsigned max_depth, size_t *out_len, size_t *dropped)
+{
+    size_t depth = 0, excess = 0, ndrop = 0;
+    char *out = NULL;
+    size_t olen = 0, copied = 0; /* s[copied..] not yet copied to out */
+    size_t i = 0;
+    while (i < n) {
+        const char *p = memchr(s + i, '<', n - i);
+        if (!p) break;
+        size_t j = (size_t)(p - s);
+        if (j + 1 >= n) break;
+        char c = s[j + 1];
+        if (c == '!') {
+            if (j + 3 < n && s[j + 2] == '-' && s[j + 3] == '-') {
+                size_t k = j + 4, e = n;
+                while (k + 2 < n) {
+                    const char *d = memchr(s + k, '-', n - k - 2);
+                    if (!d) break;
+                    k = (size_t)(d - s);
+                    if (s[k + 1] == '-' && s[k + 2] == '>') { e = k + 3; break; }
+                    k++;
+                }
+                i = e;
+            } else {
+                i = tag_end(s, n, j);
+            }
+            continue;
+        }
+        int end = (c == '/');
+        size_t ns = j + 1 + (size_t)end;
+        if (ns >= n || !isalpha((unsigned char)s[ns])) { i = j + 1; continue; }
+        char name[16];
+        size_t nl = 0, k = ns;
+        while (k < n && (isalnum((unsigned char)s[k]) || s[k] == '-' || s[k] == ':')) {
+            if (nl < sizeof name) name[nl] = (char)tolower((unsigned char)s[k]);
+            nl++;
+            k++;
+        }
+        size_t te = tag_end(s, n, j);
+        int known = nl <= sizeof name;
+        if (end) {
+            if (known && !name_is(name, nl, void_or_sibling_closing)) {
+                if (excess) excess--;
+                else if (depth) depth--;
+            }
+            i = te;
+            continue;
+        }
+        int selfclose = te >= 2 && s[te - 2] == '/';
+        if (known && name_is(name, nl, raw_text)) {
+            i = find_end_tag(s, n, te, name, nl);
+            continue;
+        }
+        if (known && nl == 9 && memcmp(name, "plaintext", 9) == 0) break;
+        if ((known && name_is(name, nl, void_or_sibling_closing)) || selfclose) { i = te; continue; }
+        if (depth < max_depth) {
+            depth++;
+        } else {
+            /* drop [j, te) */
+            if (!out) {
+                out = malloc(n + 1);
+                if (!out) return NULL;
+            }
+            memcpy(out + olen, s + copied, j - copied);
+            olen += j - copied;
+            copied = te;
+            excess++;
+            ndrop++;
+        }
+        i = te;
+    }
+    if (dropped) *dropped = ndrop;
+    if (!out) return NULL;
+    memcpy(out + olen, s + copied, n - copied);
+    olen += n - copied;
+    out[olen] = '\0';
+    *out_len = olen;
+    return out;
+}

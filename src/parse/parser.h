@@ -1,0 +1,39 @@
+/* Stage 2: UTF-8 text -> compact DOM.
+ *
+ * A thin adapter over an HTML5 tree builder (myhtml from Debian's
+ * libmodest). Only this file pair knows the library: the rest of winnow
+ * sees wn_dom. One wn_parser per thread; it is reused across pages. */
+#ifndef WN_PARSER_H
+#define WN_PARSER_H
+
+#include <stddef.h>
+
+#include "../dom/dom.h"
+#include "../util/arena.h"
+
+typedef struct wn_parser wn_parser;
+
+typedef enum wn_parse_status {
+    WN_PARSE_OK = 0,
+    WN_PARSE_NOMEM,
+    WN_PARSE_FAILED,
+    WN_PARSE_TOO_LARGE,
+} wn_parse_status;
+
+wn_parser *wn_parser_new(unsigned max_depth);
+void wn_parser_free(wn_parser *p);
+
+/* Parse `len` bytes of NUL-free UTF-8 into `dom`, allocating from `arena`.
+ * With build_dom == 0 the parse runs and nothing is copied out (the
+ * benchmark's parse-only floor). */
+wn_parse_status wn_parser_parse(wn_parser *p, const char *utf8, size_t len, wn_arena *arena,
+                                wn_dom *dom, int build_dom);
+
+/* Stops pathological nesting before the tree builder sees it: start tags
+ * that would open more than max_depth elements are dropped (browsers cap
+ * DOM depth the same way). Returns NULL when nothing needs dropping, else
+ * a malloc'd copy without those tags and its length in *out_len. Exposed for
+ * tests. */
+char *wn_depth_guard(const char *s, size_t n, unsigned max_depth, size_t *out_len, size_t *dropped);
+
+#endif

@@ -1,0 +1,131 @@
+#include "page_score.h"
+
+#include <string.h>
+#include <strings.h>
+
+/* Boilerplate implied by the element itself: HTML5 landmarks and ARIA roles. */
+static uint16_t landmark_hints(const wn_dom *dom, const wn_node *x, int *content)
+{
+    uint16_t h = 0;
+    switch (x->tag) {
+    case WN_TAG_NAV: h |= WN_HINT_NAV; break;
+    case WN_TAG_ASIDE: h |= WN_HINT_SIDEBAR; break;
+    case WN_TAG_FOOTER: h |= WN_HINT_FOOTER; break;
+    case WN_TAG_HEADER: h |= WN_HINT_HEADER; break;
+    case WN_TAG_FORM: h |= WN_HINT_OVERLAY; break;
+    case WN_TAG_BUTTON: h |= WN_HINT_NAV; break;
+    case WN_TAG_ARTICLE: case WN_TAG_MAIN: *content = 1; break;
+    default: break;
+    }
+    const char *role = wn_node_attr(dom, x, "role", NULL);
+    if (role) {
+        if (!strcasecmp(role, "navigation") || !strcasecmp(role, "menu") || !strcasecmp(role, "menubar") ||
+            !strcasecmp(role, "search") || !strcasecmp(role, "tablist"))
+            h |= WN_HINT_NAV;
+        else if (!strcasecmp(role, "banner")) h |= WN_HINT_HEADER;
+        else if (!strcasecmp(role, "contentinfo")) h |= WN_HINT_FOOTER;
+        else if (!strcasecmp(role, "complementary")) h |= WN_HINT_SIDEBAR;
+        else if (!strcasecmp(role, "dialog") || !strcasecmp(role, "alertdialog")) h |= WN_HINT_OVERLAY;
+        else if (!strcasecmp(role, "main") || !strcasecmp(role, "article")) *content = 1;
+    }
+    const char *ip = wn_node_attr(dom, x, "itemprop", NULL);
+    if (ip && (!strcasecmp(ip, "articleBody") || !strcasecmp(ip, "text") || !strcasecmp(ip, "reviewBody")))
+        *content = 1;
+    return h;
+}
+
+/* Content value of a unit from its own text, before hints. */
+static float raw_value(const wn_unit_stats *u, unsigned tag)
+{
+    float c = (float)u->chars;
+    if (u->chars == 0) return 0.0f;
+    float l = (float)u->link_chars;
+    float plain = c - l;
+    if (wn_tag_has(tag, WN_TF_HEADING)) return l > plain ? -c : 0.0f;
+    if (l > 0.5f * c) return -c;
+    float v = plain - 1.5f * l;
+    int sentences = u->stops + u->commas;
+    if (sentences == 0) {
+        if (plain < 30.0f) return -0.25f * c;
+        if (plain < 80.0f) v *= 0.5f;
+    }
+    return v;
+}
+
+int wn_page_score(winnow_doc *d, wn_page_scores *ps)
+{
+    const wn_dom *dom = &d->dom;
+    const wn_stats *st = d->stats;
+    wn_labels *lb = &d->labels;
+    uint32_t n = dom->count;
+    wn_arena *a = &d->arena;
+
+    lb->unit = wn_arena_alloc(a, (size_t)n * sizeof(uint32_t));
+    lb->value = wn_arena_calloc(a, n, sizeof(float));
+    lb->templ = wn_arena_calloc(a, n, sizeof(float));
+    lb->keep = wn_arena_calloc(a, n, 1);
+    ps->own = wn_arena_calloc(a, n, sizeof(wn_unit_stats));
+    ps->boiler = wn_arena_calloc(a, n, sizeof(uint16_t));
+    ps->content_hint = wn_arena_calloc(a, n, 1);
+    uint16_t *self_hint = wn_arena_calloc(a, n, sizeof(uint16_t));
+    float *pos = wn_arena_calloc(a, n, sizeof(float));
+    if (!lb->unit || !lb->value || !lb->templ || !lb->keep || !ps->own || !ps->boiler || !ps->content_hint ||
+        !self_hint || !pos)
+        return -1;
+
+    /* units and their own text */
+    lb->unit[0] = 0;
+    for (uint32_t i = 1; i < n; i++) {
+        const wn_node *x = &dom->nodes[i];
+        if (x->tag == WN_TAG_TEXT) {
+            uint32_t u = lb->unit[x->parent];
+            lb->unit[i] = u;
+            wn_unit_stats *o = &ps->own[u];
+            o->chars += st[i].chars;
+            o->link_chars += st[i].link_chars;
+            o->stops += st[i].stops;
+            o->commas += st[i].commas;
+            o->words += st[i].words;
+        } else {
+            lb->unit[i] = (wn_tag_has(x->tag, WN_TF_BREAK) && !(x->flags & WN_NF_HIDDEN)) ? i : lb->unit[x->parent];
+        }
+    }
+    for (uint32_t i = 0; i < n; i++)
+        if (lb->unit[i] == i) lb->value[i] = raw_value(&ps->own[i], dom->nodes[i].tag);
+
+    /* positive text mass per subtree, to decide which hints to trust */
+    for (uint32_t i = 0; i < n; i++) pos[i] = (lb->unit[i] == i && lb->value[i] > 0) ? lb->value[i] : 0.0f;
+    for (uint32_t i = n; i-- > 1;) pos[dom->nodes[i].parent] += pos[i];
+    float total = pos[0] > 1.0f ? pos[0] : 1.0f;
+
+    for (uint32_t i = 1; i < n; i++) {
+        const wn_node *x = &dom->nodes[i];
+        uint32_t p = x->parent;
+        ps->boiler[i] = ps->boiler[p];
+        ps->content_hint[i] = ps->content_hint[p];
+        if (x->tag == WN_TAG_TEXT) continue;
+        int content = 0;
+        uint16_t h = (uint16_t)(st[i].hints | landmark_hints(dom, x, &content));
+        if (h & WN_HINT_CONTENT) content = 1;
+        self_hint[i] = h;
+        /* a boilerplate name on an element holding most of the page's
+         * running text is a layout name, not a verdict */
+        if ((h & WN_HINT_BOILER) && pos[i] < 0.5f * total) ps->boiler[i] |= (uint16_t)(h & WN_HINT_BOILER);
+        if (content && pos[i] > 0.0f) ps->content_hint[i] = 1;
+    }
+
+    /* hints applied to unit values */
+    for (uint32_t i = 0; i < n; i++) {
+        if (lb->unit[i] != i || ps->own[i].chars == 0) continue;
+        float c = (float)ps->own[i].chars;
+        float v = lb->value[i];
+        uint16_t b = ps->boiler[i];
+        if (b) v = -c;
+        else if ((self_hint[i] | self_hint[dom->nodes[i].parent]) & WN_HINT_META) v = v > 0 ? 0.0f : v;
+        if (!b && ps->content_hint[i] && v > 0) v *= 1.25f;
+        lb->value[i] = v;
+        float t = 0.5f - v / (2.0f * c);
+        lb->templ[i] = t < 0 ? 0 : (t > 1 ? 1 : t);
+    }
+    return 0;
+}

@@ -1,0 +1,27 @@
+/* Stage 4 (single page): templateness of every node from the page alone.
+ *
+ * Text is grouped into units (the nearest line-breaking element above each
+ * text node). Each unit gets a content value: positive for running text
+ * (long, punctuated, few links), negative for link lists, short fragments
+ * and text under boilerplate landmarks (nav, aside, footer, ARIA roles,
+ * class/id names such as sidebar, share, related, comment). A class/id
+ * name is trusted only when the element it names does not hold most of the
+ * page's running text: wrappers named "has-sidebar" do not sink a page. */
+#ifndef WN_PAGE_SCORE_H
+#define WN_PAGE_SCORE_H
+
+#include "../doc.h"
+
+typedef struct wn_unit_stats {
+    uint32_t chars, link_chars, stops, commas, words;
+} wn_unit_stats;
+
+typedef struct wn_page_scores {
+    wn_unit_stats *own;   /* per node: text owned directly by the unit */
+    uint16_t *boiler;     /* per node: trusted boilerplate hints inherited from ancestors (or self) */
+    uint8_t *content_hint;/* per node: inside a trusted content landmark (article, main, itemprop) */
+} wn_page_scores;
+
+int wn_page_score(winnow_doc *d, wn_page_scores *ps);
+
+#endif

@@ -1,0 +1,26 @@
+/* Unicode-aware text primitives shared by every stage: code point
+ * iteration, character classes (word, CJK, punctuation, space) and case
+ * folding, with ASCII fast paths and utf8proc for the rest. */
+#ifndef WN_TEXT_H
+#define WN_TEXT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum wn_cclass {
+    WN_CC_SPACE = 0,
+    WN_CC_WORD,   /* letters, marks, digits of scripts that separate words */
+    WN_CC_CJK,    /* scripts written without spaces: one character = one word */
+    WN_CC_PUNCT,
+    WN_CC_OTHER,  /* symbols, controls */
+} wn_cclass;
+
+/* Next code point of s[*i..n); invalid bytes yield U+FFFD and advance one. */
+int32_t   wn_utf8_next(const char *s, size_t n, size_t *i);
+size_t    wn_utf8_put(char *out, int32_t cp); /* out has room for 4 bytes */
+wn_cclass wn_char_class(int32_t cp);
+int32_t   wn_fold(int32_t cp);
+/* Code points in s (invalid bytes count one each). */
+size_t    wn_utf8_count(const char *s, size_t n);
+
+#endif

@@ -1,0 +1,112 @@
+#include "arena.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct wn_chunk {
+    wn_chunk *next;
+    size_t cap;
+    size_t used;
+    /* payload follows, aligned by the header size (a multiple of 16 on LP64) */
+};
+
+#define WN_CHUNK_HDR ((sizeof(wn_chunk) + 15u) & ~(size_t)15u)
+#define WN_CHUNK_MIN ((size_t)64 * 1024)
+
+void wn_arena_init(wn_arena *a) { memset(a, 0, sizeof *a); }
+
+static wn_chunk *take_spare(wn_arena *a, size_t need)
+{
+    wn_chunk **pp = &a->spare;
+    while (*pp) {
+        if ((*pp)->cap >= need) {
+            wn_chunk *c = *pp;
+            *pp = c->next;
+            c->used = 0;
+            return c;
+        }
+        pp = &(*pp)->next;
+    }
+    return NULL;
+}
+
+void *wn_arena_alloc(wn_arena *a, size_t size)
+{
+    size = (size + 15u) & ~(size_t)15u;
+    if (size == 0) size = 16;
+    wn_chunk *c = a->head;
+    if (!c || c->cap - c->used < size) {
+        c = take_spare(a, size);
+        if (!c) {
+            size_t cap = a->cap_total < WN_CHUNK_MIN ? WN_CHUNK_MIN : a->cap_total;
+            if (cap < size) cap = size;
+            if (cap > SIZE_MAX - WN_CHUNK_HDR) return NULL;
+            c = malloc(WN_CHUNK_HDR + cap);
+            if (!c) return NULL;
+            c->cap = cap;
+            c->used = 0;
+            a->cap_total += cap;
+        }
+        c->next = a->head;
+        a->head = c;
+    }
+    void *p = (char *)c + WN_CHUNK_HDR + c->used;
+    c->used += size;
+    a->used_total += size;
+    return p;
+}
+
+void *wn_arena_calloc(wn_arena *a, size_t n, size_t size)
+{
+    if (size && n > SIZE_MAX / size) return NULL;
+    void *p = wn_arena_alloc(a, n * size);
+    if (p) memset(p, 0, n * size);
+    return p;
+}
+
+char *wn_arena_strndup(wn_arena *a, const char *s, size_t n)
+{
+    char *p = wn_arena_alloc(a, n + 1);
+    if (!p) return NULL;
+    if (n) memcpy(p, s, n);
+    p[n] = '\0';
+    return p;
+}
+
+void wn_arena_reset(wn_arena *a, size_t keep_bytes)
+{
+    /* Move every chunk to the spare list, then free the smallest ones until
+     * what is kept fits the budget; the largest chunk serves the next page. */
+    wn_chunk *c = a->head;
+    while (c) {
+        wn_chunk *n = c->next;
+        c->next = a->spare;
+        a->spare = c;
+        c = n;
+    }
+    a->head = NULL;
+    a->used_total = 0;
+    size_t held = a->cap_total;
+    while (held > keep_bytes && a->spare) {
+        wn_chunk **pp = &a->spare, **small = &a->spare;
+        for (; *pp; pp = &(*pp)->next)
+            if ((*pp)->cap < (*small)->cap) small = pp;
+        wn_chunk *victim = *small;
+        *small = victim->next;
+        held -= victim->cap;
+        free(victim);
+    }
+    a->cap_total = held;
+}
+
+void wn_arena_free(wn_arena *a)
+{
+    wn_arena_reset(a, 0);
+    wn_chunk *c = a->spare;
+    while (c) {
+        wn_chunk *n = c->next;
+        free(c);
+        c = n;
+    }
+    memset(a, 0, sizeof *a);
+}

@@ -1,0 +1,327 @@
+/* The pipeline behind the public API: decode -> parse -> statistics ->
+ * page scores -> labels, with metadata and the block list on the side. */
+#include "winnow.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "doc.h"
+#include "output/render.h"
+#include "parse/parser.h"
+#include "score/page_score.h"
+#include "select/select.h"
+
+struct winnow_engine {
+    winnow_options opt;
+    wn_parser *parser;
+    /* buffers handed to the next document, so a long run reuses memory */
+    wn_arena spare_arena;
+    wn_buf spare_utf8;
+    int have_spare;
+    char error[512];
+};
+
+#define DEFAULT_MAX_INPUT ((size_t)256 << 20)
+#define ARENA_KEEP ((size_t)256 << 20)
+
+const char *winnow_version(void) { return WINNOW_VERSION_STRING; }
+
+const char *winnow_status_name(winnow_status s)
+{
+    switch (s) {
+    case WINNOW_OK: return "WINNOW_OK";
+    case WINNOW_PARTIAL: return "WINNOW_PARTIAL";
+    case WINNOW_NO_CONTENT: return "WINNOW_NO_CONTENT";
+    case WINNOW_E_EMPTY: return "WINNOW_E_EMPTY";
+    case WINNOW_E_BINARY: return "WINNOW_E_BINARY";
+    case WINNOW_E_TOO_LARGE: return "WINNOW_E_TOO_LARGE";
+    case WINNOW_E_NOMEM: return "WINNOW_E_NOMEM";
+    case WINNOW_E_PARSE: return "WINNOW_E_PARSE";
+    case WINNOW_E_IO: return "WINNOW_E_IO";
+    case WINNOW_E_ARG: return "WINNOW_E_ARG";
+    }
+    return "WINNOW_UNKNOWN";
+}
+
+const char *winnow_status_message(winnow_status s)
+{
+    switch (s) {
+    case WINNOW_OK: return "success";
+    case WINNOW_PARTIAL: return "extracted, but the input was damaged (see the warning)";
+    case WINNOW_NO_CONTENT: return "the page has no visible text to extract";
+    case WINNOW_E_EMPTY: return "the input is empty";
+    case WINNOW_E_BINARY: return "the input is not HTML or text";
+    case WINNOW_E_TOO_LARGE: return "the input is larger than the configured limit";
+    case WINNOW_E_NOMEM: return "out of memory";
+    case WINNOW_E_PARSE: return "the HTML parser failed on this input";
+    case WINNOW_E_IO: return "writing the output failed";
+    case WINNOW_E_ARG: return "invalid argument";
+    }
+    return "unknown status";
+}
+
+void winnow_options_default(winnow_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->max_input_bytes = DEFAULT_MAX_INPUT;
+    o->max_depth = 512;
+    o->include_title = 1;
+}
+
+winnow_engine *winnow_engine_new(const winnow_options *opt)
+{
+    winnow_engine *e = calloc(1, sizeof *e);
+    if (!e) return NULL;
+    if (opt) e->opt = *opt;
+    else winnow_options_default(&e->opt);
+    if (!e->opt.max_input_bytes) e->opt.max_input_bytes = DEFAULT_MAX_INPUT;
+    if (!e->opt.max_depth) e->opt.max_depth = 512;
+    e->parser = wn_parser_new(e->opt.max_depth);
+    if (!e->parser) { free(e); return NULL; }
+    wn_arena_init(&e->spare_arena);
+    wn_buf_init(&e->spare_utf8);
+    e->have_spare = 1;
+    return e;
+}
+
+void winnow_engine_free(winnow_engine *e)
+{
+    if (!e) return;
+    wn_parser_free(e->parser);
+    if (e->have_spare) {
+        wn_arena_free(&e->spare_arena);
+        wn_buf_free(&e->spare_utf8);
+    }
+    free(e);
+}
+
+const char *winnow_engine_error(const winnow_engine *e) { return e ? e->error : ""; }
+
+static winnow_status fail(winnow_engine *e, winnow_status s, const char *detail)
+{
+    snprintf(e->error, sizeof e->error, "%s", detail && *detail ? detail : winnow_status_message(s));
+    return s;
+}
+
+static int collect_blocks(winnow_doc *d)
+{
+    const wn_dom *dom = &d->dom;
+    uint32_t nb = 0;
+    for (uint32_t i = 0; i < dom->count; i++)
+        if (d->stats[i].is_block) nb++;
+    d->blocks = wn_arena_alloc(&d->arena, ((size_t)nb + 1) * sizeof(uint32_t));
+    d->block_parent = wn_arena_alloc(&d->arena, ((size_t)nb + 1) * sizeof(long));
+    d->block_path = wn_arena_alloc(&d->arena, ((size_t)nb + 1) * sizeof(char *));
+    /* node -> block index, to find enclosing blocks top-down */
+    long *enclosing = wn_arena_alloc(&d->arena, (size_t)dom->count * sizeof(long));
+    if (!d->blocks || !d->block_parent || !d->block_path || !enclosing) return -1;
+    nb = 0;
+    char path[1024];
+    for (uint32_t i = 0; i < dom->count; i++) {
+        long up = i ? enclosing[dom->nodes[i].parent] : -1;
+        if (d->stats[i].is_block) {
+            d->blocks[nb] = i;
+            d->block_parent[nb] = up;
+            size_t pl = wn_node_path(dom, i, path, sizeof path);
+            d->block_path[nb] = wn_arena_strndup(&d->arena, path, pl);
+            if (!d->block_path[nb]) return -1;
+            enclosing[i] = (long)nb++;
+        } else {
+            enclosing[i] = up;
+        }
+    }
+    d->nblocks = nb;
+    return 0;
+}
+
+winnow_status winnow_extract(winnow_engine *e, const winnow_input *in, winnow_doc **out)
+{
+    if (!out) return WINNOW_E_ARG;
+    *out = NULL;
+    if (!e) return WINNOW_E_ARG;
+    e->error[0] = '\0';
+    if (!in || (!in->data && in->len)) return fail(e, WINNOW_E_ARG, "no input given");
+    if (in->len == 0) return fail(e, WINNOW_E_EMPTY, "input is empty (0 bytes)");
+    if (in->len > e->opt.max_input_bytes || in->len >= UINT32_MAX / 4) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "input is %zu bytes, over the limit of %zu bytes", in->len,
+                 e->opt.max_input_bytes < UINT32_MAX / 4 ? e->opt.max_input_bytes : (size_t)UINT32_MAX / 4);
+        return fail(e, WINNOW_E_TOO_LARGE, msg);
+    }
+
+    winnow_doc *d = calloc(1, sizeof *d);
+    if (!d) return fail(e, WINNOW_E_NOMEM, NULL);
+    d->engine = e;
+    if (e->have_spare) {
+        d->arena = e->spare_arena;
+        d->utf8 = e->spare_utf8;
+        e->have_spare = 0;
+    } else {
+        wn_arena_init(&d->arena);
+        wn_buf_init(&d->utf8);
+    }
+
+    char err[256];
+    wn_decode_status ds = wn_decode(in->data, in->len, in->charset, &d->utf8, &d->decode, err, sizeof err);
+    winnow_status rc = WINNOW_OK;
+    if (ds == WN_DECODE_NOMEM) { rc = fail(e, WINNOW_E_NOMEM, "out of memory while decoding"); goto failed; }
+    if (ds == WN_DECODE_EMPTY) { rc = fail(e, WINNOW_E_EMPTY, err); goto failed; }
+    if (ds == WN_DECODE_BINARY) { rc = fail(e, WINNOW_E_BINARY, err); goto failed; }
+
+    wn_parse_status ps = wn_parser_parse(e->parser, d->utf8.data, d->utf8.len, &d->arena, &d->dom, 1);
+    if (ps == WN_PARSE_NOMEM) { rc = fail(e, WINNOW_E_NOMEM, "out of memory while building the DOM"); goto failed; }
+    if (ps == WN_PARSE_TOO_LARGE) { rc = fail(e, WINNOW_E_TOO_LARGE, "page has too many nodes"); goto failed; }
+    if (ps != WN_PARSE_OK) { rc = fail(e, WINNOW_E_PARSE, "the HTML parser rejected the input"); goto failed; }
+
+    if (wn_stats_compute(&d->dom, &d->arena, &d->stats, &d->page_text) != 0) {
+        rc = fail(e, WINNOW_E_NOMEM, "out of memory while computing statistics");
+        goto failed;
+    }
+    wn_page_scores pscore;
+    if (wn_page_score(d, &pscore) != 0 || wn_select(d, &pscore, e->opt.include_title) != 0 ||
+        collect_blocks(d) != 0) {
+        rc = fail(e, WINNOW_E_NOMEM, "out of memory while scoring");
+        goto failed;
+    }
+    wn_meta_extract(&d->dom, &d->decode, in->url, &d->arena, &d->meta);
+
+    d->status = WINNOW_OK;
+    size_t w = 0;
+    if (d->decode.replaced) {
+        w += (size_t)snprintf(d->warning + w, sizeof d->warning - w, "%zu invalid byte sequence%s replaced (read as %s)",
+                              d->decode.replaced, d->decode.replaced == 1 ? "" : "s", d->decode.charset);
+        d->status = WINNOW_PARTIAL;
+    }
+    if (d->dom.depth_capped && w < sizeof d->warning) {
+        w += (size_t)snprintf(d->warning + w, sizeof d->warning - w, "%s%u start tags past nesting depth %u dropped",
+                              w ? "; " : "", d->dom.depth_capped, e->opt.max_depth);
+        d->status = WINNOW_PARTIAL;
+    }
+    if (d->stats[0].chars == 0) {
+        snprintf(d->warning, sizeof d->warning, "%s",
+                 d->dom.body == 0 ? "the page has no <body> with text (a frameset or an empty document)"
+                                  : "the page has no visible text");
+        d->status = WINNOW_NO_CONTENT;
+    }
+    *out = d;
+    return d->status;
+
+failed:
+    winnow_doc_free(d);
+    return rc;
+}
+
+void winnow_doc_free(winnow_doc *d)
+{
+    if (!d) return;
+    winnow_engine *e = d->engine;
+    if (e && !e->have_spare) {
+        wn_arena_reset(&d->arena, ARENA_KEEP);
+        wn_buf_clear(&d->utf8);
+        e->spare_arena = d->arena;
+        e->spare_utf8 = d->utf8;
+        e->have_spare = 1;
+    } else {
+        wn_arena_free(&d->arena);
+        wn_buf_free(&d->utf8);
+    }
+    free(d);
+}
+
+const char *winnow_doc_warning(const winnow_doc *d) { return d ? d->warning : ""; }
+
+int winnow_format_parse(const char *name, winnow_format *out)
+{
+    static const struct { const char *name; winnow_format f; } map[] = {
+        {"text", WINNOW_FORMAT_TEXT}, {"txt", WINNOW_FORMAT_TEXT}, {"markdown", WINNOW_FORMAT_MARKDOWN},
+        {"md", WINNOW_FORMAT_MARKDOWN}, {"json", WINNOW_FORMAT_JSON}, {"html", WINNOW_FORMAT_HTML},
+        {"blocks", WINNOW_FORMAT_BLOCKS},
+    };
+    for (size_t i = 0; name && i < sizeof map / sizeof map[0]; i++)
+        if (!strcmp(name, map[i].name)) { *out = map[i].f; return 1; }
+    return 0;
+}
+
+winnow_status winnow_render(const winnow_doc *d, winnow_format f, winnow_write_fn write, void *ctx)
+{
+    if (!d || !write) return WINNOW_E_ARG;
+    wn_out o;
+    memset(&o, 0, sizeof o);
+    wn_buf_init(&o.buf);
+    o.write = write;
+    o.ctx = ctx;
+    switch (f) {
+    case WINNOW_FORMAT_TEXT: wn_render_lines(d, &o, 0); break;
+    case WINNOW_FORMAT_MARKDOWN: wn_render_lines(d, &o, 1); break;
+    case WINNOW_FORMAT_JSON: wn_render_json(d, &o); break;
+    case WINNOW_FORMAT_HTML: wn_render_html(d, &o); break;
+    case WINNOW_FORMAT_BLOCKS: wn_render_blocks(d, &o); break;
+    default: wn_buf_free(&o.buf); return WINNOW_E_ARG;
+    }
+    int oom = o.buf.oom;
+    wn_buf_free(&o.buf);
+    if (oom) return WINNOW_E_NOMEM;
+    return o.failed ? WINNOW_E_IO : WINNOW_OK;
+}
+
+static int to_buf(void *ctx, const char *data, size_t len)
+{
+    wn_buf *b = ctx;
+    wn_buf_put(b, data, len);
+    return b->oom ? -1 : 0;
+}
+
+char *winnow_render_alloc(const winnow_doc *d, winnow_format f, size_t *len)
+{
+    wn_buf b;
+    wn_buf_init(&b);
+    if (winnow_render(d, f, to_buf, &b) != WINNOW_OK) { wn_buf_free(&b); return NULL; }
+    wn_buf_cstr(&b);
+    if (b.oom) { wn_buf_free(&b); return NULL; }
+    if (len) *len = b.len;
+    return b.data ? b.data : calloc(1, 1);
+}
+
+const char *winnow_doc_meta(const winnow_doc *d, winnow_meta_field f)
+{
+    if (!d || f < 0 || f >= WINNOW_META_COUNT || !d->meta.field[f]) return "";
+    return d->meta.field[f];
+}
+
+const char *winnow_meta_name(winnow_meta_field f)
+{
+    static const char *const names[WINNOW_META_COUNT] = {"title", "author", "date", "url", "site_name",
+                                                         "description", "language", "charset"};
+    return f >= 0 && f < WINNOW_META_COUNT ? names[f] : "";
+}
+
+size_t winnow_doc_block_count(const winnow_doc *d) { return d ? d->nblocks : 0; }
+
+int winnow_doc_block(const winnow_doc *d, size_t k, winnow_block *b)
+{
+    if (!d || !b || k >= d->nblocks) return 0;
+    uint32_t i = d->blocks[k];
+    const wn_node *x = &d->dom.nodes[i];
+    const wn_stats *s = &d->stats[i];
+    memset(b, 0, sizeof *b);
+    b->tag = x->name;
+    b->path = d->block_path[k];
+    b->src_begin = x->src_begin;
+    b->src_len = x->src_len;
+    b->line = x->line;
+    b->depth = x->depth;
+    b->sibling_index = x->sibling_index;
+    b->parent = d->block_parent[k];
+    b->chars = s->chars;
+    b->words = s->words;
+    b->distinct_words = s->distinct_words;
+    b->punct = s->punct;
+    b->link_chars = s->link_chars;
+    b->links = s->links;
+    b->images = s->images;
+    b->fingerprint = s->fingerprint;
+    b->templateness = d->labels.templ[i];
+    b->is_content = b->templateness < 0.5;
+    return 1;
+}
