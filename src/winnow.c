@@ -198,6 +198,11 @@ winnow_status winnow_extract(winnow_engine *e, const winnow_input *in, winnow_do
                               w ? "; " : "", d->dom.depth_capped, e->opt.max_depth);
         d->status = WINNOW_PARTIAL;
     }
+    if (d->dom.unclosed && w < sizeof d->warning) {
+        w += (size_t)snprintf(d->warning + w, sizeof d->warning - w, "%s%u unclosed <title>/<script>-like element%s closed",
+                              w ? "; " : "", d->dom.unclosed, d->dom.unclosed == 1 ? "" : "s");
+        d->status = WINNOW_PARTIAL;
+    }
     if (d->stats[0].chars == 0) {
         snprintf(d->warning, sizeof d->warning, "%s",
                  d->dom.body == 0 ? "the page has no <body> with text (a frameset or an empty document)"

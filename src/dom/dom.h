@@ -57,6 +57,7 @@ typedef struct wn_dom {
     const char *lang;       /* <html lang> or "" */
     /* set when the input was cut to stay within limits (depth, size) */
     uint32_t depth_capped;
+    uint32_t unclosed;      /* raw-text elements closed by the repair pass */
 } wn_dom;
 
 static inline int wn_node_is_text(const wn_node *n) { return n->tag == WN_TAG_TEXT; }

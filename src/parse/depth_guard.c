@@ -9,6 +9,7 @@
 #include "parser.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,11 +61,42 @@ static size_t tag_end(const char *s, size_t n, size_t i)
     return n;
 }
 
-char *wn_depth_guard(const char *s, size_t n, unsigned max_depth, size_t *out_len, size_t *dropped)
+typedef struct editor {
+    const char *s;
+    char *out;
+    size_t olen, ocap, copied; /* s[copied..] not yet copied to out */
+    int oom;
+} editor;
+
+static int ed_reserve(editor *e, size_t extra)
 {
-    size_t depth = 0, excess = 0, ndrop = 0;
-    char *out = NULL;
-    size_t olen = 0, copied = 0; /* s[copied..] not yet copied to out */
+    if (e->oom) return 0;
+    if (e->olen + extra + 1 <= e->ocap) return 1;
+    size_t cap = e->ocap ? e->ocap : 4096;
+    while (cap < e->olen + extra + 1) cap *= 2;
+    char *o = realloc(e->out, cap);
+    if (!o) { e->oom = 1; return 0; }
+    e->out = o;
+    e->ocap = cap;
+    return 1;
+}
+
+/* Copy the source up to pos, then skip to resume (drop) or insert text. */
+static void ed_edit(editor *e, size_t pos, size_t resume, const char *insert, size_t ilen)
+{
+    if (!ed_reserve(e, pos - e->copied + ilen)) return;
+    memcpy(e->out + e->olen, e->s + e->copied, pos - e->copied);
+    e->olen += pos - e->copied;
+    memcpy(e->out + e->olen, insert, ilen);
+    e->olen += ilen;
+    e->copied = resume;
+}
+
+char *wn_markup_repair(const char *s, size_t n, unsigned max_depth, size_t *out_len, wn_repair_report *rep)
+{
+    size_t depth = 0, excess = 0;
+    editor ed = {.s = s};
+    memset(rep, 0, sizeof *rep);
     size_t i = 0;
     while (i < n) {
         const char *p = memchr(s + i, '<', n - i);
@@ -110,7 +142,21 @@ char *wn_depth_guard(const char *s, size_t n, unsigned max_depth, size_t *out_le
         }
         int selfclose = te >= 2 && s[te - 2] == '/';
         if (known && name_is(name, nl, raw_text)) {
-            i = find_end_tag(s, n, te, name, nl);
+            size_t close = find_end_tag(s, n, te, name, nl);
+            if (close >= n && te < n) {
+                /* Never closed: a tree builder would swallow the rest of
+                 * the page into this element (a damaged <title> blanks the
+                 * whole page). Close it where its first markup starts. */
+                const char *lt = memchr(s + te, '<', n - te);
+                size_t at = lt ? (size_t)(lt - s) : n;
+                char tag[24];
+                int tl = snprintf(tag, sizeof tag, "</%.*s>", (int)nl, name);
+                ed_edit(&ed, at, at, tag, (size_t)tl);
+                rep->closed++;
+                i = at;
+            } else {
+                i = close;
+            }
             continue;
         }
         if (known && nl == 9 && memcmp(name, "plaintext", 9) == 0) break;
@@ -118,24 +164,25 @@ char *wn_depth_guard(const char *s, size_t n, unsigned max_depth, size_t *out_le
         if (depth < max_depth) {
             depth++;
         } else {
-            /* drop [j, te) */
-            if (!out) {
-                out = malloc(n + 1);
-                if (!out) return NULL;
-            }
-            memcpy(out + olen, s + copied, j - copied);
-            olen += j - copied;
-            copied = te;
+            ed_edit(&ed, j, te, "", 0);
             excess++;
-            ndrop++;
+            rep->dropped++;
         }
         i = te;
     }
-    if (dropped) *dropped = ndrop;
-    if (!out) return NULL;
-    memcpy(out + olen, s + copied, n - copied);
-    olen += n - copied;
-    out[olen] = '\0';
-    *out_len = olen;
+    if (ed.oom) { free(ed.out); rep->oom = 1; return NULL; }
+    if (!rep->dropped && !rep->closed) return NULL;
+    ed_edit(&ed, n, n, "", 0);
+    if (ed.oom) { free(ed.out); rep->oom = 1; return NULL; }
+    ed.out[ed.olen] = '\0';
+    *out_len = ed.olen;
+    return ed.out;
+}
+
+char *wn_depth_guard(const char *s, size_t n, unsigned max_depth, size_t *out_len, size_t *dropped)
+{
+    wn_repair_report rep;
+    char *out = wn_markup_repair(s, n, max_depth, out_len, &rep);
+    if (dropped) *dropped = rep.dropped;
     return out;
 }

@@ -330,8 +330,10 @@ wn_parse_status wn_parser_parse(wn_parser *p, const char *utf8, size_t len, wn_a
                                 int build_dom)
 {
     if (len >= UINT32_MAX) return WN_PARSE_TOO_LARGE;
-    size_t glen = 0, dropped = 0;
-    char *guarded = wn_depth_guard(utf8, len, p->max_depth, &glen, &dropped);
+    size_t glen = 0;
+    wn_repair_report rep;
+    char *guarded = wn_markup_repair(utf8, len, p->max_depth, &glen, &rep);
+    if (rep.oom) return WN_PARSE_NOMEM;
     const char *src = guarded ? guarded : utf8;
     size_t srclen = guarded ? glen : len;
 
@@ -341,7 +343,8 @@ wn_parse_status wn_parser_parse(wn_parser *p, const char *utf8, size_t len, wn_a
     if (st != MyHTML_STATUS_OK) rc = WN_PARSE_FAILED;
     else if (build_dom) {
         rc = build_pass(p, myhtml_tree_get_document(p->tree), src, srclen, arena, dom);
-        dom->depth_capped = (uint32_t)(dropped > UINT32_MAX ? UINT32_MAX : dropped);
+        dom->depth_capped = (uint32_t)(rep.dropped > UINT32_MAX ? UINT32_MAX : rep.dropped);
+        dom->unclosed = (uint32_t)(rep.closed > UINT32_MAX ? UINT32_MAX : rep.closed);
     }
     myhtml_tree_clean(p->tree);
     free(guarded);

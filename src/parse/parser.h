@@ -36,4 +36,15 @@ wn_parse_status wn_parser_parse(wn_parser *p, const char *utf8, size_t len, wn_a
  * tests. */
 char *wn_depth_guard(const char *s, size_t n, unsigned max_depth, size_t *out_len, size_t *dropped);
 
+/* The pre-scan behind wn_depth_guard, which also closes raw-text elements
+ * (<title>, <script>, <style>, <textarea>...) that are never closed, at the
+ * first markup after them, instead of letting them swallow the page. */
+typedef struct wn_repair_report {
+    size_t dropped;  /* start tags dropped past max_depth */
+    size_t closed;   /* end tags inserted for unclosed raw-text elements */
+    int oom;
+} wn_repair_report;
+
+char *wn_markup_repair(const char *s, size_t n, unsigned max_depth, size_t *out_len, wn_repair_report *rep);
+
 #endif
