@@ -258,13 +258,14 @@ static int run_throughput(const corpus *c, int rounds, long rss_loaded_kb)
     printf("%-24s %zu (partial %zu, no_content %zu, render_failed %zu)\n", "extract_failed", first.failed,
            first.partial, first.no_content, first.render_failed);
     printf("%-24s %zu\n", "text_output_bytes", first.out_bytes);
-    printf("%-24s %zu\n", "largest_page_kb", c->largest / 1024);
+    printf("%-24s %zu\n", "largest_page_bytes", c->largest);
     printf("%-24s %ld\n", "rss_after_load_kb", rss_loaded_kb);
     printf("%-24s %ld\n", "peak_rss_kb", peak);
-    /* The corpus itself is resident, so the second ratio (peak minus the
-     * RSS after loading) is the one that reflects the engine's footprint. */
-    printf("%-24s %.2f\n", "peak_rss/largest_page", (double)peak * 1024 / (double)c->largest);
-    printf("%-24s %.2f\n", "(peak-loaded)/largest", (double)(peak - rss_loaded_kb) * 1024 / (double)c->largest);
+    /* The loaded corpus is itself resident, so the second ratio (peak minus
+     * the RSS after loading) is the one that reflects the engine's needs. */
+    double largest = c->largest ? (double)c->largest : 1.0;
+    printf("%-24s %.2f\n", "peak_rss/largest_page", (double)peak * 1024 / largest);
+    printf("%-24s %.2f\n", "(peak-loaded)/largest", (double)(peak - rss_loaded_kb) * 1024 / largest);
     printf("extract_vs_parse %.3f\n", pps_extract / pps_parse);
     return 0;
 }
@@ -301,7 +302,8 @@ static int run_growth(const corpus *c, size_t n_pages)
            (double)n_pages / secs);
     printf("%-24s %zu (partial %zu, no_content %zu, render_failed %zu)\n", "extract_failed", s.failed, s.partial,
            s.no_content, s.render_failed);
-    printf("%-24s %zu\n", "largest_page_kb", c->largest / 1024);
+    printf("%-24s %zu\n", "largest_page_bytes", c->largest);
+    printf("%-24s %ld\n", "peak_rss_kb", rss_peak_kb());
     printf("rss_growth_kb %ld\n", rss_last - rss_first);
     return 0;
 }

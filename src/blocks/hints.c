@@ -68,6 +68,22 @@ static uint16_t token_hints(const char *t, size_t n)
 
 uint16_t wn_hints_from_attr(const char *v, size_t n)
 {
+    return wn_hints_from_name(v, n, 0);
+}
+
+uint16_t wn_hints_from_name(const char *v, size_t n, int is_id)
+{
+    /* an id of four or more words is an anchor made from a heading
+     * ("sharing-with-a-single-developer"), not a layout name */
+    if (is_id) {
+        int words = 0, in = 0;
+        for (size_t i = 0; i < n; i++) {
+            int alnum = isalnum((unsigned char)v[i]);
+            if (alnum && !in) words++;
+            in = alnum;
+        }
+        if (words >= 4) return 0;
+    }
     uint16_t bits = 0;
     char tok[48];
     size_t tl = 0;

@@ -182,9 +182,9 @@ int wn_stats_compute(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page
             }
             size_t vl;
             const char *v = wn_node_attr(dom, x, "class", &vl);
-            if (v) sx->hints |= wn_hints_from_attr(v, vl);
+            if (v) sx->hints |= wn_hints_from_name(v, vl, 0);
             v = wn_node_attr(dom, x, "id", &vl);
-            if (v) sx->hints |= wn_hints_from_attr(v, vl);
+            if (v) sx->hints |= wn_hints_from_name(v, vl, 1);
             if (sx->hints & WN_HINT_BOILER) sx->hints &= (uint16_t)~WN_HINT_CONTENT;
             uint64_t ph = x->parent != WN_NONE ? st[x->parent].path_hash : 0;
             sx->path_hash = XXH3_64bits_withSeed(x->name, strlen(x->name), ph);

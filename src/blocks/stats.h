@@ -64,5 +64,7 @@ int wn_stats_compute(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page
 
 /* Hint bits for a class or id attribute value. */
 uint16_t wn_hints_from_attr(const char *v, size_t n);
+/* Same, telling a class list (is_id = 0) from an id (is_id = 1). */
+uint16_t wn_hints_from_name(const char *v, size_t n, int is_id);
 
 #endif

@@ -121,7 +121,10 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
         float v = lb->value[i];
         uint16_t b = ps->boiler[i];
         if (b) v = -c;
-        else if ((self_hint[i] | self_hint[dom->nodes[i].parent]) & WN_HINT_META) v = v > 0 ? 0.0f : v;
+        /* bylines, datelines and tag lists are short; a long text in an
+         * element named "...meta_field" is body text */
+        else if (((self_hint[i] | self_hint[dom->nodes[i].parent]) & WN_HINT_META) && c < 200.0f)
+            v = v > 0 ? 0.0f : v;
         if (!b && ps->content_hint[i] && v > 0) v *= 1.25f;
         lb->value[i] = v;
         float t = 0.5f - v / (2.0f * c);

@@ -15,7 +15,7 @@
 
 static int check_tests_passed, check_tests_failed, check_failed_here;
 
-static void check_fail_at(const char *file, int line, const char *what)
+static inline void check_fail_at(const char *file, int line, const char *what)
 {
     fprintf(stderr, "%s:%d: check failed: %s\n", file, line, what);
     check_failed_here = 1;
@@ -54,7 +54,7 @@ static void check_fail_at(const char *file, int line, const char *what)
 #define CHECK_HAS(hay, needle) check_has_at(__FILE__, __LINE__, #hay, (hay), (needle), 1)
 #define CHECK_LACKS(hay, needle) check_has_at(__FILE__, __LINE__, #hay, (hay), (needle), 0)
 
-static void check_has_at(const char *file, int line, const char *expr, const char *hay, const char *needle,
+static inline void check_has_at(const char *file, int line, const char *expr, const char *hay, const char *needle,
                          int want)
 {
     int found = hay && strstr(hay, needle) != NULL;
