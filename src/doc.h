@@ -24,7 +24,7 @@ typedef struct wn_labels {
 struct winnow_doc {
     winnow_engine *engine;
     wn_arena arena;
-    wn_buf utf8;             /* decoded input */
+    wn_buf utf8;             /* decoded input, when the bytes needed converting */
     wn_decode_info decode;
     wn_dom dom;
     wn_stats *stats;

@@ -163,13 +163,16 @@ winnow_status winnow_extract(winnow_engine *e, const winnow_input *in, winnow_do
     }
 
     char err[256];
-    wn_decode_status ds = wn_decode(in->data, in->len, in->charset, &d->utf8, &d->decode, err, sizeof err);
+    const char *text = NULL;
+    size_t text_len = 0;
+    wn_decode_status ds =
+        wn_decode_view(in->data, in->len, in->charset, &d->utf8, &text, &text_len, &d->decode, err, sizeof err);
     winnow_status rc = WINNOW_OK;
     if (ds == WN_DECODE_NOMEM) { rc = fail(e, WINNOW_E_NOMEM, "out of memory while decoding"); goto failed; }
     if (ds == WN_DECODE_EMPTY) { rc = fail(e, WINNOW_E_EMPTY, err); goto failed; }
     if (ds == WN_DECODE_BINARY) { rc = fail(e, WINNOW_E_BINARY, err); goto failed; }
 
-    wn_parse_status ps = wn_parser_parse(e->parser, d->utf8.data, d->utf8.len, &d->arena, &d->dom, 1);
+    wn_parse_status ps = wn_parser_parse(e->parser, text, text_len, &d->arena, &d->dom, 1);
     if (ps == WN_PARSE_NOMEM) { rc = fail(e, WINNOW_E_NOMEM, "out of memory while building the DOM"); goto failed; }
     if (ps == WN_PARSE_TOO_LARGE) { rc = fail(e, WINNOW_E_TOO_LARGE, "page has too many nodes"); goto failed; }
     if (ps != WN_PARSE_OK) { rc = fail(e, WINNOW_E_PARSE, "the HTML parser rejected the input"); goto failed; }

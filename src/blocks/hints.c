@@ -12,56 +12,67 @@
 
 typedef struct hint_word {
     const char *word;
-    uint16_t bits;
+    uint8_t len;
     uint8_t substring; /* may match inside a token */
+    uint16_t bits;
 } hint_word;
 
+#define W(word, bits, sub) {word, (uint8_t)(sizeof(word) - 1), sub, bits}
+
 static const hint_word hint_words[] = {
-    {"nav", WN_HINT_NAV, 0}, {"navbar", WN_HINT_NAV, 1}, {"navigation", WN_HINT_NAV, 1},
-    {"menu", WN_HINT_NAV, 1}, {"breadcrumb", WN_HINT_NAV, 1}, {"breadcrumbs", WN_HINT_NAV, 1},
-    {"pagination", WN_HINT_NAV, 1}, {"pager", WN_HINT_NAV, 0}, {"skip", WN_HINT_NAV, 0},
-    {"toolbar", WN_HINT_NAV, 1}, {"topbar", WN_HINT_HEADER, 1}, {"masthead", WN_HINT_HEADER, 1},
-    {"header", WN_HINT_HEADER, 0}, {"footer", WN_HINT_FOOTER, 1}, {"foot", WN_HINT_FOOTER, 0},
-    {"copyright", WN_HINT_FOOTER, 1}, {"colophon", WN_HINT_FOOTER, 1},
-    {"sidebar", WN_HINT_SIDEBAR, 1}, {"aside", WN_HINT_SIDEBAR, 0}, {"widget", WN_HINT_SIDEBAR, 1},
-    {"rail", WN_HINT_SIDEBAR, 0}, {"sidenav", WN_HINT_SIDEBAR | WN_HINT_NAV, 1},
-    {"comment", WN_HINT_COMMENT, 1}, {"comments", WN_HINT_COMMENT, 1}, {"disqus", WN_HINT_COMMENT, 1},
-    {"replies", WN_HINT_COMMENT, 0}, {"respond", WN_HINT_COMMENT, 0},
-    {"share", WN_HINT_SHARE, 1}, {"sharing", WN_HINT_SHARE, 1}, {"social", WN_HINT_SHARE, 1},
-    {"sociable", WN_HINT_SHARE, 1}, {"follow", WN_HINT_SHARE, 0}, {"print", WN_HINT_SHARE, 0},
-    {"email", WN_HINT_SHARE, 0}, {"tools", WN_HINT_SHARE, 0}, {"addthis", WN_HINT_SHARE, 1},
-    {"related", WN_HINT_RELATED, 1}, {"recommended", WN_HINT_RELATED, 1}, {"recommend", WN_HINT_RELATED, 1},
-    {"trending", WN_HINT_RELATED, 1}, {"popular", WN_HINT_RELATED, 1}, {"outbrain", WN_HINT_RELATED, 1},
-    {"taboola", WN_HINT_RELATED, 1}, {"more", WN_HINT_RELATED, 0}, {"teaser", WN_HINT_RELATED, 1},
-    {"ad", WN_HINT_AD, 0}, {"ads", WN_HINT_AD, 0}, {"advert", WN_HINT_AD, 1},
-    {"advertisement", WN_HINT_AD, 1}, {"adsense", WN_HINT_AD, 1}, {"sponsor", WN_HINT_AD, 1},
-    {"sponsored", WN_HINT_AD, 1}, {"promo", WN_HINT_AD, 1}, {"banner", WN_HINT_AD, 1},
-    {"dfp", WN_HINT_AD, 0}, {"gpt", WN_HINT_AD, 0},
-    {"cookie", WN_HINT_OVERLAY, 1}, {"consent", WN_HINT_OVERLAY, 1}, {"gdpr", WN_HINT_OVERLAY, 1},
-    {"modal", WN_HINT_OVERLAY, 1}, {"popup", WN_HINT_OVERLAY, 1}, {"newsletter", WN_HINT_OVERLAY, 1},
-    {"subscribe", WN_HINT_OVERLAY, 1}, {"signup", WN_HINT_OVERLAY, 1}, {"login", WN_HINT_OVERLAY, 0},
-    {"paywall", WN_HINT_OVERLAY, 1},
-    {"byline", WN_HINT_META, 1}, {"author", WN_HINT_META, 0}, {"dateline", WN_HINT_META, 1},
-    {"timestamp", WN_HINT_META, 1}, {"tags", WN_HINT_META, 0}, {"tag", WN_HINT_META, 0},
-    {"meta", WN_HINT_META, 0}, {"credit", WN_HINT_META, 0},
-    {"article", WN_HINT_CONTENT, 1}, {"content", WN_HINT_CONTENT, 1}, {"entry", WN_HINT_CONTENT, 1},
-    {"post", WN_HINT_CONTENT, 0}, {"story", WN_HINT_CONTENT, 1}, {"body", WN_HINT_CONTENT, 0},
-    {"text", WN_HINT_CONTENT, 0}, {"main", WN_HINT_CONTENT, 0}, {"prose", WN_HINT_CONTENT, 0},
-    {"hentry", WN_HINT_CONTENT, 1}, {"blog", WN_HINT_CONTENT, 0}, {"markdown", WN_HINT_CONTENT, 1},
-    {"headline", WN_HINT_TITLE, 1}, {"title", WN_HINT_TITLE, 0},
+    W("nav", WN_HINT_NAV, 0), W("navbar", WN_HINT_NAV, 1), W("navigation", WN_HINT_NAV, 1),
+    W("menu", WN_HINT_NAV, 1), W("breadcrumb", WN_HINT_NAV, 1), W("breadcrumbs", WN_HINT_NAV, 1),
+    W("pagination", WN_HINT_NAV, 1), W("pager", WN_HINT_NAV, 0), W("skip", WN_HINT_NAV, 0),
+    W("toolbar", WN_HINT_NAV, 1), W("topbar", WN_HINT_HEADER, 1), W("masthead", WN_HINT_HEADER, 1),
+    W("header", WN_HINT_HEADER, 0), W("footer", WN_HINT_FOOTER, 1), W("foot", WN_HINT_FOOTER, 0),
+    W("copyright", WN_HINT_FOOTER, 1), W("colophon", WN_HINT_FOOTER, 1),
+    W("sidebar", WN_HINT_SIDEBAR, 1), W("aside", WN_HINT_SIDEBAR, 0), W("widget", WN_HINT_SIDEBAR, 1),
+    W("rail", WN_HINT_SIDEBAR, 0), W("sidenav", WN_HINT_SIDEBAR | WN_HINT_NAV, 1),
+    W("comment", WN_HINT_COMMENT, 1), W("comments", WN_HINT_COMMENT, 1), W("disqus", WN_HINT_COMMENT, 1),
+    W("replies", WN_HINT_COMMENT, 0), W("respond", WN_HINT_COMMENT, 0),
+    W("share", WN_HINT_SHARE, 1), W("sharing", WN_HINT_SHARE, 1), W("social", WN_HINT_SHARE, 1),
+    W("sociable", WN_HINT_SHARE, 1), W("follow", WN_HINT_SHARE, 0), W("print", WN_HINT_SHARE, 0),
+    W("email", WN_HINT_SHARE, 0), W("tools", WN_HINT_SHARE, 0), W("addthis", WN_HINT_SHARE, 1),
+    W("related", WN_HINT_RELATED, 1), W("recommended", WN_HINT_RELATED, 1), W("recommend", WN_HINT_RELATED, 1),
+    W("trending", WN_HINT_RELATED, 1), W("popular", WN_HINT_RELATED, 1), W("outbrain", WN_HINT_RELATED, 1),
+    W("taboola", WN_HINT_RELATED, 1), W("more", WN_HINT_RELATED, 0), W("teaser", WN_HINT_RELATED, 1),
+    W("ad", WN_HINT_AD, 0), W("ads", WN_HINT_AD, 0), W("advert", WN_HINT_AD, 1),
+    W("advertisement", WN_HINT_AD, 1), W("adsense", WN_HINT_AD, 1), W("sponsor", WN_HINT_AD, 1),
+    W("sponsored", WN_HINT_AD, 1), W("promo", WN_HINT_AD, 1), W("banner", WN_HINT_AD, 1),
+    W("dfp", WN_HINT_AD, 0), W("gpt", WN_HINT_AD, 0),
+    W("cookie", WN_HINT_OVERLAY, 1), W("consent", WN_HINT_OVERLAY, 1), W("gdpr", WN_HINT_OVERLAY, 1),
+    W("modal", WN_HINT_OVERLAY, 1), W("popup", WN_HINT_OVERLAY, 1), W("newsletter", WN_HINT_OVERLAY, 1),
+    W("subscribe", WN_HINT_OVERLAY, 1), W("signup", WN_HINT_OVERLAY, 1), W("login", WN_HINT_OVERLAY, 0),
+    W("paywall", WN_HINT_OVERLAY, 1),
+    W("byline", WN_HINT_META, 1), W("author", WN_HINT_META, 0), W("dateline", WN_HINT_META, 1),
+    W("timestamp", WN_HINT_META, 1), W("tags", WN_HINT_META, 0), W("tag", WN_HINT_META, 0),
+    W("meta", WN_HINT_META, 0), W("credit", WN_HINT_META, 0),
+    W("article", WN_HINT_CONTENT, 1), W("content", WN_HINT_CONTENT, 1), W("entry", WN_HINT_CONTENT, 1),
+    W("post", WN_HINT_CONTENT, 0), W("story", WN_HINT_CONTENT, 1), W("body", WN_HINT_CONTENT, 0),
+    W("text", WN_HINT_CONTENT, 0), W("main", WN_HINT_CONTENT, 0), W("prose", WN_HINT_CONTENT, 0),
+    W("hentry", WN_HINT_CONTENT, 1), W("blog", WN_HINT_CONTENT, 0), W("markdown", WN_HINT_CONTENT, 1),
+    W("headline", WN_HINT_TITLE, 1), W("title", WN_HINT_TITLE, 0),
 };
 
 static uint16_t token_hints(const char *t, size_t n)
 {
+    /* letters present in the token: a word whose first or last letter is
+     * missing cannot occur in it, which rules out most words at once */
+    uint32_t letters = 0;
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned)(t[i] - 'a') < 26u) letters |= 1u << (t[i] - 'a');
     uint16_t bits = 0;
     for (size_t k = 0; k < sizeof hint_words / sizeof hint_words[0]; k++) {
         const hint_word *h = &hint_words[k];
-        size_t wl = strlen(h->word);
-        if (wl == n && memcmp(h->word, t, n) == 0) bits |= h->bits;
-        else if (h->substring && wl < n) {
-            for (size_t i = 0; i + wl <= n; i++)
-                if (memcmp(t + i, h->word, wl) == 0) { bits |= h->bits; break; }
+        size_t wl = h->len;
+        if (wl > n || (wl < n && !h->substring)) continue;
+        if (!(letters >> (h->word[0] - 'a') & 1u) || !(letters >> (h->word[wl - 1] - 'a') & 1u)) continue;
+        if (wl == n) {
+            if (memcmp(h->word, t, n) == 0) bits |= h->bits;
+            continue;
         }
+        for (size_t i = 0; i + wl <= n; i++)
+            if (t[i] == h->word[0] && memcmp(t + i, h->word, wl) == 0) { bits |= h->bits; break; }
     }
     return bits;
 }

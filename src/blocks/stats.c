@@ -66,6 +66,28 @@ static void scan_text(scan_state *s, const char *t, size_t n, wn_stats *st)
 {
     size_t i = 0;
     while (i < n) {
+        unsigned char b = (unsigned char)t[i];
+        /* ASCII fast path: letters and digits, the bulk of most pages */
+        if ((unsigned)((b | 0x20) - 'a') < 26u || (unsigned)(b - '0') < 10u) {
+            if (s->pending_space) {
+                if (s->pt->len) { s->pt->text[s->pt->len++] = ' '; s->cp++; }
+                s->pending_space = 0;
+            }
+            unsigned char f = (unsigned)(b - 'A') < 26u ? (unsigned char)(b | 0x20) : b;
+            s->pt->text[s->pt->len++] = (char)f;
+            s->cp++;
+            st->chars++;
+            if (!s->in_word) { s->in_word = 1; s->word_hash = FNV_OFFSET; st->words++; }
+            s->word_hash = (s->word_hash ^ f) * FNV_PRIME;
+            i++;
+            continue;
+        }
+        if (b == ' ' || b == '\n' || b == '\t' || b == '\r') {
+            s->pending_space = 1;
+            end_word(s);
+            i++;
+            continue;
+        }
         int32_t cp = wn_utf8_next(t, n, &i);
         wn_cclass cc = wn_char_class(cp);
         if (cc == WN_CC_SPACE) {
@@ -144,8 +166,30 @@ static void distinct_words(const wn_dom *dom, wn_stats *st, const wn_page_text *
     }
 }
 
+/* Pages repeat the same class lists hundreds of times: remember the hints
+ * of recent ones (direct-mapped, per call, so nothing is shared). */
+#define HINT_CACHE 512
+typedef struct hint_slot {
+    uint64_t key;
+    uint16_t bits;
+    uint8_t used;
+} hint_slot;
+
+static uint16_t cached_hints(hint_slot *cache, const char *v, size_t n, int is_id)
+{
+    uint64_t key = XXH3_64bits_withSeed(v, n, (uint64_t)is_id);
+    hint_slot *slot = &cache[key & (HINT_CACHE - 1)];
+    if (slot->used && slot->key == key) return slot->bits;
+    slot->key = key;
+    slot->bits = wn_hints_from_name(v, n, is_id);
+    slot->used = 1;
+    return slot->bits;
+}
+
 int wn_stats_compute(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page_text *pt)
 {
+    hint_slot cache[HINT_CACHE];
+    memset(cache, 0, sizeof cache);
     uint32_t n = dom->count;
     wn_stats *st = wn_arena_calloc(arena, n, sizeof(wn_stats));
     uint8_t *boundary = wn_arena_calloc(arena, (size_t)n + 1, 1);
@@ -180,14 +224,16 @@ int wn_stats_compute(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page
                 if (x->flags & WN_NF_LINK && x->tag == WN_TAG_A) sx->links = 1;
                 if (x->tag == WN_TAG_IMG) sx->images = 1;
             }
-            size_t vl;
-            const char *v = wn_node_attr(dom, x, "class", &vl);
-            if (v) sx->hints |= wn_hints_from_name(v, vl, 0);
-            v = wn_node_attr(dom, x, "id", &vl);
-            if (v) sx->hints |= wn_hints_from_name(v, vl, 1);
+            for (uint32_t k = 0; k < x->attr_count; k++) {
+                const wn_attr *at = &dom->attrs[x->attr_begin + k];
+                int is_id = at->name_len == 2 && memcmp(at->name, "id", 2) == 0;
+                if (!is_id && !(at->name_len == 5 && memcmp(at->name, "class", 5) == 0)) continue;
+                sx->hints |= cached_hints(cache, at->value, at->value_len, is_id);
+            }
             if (sx->hints & WN_HINT_BOILER) sx->hints &= (uint16_t)~WN_HINT_CONTENT;
             uint64_t ph = x->parent != WN_NONE ? st[x->parent].path_hash : 0;
-            sx->path_hash = XXH3_64bits_withSeed(x->name, strlen(x->name), ph);
+            sx->path_hash = x->tag != WN_TAG_UNKNOWN ? ph * 0x9E3779B97F4A7C15ull + x->tag + 1
+                                                     : XXH3_64bits_withSeed(x->name, strlen(x->name), ph);
             if (brk && (uint64_t)i + x->size <= n) boundary[i + x->size] = 1;
         }
     }

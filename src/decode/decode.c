@@ -242,8 +242,8 @@ static void set_name(char *dst, size_t cap, const char *src)
     snprintf(dst, cap, "%s", src);
 }
 
-wn_decode_status wn_decode(const unsigned char *in, size_t n, const char *caller_charset,
-                           wn_buf *out, wn_decode_info *info, char *err, size_t errcap)
+static wn_decode_status decode_impl(const unsigned char *in, size_t n, const char *caller_charset, wn_buf *out,
+                                    wn_decode_info *info, char *err, size_t errcap, int *zero_copy)
 {
     memset(info, 0, sizeof *info);
     if (err && errcap) err[0] = '\0';
@@ -304,6 +304,11 @@ wn_decode_status wn_decode(const unsigned char *in, size_t n, const char *caller
         info->source = canon && (declared_utf8 || !non_ascii) ? decl_source : WN_CS_VALID_UTF8;
         info->overruled = canon && !declared_utf8 && non_ascii;
         set_name(info->charset, sizeof info->charset, "UTF-8");
+        if (zero_copy && !memchr(in, 0, n)) {
+            /* the common case: the input already is what later stages need */
+            *zero_copy = 1;
+            return WN_DECODE_OK;
+        }
         info->replaced = sanitize_utf8(in, n, out);
         return out->oom ? WN_DECODE_NOMEM : WN_DECODE_OK;
     }
@@ -373,4 +378,25 @@ wn_decode_status wn_decode(const unsigned char *in, size_t n, const char *caller
     info->source = WN_CS_FALLBACK;
     info->replaced = (size_t)r;
     return out->oom ? WN_DECODE_NOMEM : WN_DECODE_OK;
+}
+
+wn_decode_status wn_decode(const unsigned char *in, size_t n, const char *caller_charset, wn_buf *out,
+                           wn_decode_info *info, char *err, size_t errcap)
+{
+    return decode_impl(in, n, caller_charset, out, info, err, errcap, NULL);
+}
+
+wn_decode_status wn_decode_view(const unsigned char *in, size_t n, const char *caller_charset, wn_buf *out,
+                                const char **text, size_t *text_len, wn_decode_info *info, char *err, size_t errcap)
+{
+    int zero_copy = 0;
+    wn_decode_status st = decode_impl(in, n, caller_charset, out, info, err, errcap, &zero_copy);
+    if (zero_copy) {
+        *text = (const char *)in;
+        *text_len = n;
+    } else {
+        *text = out->data ? out->data : "";
+        *text_len = out->len;
+    }
+    return st;
 }

@@ -42,6 +42,12 @@ typedef enum wn_decode_status {
 wn_decode_status wn_decode(const unsigned char *in, size_t n, const char *caller_charset,
                            wn_buf *out, wn_decode_info *info, char *err, size_t errcap);
 
+/* Same, but when the input is already valid, NUL-free UTF-8 it is not
+ * copied: *text then points into `in`, which must outlive its use. */
+wn_decode_status wn_decode_view(const unsigned char *in, size_t n, const char *caller_charset, wn_buf *out,
+                                const char **text, size_t *text_len, wn_decode_info *info, char *err,
+                                size_t errcap);
+
 /* Exposed for tests. */
 int    wn_utf8_valid(const unsigned char *s, size_t n, size_t *invalid_count, int *has_non_ascii);
 size_t wn_meta_charset(const unsigned char *s, size_t n, char *out, size_t cap);

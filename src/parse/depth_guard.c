@@ -13,23 +13,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int name_is(const char *name, size_t len, const char *const *list)
+typedef struct tag_name {
+    const char *s;
+    size_t len;
+} tag_name;
+
+#define T(name) {name, sizeof(name) - 1}
+
+static int name_is(const char *name, size_t len, const tag_name *list)
 {
-    for (; *list; list++)
-        if (strlen(*list) == len && memcmp(*list, name, len) == 0) return 1;
+    for (; list->s; list++)
+        if (list->len == len && list->s[0] == name[0] && memcmp(list->s, name, len) == 0) return 1;
     return 0;
 }
 
-static const char *const void_or_sibling_closing[] = {
-    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
-    "source", "track", "wbr", "keygen", "basefont", "bgsound", "frame", "image",
+static const tag_name void_or_sibling_closing[] = {
+    T("area"), T("base"), T("br"), T("col"), T("embed"), T("hr"), T("img"), T("input"), T("link"), T("meta"), T("param"),
+    T("source"), T("track"), T("wbr"), T("keygen"), T("basefont"), T("bgsound"), T("frame"), T("image"),
     /* implied end tags: a new one closes the previous sibling */
-    "p", "li", "dt", "dd", "option", "optgroup", "tr", "td", "th", "tbody", "thead",
-    "tfoot", "colgroup", "rb", "rt", "rp", "rtc", NULL};
+    T("p"), T("li"), T("dt"), T("dd"), T("option"), T("optgroup"), T("tr"), T("td"), T("th"), T("tbody"), T("thead"),
+    T("tfoot"), T("colgroup"), T("rb"), T("rt"), T("rp"), T("rtc"), {NULL, 0}};
 
-static const char *const raw_text[] = {
-    "script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes",
-    "noscript", NULL};
+static const tag_name raw_text[] = {
+    T("script"), T("style"), T("textarea"), T("title"), T("xmp"), T("iframe"), T("noembed"), T("noframes"),
+    T("noscript"), {NULL, 0}};
 
 /* Case-insensitive search for "</name" from s[i]. */
 static size_t find_end_tag(const char *s, size_t n, size_t i, const char *name, size_t len)
@@ -92,11 +99,47 @@ static void ed_edit(editor *e, size_t pos, size_t resume, const char *insert, si
     e->copied = resume;
 }
 
+/* One memchr pass that rules out both problems for nearly every page: the
+ * full scan below runs only when start tags outnumber end tags by more than
+ * the depth cap, or some raw-text element is opened more often than closed. */
+static int needs_repair(const char *s, size_t n, unsigned max_depth)
+{
+    static const tag_name watched[] = {T("script"), T("style"), T("title"), T("textarea"), T("xmp"),
+                                       T("iframe"), T("noscript"), {NULL, 0}};
+    long opens[8] = {0}, starts = 0, ends = 0;
+    const char *p = s, *end = s + n;
+    while ((p = memchr(p, '<', (size_t)(end - p))) != NULL) {
+        p++;
+        if (p >= end) break;
+        int closing = *p == '/';
+        const char *name = p + closing;
+        if (name >= end || !isalpha((unsigned char)*name)) continue;
+        if (closing) ends++;
+        else starts++;
+        unsigned char c = (unsigned char)(*name | 0x20);
+        if (c != 's' && c != 't' && c != 'x' && c != 'i' && c != 'n') continue;
+        for (int k = 0; watched[k].s; k++) {
+            size_t len = watched[k].len;
+            if ((size_t)(end - name) < len) continue;
+            size_t j = 0;
+            while (j < len && (name[j] | 0x20) == watched[k].s[j]) j++;
+            if (j < len) continue;
+            if (name + len < end && isalnum((unsigned char)name[len])) continue;
+            opens[k] += closing ? -1 : 1;
+            break;
+        }
+    }
+    for (int k = 0; watched[k].s; k++)
+        if (opens[k] > 0) return 1;
+    return starts - ends > (long)max_depth;
+}
+
 char *wn_markup_repair(const char *s, size_t n, unsigned max_depth, size_t *out_len, wn_repair_report *rep)
 {
+    memset(rep, 0, sizeof *rep);
+    if (!needs_repair(s, n, max_depth)) return NULL;
     size_t depth = 0, excess = 0;
     editor ed = {.s = s};
-    memset(rep, 0, sizeof *rep);
     size_t i = 0;
     while (i < n) {
         const char *p = memchr(s + i, '<', n - i);

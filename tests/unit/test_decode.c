@@ -197,6 +197,13 @@ static void test_meta_prescan_needs_equals(void)
     const char *two = "<meta name=keywords content=\"charset ascii\"><meta charset=windows-1251>";
     wn_meta_charset((const unsigned char *)two, strlen(two), label, sizeof label);
     CHECK_STR(label, "windows-1251");
+
+    /* end to end: read as "ascii" (windows-1252) the Cyrillic is mojibake */
+    decoded d;
+    decode_s(&d, "<meta name=keywords content=\"charset ascii\"><meta charset=windows-1251><p>\xCF\xF0\xE8\xE2\xE5\xF2</p>",
+             NULL);
+    CHECK_HAS(d.text, "\xD0\x9F\xD1\x80\xD0\xB8\xD0\xB2\xD0\xB5\xD1\x82");
+    decoded_free(&d);
 }
 
 static void test_meta_declares_legacy(void)

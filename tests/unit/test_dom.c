@@ -1,0 +1,469 @@
+/* Stage 2, UTF-8 -> compact DOM: tree shape, what is dropped at build
+ * (unseen elements, hidden subtrees), what is captured on the side (title,
+ * language, JSON-LD), raw text and attributes, the pre-order layout every
+ * later stage relies on, and the nesting guard in front of the parser. */
+#include "check.h"
+#include "dom_fixture.h"
+
+/* The layout contract of dom.h, checked node by node: pre-order indices,
+ * subtree = [i, i + size), parent/child/sibling links that agree with it. */
+static int dom_invariants_hold(const wn_dom *d)
+{
+    int ok = d->count >= 1 && d->nodes[0].tag == WN_TAG_DOCUMENT && d->nodes[0].size == d->count &&
+             d->nodes[0].parent == WN_NONE && d->nodes[0].depth == 0;
+    for (uint32_t i = 0; ok && i < d->count; i++) {
+        const wn_node *x = &d->nodes[i];
+        uint32_t end = i + x->size;
+        if (x->size < 1 || end > d->count) { ok = 0; break; }
+        if (i > 0) {
+            const wn_node *p = &d->nodes[x->parent];
+            if (x->parent >= i || i >= x->parent + p->size) ok = 0;   /* inside its parent's range */
+            if (x->depth != p->depth + 1) ok = 0;
+        }
+        /* children tile the subtree exactly, in order */
+        uint32_t expect = i + 1, last = WN_NONE;
+        for (uint32_t c = x->first_child; c != WN_NONE; c = d->nodes[c].next_sibling) {
+            if (c != expect || d->nodes[c].parent != i) { ok = 0; break; }
+            expect = c + d->nodes[c].size;
+            last = c;
+        }
+        if (expect != end || last != x->last_child) ok = 0;
+        if (wn_node_is_text(x) && (x->size != 1 || x->text_begin + x->text_len > d->text_len)) ok = 0;
+        if (x->attr_begin + x->attr_count > d->attr_count) ok = 0;
+        if (!x->name) ok = 0;
+        if (!ok) fprintf(stderr, "  invariant broken at node %u (%s)\n", i, x->name ? x->name : "?");
+    }
+    return ok;
+}
+
+static void test_tree_shape(void)
+{
+    page p;
+    page_parse(&p,
+               "<!DOCTYPE html><html><head><title>T</title></head>"
+               "<body><div id=a><p>one</p><p>two <b>bold</b></p></div></body></html>");
+    const wn_dom *d = &p.dom;
+    CHECK_EQ(p.status, WN_PARSE_OK);
+    CHECK(dom_invariants_hold(d));
+
+    uint32_t html = d->nodes[0].first_child;
+    CHECK_EQ(d->nodes[html].tag, WN_TAG_HTML);
+    CHECK_EQ(d->nodes[0].last_child, html); /* the doctype is not a node */
+    uint32_t head = d->nodes[html].first_child;
+    uint32_t body = d->nodes[head].next_sibling;
+    CHECK_EQ(d->nodes[head].tag, WN_TAG_HEAD);
+    CHECK_EQ(d->nodes[body].tag, WN_TAG_BODY);
+    CHECK_EQ(d->body, body);
+    CHECK_EQ(d->nodes[body].next_sibling, WN_NONE);
+
+    uint32_t div = d->nodes[body].first_child;
+    CHECK_STR(d->nodes[div].name, "div");
+    CHECK_EQ(d->nodes[div].depth, 3);
+    uint32_t p1 = d->nodes[div].first_child, p2 = d->nodes[p1].next_sibling;
+    CHECK_EQ(d->nodes[p1].tag, WN_TAG_P);
+    CHECK_EQ(d->nodes[p2].tag, WN_TAG_P);
+    CHECK_EQ(d->nodes[p1].sibling_index, 0);
+    CHECK_EQ(d->nodes[p2].sibling_index, 1);
+    CHECK_EQ(d->nodes[div].last_child, p2);
+    CHECK_EQ(d->nodes[p1].size, 2); /* p + its text */
+    CHECK_EQ(d->nodes[p2].size, 4); /* p, "two ", b, "bold" */
+    CHECK_EQ(d->nodes[div].size, 1 + 2 + 4);
+
+    uint32_t t = d->nodes[p2].first_child, b = d->nodes[t].next_sibling;
+    CHECK(wn_node_is_text(&d->nodes[t]));
+    CHECK_STR(node_text(d, t), "two ");
+    CHECK_STR(d->nodes[t].name, "#text");
+    CHECK_EQ(d->nodes[b].tag, WN_TAG_B);
+    CHECK_STR(node_text(d, d->nodes[b].first_child), "bold");
+    page_free(&p);
+}
+
+static void test_unseen_elements_dropped(void)
+{
+    page p;
+    page_parse(&p,
+               "<html><head><style>.x{color:red} STYLE_TEXT</style>"
+               "<script>var SCRIPT_TEXT = 1;</script></head><body>"
+               "<p>visible one</p>"
+               "<script type=text/javascript>document.write('SCRIPT2_TEXT')</script>"
+               "<noscript><p>NOSCRIPT_TEXT</p></noscript>"
+               "<template><p>TEMPLATE_TEXT</p></template>"
+               "<iframe src=x>IFRAME_TEXT</iframe>"
+               "<svg><text>SVG_TEXT</text></svg>"
+               "<select><option>SELECT_TEXT</option></select>"
+               "<textarea>TEXTAREA_TEXT</textarea>"
+               "<p>visible two</p></body></html>");
+    const wn_dom *d = &p.dom;
+    CHECK(dom_invariants_hold(d));
+    static const unsigned gone[] = {WN_TAG_SCRIPT, WN_TAG_STYLE, WN_TAG_NOSCRIPT, WN_TAG_TEMPLATE,
+                                    WN_TAG_IFRAME, WN_TAG_SVG, WN_TAG_SELECT, WN_TAG_TEXTAREA};
+    for (size_t k = 0; k < sizeof gone / sizeof gone[0]; k++) CHECK_EQ(page_find(d, gone[k], 0), WN_NONE);
+    static const char *const hidden_words[] = {"STYLE_TEXT", "SCRIPT_TEXT", "SCRIPT2_TEXT", "NOSCRIPT_TEXT",
+                                               "TEMPLATE_TEXT", "IFRAME_TEXT", "SVG_TEXT", "SELECT_TEXT",
+                                               "TEXTAREA_TEXT"};
+    for (size_t k = 0; k < sizeof hidden_words / sizeof hidden_words[0]; k++)
+        CHECK(!page_has_text(d, hidden_words[k]));
+    CHECK(page_has_text(d, "visible one"));
+    CHECK(page_has_text(d, "visible two"));
+    page_free(&p);
+}
+
+static void test_hidden_dropped(void)
+{
+    page p;
+    page_parse(&p,
+               "<body><p>shown</p>"
+               "<div hidden><p>HIDDEN_ATTR</p></div>"
+               "<div style=\"display:none\">DISPLAY_NONE</div>"
+               "<span style=\"color: red; DISPLAY : NONE\">SPACED_UPPER</span>"
+               "<p style=\"visibility:hidden\">VISIBILITY_HIDDEN</p>"
+               "<p style=\"display:block\">display block stays</p>"
+               "<p class=\"hidden-xs\">a class name is not a verdict</p></body>");
+    const wn_dom *d = &p.dom;
+    CHECK(dom_invariants_hold(d));
+    CHECK(page_has_text(d, "shown"));
+    CHECK(!page_has_text(d, "HIDDEN_ATTR"));
+    CHECK(!page_has_text(d, "DISPLAY_NONE"));
+    CHECK(!page_has_text(d, "SPACED_UPPER"));
+    CHECK(!page_has_text(d, "VISIBILITY_HIDDEN"));
+    CHECK(page_has_text(d, "display block stays"));
+    CHECK(page_has_text(d, "a class name is not a verdict"));
+    page_free(&p);
+}
+
+static void test_head_flagged_hidden(void)
+{
+    page p;
+    page_parse(&p,
+               "<html><head><title>Page title</title><meta name=description content=d></head>"
+               "<body><p>text</p></body></html>");
+    const wn_dom *d = &p.dom;
+    uint32_t head = page_find(d, WN_TAG_HEAD, 0), title = page_find(d, WN_TAG_TITLE, 0);
+    uint32_t meta = page_find(d, WN_TAG_META, 0), body = page_find(d, WN_TAG_BODY, 0);
+    CHECK(head != WN_NONE && title != WN_NONE && meta != WN_NONE);
+    CHECK(d->nodes[head].flags & WN_NF_HIDDEN);
+    /* the flag is inherited: the title's text is in the DOM but never shown */
+    CHECK(d->nodes[title].flags & WN_NF_HIDDEN);
+    CHECK(d->nodes[d->nodes[title].first_child].flags & WN_NF_HIDDEN);
+    CHECK(d->nodes[meta].flags & WN_NF_HIDDEN);
+    CHECK(!(d->nodes[body].flags & WN_NF_HIDDEN));
+    CHECK(!(d->nodes[page_find(d, WN_TAG_P, 0)].flags & WN_NF_HIDDEN));
+    page_free(&p);
+}
+
+static void test_title_and_lang(void)
+{
+    page p;
+    page_parse(&p,
+               "<html lang=\"de-CH\"><head><title>Fish &amp; Chips</title><title>second</title></head>"
+               "<body><p>x</p></body></html>");
+    CHECK_STR(p.dom.title, "Fish & Chips"); /* entities decoded, the first title wins */
+    CHECK_STR(p.dom.lang, "de-CH");
+    page_free(&p);
+
+    page_parse(&p, "<p>no head at all</p>");
+    CHECK_STR(p.dom.title, "");
+    CHECK_STR(p.dom.lang, "");
+    CHECK(p.dom.body != 0); /* the tree builder supplies html/head/body */
+    CHECK(dom_invariants_hold(&p.dom));
+    page_free(&p);
+}
+
+static void test_jsonld_captured(void)
+{
+    page p;
+    page_parse(&p,
+               "<html><head>"
+               "<script type=\"application/ld+json\">{\"@type\":\"NewsArticle\",\"headline\":\"H1\"}</script>"
+               "<script>var notld = {\"headline\":\"no\"};</script>"
+               "</head><body><p>x</p>"
+               "<script type='application/ld+json; charset=utf-8'>[{\"@type\":\"Person\"}]</script>"
+               "</body></html>");
+    const wn_dom *d = &p.dom;
+    CHECK_EQ(d->jsonld_count, 2);
+    if (d->jsonld_count == 2) {
+        CHECK_STR(d->jsonld[0], "{\"@type\":\"NewsArticle\",\"headline\":\"H1\"}");
+        CHECK_EQ(d->jsonld_len[0], strlen(d->jsonld[0]));
+        CHECK_STR(d->jsonld[1], "[{\"@type\":\"Person\"}]");
+    }
+    /* the payload is metadata, not page text */
+    CHECK(!page_has_text(d, "NewsArticle"));
+    page_free(&p);
+}
+
+static void test_raw_text(void)
+{
+    page p;
+    page_parse(&p, "<body><p>  a &lt; b &amp;&amp; c&nbsp;d\n e  </p><pre>  keep\n  lines</pre></body>");
+    const wn_dom *d = &p.dom;
+    uint32_t para = page_find(d, WN_TAG_P, 0), pre = page_find(d, WN_TAG_PRE, 0);
+    /* raw: entities decoded, whitespace exactly as written */
+    CHECK_STR(node_text(d, d->nodes[para].first_child), "  a < b && c\xC2\xA0" "d\n e  ");
+    CHECK_EQ(d->nodes[d->nodes[para].first_child].text_len, strlen("  a < b && c\xC2\xA0" "d\n e  "));
+    CHECK_STR(node_text(d, d->nodes[pre].first_child), "  keep\n  lines");
+    CHECK(d->nodes[d->nodes[pre].first_child].flags & WN_NF_PRE);
+    CHECK(!(d->nodes[d->nodes[para].first_child].flags & WN_NF_PRE));
+    page_free(&p);
+}
+
+static void test_attributes(void)
+{
+    page p;
+    page_parse(&p, "<body><A HREF=\"/x?a=1&amp;b=2\" Class='c1  c2' data-empty id=link1>go</A><a>plain</a></body>");
+    const wn_dom *d = &p.dom;
+    uint32_t a = page_find_id(d, "link1");
+    CHECK(a != WN_NONE);
+    if (a == WN_NONE) { page_free(&p); return; }
+    const wn_node *x = &d->nodes[a];
+    CHECK_EQ(x->attr_count, 4);
+    size_t len = 0;
+    CHECK_STR(wn_node_attr(d, x, "href", &len), "/x?a=1&b=2");
+    CHECK_EQ(len, 10);
+    CHECK_STR(wn_node_attr(d, x, "class", NULL), "c1  c2");
+    CHECK_STR(wn_node_attr(d, x, "data-empty", &len), "");
+    CHECK_EQ(len, 0);
+    CHECK(wn_node_attr(d, x, "title", NULL) == NULL);
+    CHECK(wn_node_attr(d, x, "HREF", NULL) == NULL); /* names are stored lower-case */
+
+    /* link text is flagged only under an <a> that has an href */
+    CHECK(x->flags & WN_NF_LINK);
+    CHECK(d->nodes[x->first_child].flags & WN_NF_LINK);
+    uint32_t plain = page_find(d, WN_TAG_A, 1);
+    CHECK(!(d->nodes[plain].flags & WN_NF_LINK));
+    CHECK(!(d->nodes[d->nodes[plain].first_child].flags & WN_NF_LINK));
+    page_free(&p);
+}
+
+static void test_positions(void)
+{
+    const char *html = "<html><body>\n<div>\n<p class=x>para text</p>\n</div>\n</body></html>";
+    page p;
+    page_parse(&p, html);
+    const wn_dom *d = &p.dom;
+    uint32_t para = page_find(d, WN_TAG_P, 0);
+    char path[256];
+    size_t n = wn_node_path(d, para, path, sizeof path);
+    CHECK_STR(path, "html.body.div.p");
+    CHECK_EQ(n, strlen("html.body.div.p"));
+    /* a small buffer cuts the path at an element boundary, NUL-terminated */
+    n = wn_node_path(d, para, path, 12);
+    CHECK_STR(path, "html.body");
+    CHECK_EQ(n, 9);
+
+    CHECK_EQ(d->nodes[para].line, 3);
+    CHECK_EQ(d->nodes[page_find(d, WN_TAG_DIV, 0)].line, 2);
+    CHECK(strncmp(html + d->nodes[para].src_begin, "<p class=x>", 11) == 0);
+    uint32_t t = d->nodes[para].first_child;
+    CHECK(strncmp(html + d->nodes[t].src_begin, "para text", d->nodes[t].src_len) == 0);
+    CHECK_EQ(d->nodes[t].src_len, 9);
+    /* an element's range covers its text */
+    CHECK(d->nodes[para].src_begin + d->nodes[para].src_len >= d->nodes[t].src_begin + d->nodes[t].src_len);
+    page_free(&p);
+}
+
+static void test_invariants_on_messy_markup(void)
+{
+    /* Misnested and unclosed tags, implied ends, tables, lists, foster
+     * parenting: whatever tree the builder makes, the layout holds. */
+    static const char *const pages[] = {
+        "<b><i>bold italic</b> italic</i> plain",
+        "<table><tr><td>a<td>b<tr><td>c</table>text after",
+        "<table>foster <b>parented</b><tr><td>cell</td></tr></table>",
+        "<ul><li>one<li>two<ul><li>nested</ul><li>three</ul>",
+        "<p>para<div>div in p</div>after</p></p></p>",
+        "<dl><dt>term<dd>def<dt>term2<dd>def2</dl>",
+        "<a href=1>one<a href=2>two</a>",
+        "<select><option>x</select><p>after select",
+        "</div></span></p>stray end tags",
+        "<html><html><body><body>doubled<head><title>late</title></head>",
+        "<frameset><frame src=a></frameset>",
+        "<svg><foreignObject><p>html in svg</p></foreignObject></svg><math><mi>x</mi></math>",
+        "",
+    };
+    for (size_t k = 0; k < sizeof pages / sizeof pages[0]; k++) {
+        page p;
+        page_parse(&p, pages[k]);
+        CHECK_EQ(p.status, WN_PARSE_OK);
+        if (!dom_invariants_hold(&p.dom)) {
+            fprintf(stderr, "  page: %s\n", pages[k]);
+            CHECK(0);
+        }
+        page_free(&p);
+    }
+}
+
+static void test_parser_reuse(void)
+{
+    /* one parser, many pages: the second DOM must not carry the first */
+    wn_parser *ps = wn_parser_new(512);
+    wn_arena a;
+    wn_arena_init(&a);
+    wn_dom d;
+    CHECK_EQ(wn_parser_parse(ps, "<p>FIRST page</p>", 17, &a, &d, 1), WN_PARSE_OK);
+    CHECK(page_has_text(&d, "FIRST"));
+    wn_arena_reset(&a, 1 << 20);
+    const char *second = "<html lang=fr><body><h1>SECOND</h1></body></html>";
+    CHECK_EQ(wn_parser_parse(ps, second, strlen(second), &a, &d, 1), WN_PARSE_OK);
+    CHECK(page_has_text(&d, "SECOND"));
+    CHECK(!page_has_text(&d, "FIRST"));
+    CHECK_STR(d.lang, "fr");
+    CHECK(dom_invariants_hold(&d));
+    /* parse only, no DOM: the benchmark's floor */
+    CHECK_EQ(wn_parser_parse(ps, second, strlen(second), &a, &d, 0), WN_PARSE_OK);
+    wn_arena_free(&a);
+    wn_parser_free(ps);
+}
+
+/* Repeats `unit` n times after `head`. Caller frees. */
+static char *repeat(const char *head, const char *unit, size_t n, const char *tail)
+{
+    size_t hl = strlen(head), ul = strlen(unit), tl = strlen(tail);
+    char *s = malloc(hl + ul * n + tl + 1);
+    memcpy(s, head, hl);
+    for (size_t i = 0; i < n; i++) memcpy(s + hl + i * ul, unit, ul);
+    memcpy(s + hl + ul * n, tail, tl + 1);
+    return s;
+}
+
+static size_t count_of(const char *s, size_t n, const char *needle)
+{
+    size_t c = 0, nl = strlen(needle);
+    for (const char *q = s; (q = memmem(q, n - (size_t)(q - s), needle, nl)) != NULL; q += nl) c++;
+    return c;
+}
+
+static void test_depth_guard_passes_normal_pages(void)
+{
+    static const char *const pages[] = {
+        "<html><body><div><div><p>ordinary nesting</p></div></div></body></html>",
+        "<p>a<p>b<p>c",
+        "<ul><li>x<li>y</ul><table><tr><td>1<td>2</table>",
+        "<br><br><img src=x><hr><input>",
+        "<!-- <div><div><div> --><p>comment</p>",
+    };
+    for (size_t k = 0; k < sizeof pages / sizeof pages[0]; k++) {
+        size_t olen = 0, dropped = 99;
+        char *out = wn_depth_guard(pages[k], strlen(pages[k]), 512, &olen, &dropped);
+        CHECK(out == NULL);
+        CHECK_EQ(dropped, 0);
+        free(out);
+    }
+    /* tags that do not nest never count, however many there are */
+    static const char *const flat[] = {"<br>", "<p>x", "<li>y", "<img src=a>", "<td>z"};
+    for (size_t k = 0; k < sizeof flat / sizeof flat[0]; k++) {
+        char *s = repeat("<body>", flat[k], 5000, "</body>");
+        size_t olen = 0, dropped = 0;
+        char *out = wn_depth_guard(s, strlen(s), 512, &olen, &dropped);
+        if (out) fprintf(stderr, "  flat markup %s was cut\n", flat[k]);
+        CHECK(out == NULL);
+        free(out);
+        free(s);
+    }
+    /* markup inside raw-text elements is text, not tags */
+    char *script = repeat("<script>var s = \"", "<div>", 5000, "\";</script><p>after</p>");
+    size_t olen = 0, dropped = 0;
+    char *out = wn_depth_guard(script, strlen(script), 512, &olen, &dropped);
+    CHECK(out == NULL);
+    free(out);
+    free(script);
+}
+
+static void test_depth_guard_drops_past_cap(void)
+{
+    char *s = repeat("", "<div>", 1000, "deep text");
+    size_t olen = 0, dropped = 0;
+    char *out = wn_depth_guard(s, strlen(s), 512, &olen, &dropped);
+    CHECK(out != NULL);
+    if (out) {
+        CHECK_EQ(dropped, 488);
+        CHECK_EQ(strlen(out), olen);
+        CHECK_EQ(count_of(out, olen, "<div>"), 512);
+        CHECK(olen >= 9 && memcmp(out + olen - 9, "deep text", 9) == 0);
+    }
+    free(out);
+    free(s);
+
+    /* formatting elements count like any other, and attributes go with
+     * their tag (a quoted '>' inside does not end it) */
+    s = repeat("<p>", "<b class=\"a>b\"><i>", 1000, "text</p>");
+    out = wn_depth_guard(s, strlen(s), 100, &olen, &dropped);
+    CHECK(out != NULL);
+    if (out) {
+        CHECK_EQ(dropped, 2000 - 100); /* <p> closes itself, so it does not count */
+        CHECK_EQ(count_of(out, olen, "<b "), 50);
+        CHECK(strstr(out, "text</p>") != NULL);
+        CHECK(count_of(out, olen, "b\">") == 50);
+    }
+    free(out);
+    free(s);
+}
+
+static void test_depth_guard_self_closing_div(void)
+{
+    /* HTML ignores "/>" on a non-void element: <div/> opens a div, so these
+     * nest 5000 deep in the tree builder and must count. */
+    char *s = repeat("<body>", "<div/>", 5000, "x</body>");
+    size_t olen = 0, dropped = 0;
+    char *out = wn_depth_guard(s, strlen(s), 512, &olen, &dropped);
+    CHECK(out != NULL);
+    CHECK(dropped >= 5000 - 512);
+    free(out);
+
+    /* end to end, the DOM is as deep as the markup says (kept small here:
+     * uncapped, the tree builder is quadratic in the depth) */
+    page p;
+    page_parse_depth(&p, s, strlen(s), 512);
+    CHECK_EQ(p.status, WN_PARSE_OK);
+    CHECK(page_max_depth(&p.dom) <= 512 + 2);
+    page_free(&p);
+    free(s);
+}
+
+static void test_depth_guard_stray_end_tags(void)
+{
+    /* An end tag that closes nothing is ignored by the tree builder, so it
+     * must not lower the guard's count either: here the divs nest 5000
+     * deep. */
+    char *s = repeat("<body>", "<div></x>", 5000, "x</body>");
+    size_t olen = 0, dropped = 0;
+    char *out = wn_depth_guard(s, strlen(s), 512, &olen, &dropped);
+    CHECK(out != NULL);
+    CHECK(dropped >= 5000 - 512);
+    free(out);
+    free(s);
+}
+
+static void test_parser_depth_cap(void)
+{
+    char *s = repeat("<html><body>", "<div>", 100000, "bottom text</body></html>");
+    page p;
+    page_parse_depth(&p, s, strlen(s), 512);
+    CHECK_EQ(p.status, WN_PARSE_OK);
+    CHECK(p.dom.depth_capped > 0);
+    CHECK(page_max_depth(&p.dom) <= 512 + 2);
+    CHECK(page_has_text(&p.dom, "bottom text"));
+    CHECK(dom_invariants_hold(&p.dom));
+    page_free(&p);
+    free(s);
+}
+
+int main(void)
+{
+    RUN(test_tree_shape);
+    RUN(test_unseen_elements_dropped);
+    RUN(test_hidden_dropped);
+    RUN(test_head_flagged_hidden);
+    RUN(test_title_and_lang);
+    RUN(test_jsonld_captured);
+    RUN(test_raw_text);
+    RUN(test_attributes);
+    RUN(test_positions);
+    RUN(test_invariants_on_messy_markup);
+    RUN(test_parser_reuse);
+    RUN(test_depth_guard_passes_normal_pages);
+    RUN(test_depth_guard_drops_past_cap);
+    RUN(test_depth_guard_self_closing_div);
+    RUN(test_depth_guard_stray_end_tags);
+    RUN(test_parser_depth_cap);
+    return CHECK_DONE();
+}

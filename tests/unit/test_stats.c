@@ -1,0 +1,340 @@
+/* Stage 3, DOM -> per-node statistics: the counts the scorers read (chars,
+ * words, distinct words, punctuation, link mass, images, the tag
+ * histogram), the Kolcz & Yih block rule, and the two hashes that let
+ * blocks be matched across pages (text fingerprint, DOM path). */
+#include "blocks/stats.h"
+#include "check.h"
+#include "dom_fixture.h"
+
+typedef struct stats_page {
+    page p;
+    wn_stats *st;
+    wn_page_text pt;
+    int rc;
+} stats_page;
+
+static void stats_parse(stats_page *s, const char *html)
+{
+    page_parse(&s->p, html);
+    s->st = NULL;
+    s->rc = wn_stats_compute(&s->p.dom, &s->p.arena, &s->st, &s->pt);
+}
+
+static void stats_free(stats_page *s) { page_free(&s->p); }
+
+/* Statistics of the element with id=`id`; a zeroed record when missing, so
+ * a failing lookup shows up as failed checks, not a crash. */
+static const wn_stats *by_id(const stats_page *s, const char *id)
+{
+    static const wn_stats none;
+    uint32_t i = page_find_id(&s->p.dom, id);
+    if (i == WN_NONE || s->rc != 0) {
+        fprintf(stderr, "  no element id=%s\n", id);
+        return &none;
+    }
+    return &s->st[i];
+}
+
+/* The node's normalized text with the spaces at its edges trimmed, as the
+ * fingerprint sees it. */
+static void norm_text(const stats_page *s, const wn_stats *x, char *out, size_t cap)
+{
+    uint32_t b = x->nt_begin, e = x->nt_end;
+    while (b < e && s->pt.text[b] == ' ') b++;
+    while (e > b && s->pt.text[e - 1] == ' ') e--;
+    size_t n = e - b < cap - 1 ? e - b : cap - 1;
+    memcpy(out, s->pt.text + b, n);
+    out[n] = '\0';
+}
+
+static void test_counts(void)
+{
+    stats_page s;
+    stats_parse(&s, "<body><p id=p>Hello, world!  Hello\n again.</p></body>");
+    CHECK_EQ(s.rc, 0);
+    const wn_stats *p = by_id(&s, "p");
+    CHECK_EQ(p->chars, 23);     /* non-space code points */
+    CHECK_EQ(p->text_cp, 26);   /* of "hello, world! hello again." */
+    CHECK_EQ(p->words, 4);
+    CHECK_EQ(p->distinct_words, 3);
+    CHECK_EQ(p->punct, 3);
+    CHECK_EQ(p->commas, 1);
+    CHECK_EQ(p->stops, 2);
+    CHECK_EQ(p->cjk, 0);
+    char t[128];
+    norm_text(&s, p, t, sizeof t);
+    CHECK_STR(t, "hello, world! hello again.");
+    /* the document node sums the page */
+    CHECK_EQ(s.st[0].chars, 23);
+    CHECK_EQ(s.st[0].words, 4);
+    stats_free(&s);
+}
+
+static void test_unicode_words(void)
+{
+    stats_page s;
+    /* CJK: each character is a word; Latin words around them still split
+     * on spaces; case folding applies beyond ASCII */
+    stats_parse(&s,
+                "<body><p id=zh>\xE4\xB8\xAD\xE6\x96\x87\xE5\xAD\x97 and \xE6\x97\xA5\xE6\x9C\xAC</p>"
+                "<p id=ja>\xE3\x81\xB2\xE3\x82\x89\xE3\x81\x8C\xE3\x81\xAA</p>"
+                "<p id=de>\xC3\x84rger \xC3\xA4rger \xC3\x84RGER</p>"
+                "<p id=nb>caf\xC3\xA9\xC2\xA0" "au\xC2\xA0lait</p></body>");
+    const wn_stats *zh = by_id(&s, "zh");
+    CHECK_EQ(zh->words, 6);
+    CHECK_EQ(zh->cjk, 5);
+    CHECK_EQ(zh->distinct_words, 6);
+    CHECK_EQ(zh->chars, 8);
+    const wn_stats *ja = by_id(&s, "ja");
+    CHECK_EQ(ja->words, 4); /* hiragana counts per character too */
+    CHECK_EQ(ja->distinct_words, 4);
+    const wn_stats *de = by_id(&s, "de");
+    CHECK_EQ(de->words, 3);
+    CHECK_EQ(de->distinct_words, 1);
+    const wn_stats *nb = by_id(&s, "nb");
+    CHECK_EQ(nb->words, 3); /* U+00A0 separates words */
+    char t[64];
+    norm_text(&s, de, t, sizeof t);
+    CHECK_STR(t, "\xC3\xA4rger \xC3\xA4rger \xC3\xA4rger");
+    stats_free(&s);
+}
+
+static void test_links_and_images(void)
+{
+    stats_page s;
+    stats_parse(&s,
+                "<body><div id=d><p id=p>Read <a href=\"/x\">more here</a> now. <a name=anchor>anchor</a></p>"
+                "<img src=a.png><p>x <img src=b.png> <a href=/y><img src=c.png></a></p></div></body>");
+    const wn_stats *p = by_id(&s, "p");
+    CHECK_EQ(p->link_chars, 8); /* "morehere": an <a> without href is not a link */
+    CHECK_EQ(p->links, 1);
+    CHECK_EQ(p->images, 0);
+    const wn_stats *d = by_id(&s, "d");
+    CHECK_EQ(d->links, 2);
+    CHECK_EQ(d->images, 3);
+    CHECK_EQ(d->link_chars, 8);
+    stats_free(&s);
+}
+
+static void test_tag_histogram(void)
+{
+    stats_page s;
+    stats_parse(&s,
+                "<body><div id=d><p>a</p><p>b <a href=x>c</a></p>"
+                "<ul><li>1</li><li>2</li><li>3</li></ul><h2>h</h2>"
+                "<table><tr><td>t</td></tr></table><span>s</span><b>b</b><br>"
+                "<pre>code</pre><blockquote>q</blockquote><form><input></form></div></body>");
+    const wn_stats *d = by_id(&s, "d");
+    CHECK_EQ(d->hist[WN_HIST_DIV], 1); /* the element itself counts */
+    CHECK_EQ(d->hist[WN_HIST_P], 2);
+    CHECK_EQ(d->hist[WN_HIST_A], 1);
+    CHECK_EQ(d->hist[WN_HIST_LIST], 1);
+    CHECK_EQ(d->hist[WN_HIST_LI], 3);
+    CHECK_EQ(d->hist[WN_HIST_HEADING], 1);
+    CHECK_EQ(d->hist[WN_HIST_TABLE], 4); /* table, the implied tbody, tr, td */
+    CHECK_EQ(d->hist[WN_HIST_INLINE], 1);
+    CHECK_EQ(d->hist[WN_HIST_FORMAT], 1);
+    CHECK_EQ(d->hist[WN_HIST_BR], 1);
+    CHECK_EQ(d->hist[WN_HIST_PRE], 1);
+    CHECK_EQ(d->hist[WN_HIST_QUOTE], 1);
+    CHECK_EQ(d->hist[WN_HIST_FORM], 2);
+    CHECK_EQ(d->elements, 20);
+    CHECK_STR(wn_hist_names[WN_HIST_HEADING], "heading");
+    stats_free(&s);
+}
+
+static void test_is_block(void)
+{
+    stats_page s;
+    stats_parse(&s,
+                "<body>"
+                /* exactly 40 code points and 7 distinct words: a block */
+                "<p id=p40>alpha beta gamma delta epsilon zeta etas</p>"
+                /* 39: one short */
+                "<p id=p39>alpha beta gamma delta epsilon zeta eta</p>"
+                /* long, but two distinct words */
+                "<p id=two>word other word other word other word other word other</p>"
+                /* long with three distinct words */
+                "<p id=three>word other third word other word other word other word</p>"
+                /* not a block tag, however long */
+                "<span id=span>a span with more than forty characters of running text</span>"
+                "<div id=div><b>inline children</b> add up to more than forty characters</div>"
+                "<li id=li>list items are block candidates when they are long enough</li>"
+                "</body>");
+    CHECK_EQ(by_id(&s, "p40")->text_cp, 40);
+    CHECK_EQ(by_id(&s, "p40")->is_block, 1);
+    CHECK_EQ(by_id(&s, "p39")->text_cp, 39);
+    CHECK_EQ(by_id(&s, "p39")->is_block, 0);
+    CHECK_EQ(by_id(&s, "two")->distinct_words, 2);
+    CHECK_EQ(by_id(&s, "two")->is_block, 0);
+    CHECK_EQ(by_id(&s, "three")->distinct_words, 3);
+    CHECK_EQ(by_id(&s, "three")->is_block, 1);
+    CHECK_EQ(by_id(&s, "span")->is_block, 0);
+    CHECK_EQ(by_id(&s, "div")->is_block, 1);
+    CHECK_EQ(by_id(&s, "li")->is_block, 1);
+    /* the head never holds blocks, whatever its text */
+    stats_free(&s);
+
+    stats_parse(&s, "<html><head><title>a title that is longer than forty characters in all</title></head>"
+                    "<body><p>short</p></body></html>");
+    for (uint32_t i = 0; i < s.p.dom.count; i++) CHECK_EQ(s.st[i].is_block, 0);
+    stats_free(&s);
+}
+
+static void test_fingerprint(void)
+{
+    stats_page s;
+    stats_parse(&s,
+                "<body><p id=a>Hello   World</p>"
+                "<div id=b> <b>hello</b>\n WORLD </div>"
+                "<p id=c>Hello Word</p>"
+                "<p id=e> </p>"
+                "<p id=f>hello<b>world</b></p></body>");
+    uint64_t a = by_id(&s, "a")->fingerprint;
+    CHECK(a != 0);
+    CHECK(a == by_id(&s, "b")->fingerprint);  /* same text, other markup, case, spaces */
+    CHECK(a != by_id(&s, "c")->fingerprint);  /* different text */
+    CHECK(a != by_id(&s, "f")->fingerprint);  /* no space is a different word */
+    CHECK_EQ(by_id(&s, "e")->fingerprint, 0); /* no text */
+
+    /* fingerprints are comparable across pages: that is their purpose */
+    stats_page t;
+    stats_parse(&t, "<html><body><nav><section id=x>HELLO <i>world</i></section></nav></body></html>");
+    CHECK(a == by_id(&t, "x")->fingerprint);
+    stats_free(&t);
+    stats_free(&s);
+}
+
+static void test_path_hash(void)
+{
+    stats_page s;
+    stats_parse(&s,
+                "<body><div><p id=p1>x</p><p id=p2>y</p></div>"
+                "<section><p id=p3>z</p></section><div><div><p id=p4>w</p></div></div></body>");
+    uint64_t p1 = by_id(&s, "p1")->path_hash;
+    CHECK(p1 != 0);
+    CHECK(p1 == by_id(&s, "p2")->path_hash);
+    CHECK(p1 != by_id(&s, "p3")->path_hash);
+    CHECK(p1 != by_id(&s, "p4")->path_hash);
+    stats_page t;
+    stats_parse(&t, "<html><body><div><p id=q>other text, same place</p></div></body></html>");
+    CHECK(p1 == by_id(&t, "q")->path_hash);
+    stats_free(&t);
+    stats_free(&s);
+}
+
+/* Distinct words by brute force: sort the word hashes of the range. */
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static uint32_t distinct_brute(const wn_page_text *pt, uint32_t b, uint32_t e)
+{
+    if (e <= b) return 0;
+    uint64_t *w = malloc((e - b) * sizeof *w);
+    memcpy(w, pt->words + b, (e - b) * sizeof *w);
+    qsort(w, e - b, sizeof *w, cmp_u64);
+    uint32_t n = 1;
+    for (uint32_t k = 1; k < e - b; k++) n += w[k] != w[k - 1];
+    free(w);
+    return n;
+}
+
+static void test_sums_agree(void)
+{
+    /* A page with repeated words at many levels: every element's counts are
+     * the sums of its children's, and the offline distinct-word counts agree
+     * with a direct count over each word range. */
+    static const char *const vocab[] = {"red", "green", "blue", "Red", "cyan", "\xE4\xB8\xAD", "magenta", "blue,"};
+    char *html = malloc(200000);
+    strcpy(html, "<html><body>");
+    unsigned seed = 7;
+    for (int sec = 0; sec < 30; sec++) {
+        strcat(html, sec % 3 ? "<div class=s><p>" : "<section><ul><li>");
+        for (int w = 0; w < 40; w++) {
+            seed = seed * 1103515245u + 12345u;
+            strcat(html, vocab[(seed >> 16) % 8]);
+            strcat(html, (seed >> 8) % 5 ? " " : "<br>");
+            if (w % 13 == 12) strcat(html, "<a href=#>linked words</a> ");
+        }
+        strcat(html, sec % 3 ? "</p></div>" : "</li></ul></section>");
+    }
+    strcat(html, "</body></html>");
+    stats_page s;
+    stats_parse(&s, html);
+    CHECK_EQ(s.rc, 0);
+    const wn_dom *d = &s.p.dom;
+    int sums_ok = 1, distinct_ok = 1;
+    for (uint32_t i = 0; i < d->count; i++) {
+        const wn_node *x = &d->nodes[i];
+        if (wn_node_is_text(x)) continue;
+        uint32_t chars = 0, words = 0, links = 0, link_chars = 0;
+        for (uint32_t c = x->first_child; c != WN_NONE; c = d->nodes[c].next_sibling) {
+            chars += s.st[c].chars;
+            words += s.st[c].words;
+            links += s.st[c].links;
+            link_chars += s.st[c].link_chars;
+        }
+        if (x->tag == WN_TAG_A && (x->flags & WN_NF_LINK)) links++;
+        if (chars != s.st[i].chars || words != s.st[i].words || links != s.st[i].links ||
+            link_chars != s.st[i].link_chars)
+            sums_ok = 0;
+        if (s.st[i].w_end < s.st[i].w_begin || s.st[i].w_end > s.pt.nwords) distinct_ok = 0;
+        else if (distinct_brute(&s.pt, s.st[i].w_begin, s.st[i].w_end) != s.st[i].distinct_words) distinct_ok = 0;
+    }
+    CHECK(sums_ok);
+    CHECK(distinct_ok);
+    CHECK_EQ(s.st[0].words, s.pt.nwords);
+    CHECK_EQ(s.st[0].distinct_words, 8); /* "red"/"Red" fold together; "blue," is "blue" */
+    stats_free(&s);
+    free(html);
+}
+
+static void test_hidden_text_not_counted(void)
+{
+    stats_page s;
+    stats_parse(&s, "<html><head><title>Title words here</title></head><body><p id=p>body words</p></body></html>");
+    CHECK_EQ(s.st[0].words, 2);
+    CHECK_EQ(s.st[0].chars, 9);
+    CHECK_EQ(by_id(&s, "p")->words, 2);
+    stats_free(&s);
+}
+
+static void test_hints(void)
+{
+    CHECK(wn_hints_from_attr("main-nav", 8) & WN_HINT_NAV);
+    CHECK(wn_hints_from_attr("site-header", 11) & WN_HINT_HEADER);
+    CHECK(wn_hints_from_attr("leftSidebar", 11) & WN_HINT_SIDEBAR);
+    CHECK(wn_hints_from_attr("articleBody", 11) & WN_HINT_CONTENT);
+    /* short words match whole tokens only */
+    CHECK(!(wn_hints_from_attr("header", 6) & WN_HINT_AD));
+    CHECK(!(wn_hints_from_attr("download", 8) & WN_HINT_AD));
+    CHECK(wn_hints_from_attr("top ad", 6) & WN_HINT_AD);
+    /* a boilerplate part of the article is boilerplate, not content */
+    uint16_t h = wn_hints_from_attr("article-comments", 16);
+    CHECK(h & WN_HINT_COMMENT);
+    CHECK(!(h & WN_HINT_CONTENT));
+    CHECK_EQ(wn_hints_from_attr("", 0), 0);
+    CHECK_EQ(wn_hints_from_attr("x1 y2", 5), 0);
+    /* a very long token is not read past its buffer */
+    char longname[200];
+    memset(longname, 'n', sizeof longname);
+    CHECK_EQ(wn_hints_from_attr(longname, sizeof longname), 0);
+}
+
+int main(void)
+{
+    RUN(test_counts);
+    RUN(test_unicode_words);
+    RUN(test_links_and_images);
+    RUN(test_tag_histogram);
+    RUN(test_is_block);
+    RUN(test_fingerprint);
+    RUN(test_path_hash);
+    RUN(test_sums_agree);
+    RUN(test_hidden_text_not_counted);
+    RUN(test_hints);
+    return CHECK_DONE();
+}
