@@ -7,8 +7,8 @@
  * ("sidebar" in "leftsidebar"). */
 #include "stats.h"
 
-#include <ctype.h>
 #include <string.h>
+#include <xxhash.h>
 
 typedef struct hint_word {
     const char *word;
@@ -82,14 +82,41 @@ uint16_t wn_hints_from_attr(const char *v, size_t n)
     return wn_hints_from_name(v, n, 0);
 }
 
+#define FNV_OFFSET 0xcbf29ce484222325ull
+#define FNV_PRIME 0x100000001b3ull
+
+/* Tokens repeat across a page far more than whole class lists do
+ * ("col", "row", "container"): remember each token's bits. */
+static uint16_t token_hints_cached(wn_hint_cache *cache, const char *t, size_t n)
+{
+    if (!cache) return token_hints(t, n);
+    uint64_t h = FNV_OFFSET;
+    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)t[i]) * FNV_PRIME;
+    h |= 1; /* 0 marks an empty slot */
+    size_t slot = (size_t)(h ^ (h >> 32)) & (WN_HINT_CACHE_SLOTS - 1);
+    if (cache->key[slot] == h) return cache->bits[slot];
+    cache->key[slot] = h;
+    cache->bits[slot] = token_hints(t, n);
+    return cache->bits[slot];
+}
+
 uint16_t wn_hints_from_name(const char *v, size_t n, int is_id)
+{
+    return wn_hints_from_name_cached(NULL, v, n, is_id);
+}
+
+static int is_alnum(unsigned c) { return (unsigned)((c | 0x20) - 'a') < 26u || (unsigned)(c - '0') < 10u; }
+static int is_upper(unsigned c) { return (unsigned)(c - 'A') < 26u; }
+static int is_lower(unsigned c) { return (unsigned)(c - 'a') < 26u; }
+
+static uint16_t name_hints(wn_hint_cache *cache, const char *v, size_t n, int is_id)
 {
     /* an id of four or more words is an anchor made from a heading
      * ("sharing-with-a-single-developer"), not a layout name */
     if (is_id) {
         int words = 0, in = 0;
         for (size_t i = 0; i < n; i++) {
-            int alnum = isalnum((unsigned char)v[i]);
+            int alnum = is_alnum((unsigned char)v[i]);
             if (alnum && !in) words++;
             in = alnum;
         }
@@ -99,15 +126,15 @@ uint16_t wn_hints_from_name(const char *v, size_t n, int is_id)
     char tok[48];
     size_t tl = 0;
     for (size_t i = 0; i <= n; i++) {
-        unsigned char c = i < n ? (unsigned char)v[i] : 0;
-        int alnum = c && isalnum(c);
-        int split = !alnum || (tl && isupper(c) && i > 0 && islower((unsigned char)v[i - 1]));
+        unsigned c = i < n ? (unsigned char)v[i] : 0;
+        int alnum = c && is_alnum(c);
+        int split = !alnum || (tl && is_upper(c) && is_lower((unsigned char)v[i - 1]));
         if (split && tl) {
-            if (tl <= sizeof tok) bits |= token_hints(tok, tl);
+            if (tl <= sizeof tok) bits |= token_hints_cached(cache, tok, tl);
             tl = 0;
         }
         if (alnum) {
-            if (tl < sizeof tok) tok[tl] = (char)tolower(c);
+            if (tl < sizeof tok) tok[tl] = (char)(is_upper(c) ? c | 0x20 : c);
             tl++;
         }
     }
@@ -115,4 +142,16 @@ uint16_t wn_hints_from_name(const char *v, size_t n, int is_id)
      * boilerplate part, not the content */
     if (bits & WN_HINT_BOILER) bits &= (uint16_t)~WN_HINT_CONTENT;
     return bits;
+}
+
+uint16_t wn_hints_from_name_cached(wn_hint_cache *cache, const char *v, size_t n, int is_id)
+{
+    if (!cache) return name_hints(NULL, v, n, is_id);
+    /* whole class lists repeat too: look them up before splitting them */
+    uint64_t h = XXH3_64bits_withSeed(v, n, (uint64_t)is_id) | 1;
+    size_t slot = (size_t)(h ^ (h >> 32)) & (WN_HINT_CACHE_SLOTS - 1);
+    if (cache->name_key[slot] == h) return cache->name_bits[slot];
+    cache->name_key[slot] = h;
+    cache->name_bits[slot] = name_hints(cache, v, n, is_id);
+    return cache->name_bits[slot];
 }

@@ -64,66 +64,83 @@ static void end_word(scan_state *s)
 
 static void scan_text(scan_state *s, const char *t, size_t n, wn_stats *st)
 {
+    /* Hot loop: state lives in locals, written back at the end, because
+     * every store into the text buffer (a char*) would otherwise force the
+     * compiler to reload all of it. */
+    char *out = s->pt->text;
+    uint32_t len = s->pt->len, cp_count = s->cp, chars = 0, words = 0;
+    int pending = s->pending_space, in_word = s->in_word;
+    uint64_t wh = s->word_hash;
     size_t i = 0;
     while (i < n) {
         unsigned char b = (unsigned char)t[i];
         /* ASCII fast path: letters and digits, the bulk of most pages */
         if ((unsigned)((b | 0x20) - 'a') < 26u || (unsigned)(b - '0') < 10u) {
-            if (s->pending_space) {
-                if (s->pt->len) { s->pt->text[s->pt->len++] = ' '; s->cp++; }
-                s->pending_space = 0;
+            if (pending) {
+                if (len) { out[len++] = ' '; cp_count++; }
+                pending = 0;
             }
             unsigned char f = (unsigned)(b - 'A') < 26u ? (unsigned char)(b | 0x20) : b;
-            s->pt->text[s->pt->len++] = (char)f;
-            s->cp++;
-            st->chars++;
-            if (!s->in_word) { s->in_word = 1; s->word_hash = FNV_OFFSET; st->words++; }
-            s->word_hash = (s->word_hash ^ f) * FNV_PRIME;
+            out[len++] = (char)f;
+            cp_count++;
+            chars++;
+            if (!in_word) { in_word = 1; wh = FNV_OFFSET; words++; }
+            wh = (wh ^ f) * FNV_PRIME;
             i++;
             continue;
         }
         if (b == ' ' || b == '\n' || b == '\t' || b == '\r') {
-            s->pending_space = 1;
-            end_word(s);
+            pending = 1;
+            if (in_word && s->pt->nwords < s->words_cap) s->pt->words[s->pt->nwords++] = wh;
+            in_word = 0;
             i++;
             continue;
         }
         int32_t cp = wn_utf8_next(t, n, &i);
         wn_cclass cc = wn_char_class(cp);
         if (cc == WN_CC_SPACE) {
-            s->pending_space = 1;
-            end_word(s);
+            pending = 1;
+            if (in_word && s->pt->nwords < s->words_cap) s->pt->words[s->pt->nwords++] = wh;
+            in_word = 0;
             continue;
         }
-        if (s->pending_space) {
-            if (s->pt->len) { s->pt->text[s->pt->len++] = ' '; s->cp++; }
-            s->pending_space = 0;
+        if (pending) {
+            if (len) { out[len++] = ' '; cp_count++; }
+            pending = 0;
         }
         int32_t f = wn_fold(cp);
         char enc[4];
         size_t el = wn_utf8_put(enc, f);
-        memcpy(s->pt->text + s->pt->len, enc, el);
-        s->pt->len += (uint32_t)el;
-        s->cp++;
-        st->chars++;
+        memcpy(out + len, enc, el);
+        len += (uint32_t)el;
+        cp_count++;
+        chars++;
         if (cc == WN_CC_WORD) {
-            if (!s->in_word) { s->in_word = 1; s->word_hash = FNV_OFFSET; st->words++; }
-            for (size_t k = 0; k < el; k++) s->word_hash = (s->word_hash ^ (unsigned char)enc[k]) * FNV_PRIME;
-        } else {
-            end_word(s);
-            if (cc == WN_CC_CJK) {
-                uint64_t h = FNV_OFFSET;
-                for (size_t k = 0; k < el; k++) h = (h ^ (unsigned char)enc[k]) * FNV_PRIME;
-                if (s->pt->nwords < s->words_cap) s->pt->words[s->pt->nwords++] = h;
-                st->words++;
-                st->cjk++;
-            } else if (cc == WN_CC_PUNCT) {
-                st->punct++;
-                if (cp == ',' || cp == 0xFF0C || cp == 0x3001) st->commas++;
-                if (cp == '.' || cp == '!' || cp == '?' || cp == 0x3002 || cp == 0xFF01 || cp == 0xFF1F) st->stops++;
-            }
+            if (!in_word) { in_word = 1; wh = FNV_OFFSET; words++; }
+            for (size_t k = 0; k < el; k++) wh = (wh ^ (unsigned char)enc[k]) * FNV_PRIME;
+            continue;
+        }
+        if (in_word && s->pt->nwords < s->words_cap) s->pt->words[s->pt->nwords++] = wh;
+        in_word = 0;
+        if (cc == WN_CC_CJK) {
+            uint64_t h = FNV_OFFSET;
+            for (size_t k = 0; k < el; k++) h = (h ^ (unsigned char)enc[k]) * FNV_PRIME;
+            if (s->pt->nwords < s->words_cap) s->pt->words[s->pt->nwords++] = h;
+            words++;
+            st->cjk++;
+        } else if (cc == WN_CC_PUNCT) {
+            st->punct++;
+            if (cp == ',' || cp == 0xFF0C || cp == 0x3001) st->commas++;
+            if (cp == '.' || cp == '!' || cp == '?' || cp == 0x3002 || cp == 0xFF01 || cp == 0xFF1F) st->stops++;
         }
     }
+    s->pt->len = len;
+    s->cp = cp_count;
+    s->pending_space = pending;
+    s->in_word = in_word;
+    s->word_hash = wh;
+    st->chars += chars;
+    st->words += words;
 }
 
 /* Fenwick tree over word positions: distinct words of every element's word
@@ -166,30 +183,10 @@ static void distinct_words(const wn_dom *dom, wn_stats *st, const wn_page_text *
     }
 }
 
-/* Pages repeat the same class lists hundreds of times: remember the hints
- * of recent ones (direct-mapped, per call, so nothing is shared). */
-#define HINT_CACHE 512
-typedef struct hint_slot {
-    uint64_t key;
-    uint16_t bits;
-    uint8_t used;
-} hint_slot;
-
-static uint16_t cached_hints(hint_slot *cache, const char *v, size_t n, int is_id)
-{
-    uint64_t key = XXH3_64bits_withSeed(v, n, (uint64_t)is_id);
-    hint_slot *slot = &cache[key & (HINT_CACHE - 1)];
-    if (slot->used && slot->key == key) return slot->bits;
-    slot->key = key;
-    slot->bits = wn_hints_from_name(v, n, is_id);
-    slot->used = 1;
-    return slot->bits;
-}
-
 int wn_stats_compute(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page_text *pt)
 {
-    hint_slot cache[HINT_CACHE];
-    memset(cache, 0, sizeof cache);
+    wn_hint_cache *cache = wn_arena_calloc(arena, 1, sizeof *cache);
+    if (!cache) return -1;
     uint32_t n = dom->count;
     wn_stats *st = wn_arena_calloc(arena, n, sizeof(wn_stats));
     uint8_t *boundary = wn_arena_calloc(arena, (size_t)n + 1, 1);
@@ -228,7 +225,7 @@ int wn_stats_compute(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page
                 const wn_attr *at = &dom->attrs[x->attr_begin + k];
                 int is_id = at->name_len == 2 && memcmp(at->name, "id", 2) == 0;
                 if (!is_id && !(at->name_len == 5 && memcmp(at->name, "class", 5) == 0)) continue;
-                sx->hints |= cached_hints(cache, at->value, at->value_len, is_id);
+                sx->hints |= wn_hints_from_name_cached(cache, at->value, at->value_len, is_id);
             }
             if (sx->hints & WN_HINT_BOILER) sx->hints &= (uint16_t)~WN_HINT_CONTENT;
             uint64_t ph = x->parent != WN_NONE ? st[x->parent].path_hash : 0;
