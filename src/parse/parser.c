@@ -13,7 +13,30 @@ struct wn_parser {
     myhtml_tree_t *tree;
     unsigned max_depth;
     uint16_t tagmap[MyHTML_TAG_LAST_ENTRY];
+    /* scratch arrays the DOM is built in, kept across pages; the finished
+     * DOM is copied into the page arena at its exact size */
+    wn_node *nodes;
+    size_t nodes_cap;
+    wn_attr *attrs;
+    size_t attrs_cap;
+    char *text;
+    size_t text_cap;
+    const char **jsonld;
+    uint32_t *jsonld_len;
+    size_t jsonld_cap;
 };
+
+static int grow(void **ptr, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap) return 1;
+    size_t c = *cap ? *cap : 1024;
+    while (c < need) c *= 2;
+    void *n = realloc(*ptr, c * elem);
+    if (!n) return 0;
+    *ptr = n;
+    *cap = c;
+    return 1;
+}
 
 wn_parser *wn_parser_new(unsigned max_depth)
 {
@@ -45,6 +68,11 @@ void wn_parser_free(wn_parser *p)
     if (!p) return;
     if (p->tree) myhtml_tree_destroy(p->tree);
     if (p->mh) myhtml_destroy(p->mh);
+    free(p->nodes);
+    free(p->attrs);
+    free(p->text);
+    free(p->jsonld);
+    free(p->jsonld_len);
     free(p);
 }
 
@@ -102,11 +130,6 @@ static int is_jsonld(myhtml_tree_node_t *n)
     return 0;
 }
 
-typedef struct walk_counts {
-    uint32_t nodes, attrs, jsonld;
-    size_t text;
-} walk_counts;
-
 enum { VISIT_SKIP, VISIT_KEEP };
 
 /* The same keep/skip rule drives the counting pass and the building pass. */
@@ -133,32 +156,6 @@ static myhtml_tree_node_t *next_in_walk(myhtml_tree_node_t *n, myhtml_tree_node_
     return myhtml_node_next(n);
 }
 
-static void count_pass(const wn_parser *p, myhtml_tree_node_t *doc, walk_counts *c)
-{
-    memset(c, 0, sizeof *c);
-    myhtml_tree_node_t *n = myhtml_node_child(doc);
-    while (n) {
-        uint16_t t;
-        int keep = classify(p, n, &t);
-        if (keep == VISIT_SKIP && t == WN_TAG_SCRIPT && is_jsonld(n)) c->jsonld++;
-        if (keep == VISIT_KEEP) {
-            c->nodes++;
-            if (t == WN_TAG_TEXT) {
-                size_t len = 0;
-                myhtml_node_text(n, &len);
-                c->text += len + 1;
-            } else {
-                for (myhtml_tree_attr_t *a = myhtml_node_attribute_first(n); a; a = myhtml_attribute_next(a))
-                    c->attrs++;
-                myhtml_tree_node_t *ch = myhtml_node_child(n);
-                if (ch) { n = ch; continue; }
-            }
-        }
-        int ups;
-        n = next_in_walk(n, doc, &ups);
-    }
-}
-
 /* Offsets of '\n' in the input, for line numbers by binary search. */
 static uint32_t line_of(const uint32_t *nl, uint32_t count, size_t pos)
 {
@@ -174,17 +171,13 @@ static uint32_t line_of(const uint32_t *nl, uint32_t count, size_t pos)
 static wn_parse_status build_pass(wn_parser *p, myhtml_tree_node_t *doc, const char *src, size_t srclen,
                                   wn_arena *arena, wn_dom *dom)
 {
-    walk_counts c;
-    count_pass(p, doc, &c);
-    if (c.nodes > UINT32_MAX - 2 || c.text > UINT32_MAX) return WN_PARSE_TOO_LARGE;
-
     memset(dom, 0, sizeof *dom);
-    dom->nodes = wn_arena_alloc(arena, (size_t)(c.nodes + 1) * sizeof(wn_node));
-    dom->attrs = wn_arena_alloc(arena, (size_t)(c.attrs + 1) * sizeof(wn_attr));
-    dom->text = wn_arena_alloc(arena, c.text + 1);
-    dom->jsonld = wn_arena_alloc(arena, (size_t)(c.jsonld + 1) * sizeof(char *));
-    dom->jsonld_len = wn_arena_alloc(arena, (size_t)(c.jsonld + 1) * sizeof(uint32_t));
-    if (!dom->nodes || !dom->attrs || !dom->text || !dom->jsonld || !dom->jsonld_len) return WN_PARSE_NOMEM;
+    if (!grow((void **)&p->nodes, &p->nodes_cap, 1, sizeof(wn_node))) return WN_PARSE_NOMEM;
+    dom->nodes = p->nodes;
+    dom->attrs = p->attrs;
+    dom->text = p->text;
+    dom->jsonld = p->jsonld;
+    dom->jsonld_len = p->jsonld_len;
     dom->title = "";
     dom->lang = "";
 
@@ -213,17 +206,27 @@ static wn_parse_status build_pass(wn_parser *p, myhtml_tree_node_t *doc, const c
     while (n) {
         uint16_t t;
         int keep = classify(p, n, &t);
-        if (keep == VISIT_SKIP && t == WN_TAG_SCRIPT && is_jsonld(n) && dom->jsonld_count < c.jsonld) {
+        if (keep == VISIT_SKIP && t == WN_TAG_SCRIPT && is_jsonld(n)) {
             myhtml_tree_node_t *tx = myhtml_node_child(n);
             size_t len = 0;
             const char *s = tx ? myhtml_node_text(tx, &len) : NULL;
+            size_t jcap = p->jsonld_cap;
+            if (!grow((void **)&p->jsonld, &p->jsonld_cap, dom->jsonld_count + 1, sizeof(char *)) ||
+                !grow((void **)&p->jsonld_len, &jcap, dom->jsonld_count + 1, sizeof(uint32_t)))
+                return WN_PARSE_NOMEM;
+            dom->jsonld = p->jsonld;
+            dom->jsonld_len = p->jsonld_len;
             if (s && len < UINT32_MAX) {
                 dom->jsonld[dom->jsonld_count] = wn_arena_strndup(arena, s, len);
                 dom->jsonld_len[dom->jsonld_count] = (uint32_t)len;
                 if (dom->jsonld[dom->jsonld_count]) dom->jsonld_count++;
             }
         }
-        if (keep == VISIT_KEEP && dom->count <= c.nodes) {
+        if (keep == VISIT_KEEP) {
+            if (dom->count >= UINT32_MAX - 1) return WN_PARSE_TOO_LARGE;
+            if (!grow((void **)&p->nodes, &p->nodes_cap, (size_t)dom->count + 1, sizeof(wn_node)))
+                return WN_PARSE_NOMEM;
+            dom->nodes = p->nodes;
             uint32_t i = dom->count++;
             wn_node *x = &dom->nodes[i];
             wn_node *par = &dom->nodes[parent];
@@ -248,6 +251,9 @@ static wn_parse_status build_pass(wn_parser *p, myhtml_tree_node_t *doc, const c
                 size_t len = 0;
                 const char *s = myhtml_node_text(n, &len);
                 x->name = "#text";
+                if (dom->text_len + len + 1 >= UINT32_MAX) return WN_PARSE_TOO_LARGE;
+                if (!grow((void **)&p->text, &p->text_cap, dom->text_len + len + 1, 1)) return WN_PARSE_NOMEM;
+                dom->text = p->text;
                 x->text_begin = (uint32_t)dom->text_len;
                 if (s && len) memcpy(dom->text + dom->text_len, s, len);
                 x->text_len = (uint32_t)len;
@@ -267,8 +273,10 @@ static wn_parse_status build_pass(wn_parser *p, myhtml_tree_node_t *doc, const c
                     x->name = wn_tag_names[t];
                 }
                 x->attr_begin = dom->attr_count;
-                for (myhtml_tree_attr_t *a = myhtml_node_attribute_first(n); a && dom->attr_count < c.attrs;
-                     a = myhtml_attribute_next(a)) {
+                for (myhtml_tree_attr_t *a = myhtml_node_attribute_first(n); a; a = myhtml_attribute_next(a)) {
+                    if (!grow((void **)&p->attrs, &p->attrs_cap, (size_t)dom->attr_count + 1, sizeof(wn_attr)))
+                        return WN_PARSE_NOMEM;
+                    dom->attrs = p->attrs;
                     size_t kl = 0, vl = 0;
                     const char *k = myhtml_attribute_key(a, &kl);
                     const char *v = myhtml_attribute_value(a, &vl);
@@ -323,6 +331,26 @@ static wn_parse_status build_pass(wn_parser *p, myhtml_tree_node_t *doc, const c
         uint64_t pend = (uint64_t)par->src_begin + par->src_len;
         if (end > pend && x->src_begin >= par->src_begin) par->src_len = (uint32_t)(end - par->src_begin);
     }
+    /* move the finished arrays from the parser's scratch into the page */
+    wn_node *nodes = wn_arena_alloc(arena, (size_t)dom->count * sizeof(wn_node));
+    wn_attr *attrs = wn_arena_alloc(arena, ((size_t)dom->attr_count + 1) * sizeof(wn_attr));
+    char *text = wn_arena_alloc(arena, dom->text_len + 1);
+    const char **jsonld = wn_arena_alloc(arena, ((size_t)dom->jsonld_count + 1) * sizeof(char *));
+    uint32_t *jsonld_len = wn_arena_alloc(arena, ((size_t)dom->jsonld_count + 1) * sizeof(uint32_t));
+    if (!nodes || !attrs || !text || !jsonld || !jsonld_len) return WN_PARSE_NOMEM;
+    memcpy(nodes, dom->nodes, (size_t)dom->count * sizeof(wn_node));
+    if (dom->attr_count) memcpy(attrs, dom->attrs, (size_t)dom->attr_count * sizeof(wn_attr));
+    if (dom->text_len) memcpy(text, dom->text, dom->text_len);
+    text[dom->text_len] = '\0';
+    if (dom->jsonld_count) {
+        memcpy(jsonld, dom->jsonld, (size_t)dom->jsonld_count * sizeof(char *));
+        memcpy(jsonld_len, dom->jsonld_len, (size_t)dom->jsonld_count * sizeof(uint32_t));
+    }
+    dom->nodes = nodes;
+    dom->attrs = attrs;
+    dom->text = text;
+    dom->jsonld = jsonld;
+    dom->jsonld_len = jsonld_len;
     return WN_PARSE_OK;
 }
 
