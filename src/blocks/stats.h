@@ -68,7 +68,7 @@ uint16_t wn_hints_from_attr(const char *v, size_t n);
 uint16_t wn_hints_from_name(const char *v, size_t n, int is_id);
 
 /* Per-page memo of token -> bits (zero it before use). */
-#define WN_HINT_CACHE_SLOTS 1024
+#define WN_HINT_CACHE_SLOTS 4096
 typedef struct wn_hint_cache {
     uint64_t key[WN_HINT_CACHE_SLOTS];
     uint16_t bits[WN_HINT_CACHE_SLOTS];
