@@ -134,6 +134,117 @@ size_t winnow_doc_block_count(const winnow_doc *d);
 /* Fills *b; returns 0 when i is out of range. */
 int winnow_doc_block(const winnow_doc *d, size_t i, winnow_block *b);
 
+/* ------------------------------------------------------------------------
+ * Page readers: directories, single files, stdin, WARC and JSONL.
+ * ------------------------------------------------------------------------ */
+
+#define WINNOW_READER_API 1
+
+typedef struct winnow_reader winnow_reader;
+
+typedef struct winnow_record {
+    const char *url;      /* WARC-Target-URI, JSONL "url", or NULL for plain files */
+    const void *data;     /* page bytes (WARC: HTTP payload, transfer and content encodings undone) */
+    size_t len;
+    const char *charset;  /* from the HTTP Content-Type header or JSONL "charset"; NULL if none */
+    const char *source;   /* "file", "file.warc.gz#offset" or "file.jsonl:line" */
+    const char *id;       /* stable name for output files: the file stem, or the record number */
+} winnow_record;
+
+/* Opens PATH: a directory (its *.html and *.htm files, sorted, not
+ * recursive), an HTML file, a .warc or .warc.gz file, a .jsonl / .ndjson
+ * file (gzip too), or "-" for one page on stdin. NULL only on OOM: check
+ * winnow_reader_error(). Records over max_record_bytes (0 = 256 MiB) are
+ * skipped with a warning. */
+winnow_reader *winnow_reader_open(const char *path, size_t max_record_bytes);
+/* 1: *rec filled (valid until the next call or close); 0: end; -1: error. */
+int winnow_reader_next(winnow_reader *r, winnow_record *rec);
+const char *winnow_reader_error(const winnow_reader *r);    /* "" when none */
+const char *winnow_reader_warning(const winnow_reader *r);  /* last non-fatal problem, "" when none */
+size_t winnow_reader_skipped(const winnow_reader *r);       /* records skipped so far */
+void winnow_reader_close(winnow_reader *r);
+
+/* ------------------------------------------------------------------------
+ * Site models: many pages of one site reveal its template (site-level
+ * template detection). A model counts, per site, on how many pages each
+ * block's and each text chunk's fingerprint occurs, with ageing so that a
+ * redesigned site's old template fades. Models live in a site database
+ * (one SQLite file); learning is incremental.
+ * ------------------------------------------------------------------------ */
+
+typedef struct winnow_sitedb winnow_sitedb;
+typedef struct winnow_site winnow_site;
+
+/* Opens (writable: creates) a site database. NULL on failure, with the
+ * reason in err (a corrupt file, another program's database, a newer
+ * format). One handle per thread. */
+winnow_sitedb *winnow_sitedb_open(const char *path, int writable, char *err, size_t errcap);
+void winnow_sitedb_close(winnow_sitedb *db);
+const char *winnow_sitedb_error(const winnow_sitedb *db);
+
+/* Loads a site's model; a site the database does not know yet comes back
+ * empty (0 pages). half_life (in pages) applies to new sites; 0 = default 1000. */
+winnow_status winnow_site_load(winnow_sitedb *db, const char *name, double half_life, winnow_site **out);
+/* A model that lives only in memory (batch use, tests). */
+winnow_site *winnow_site_new(const char *name, double half_life);
+void winnow_site_free(winnow_site *s);
+const char *winnow_site_name(const winnow_site *s);
+double winnow_site_pages(const winnow_site *s);   /* aged page count */
+
+/* Counts one page into the model. *counted is 0 when the page duplicates
+ * one already counted (same I-Match signature: the same page under another
+ * URL), 1 otherwise. */
+winnow_status winnow_site_learn(winnow_engine *e, winnow_site *s, const winnow_input *in, int *counted);
+/* Writes models in one transaction: a crash leaves the old or the new state. */
+winnow_status winnow_sitedb_save(winnow_sitedb *db, winnow_site *const *sites, size_t n);
+
+typedef enum winnow_mode {
+    WINNOW_MODE_AUTO = 0,  /* site evidence where the site has enough pages, page scorer elsewhere */
+    WINNOW_MODE_SITE,      /* site evidence whatever the page count */
+    WINNOW_MODE_PAGE,      /* ignore the site model */
+} winnow_mode;
+
+typedef enum winnow_method {
+    WINNOW_METHOD_AUTO = 0,        /* block fingerprints + text chunks, combined with the page scorer */
+    WINNOW_METHOD_BLOCKS,          /* block fingerprints (Gibson et al., Kolcz & Yih) */
+    WINNOW_METHOD_PATH_BLOCKS,     /* fingerprints of DOM path + block text */
+    WINNOW_METHOD_CHUNKS,          /* text chunks between line-breaking tags */
+    WINNOW_METHOD_TABLE_CHUNKS,    /* table text chunks (Ma, Goharian & Chowdhury) */
+    WINNOW_METHOD_CE,              /* ContentExtractor (Debnath et al.), the slow baseline */
+    WINNOW_METHOD_FASTCE,          /* FastContentExtractor (Nguyen et al.) */
+} winnow_method;
+
+typedef struct winnow_site_options {
+    winnow_mode mode;
+    winnow_method method;
+    int exclude_self;       /* leave-one-out: the page's own contribution is left out */
+    unsigned min_pages;     /* auto mode: pages a site needs before its model is used; 0 = 5 */
+} winnow_site_options;
+
+void winnow_site_options_default(winnow_site_options *o);
+
+/* winnow_extract with a site model (site may be NULL: page mode). */
+winnow_status winnow_extract_site(winnow_engine *e, const winnow_input *in, const winnow_site *site,
+                                  const winnow_site_options *opt, winnow_doc **out);
+
+typedef struct winnow_site_summary {
+    const char *name;
+    double pages;           /* aged page count */
+    double pages_learned;   /* pages counted over the site's life */
+    double half_life;
+    long long updated;      /* unix time of the last learn */
+    long long keys;         /* distinct fingerprints stored */
+} winnow_site_summary;
+
+/* Calls fn for every site in the database, by name; a non-zero return stops. */
+winnow_status winnow_sitedb_list(winnow_sitedb *db, int (*fn)(void *ctx, const winnow_site_summary *s), void *ctx);
+
+/* Calls fn for every fingerprint of a loaded site whose document frequency
+ * is at least min_share of its pages (0.1: the template threshold), most
+ * frequent first. kind: "block", "path-block", "chunk", "table-chunk". */
+winnow_status winnow_site_templates(const winnow_site *s, double min_share,
+                                    int (*fn)(void *ctx, const char *kind, double df, const char *sample), void *ctx);
+
 #ifdef __cplusplus
 }
 #endif

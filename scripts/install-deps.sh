@@ -8,6 +8,8 @@ packages=(
   libuchardet-dev    # charset detection
   libutf8proc-dev    # Unicode classes and case folding
   libxxhash-dev      # block fingerprints
+  libsqlite3-dev     # site model database
+  zlib1g-dev         # gzip-compressed WARC and JSONL input
   clang libclang-rt-14-dev   # libFuzzer and sanitizer runtimes for `make check`
 )
 missing=()

@@ -35,6 +35,7 @@ struct winnow_doc {
     long *block_parent;
     const char **block_path;
     uint32_t nblocks;
+    double site_pages;       /* pages of the site model used, 0 in page mode */
     winnow_status status;
     char warning[256];
 };

@@ -10,7 +10,11 @@
 #include "output/render.h"
 #include "parse/parser.h"
 #include "score/page_score.h"
+#include "score/site_score.h"
 #include "select/select.h"
+#include "site/model.h"
+#include "site/site_api.h"
+#include "site/signals.h"
 
 struct winnow_engine {
     winnow_options opt;
@@ -135,7 +139,29 @@ static int collect_blocks(winnow_doc *d)
     return 0;
 }
 
+/* The site hook runs between the page scorer and the selection. */
+typedef struct site_hook {
+    const wn_site_model *model;
+    const winnow_site_options *opt;
+    wn_page_signals *signals_out; /* when learning: the page's signals */
+} site_hook;
+
+static winnow_status run_pipeline(winnow_engine *e, const winnow_input *in, const site_hook *hook, winnow_doc **out);
+
 winnow_status winnow_extract(winnow_engine *e, const winnow_input *in, winnow_doc **out)
+{
+    return run_pipeline(e, in, NULL, out);
+}
+
+static int site_applies(const wn_site_model *m, const winnow_site_options *opt)
+{
+    if (!m || opt->mode == WINNOW_MODE_PAGE) return 0;
+    if (opt->mode == WINNOW_MODE_SITE) return 1;
+    unsigned min_pages = opt->min_pages ? opt->min_pages : 5;
+    return wn_site_model_pages(m) + 1e-9 >= (double)min_pages;
+}
+
+static winnow_status run_pipeline(winnow_engine *e, const winnow_input *in, const site_hook *hook, winnow_doc **out)
 {
     if (!out) return WINNOW_E_ARG;
     *out = NULL;
@@ -182,9 +208,38 @@ winnow_status winnow_extract(winnow_engine *e, const winnow_input *in, winnow_do
         goto failed;
     }
     wn_page_scores pscore;
-    if (wn_page_score(d, &pscore) != 0 || wn_select(d, &pscore, e->opt.include_title) != 0 ||
-        collect_blocks(d) != 0) {
+    if (collect_blocks(d) != 0 || wn_page_score(d, &pscore) != 0) {
         rc = fail(e, WINNOW_E_NOMEM, "out of memory while scoring");
+        goto failed;
+    }
+    if (hook) {
+        wn_page_signals local, *sig = hook->signals_out ? hook->signals_out : &local;
+        if (wn_signals_compute(d, sig) != 0) {
+            rc = fail(e, WINNOW_E_NOMEM, "out of memory while fingerprinting");
+            goto failed;
+        }
+        /* atomic blocks for ContentExtractor: while a site still takes
+         * training pages, or when a CE method judges the page */
+        int learning_ce = hook->signals_out && hook->model && hook->model->ce.pages < WN_CE_TRAINING_PAGES;
+        int judging_ce = hook->opt && (hook->opt->method == WINNOW_METHOD_CE || hook->opt->method == WINNOW_METHOD_FASTCE);
+        if (learning_ce || judging_ce) {
+            sig->ce = wn_arena_alloc(&d->arena, sizeof *sig->ce);
+            if (!sig->ce || wn_ce_page_compute(d, sig->ce) != 0) {
+                rc = fail(e, WINNOW_E_NOMEM, "out of memory while building ContentExtractor blocks");
+                goto failed;
+            }
+        }
+        if (hook->opt && site_applies(hook->model, hook->opt)) {
+            wn_site_judgement j;
+            if (wn_site_score(d, &pscore, sig, hook->model, hook->opt->method, hook->opt->exclude_self, &j) != 0) {
+                rc = fail(e, WINNOW_E_NOMEM, "out of memory while applying the site model");
+                goto failed;
+            }
+            d->site_pages = j.pages;
+        }
+    }
+    if (wn_select(d, &pscore, e->opt.include_title) != 0) {
+        rc = fail(e, WINNOW_E_NOMEM, "out of memory while selecting content");
         goto failed;
     }
     wn_meta_extract(&d->dom, &d->decode, in->url, &d->arena, &d->meta);
@@ -332,4 +387,73 @@ int winnow_doc_block(const winnow_doc *d, size_t k, winnow_block *b)
     b->templateness = d->labels.templ[i];
     b->is_content = b->templateness < 0.5;
     return 1;
+}
+
+/* ---- site models ---- */
+
+struct winnow_site {
+    wn_site_model *model;
+};
+
+winnow_site *winnow_site_new(const char *name, double half_life)
+{
+    winnow_site *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->model = wn_site_model_new(name, half_life);
+    if (!s->model) { free(s); return NULL; }
+    return s;
+}
+
+void winnow_site_free(winnow_site *s)
+{
+    if (!s) return;
+    wn_site_model_free(s->model);
+    free(s);
+}
+
+const char *winnow_site_name(const winnow_site *s) { return s ? s->model->name : ""; }
+double winnow_site_pages(const winnow_site *s) { return s ? wn_site_model_pages(s->model) : 0.0; }
+
+winnow_site *wn_site_wrap(wn_site_model *m)
+{
+    winnow_site *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->model = m;
+    return s;
+}
+
+wn_site_model *wn_site_unwrap(const winnow_site *s) { return s ? s->model : NULL; }
+
+winnow_status winnow_site_learn(winnow_engine *e, winnow_site *s, const winnow_input *in, int *counted)
+{
+    if (counted) *counted = 0;
+    if (!e || !s) return WINNOW_E_ARG;
+    wn_page_signals sig;
+    site_hook hook = {s->model, NULL, &sig};
+    winnow_doc *d = NULL;
+    winnow_status st = run_pipeline(e, in, &hook, &d);
+    if (WINNOW_FAILED(st)) return st;
+    int r = wn_site_model_add_page(s->model, d, &sig, in->url);
+    winnow_doc_free(d);
+    if (r < 0) return fail(e, WINNOW_E_NOMEM, "out of memory while counting the page");
+    if (counted) *counted = r;
+    return st;
+}
+
+void winnow_site_options_default(winnow_site_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->mode = WINNOW_MODE_AUTO;
+    o->method = WINNOW_METHOD_AUTO;
+    o->min_pages = 5;
+}
+
+winnow_status winnow_extract_site(winnow_engine *e, const winnow_input *in, const winnow_site *site,
+                                  const winnow_site_options *opt, winnow_doc **out)
+{
+    winnow_site_options def;
+    if (!opt) { winnow_site_options_default(&def); opt = &def; }
+    if (!site) return run_pipeline(e, in, NULL, out);
+    site_hook hook = {site->model, opt, NULL};
+    return run_pipeline(e, in, &hook, out);
 }

@@ -99,7 +99,7 @@ enum {
     X(NAV, "nav", WN_TF_BREAK | WN_TF_BLOCK | WN_TF_SECTION) \
     X(NOFRAMES, "noframes", 0) \
     X(NOSCRIPT, "noscript", WN_TF_SKIP) \
-    X(OBJECT, "object", WN_TF_SKIP) \
+    X(OBJECT, "object", 0) /* its fallback content is what readers see today */ \
     X(OL, "ol", WN_TF_BREAK | WN_TF_BLOCK | WN_TF_LIST) \
     X(OPTGROUP, "optgroup", WN_TF_FORM) \
     X(OPTION, "option", WN_TF_FORM) \

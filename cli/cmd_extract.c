@@ -1,0 +1,136 @@
+/* winnow extract / winnow blocks */
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+typedef struct extract_worker {
+    const cli_opts *o;
+    cli_inputs *in;
+    cli_sites *sites;
+    int many;
+    int failed, no_content;
+    atomic_int *warned_no_site;
+} extract_worker;
+
+static void *extract_run(void *arg)
+{
+    extract_worker *w = arg;
+    const cli_opts *o = w->o;
+    winnow_engine *e = winnow_engine_new(&o->lib);
+    if (!e) { cli_report("winnow: out of memory\n"); w->failed++; return NULL; }
+    cli_page page;
+    while (cli_inputs_next(w->in, &page)) {
+        const char *name = page.source ? page.source : "<stdin>";
+        winnow_input input = {page.data, page.len, page.charset, page.url};
+        winnow_site *site = NULL;
+        if (w->sites && o->site_opt.mode != WINNOW_MODE_PAGE) {
+            char site_name[256], err[512] = "";
+            cli_site_name(o, &page, site_name, sizeof site_name);
+            if (!*site_name) {
+                if (atomic_exchange(w->warned_no_site, 1) == 0 && !o->quiet)
+                    cli_report("winnow: %s: page has no URL to tell its site: page mode (use --site NAME)\n", name);
+            } else if (!(site = cli_sites_get(w->sites, site_name, err, sizeof err))) {
+                cli_report("winnow: %s: %s\n", name, err);
+                w->failed++;
+                cli_page_free(&page);
+                continue;
+            }
+        }
+        winnow_doc *doc = NULL;
+        winnow_status s = site ? winnow_extract_site(e, &input, site, &o->site_opt, &doc)
+                               : winnow_extract(e, &input, &doc);
+        if (WINNOW_FAILED(s)) {
+            cli_report("winnow: %s: %s\n", name, winnow_engine_error(e));
+            w->failed++;
+            cli_page_free(&page);
+            continue;
+        }
+        if (s != WINNOW_OK && !o->quiet) cli_report("winnow: %s: warning: %s\n", name, winnow_doc_warning(doc));
+        if (s == WINNOW_NO_CONTENT) w->no_content++;
+        char *out_path = cli_output_path(o, &page, w->many);
+        FILE *out = out_path ? fopen(out_path, "wb") : stdout;
+        if (!out) {
+            cli_report("winnow: %s: cannot write: %s\n", out_path, strerror(errno));
+            w->failed++;
+        } else {
+            winnow_status rs = winnow_render(doc, o->format, cli_write_file, out);
+            if (out != stdout) {
+                if (fclose(out) != 0) rs = WINNOW_E_IO;
+            } else {
+                fflush(stdout);
+            }
+            if (rs != WINNOW_OK) {
+                cli_report("winnow: %s: %s\n", out_path ? out_path : "<stdout>", winnow_status_message(rs));
+                w->failed++;
+            }
+        }
+        free(out_path);
+        winnow_doc_free(doc);
+        cli_page_free(&page);
+    }
+    winnow_engine_free(e);
+    return NULL;
+}
+
+int cmd_extract(int argc, char **argv, int blocks)
+{
+    cli_opts o;
+    int rc = cli_parse(argc, argv, 2, &o,
+                       "--output --format --charset --url --no-title --max-bytes --jobs --quiet --db --site "
+                       "--mode --method --exclude-self");
+    if (rc) { free(o.inputs); return rc; }
+    if (blocks) o.format = WINNOW_FORMAT_BLOCKS;
+    if (o.ninputs == 0) {
+        fprintf(stderr, "winnow: no input given (a file, a directory, a WARC or JSONL file, or - for stdin)\n");
+        free(o.inputs);
+        return EXIT_USAGE;
+    }
+    winnow_sitedb *db = NULL;
+    cli_sites *sites = NULL;
+    if (o.db_path && o.site_opt.mode != WINNOW_MODE_PAGE) {
+        char err[512];
+        db = winnow_sitedb_open(o.db_path, 0, err, sizeof err);
+        if (!db) { fprintf(stderr, "winnow: %s\n", err); free(o.inputs); return EXIT_SOME_FAILED; }
+        sites = cli_sites_new(db, o.half_life);
+        if (!sites) { winnow_sitedb_close(db); free(o.inputs); return EXIT_SOME_FAILED; }
+    }
+    cli_inputs *in = cli_inputs_open(&o);
+    if (!in) { free(o.inputs); return EXIT_SOME_FAILED; }
+    int many = cli_inputs_many(in);
+    if (many && o.output && cli_mkdir_p(o.output) != 0) {
+        fprintf(stderr, "winnow: cannot create output directory %s: %s\n", o.output, strerror(errno));
+        cli_inputs_close(in);
+        free(o.inputs);
+        return EXIT_SOME_FAILED;
+    }
+    int nthreads = o.output ? o.jobs : 1; /* pages on stdout must not interleave */
+    extract_worker *ws = calloc((size_t)nthreads, sizeof *ws);
+    pthread_t *tids = calloc((size_t)nthreads, sizeof *tids);
+    int *started = calloc((size_t)nthreads, sizeof *started);
+    atomic_int warned = 0;
+    if (!ws || !tids || !started) return EXIT_SOME_FAILED;
+    for (int t = 0; t < nthreads; t++) {
+        ws[t] = (extract_worker){.o = &o, .in = in, .sites = sites, .many = many, .warned_no_site = &warned};
+        if (t > 0) started[t] = pthread_create(&tids[t], NULL, extract_run, &ws[t]) == 0;
+    }
+    extract_run(&ws[0]);
+    int failed = cli_inputs_failed(in), no_content = 0;
+    for (int t = 0; t < nthreads; t++) {
+        if (t > 0 && started[t]) pthread_join(tids[t], NULL);
+        failed += ws[t].failed;
+        no_content += ws[t].no_content;
+    }
+    free(ws);
+    free(tids);
+    free(started);
+    cli_inputs_close(in);
+    cli_sites_free(sites);
+    winnow_sitedb_close(db);
+    free(o.inputs);
+    if (failed) return EXIT_SOME_FAILED;
+    return no_content ? EXIT_NO_CONTENT : EXIT_OK;
+}

@@ -1,0 +1,156 @@
+/* winnow learn: count pages into their sites' models, save them in one
+ * transaction; with --batch, then extract every page with its site model. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+
+typedef struct kept_page {
+    cli_page page;
+    winnow_site *site;
+} kept_page;
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static int extract_kept(const cli_opts *o, winnow_engine *e, kept_page *pages, size_t n, int *no_content)
+{
+    int failed = 0;
+    if (o->output && cli_mkdir_p(o->output) != 0) {
+        fprintf(stderr, "winnow: cannot create output directory %s: %s\n", o->output, strerror(errno));
+        return 1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        cli_page *p = &pages[i].page;
+        winnow_input input = {p->data, p->len, p->charset, p->url};
+        winnow_doc *doc = NULL;
+        winnow_status s = winnow_extract_site(e, &input, pages[i].site, &o->site_opt, &doc);
+        if (WINNOW_FAILED(s)) {
+            cli_report("winnow: %s: %s\n", p->source, winnow_engine_error(e));
+            failed++;
+            continue;
+        }
+        if (s == WINNOW_NO_CONTENT) (*no_content)++;
+        char *out_path = cli_output_path(o, p, 1);
+        FILE *out = out_path ? fopen(out_path, "wb") : stdout;
+        if (!out) {
+            cli_report("winnow: %s: cannot write: %s\n", out_path, strerror(errno));
+            failed++;
+        } else {
+            if (winnow_render(doc, o->format, cli_write_file, out) != WINNOW_OK) failed++;
+            if (out != stdout && fclose(out) != 0) failed++;
+        }
+        free(out_path);
+        winnow_doc_free(doc);
+    }
+    return failed;
+}
+
+int cmd_learn(int argc, char **argv)
+{
+    cli_opts o;
+    int rc = cli_parse(argc, argv, 2, &o,
+                       "--db --site --half-life --batch --output --format --quiet --max-bytes --no-title --mode "
+                       "--method --charset");
+    if (rc) { free(o.inputs); return rc; }
+    if (o.ninputs == 0) { fprintf(stderr, "winnow: learn needs pages (directories, WARC or JSONL files)\n"); free(o.inputs); return EXIT_USAGE; }
+    if (!o.db_path && !o.batch) { fprintf(stderr, "winnow: learn needs --db PATH (or --batch)\n"); free(o.inputs); return EXIT_USAGE; }
+
+    winnow_sitedb *db = NULL;
+    if (o.db_path) {
+        char err[512];
+        db = winnow_sitedb_open(o.db_path, 1, err, sizeof err);
+        if (!db) { fprintf(stderr, "winnow: %s\n", err); free(o.inputs); return EXIT_SOME_FAILED; }
+    }
+    cli_sites *sites = cli_sites_new(db, o.half_life);
+    cli_inputs *in = cli_inputs_open(&o);
+    winnow_engine *e = winnow_engine_new(&o.lib);
+    kept_page *kept = NULL;
+    size_t nkept = 0, capkept = 0;
+    if (!sites || !in || !e) { fprintf(stderr, "winnow: out of memory\n"); return EXIT_SOME_FAILED; }
+
+    double t0 = now_s();
+    size_t pages = 0, counted = 0, duplicates = 0, bytes = 0;
+    int failed = 0, no_site_reported = 0;
+    cli_page page;
+    while (cli_inputs_next(in, &page)) {
+        pages++;
+        bytes += page.len;
+        char name[256], err[512] = "";
+        cli_site_name(&o, &page, name, sizeof name);
+        if (!*name) {
+            if (!no_site_reported++)
+                cli_report("winnow: %s: no URL to tell the page's site: give --site NAME\n", page.source);
+            failed++;
+            cli_page_free(&page);
+            continue;
+        }
+        winnow_site *site = cli_sites_get(sites, name, err, sizeof err);
+        if (!site) {
+            cli_report("winnow: %s: %s\n", page.source, err);
+            failed++;
+            cli_page_free(&page);
+            continue;
+        }
+        winnow_input input = {page.data, page.len, page.charset, page.url};
+        int was_counted = 0;
+        winnow_status s = winnow_site_learn(e, site, &input, &was_counted);
+        if (WINNOW_FAILED(s)) {
+            cli_report("winnow: %s: %s\n", page.source, winnow_engine_error(e));
+            failed++;
+        } else if (was_counted) {
+            counted++;
+        } else {
+            duplicates++;
+        }
+        if (o.batch && !WINNOW_FAILED(s)) {
+            if (nkept == capkept) {
+                capkept = capkept ? capkept * 2 : 256;
+                kept_page *k = realloc(kept, capkept * sizeof *k);
+                if (!k) { fprintf(stderr, "winnow: out of memory\n"); return EXIT_SOME_FAILED; }
+                kept = k;
+            }
+            kept[nkept++] = (kept_page){page, site};
+        } else {
+            cli_page_free(&page);
+        }
+    }
+    failed += cli_inputs_failed(in);
+    double t_learn = now_s() - t0;
+
+    winnow_site **all;
+    size_t nsites = cli_sites_all(sites, &all);
+    if (db) {
+        double t1 = now_s();
+        if (winnow_sitedb_save(db, all, nsites) != WINNOW_OK) {
+            fprintf(stderr, "winnow: saving to %s failed: %s (the database keeps its previous state)\n", o.db_path,
+                    winnow_sitedb_error(db));
+            failed++;
+        }
+        t_learn += now_s() - t1;
+    }
+    if (!o.quiet)
+        fprintf(stderr,
+                "learned %zu pages (%zu counted, %zu duplicates, %d failed) of %zu site%s in %.2f s, %.1f pages/s, %.1f MB/s\n",
+                pages, counted, duplicates, failed, nsites, nsites == 1 ? "" : "s", t_learn,
+                t_learn > 0 ? (double)pages / t_learn : 0.0, t_learn > 0 ? (double)bytes / 1e6 / t_learn : 0.0);
+
+    int no_content = 0;
+    if (o.batch) failed += extract_kept(&o, e, kept, nkept, &no_content);
+    for (size_t i = 0; i < nkept; i++) cli_page_free(&kept[i].page);
+    free(kept);
+    winnow_engine_free(e);
+    cli_inputs_close(in);
+    cli_sites_free(sites);
+    winnow_sitedb_close(db);
+    free(o.inputs);
+    if (failed) return EXIT_SOME_FAILED;
+    return no_content ? EXIT_NO_CONTENT : EXIT_OK;
+}

@@ -1,0 +1,387 @@
+/* Option parsing, input walking, output naming and the site cache shared
+ * by the commands. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+
+static pthread_mutex_t report_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void cli_report(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    pthread_mutex_lock(&report_lock);
+    vfprintf(stderr, fmt, ap);
+    pthread_mutex_unlock(&report_lock);
+    va_end(ap);
+}
+
+int cli_write_file(void *ctx, const char *data, size_t len)
+{
+    return fwrite(data, 1, len, (FILE *)ctx) == len ? 0 : -1;
+}
+
+const char *cli_format_ext(winnow_format f)
+{
+    switch (f) {
+    case WINNOW_FORMAT_MARKDOWN: return ".md";
+    case WINNOW_FORMAT_JSON: return ".json";
+    case WINNOW_FORMAT_HTML: return ".html";
+    case WINNOW_FORMAT_BLOCKS: return ".jsonl";
+    default: return ".txt";
+    }
+}
+
+static int parse_double(const char *s, double *out)
+{
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || !end || *end || !(v > 0)) return -1;
+    *out = v;
+    return 0;
+}
+
+/* `allowed` lists the long options a command takes, space separated. */
+static int allowed_opt(const char *allowed, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = allowed; (p = strstr(p, name)) != NULL; p += n)
+        if ((p == allowed || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0')) return 1;
+    return 0;
+}
+
+int cli_parse(int argc, char **argv, int first, cli_opts *o, const char *allowed)
+{
+    memset(o, 0, sizeof *o);
+    winnow_options_default(&o->lib);
+    winnow_site_options_default(&o->site_opt);
+    o->format = WINNOW_FORMAT_TEXT;
+    o->jobs = 1;
+    o->inputs = calloc((size_t)argc + 1, sizeof *o->inputs);
+    if (!o->inputs) return EXIT_SOME_FAILED;
+    for (int i = first; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (a[0] != '-' || a[1] == '\0') { o->inputs[o->ninputs++] = a; continue; }
+        const char *name = a;
+        if (!strcmp(a, "-o")) name = "--output";
+        else if (!strcmp(a, "-f")) name = "--format";
+        else if (!strcmp(a, "-j")) name = "--jobs";
+        else if (!strcmp(a, "-q")) name = "--quiet";
+        if (!allowed_opt(allowed, name)) {
+            fprintf(stderr, "winnow: %s does not take option '%s' (try 'winnow help')\n", argv[1], a);
+            return EXIT_USAGE;
+        }
+        int flag = !strcmp(name, "--quiet") || !strcmp(name, "--no-title") || !strcmp(name, "--exclude-self") ||
+                   !strcmp(name, "--batch") || !strcmp(name, "--all");
+        if (!flag) {
+            if (!val) { fprintf(stderr, "winnow: option %s needs a value\n", a); return EXIT_USAGE; }
+            i++;
+        }
+        if (!strcmp(name, "--output")) o->output = val;
+        else if (!strcmp(name, "--format")) {
+            if (!winnow_format_parse(val, &o->format)) {
+                fprintf(stderr, "winnow: unknown format '%s' (text, markdown, json, html, blocks)\n", val);
+                return EXIT_USAGE;
+            }
+        } else if (!strcmp(name, "--charset")) o->charset = val;
+        else if (!strcmp(name, "--url")) o->url = val;
+        else if (!strcmp(name, "--db")) o->db_path = val;
+        else if (!strcmp(name, "--site")) o->site = val;
+        else if (!strcmp(name, "--no-title")) o->lib.include_title = 0;
+        else if (!strcmp(name, "--quiet")) o->quiet = 1;
+        else if (!strcmp(name, "--exclude-self")) o->site_opt.exclude_self = 1;
+        else if (!strcmp(name, "--batch")) o->batch = 1;
+        else if (!strcmp(name, "--all")) o->all = 1;
+        else if (!strcmp(name, "--max-bytes")) {
+            char *end = NULL;
+            errno = 0;
+            unsigned long long v = strtoull(val, &end, 10);
+            if (errno || !end || *end || v == 0) {
+                fprintf(stderr, "winnow: --max-bytes needs a positive number, got '%s'\n", val);
+                return EXIT_USAGE;
+            }
+            o->lib.max_input_bytes = (size_t)v;
+        } else if (!strcmp(name, "--jobs")) {
+            o->jobs = atoi(val);
+            if (o->jobs < 1 || o->jobs > 256) {
+                fprintf(stderr, "winnow: --jobs needs a number from 1 to 256, got '%s'\n", val);
+                return EXIT_USAGE;
+            }
+        } else if (!strcmp(name, "--half-life")) {
+            if (parse_double(val, &o->half_life) != 0) {
+                fprintf(stderr, "winnow: --half-life needs a positive number of pages, got '%s'\n", val);
+                return EXIT_USAGE;
+            }
+        } else if (!strcmp(name, "--mode")) {
+            if (!strcmp(val, "auto")) o->site_opt.mode = WINNOW_MODE_AUTO;
+            else if (!strcmp(val, "site")) o->site_opt.mode = WINNOW_MODE_SITE;
+            else if (!strcmp(val, "page")) o->site_opt.mode = WINNOW_MODE_PAGE;
+            else { fprintf(stderr, "winnow: unknown mode '%s' (auto, site, page)\n", val); return EXIT_USAGE; }
+        } else if (!strcmp(name, "--method")) {
+            static const struct { const char *name; winnow_method m; } methods[] = {
+                {"auto", WINNOW_METHOD_AUTO}, {"blocks", WINNOW_METHOD_BLOCKS},
+                {"path-blocks", WINNOW_METHOD_PATH_BLOCKS}, {"chunks", WINNOW_METHOD_CHUNKS},
+                {"table-chunks", WINNOW_METHOD_TABLE_CHUNKS}, {"ce", WINNOW_METHOD_CE},
+                {"fastce", WINNOW_METHOD_FASTCE},
+            };
+            size_t k = 0;
+            while (k < sizeof methods / sizeof methods[0] && strcmp(methods[k].name, val) != 0) k++;
+            if (k == sizeof methods / sizeof methods[0]) {
+                fprintf(stderr, "winnow: unknown method '%s' (auto, blocks, path-blocks, chunks, table-chunks, ce, fastce)\n", val);
+                return EXIT_USAGE;
+            }
+            o->site_opt.method = methods[k].m;
+        } else {
+            fprintf(stderr, "winnow: unknown option '%s' (try 'winnow help')\n", a);
+            return EXIT_USAGE;
+        }
+    }
+    return 0;
+}
+
+/* ---- inputs ---- */
+
+struct cli_inputs {
+    const cli_opts *o;
+    int next_input;
+    winnow_reader *reader;
+    const char *reader_path;
+    int failed;
+    int many;
+    size_t count;
+    pthread_mutex_t lock;
+};
+
+static int is_dir(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int is_container(const char *p)
+{
+    static const char *const ext[] = {".warc", ".warc.gz", ".jsonl", ".jsonl.gz", ".ndjson", ".ndjson.gz"};
+    size_t n = strlen(p);
+    for (size_t k = 0; k < sizeof ext / sizeof ext[0]; k++) {
+        size_t e = strlen(ext[k]);
+        if (n > e && !strcasecmp(p + n - e, ext[k])) return 1;
+    }
+    return 0;
+}
+
+cli_inputs *cli_inputs_open(const cli_opts *o)
+{
+    cli_inputs *in = calloc(1, sizeof *in);
+    if (!in) return NULL;
+    in->o = o;
+    pthread_mutex_init(&in->lock, NULL);
+    in->many = o->ninputs > 1;
+    for (int i = 0; i < o->ninputs; i++)
+        if (strcmp(o->inputs[i], "-") != 0 && (is_dir(o->inputs[i]) || is_container(o->inputs[i]))) in->many = 1;
+    return in;
+}
+
+int cli_inputs_many(const cli_inputs *in) { return in->many; }
+int cli_inputs_failed(const cli_inputs *in) { return in->failed; }
+
+static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
+
+int cli_inputs_next(cli_inputs *in, cli_page *page)
+{
+    memset(page, 0, sizeof *page);
+    pthread_mutex_lock(&in->lock);
+    int got = 0;
+    while (!got) {
+        if (!in->reader) {
+            if (in->next_input >= in->o->ninputs) break;
+            in->reader_path = in->o->inputs[in->next_input++];
+            in->reader = winnow_reader_open(in->reader_path, in->o->lib.max_input_bytes);
+            if (!in->reader) { cli_report("winnow: out of memory\n"); in->failed++; break; }
+            if (*winnow_reader_error(in->reader)) {
+                cli_report("winnow: %s\n", winnow_reader_error(in->reader));
+                in->failed++;
+                winnow_reader_close(in->reader);
+                in->reader = NULL;
+                continue;
+            }
+        }
+        winnow_record rec;
+        int r = winnow_reader_next(in->reader, &rec);
+        if (*winnow_reader_warning(in->reader) && !in->o->quiet)
+            cli_report("winnow: warning: %s\n", winnow_reader_warning(in->reader));
+        if (r == 1) {
+            page->data = malloc(rec.len ? rec.len : 1);
+            if (!page->data) { cli_report("winnow: out of memory\n"); in->failed++; break; }
+            if (rec.len) memcpy(page->data, rec.data, rec.len);
+            page->len = rec.len;
+            page->url = dup_or_null(rec.url ? rec.url : in->o->url);
+            page->charset = dup_or_null(rec.charset ? rec.charset : in->o->charset);
+            page->source = dup_or_null(rec.source);
+            /* ids from WARC/JSONL records are numbers: prefix the file so
+             * several containers do not collide */
+            if (is_container(in->reader_path) && in->o->ninputs > 1) {
+                const char *base = strrchr(in->reader_path, '/');
+                base = base ? base + 1 : in->reader_path;
+                size_t n = strlen(base) + strlen(rec.id ? rec.id : "") + 2;
+                page->id = malloc(n);
+                if (page->id) snprintf(page->id, n, "%.*s-%s", (int)strcspn(base, "."), base, rec.id ? rec.id : "");
+            } else {
+                page->id = dup_or_null(rec.id ? rec.id : "page");
+            }
+            in->count++;
+            got = 1;
+        } else {
+            if (r < 0) {
+                cli_report("winnow: %s\n", winnow_reader_error(in->reader));
+                in->failed++;
+            }
+            winnow_reader_close(in->reader);
+            in->reader = NULL;
+        }
+    }
+    pthread_mutex_unlock(&in->lock);
+    return got;
+}
+
+void cli_page_free(cli_page *p)
+{
+    free(p->data);
+    free(p->url);
+    free(p->charset);
+    free(p->id);
+    free(p->source);
+    memset(p, 0, sizeof *p);
+}
+
+void cli_inputs_close(cli_inputs *in)
+{
+    if (!in) return;
+    if (in->reader) winnow_reader_close(in->reader);
+    pthread_mutex_destroy(&in->lock);
+    free(in);
+}
+
+void cli_site_name(const cli_opts *o, const cli_page *p, char *out, size_t cap)
+{
+    out[0] = '\0';
+    if (o->site) { snprintf(out, cap, "%s", o->site); return; }
+    if (!p->url) return;
+    const char *h = strstr(p->url, "://");
+    h = h ? h + 3 : p->url;
+    const char *at = strpbrk(h, "@/?#");
+    if (at && *at == '@') h = at + 1; /* user:password@ */
+    size_t n = strcspn(h, "/?#:");
+    if (n >= cap) n = cap - 1;
+    for (size_t i = 0; i < n; i++) out[i] = (char)((h[i] >= 'A' && h[i] <= 'Z') ? h[i] + 32 : h[i]);
+    out[n] = '\0';
+    if (!strncmp(out, "www.", 4)) memmove(out, out + 4, n - 3);
+}
+
+/* ---- site cache ---- */
+
+struct cli_sites {
+    winnow_sitedb *db;
+    double half_life;
+    winnow_site **sites;
+    size_t count, cap;
+    pthread_mutex_t lock;
+};
+
+cli_sites *cli_sites_new(winnow_sitedb *db, double half_life)
+{
+    cli_sites *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->db = db;
+    s->half_life = half_life;
+    pthread_mutex_init(&s->lock, NULL);
+    return s;
+}
+
+winnow_site *cli_sites_get(cli_sites *s, const char *name, char *err, size_t errcap)
+{
+    pthread_mutex_lock(&s->lock);
+    winnow_site *found = NULL;
+    for (size_t i = 0; i < s->count && !found; i++)
+        if (!strcmp(winnow_site_name(s->sites[i]), name)) found = s->sites[i];
+    if (!found) {
+        winnow_site *site = NULL;
+        if (s->db) {
+            winnow_status st = winnow_site_load(s->db, name, s->half_life, &site);
+            if (st != WINNOW_OK) snprintf(err, errcap, "cannot load site %s: %s", name, winnow_sitedb_error(s->db));
+        } else {
+            site = winnow_site_new(name, s->half_life);
+            if (!site) snprintf(err, errcap, "out of memory");
+        }
+        if (site) {
+            if (s->count == s->cap) {
+                size_t cap = s->cap ? s->cap * 2 : 16;
+                winnow_site **n = realloc(s->sites, cap * sizeof *n);
+                if (!n) { winnow_site_free(site); site = NULL; snprintf(err, errcap, "out of memory"); }
+                else { s->sites = n; s->cap = cap; }
+            }
+            if (site) s->sites[s->count++] = site;
+        }
+        found = site;
+    }
+    pthread_mutex_unlock(&s->lock);
+    return found;
+}
+
+size_t cli_sites_all(cli_sites *s, winnow_site ***out)
+{
+    *out = s->sites;
+    return s->count;
+}
+
+void cli_sites_free(cli_sites *s)
+{
+    if (!s) return;
+    for (size_t i = 0; i < s->count; i++) winnow_site_free(s->sites[i]);
+    free(s->sites);
+    pthread_mutex_destroy(&s->lock);
+    free(s);
+}
+
+/* ---- outputs ---- */
+
+int cli_mkdir_p(const char *path)
+{
+    char tmp[4096];
+    size_t n = strlen(path);
+    if (n == 0 || n >= sizeof tmp) return -1;
+    memcpy(tmp, path, n + 1);
+    for (size_t i = 1; i <= n; i++) {
+        if (tmp[i] == '/' || tmp[i] == '\0') {
+            char c = tmp[i];
+            tmp[i] = '\0';
+            if (mkdir(tmp, 0777) != 0 && errno != EEXIST) return -1;
+            tmp[i] = c;
+        }
+    }
+    return is_dir(path) ? 0 : -1;
+}
+
+char *cli_output_path(const cli_opts *o, const cli_page *p, int many)
+{
+    if (!o->output) return NULL;
+    if (!many) return strdup(o->output);
+    const char *id = p->id && *p->id ? p->id : "page";
+    const char *ext = cli_format_ext(o->format);
+    size_t n = strlen(o->output) + strlen(id) + strlen(ext) + 2;
+    char *path = malloc(n);
+    if (!path) return NULL;
+    snprintf(path, n, "%s%s%s%s", o->output, o->output[strlen(o->output) - 1] == '/' ? "" : "/", id, ext);
+    /* ids are file stems or record numbers, but never let one climb out */
+    for (char *q = path + strlen(o->output); *q; q++)
+        if (q[0] == '.' && q[1] == '.') q[0] = '_';
+    return path;
+}

@@ -1,0 +1,65 @@
+/* winnow: command dispatch and usage. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char usage_text[] =
+    "usage: winnow COMMAND [OPTIONS] INPUT...\n"
+    "\n"
+    "commands:\n"
+    "  extract INPUT...          print or write the main content of each page\n"
+    "  blocks PAGE               print the block segmentation as JSON lines\n"
+    "  learn SOURCE... --db DB   learn site templates from pages (incremental)\n"
+    "  sites --db DB             list the sites in a site database\n"
+    "  site NAME --db DB         show a site's template blocks with document frequencies\n"
+    "  version, help\n"
+    "\n"
+    "INPUT / SOURCE: an HTML file, a directory (its *.html and *.htm), a .warc or .warc.gz\n"
+    "file, a .jsonl file of {\"url\", \"html\"} objects (gzip too), or - for stdin.\n"
+    "\n"
+    "extract and blocks:\n"
+    "  -o, --output PATH     one page: the output file; several: a directory, where page ID\n"
+    "                        becomes PATH/ID.txt (.md, .json, .html, .jsonl by format)\n"
+    "  -f, --format FORMAT   text (default), markdown, json, html, blocks\n"
+    "      --charset NAME    the charset HTTP declared (overrides <meta>, not valid UTF-8)\n"
+    "      --url URL         the page's URL (one page)\n"
+    "      --no-title        do not prepend the headline found before the content block\n"
+    "      --max-bytes N     refuse pages larger than N bytes (default 268435456)\n"
+    "  -j, --jobs N          threads, one engine each (default 1)\n"
+    "      --db DB           use the site models in DB (site = --site, else the URL's host)\n"
+    "      --site NAME       every page belongs to site NAME\n"
+    "      --mode MODE       auto (default: site model when its site has >= 5 pages), site, page\n"
+    "      --method M        site evidence: auto (blocks + chunks), blocks, path-blocks,\n"
+    "                        chunks, table-chunks, ce (ContentExtractor), fastce\n"
+    "      --exclude-self    leave each page's own contribution out of the site counts\n"
+    "                        (leave-one-out evaluation of pages the model learned)\n"
+    "  -q, --quiet           no per-page warnings on stderr\n"
+    "\n"
+    "learn:\n"
+    "      --db DB           the site database (created when missing)\n"
+    "      --site NAME       put every page in site NAME (pages without URLs need it)\n"
+    "      --half-life N     pages after which old evidence counts half (default 1000)\n"
+    "      --batch           then extract every page with its site's model: -o OUT writes\n"
+    "                        OUT/ID.txt; without --db the models stay in memory\n"
+    "\n"
+    "site:\n"
+    "      --all             every fingerprint, not only those on >= 10% of the pages\n"
+    "\n"
+    "exit status: 0 every page produced content; 1 some page failed (its error is on stderr);\n"
+    "             2 usage error; 3 nothing failed but some page had no content\n";
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) { fputs(usage_text, stderr); return EXIT_USAGE; }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) { fputs(usage_text, stdout); return 0; }
+    if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) { printf("winnow %s\n", winnow_version()); return 0; }
+    if (!strcmp(cmd, "extract")) return cmd_extract(argc, argv, 0);
+    if (!strcmp(cmd, "blocks")) return cmd_extract(argc, argv, 1);
+    if (!strcmp(cmd, "learn")) return cmd_learn(argc, argv);
+    if (!strcmp(cmd, "sites")) return cmd_sites(argc, argv);
+    if (!strcmp(cmd, "site")) return cmd_site(argc, argv);
+    fprintf(stderr, "winnow: unknown command '%s' (try 'winnow help')\n", cmd);
+    return EXIT_USAGE;
+}

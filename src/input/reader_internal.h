@@ -1,0 +1,152 @@
+/* Page readers: the library's input stage (directories, single files,
+ * stdin, WARC and JSONL), internal side.
+ *
+ * Layering:
+ *   wn_in      a byte stream over a file that undoes gzip transparently
+ *              (one member or many, sniffed from the magic bytes, not the
+ *              name), with push-back so a parser can re-read bytes it took
+ *              too early. Implemented in reader.c.
+ *   readers    winnow_reader holds what every kind shares (record strings,
+ *              messages, the skip count) and a kind-specific state behind
+ *              two function pointers: warc.c and jsonl.c, and the file,
+ *              directory and stdin readers in reader.c.
+ *
+ * Memory is bounded by the largest record: nothing reads a whole WARC or
+ * JSONL file, only one record (or one line) at a time. */
+#ifndef WN_READER_INTERNAL_H
+#define WN_READER_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <zlib.h>
+
+#include "util/buf.h"
+#include "winnow.h"
+
+/* ---- public API (to move to include/winnow.h, see src/input/API.txt) ---- */
+#ifndef WINNOW_READER_API
+typedef struct winnow_reader winnow_reader;
+typedef struct winnow_record {
+    const char *url;
+    const void *data;
+    size_t len;
+    const char *charset;
+    const char *source;
+    const char *id;
+} winnow_record;
+
+winnow_reader *winnow_reader_open(const char *path, size_t max_record_bytes);
+int winnow_reader_next(winnow_reader *r, winnow_record *rec);
+const char *winnow_reader_error(const winnow_reader *r);
+const char *winnow_reader_warning(const winnow_reader *r);
+size_t winnow_reader_skipped(const winnow_reader *r);
+void winnow_reader_close(winnow_reader *r);
+#endif
+
+/* ---- wn_in: buffered, gzip-transparent input stream ---- */
+
+typedef struct wn_in {
+    FILE *fp;
+    const char *name;        /* for messages; owned by the reader */
+    int gz;                  /* the file starts with the gzip magic */
+
+    /* compressed side (gz only) */
+    z_stream z;
+    int z_init, z_live;      /* inflate initialised / inside a member */
+    unsigned char *raw;
+    size_t raw_len, raw_pos;
+    uint64_t raw_off;        /* file offset of raw[0] */
+    uint64_t member_off;     /* file offset of the current member's first byte */
+    uint64_t member_pos;     /* stream position of its first output byte */
+
+    /* decompressed side */
+    unsigned char *out;
+    size_t out_cap, out_pos, out_len;
+    uint64_t out_base;       /* stream position of out[0] */
+
+    /* bytes given back with wn_in_unread(), delivered before `out` */
+    wn_buf back;
+    size_t back_pos;
+
+    int eof;                 /* no more data (end of file, or truncated gzip) */
+    int truncated;           /* the gzip data ended in the middle of a member */
+    int gap;                 /* corrupt gzip data was dropped: reads stop here
+                                until wn_in_clear_gap(), the bytes after it do
+                                not continue the bytes before */
+    uint64_t gap_member_pos; /* member_pos of the member that failed */
+    int failed;              /* read error or OOM; see err */
+    int quiet_skip;          /* the next member search follows a resync */
+    char warn[256];          /* last non-fatal problem, "" if none */
+    char err[256];
+} wn_in;
+
+/* Opens `path` (s->name points to it: keep it alive). Returns 0, or -1 with
+ * the reason in s->err ("cannot open X: No such file or directory"). Call
+ * wn_in_close() either way. */
+int  wn_in_open(wn_in *s, const char *path);
+void wn_in_close(wn_in *s);
+/* Unread bytes at the cursor: sets *p and returns their count, 0 at the end
+ * (or at a gap, or on failure; look at the flags). Pulls more data only when
+ * nothing is buffered. */
+size_t wn_in_avail(wn_in *s, const unsigned char **p);
+void wn_in_consume(wn_in *s, size_t n);
+/* Makes at least `n` bytes contiguous at the cursor if the data holds them;
+ * returns how many are (may be fewer at the end). n must be small (<= 4 KiB). */
+size_t wn_in_peek(wn_in *s, size_t n, const unsigned char **p);
+/* Copies up to n bytes into dst (dst may be NULL to discard); returns the count. */
+size_t wn_in_read(wn_in *s, void *dst, size_t n);
+/* Reads one line, '\n' included (absent only at the end of the data or at a
+ * gap). At most
+ * `keep` bytes are stored in `line` (cleared first); the rest of a longer
+ * line is consumed and dropped. *total gets the full length. Returns 1 for a
+ * line, 0 when nothing was left, -1 when `line` ran out of memory. */
+int  wn_in_getline(wn_in *s, wn_buf *line, size_t keep, size_t *total);
+/* Puts bytes back in front of the cursor (they were read before). */
+int  wn_in_unread(wn_in *s, const void *p, size_t n);
+/* Stream position of the cursor (decompressed bytes before it). */
+uint64_t wn_in_tell(const wn_in *s);
+/* Where a record starting at the cursor can be found: for gzip files whose
+ * member starts exactly here, the member's file offset (what WARC indexes
+ * use: `tail -c +N+1 | zcat` shows it); otherwise the position in the
+ * decompressed stream. */
+uint64_t wn_in_record_offset(wn_in *s);
+void wn_in_clear_gap(wn_in *s);
+
+/* ---- readers ---- */
+
+/* Records beyond this are skipped when the caller passed 0. */
+#define WN_READER_DEFAULT_MAX ((size_t)256 << 20)
+
+struct winnow_reader {
+    char *path;
+    size_t max_record;
+    size_t skipped;
+    char error[600];
+    char warning[600];
+
+    /* strings of the record handed out last */
+    wn_buf url, charset, source, id;
+
+    /* kind-specific state and its two operations */
+    void *state;
+    int  (*next)(winnow_reader *r, winnow_record *rec);
+    void (*close_state)(winnow_reader *r);
+};
+
+void wn_reader_set_error(winnow_reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void wn_reader_set_warning(winnow_reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Copies a string field of the record into one of the reader's buffers and
+ * returns it NUL-terminated (NULL when the buffer ran out of memory). */
+const char *wn_reader_str(wn_buf *b, const char *s, size_t n);
+
+/* Kind openers: set r->state/next/close_state, or an error with
+ * wn_reader_set_error(). Return 0 on success, -1 on error. */
+int wn_warc_open(winnow_reader *r);
+int wn_jsonl_open(winnow_reader *r);
+
+/* Lower-case ASCII comparisons used by the header and key parsers. */
+int wn_ascii_ieq(const char *a, size_t an, const char *b);           /* a[0..an) == b, ignoring case */
+int wn_ascii_iends(const char *s, const char *suffix);               /* s ends with suffix, ignoring case */
+
+#endif

@@ -1,0 +1,115 @@
+#include "site_score.h"
+
+#include <string.h>
+
+#include "../blocks/stats.h"
+
+int wn_site_score(winnow_doc *d, wn_page_scores *ps, const wn_page_signals *sig, const wn_site_model *m,
+                  int method, int exclude_self, wn_site_judgement *out)
+{
+    const wn_dom *dom = &d->dom;
+    wn_labels *lb = &d->labels;
+    uint32_t n = dom->count;
+    memset(out, 0, sizeof *out);
+    double self = exclude_self ? wn_site_model_self_weight(m, sig->imatch) : 0.0;
+    double pages = wn_site_model_pages(m) - self;
+    out->pages = pages;
+    if (pages < 0.5) return 0; /* no other page to compare with */
+    /* ">= 10% of the pages and >= 2 pages"; with fewer than 2 other pages,
+     * all of them */
+    double min_df = pages < 2.0 ? pages : 2.0;
+    double threshold = 0.1 * pages > min_df ? 0.1 * pages : min_df;
+    threshold -= 1e-6;
+
+    int use_blocks = method == WINNOW_METHOD_BLOCKS || method == WINNOW_METHOD_AUTO;
+    int use_path = method == WINNOW_METHOD_PATH_BLOCKS;
+    int use_chunks = method == WINNOW_METHOD_CHUNKS || method == WINNOW_METHOD_AUTO;
+    int use_tables = method == WINNOW_METHOD_TABLE_CHUNKS;
+
+    uint8_t *tmpl = wn_arena_calloc(&d->arena, n, 1);
+    if (!tmpl) return -1;
+    int use_ce = method == WINNOW_METHOD_CE || method == WINNOW_METHOD_FASTCE;
+    if (use_ce) {
+        /* atomic-block verdicts, computed on this page's blocks only */
+        const wn_ce_model *ce = &m->ce;
+        if (!sig->ce || !ce->pages) return 0;
+        uint8_t *non = wn_arena_calloc(&d->arena, (size_t)sig->ce->count + 1, 1);
+        if (!non) return -1;
+        uint32_t self_page = exclude_self ? wn_ce_model_page_of(ce, sig->imatch) : UINT32_MAX;
+        if (method == WINNOW_METHOD_CE) {
+            wn_ce_detect(ce, sig->ce, non, self_page);
+        } else if (self_page != UINT32_MAX) {
+            /* leave-one-out: a template prepared without this page */
+            wn_fastce_template t;
+            if (wn_fastce_prepare(ce, self_page, &t) != 0) return -1;
+            wn_fastce_detect(ce, &t, sig->ce, non);
+            wn_fastce_template_free(&t);
+        } else {
+            wn_fastce_detect(ce, &ce->tmpl, sig->ce, non);
+        }
+        for (uint32_t k = 0; k < sig->ce->count; k++) tmpl[sig->ce->units[k]] = non[k];
+        for (uint32_t u = 0; u < n; u++) {
+            if (lb->unit[u] != u || ps->own[u].chars == 0) continue;
+            float c = (float)ps->own[u].chars;
+            float v = lb->value[u];
+            if (tmpl[u]) { v = -c; ps->boiler[u] |= WN_HINT_SITE; out->template_units++; }
+            else { if (v > 0) v *= 1.5f; out->unique_units++; }
+            lb->value[u] = v;
+            float t = 0.5f - v / (2.0f * c);
+            lb->templ[u] = t < 0 ? 0 : (t > 1 ? 1 : t);
+        }
+        return 0;
+    }
+    if (use_blocks || use_path) {
+        uint8_t kind = use_path ? WN_KEY_PATH_BLOCK : WN_KEY_BLOCK;
+        for (uint32_t k = 0; k < sig->nkeys; k++) {
+            const wn_page_key *pk = &sig->keys[k];
+            if (pk->kind != kind) continue;
+            double df = wn_site_model_df(m, kind, pk->key) - self;
+            if (df >= threshold) tmpl[pk->node] = 1;
+        }
+        /* a block that recurs makes everything inside it template */
+        for (uint32_t i = 1; i < n; i++)
+            if (tmpl[dom->nodes[i].parent]) tmpl[i] = 1;
+    }
+    if (use_tables) {
+        for (uint32_t i = 0; i < n; i++) {
+            if (!sig->table_chunk[i]) continue;
+            double df = wn_site_model_df(m, WN_KEY_TABLE_CHUNK, sig->table_chunk[i]) - self;
+            if (df >= threshold) tmpl[i] = 1;
+        }
+    }
+    for (uint32_t u = 0; u < n; u++) {
+        if (lb->unit[u] != u || ps->own[u].chars == 0) continue;
+        int is_template = tmpl[u];
+        if (use_tables && !is_template) {
+            /* template when all of the unit's text sits in template chunks */
+            int any = 0, all = 1;
+            for (uint32_t i = u + 1; i < u + dom->nodes[u].size; i++) {
+                if (dom->nodes[i].tag != WN_TAG_TEXT || lb->unit[i] != u || !sig->table_chunk[i]) continue;
+                any = 1;
+                if (!tmpl[i]) all = 0;
+            }
+            is_template = any && all;
+        }
+        double df_chunk = sig->unit_chunk[u] ? wn_site_model_df(m, WN_KEY_CHUNK, sig->unit_chunk[u]) - self : 0.0;
+        if (use_chunks && df_chunk >= threshold) is_template = 1;
+        float c = (float)ps->own[u].chars;
+        float v = lb->value[u];
+        if (is_template) {
+            v = -c;
+            ps->boiler[u] |= WN_HINT_SITE;
+            out->template_units++;
+        } else if (df_chunk < 0.5) {
+            /* no other page has this text: running text is content */
+            if (v > 0) v *= 1.5f;
+            out->unique_units++;
+        } else {
+            out->undecided_units++;
+        }
+        lb->value[u] = v;
+        float t = 0.5f - v / (2.0f * c);
+        lb->templ[u] = t < 0 ? 0 : (t > 1 ? 1 : t);
+    }
+    return 0;
+}

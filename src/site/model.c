@@ -1,0 +1,180 @@
+#include "model.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+wn_site_model *wn_site_model_new(const char *name, double half_life)
+{
+    wn_site_model *m = calloc(1, sizeof *m);
+    if (!m) return NULL;
+    m->name = strdup(name ? name : "");
+    m->half_life = half_life > 0 ? half_life : WN_DEFAULT_HALF_LIFE;
+    if (!m->name) { free(m); return NULL; }
+    return m;
+}
+
+void wn_site_model_free(wn_site_model *m)
+{
+    if (!m) return;
+    for (size_t i = 0; i < m->keys_cap; i++) free(m->keys[i].sample);
+    for (size_t i = 0; i < m->pages_cap; i++) free(m->page_tab[i].url);
+    wn_ce_model_free(&m->ce);
+    free(m->keys);
+    free(m->page_tab);
+    free(m->name);
+    free(m);
+}
+
+static size_t slot_of(uint64_t key, uint8_t kind, size_t cap)
+{
+    uint64_t h = (key ^ ((uint64_t)kind * 0x9E3779B97F4A7C15ull)) * 0xff51afd7ed558ccdull;
+    return (size_t)(h >> 17) & (cap - 1);
+}
+
+static int grow_keys(wn_site_model *m)
+{
+    size_t cap = m->keys_cap ? m->keys_cap * 2 : 1024;
+    wn_key_entry *t = calloc(cap, sizeof *t);
+    if (!t) return -1;
+    for (size_t i = 0; i < m->keys_cap; i++) {
+        wn_key_entry *e = &m->keys[i];
+        if (!e->used) continue;
+        size_t s = slot_of(e->key, e->kind, cap);
+        while (t[s].used) s = (s + 1) & (cap - 1);
+        t[s] = *e;
+    }
+    free(m->keys);
+    m->keys = t;
+    m->keys_cap = cap;
+    return 0;
+}
+
+static wn_key_entry *find_or_add(wn_site_model *m, uint8_t kind, uint64_t key, int add)
+{
+    if (add && (m->keys_count + 1) * 4 > m->keys_cap * 3 && grow_keys(m) != 0) return NULL;
+    if (!m->keys_cap) return NULL;
+    size_t s = slot_of(key, kind, m->keys_cap);
+    while (m->keys[s].used) {
+        if (m->keys[s].key == key && m->keys[s].kind == kind) return &m->keys[s];
+        s = (s + 1) & (m->keys_cap - 1);
+    }
+    if (!add) return NULL;
+    wn_key_entry *e = &m->keys[s];
+    memset(e, 0, sizeof *e);
+    e->used = 1;
+    e->key = key;
+    e->kind = kind;
+    m->keys_count++;
+    return e;
+}
+
+const wn_key_entry *wn_site_model_find(const wn_site_model *m, uint8_t kind, uint64_t key)
+{
+    return find_or_add((wn_site_model *)m, kind, key, 0);
+}
+
+double wn_site_model_decay(const wn_site_model *m, double from_t)
+{
+    double dt = m->clock - from_t;
+    return dt <= 0 ? 1.0 : exp2(-dt / m->half_life);
+}
+
+int wn_site_model_put_key(wn_site_model *m, uint8_t kind, uint64_t key, double df, double t, const char *sample)
+{
+    wn_key_entry *e = find_or_add(m, kind, key, 1);
+    if (!e) return -1;
+    e->df = df;
+    e->t = t;
+    free(e->sample);
+    e->sample = sample ? strdup(sample) : NULL;
+    return 0;
+}
+
+static size_t page_slot(uint64_t imatch, size_t cap) { return (size_t)((imatch * 0x9E3779B97F4A7C15ull) >> 17) & (cap - 1); }
+
+static wn_page_entry *find_page(const wn_site_model *m, uint64_t imatch)
+{
+    if (!m->pages_cap) return NULL;
+    size_t s = page_slot(imatch, m->pages_cap);
+    while (m->page_tab[s].used) {
+        if (m->page_tab[s].imatch == imatch) return &m->page_tab[s];
+        s = (s + 1) & (m->pages_cap - 1);
+    }
+    return NULL;
+}
+
+int wn_site_model_put_page(wn_site_model *m, uint64_t imatch, double t, const char *url)
+{
+    if ((m->pages_count + 1) * 4 > m->pages_cap * 3) {
+        size_t cap = m->pages_cap ? m->pages_cap * 2 : 256;
+        wn_page_entry *tab = calloc(cap, sizeof *tab);
+        if (!tab) return -1;
+        for (size_t i = 0; i < m->pages_cap; i++) {
+            if (!m->page_tab[i].used) continue;
+            size_t s = page_slot(m->page_tab[i].imatch, cap);
+            while (tab[s].used) s = (s + 1) & (cap - 1);
+            tab[s] = m->page_tab[i];
+        }
+        free(m->page_tab);
+        m->page_tab = tab;
+        m->pages_cap = cap;
+    }
+    wn_page_entry *p = find_page(m, imatch);
+    if (!p) {
+        size_t s = page_slot(imatch, m->pages_cap);
+        while (m->page_tab[s].used) s = (s + 1) & (m->pages_cap - 1);
+        p = &m->page_tab[s];
+        memset(p, 0, sizeof *p);
+        p->used = 1;
+        p->imatch = imatch;
+        m->pages_count++;
+    }
+    p->t = t;
+    free(p->url);
+    p->url = url ? strdup(url) : NULL;
+    return 0;
+}
+
+int wn_site_model_add_page(wn_site_model *m, const winnow_doc *doc, const wn_page_signals *sig, const char *url)
+{
+    if (sig->imatch && find_page(m, sig->imatch)) return 0;
+    m->clock += 1.0;
+    m->pages = m->pages * exp2(-1.0 / m->half_life) + 1.0;
+    for (uint32_t k = 0; k < sig->nkeys; k++) {
+        const wn_page_key *pk = &sig->keys[k];
+        wn_key_entry *e = find_or_add(m, pk->kind, pk->key, 1);
+        if (!e) return -1;
+        e->df = e->df * wn_site_model_decay(m, e->t) + 1.0;
+        e->t = m->clock;
+        e->dirty = 1;
+        /* a sample only once the key recurs: unique content needs none */
+        if (!e->sample && e->df >= 1.5 && (pk->kind == WN_KEY_BLOCK || pk->kind == WN_KEY_CHUNK)) {
+            char buf[96];
+            size_t len = wn_signals_sample(doc, pk, buf, sizeof buf);
+            e->sample = len ? strdup(buf) : NULL;
+        }
+    }
+    if (sig->ce && m->ce.pages < WN_CE_TRAINING_PAGES && wn_ce_model_add_page(&m->ce, sig->ce, sig->imatch) < 0)
+        return -1;
+    if (sig->imatch) {
+        if (wn_site_model_put_page(m, sig->imatch, m->clock, url) != 0) return -1;
+        find_page(m, sig->imatch)->dirty = 1;
+    }
+    m->dirty = 1;
+    return 1;
+}
+
+double wn_site_model_df(const wn_site_model *m, uint8_t kind, uint64_t key)
+{
+    const wn_key_entry *e = wn_site_model_find(m, kind, key);
+    return e ? e->df * wn_site_model_decay(m, e->t) : 0.0;
+}
+
+double wn_site_model_pages(const wn_site_model *m) { return m->pages; }
+
+double wn_site_model_self_weight(const wn_site_model *m, uint64_t imatch)
+{
+    const wn_page_entry *p = imatch ? find_page(m, imatch) : NULL;
+    return p ? wn_site_model_decay(m, p->t) : 0.0;
+}

@@ -1,0 +1,77 @@
+/* A site's template evidence in memory: document frequencies of page keys
+ * (block fingerprints, chunks) and the pages counted, with exponential
+ * ageing so that a redesigned site's old template fades.
+ *
+ * Time is the site's page clock: the number of distinct pages learned.
+ * A count c recorded at clock t is worth c * 2^-((T - t) / half_life) at
+ * clock T, and so is the page mass; "document frequency >= 10% of the
+ * site's pages" compares the two aged quantities. Nothing is re-read when
+ * pages are added: each key keeps (count, clock of last update). */
+#ifndef WN_SITE_MODEL_H
+#define WN_SITE_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ce.h"
+#include "signals.h"
+
+typedef struct wn_key_entry {
+    uint64_t key;
+    double df;       /* aged count at clock t */
+    double t;
+    uint8_t kind;
+    uint8_t dirty;   /* changed since loaded: to be written */
+    uint8_t used;
+    char *sample;    /* display text, may be NULL */
+} wn_key_entry;
+
+typedef struct wn_page_entry {
+    uint64_t imatch;
+    double t;        /* clock when counted */
+    uint8_t used;
+    uint8_t dirty;
+    char *url;
+} wn_page_entry;
+
+typedef struct wn_site_model {
+    char *name;
+    int64_t id;          /* row id in the store, 0 when new */
+    double clock;
+    double pages;        /* aged page mass at clock */
+    double half_life;
+    int64_t updated;     /* unix time of the last learn */
+    wn_key_entry *keys;
+    size_t keys_cap, keys_count;
+    wn_page_entry *page_tab;
+    size_t pages_cap, pages_count;
+    int dirty;
+    wn_ce_model ce;      /* ContentExtractor / FastCE training blocks and template */
+} wn_site_model;
+
+#define WN_DEFAULT_HALF_LIFE 1000.0
+
+wn_site_model *wn_site_model_new(const char *name, double half_life);
+void wn_site_model_free(wn_site_model *m);
+
+/* Inserts or replaces raw entries (used by the store when loading). */
+int wn_site_model_put_key(wn_site_model *m, uint8_t kind, uint64_t key, double df, double t, const char *sample);
+int wn_site_model_put_page(wn_site_model *m, uint64_t imatch, double t, const char *url);
+
+/* Counts one page. Returns 1 when counted, 0 when it duplicates a page
+ * already counted (same I-Match signature), -1 on OOM. `doc` supplies
+ * display samples for keys that become frequent. */
+int wn_site_model_add_page(wn_site_model *m, const winnow_doc *doc, const wn_page_signals *sig, const char *url);
+
+/* Aged document frequency of a key at the current clock (0 when unseen). */
+double wn_site_model_df(const wn_site_model *m, uint8_t kind, uint64_t key);
+/* Aged page mass. */
+double wn_site_model_pages(const wn_site_model *m);
+/* What a counted page with this signature contributes now to each of its
+ * keys and to the page mass (0 when not counted): leave-one-out subtracts it. */
+double wn_site_model_self_weight(const wn_site_model *m, uint64_t imatch);
+
+const wn_key_entry *wn_site_model_find(const wn_site_model *m, uint8_t kind, uint64_t key);
+double wn_site_model_decay(const wn_site_model *m, double from_t);
+
+#endif

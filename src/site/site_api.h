@@ -1,0 +1,11 @@
+/* Bridge between the public winnow_site handle and the internal model. */
+#ifndef WN_SITE_API_H
+#define WN_SITE_API_H
+
+#include "winnow.h"
+#include "model.h"
+
+winnow_site *wn_site_wrap(wn_site_model *m);
+wn_site_model *wn_site_unwrap(const winnow_site *s);
+
+#endif
