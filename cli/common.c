@@ -244,6 +244,10 @@ int cli_inputs_next(cli_inputs *in, cli_page *page)
                 cli_report("winnow: %s\n", winnow_reader_error(in->reader));
                 in->failed++;
             }
+            /* a skipped file (too large, unreadable) was asked for by name or
+             * directory: it failed; WARC and JSONL skip non-HTML records as a
+             * matter of course */
+            if (!is_container(in->reader_path)) in->failed += (int)winnow_reader_skipped(in->reader);
             winnow_reader_close(in->reader);
             in->reader = NULL;
         }

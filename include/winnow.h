@@ -23,12 +23,19 @@
 extern "C" {
 #endif
 
+/* The library is built with hidden visibility: only these are exported. */
+#if defined(__GNUC__)
+#define WINNOW_API __attribute__((visibility("default")))
+#else
+#define WINNOW_API
+#endif
+
 #define WINNOW_VERSION_MAJOR 0
 #define WINNOW_VERSION_MINOR 1
 #define WINNOW_VERSION_PATCH 0
 #define WINNOW_VERSION_STRING "0.1.0"
 
-const char *winnow_version(void);
+WINNOW_API const char *winnow_version(void);
 
 typedef enum winnow_status {
     WINNOW_OK = 0,
@@ -46,8 +53,8 @@ typedef enum winnow_status {
 
 #define WINNOW_FAILED(s) ((s) >= WINNOW_E_EMPTY)
 
-const char *winnow_status_name(winnow_status s);     /* "WINNOW_E_BINARY" */
-const char *winnow_status_message(winnow_status s);  /* one sentence */
+WINNOW_API const char *winnow_status_name(winnow_status s);     /* "WINNOW_E_BINARY" */
+WINNOW_API const char *winnow_status_message(winnow_status s);  /* one sentence */
 
 typedef struct winnow_options {
     size_t max_input_bytes;  /* larger inputs fail with WINNOW_E_TOO_LARGE; default 256 MiB */
@@ -56,16 +63,16 @@ typedef struct winnow_options {
                                 outside the content block; default 1 */
 } winnow_options;
 
-void winnow_options_default(winnow_options *o);
+WINNOW_API void winnow_options_default(winnow_options *o);
 
 typedef struct winnow_engine winnow_engine;
 typedef struct winnow_doc winnow_doc;
 
 /* NULL only when memory is exhausted. opt may be NULL for defaults. */
-winnow_engine *winnow_engine_new(const winnow_options *opt);
-void winnow_engine_free(winnow_engine *e);
+WINNOW_API winnow_engine *winnow_engine_new(const winnow_options *opt);
+WINNOW_API void winnow_engine_free(winnow_engine *e);
 /* Detail of the last failed call on this engine, "" if none. */
-const char *winnow_engine_error(const winnow_engine *e);
+WINNOW_API const char *winnow_engine_error(const winnow_engine *e);
 
 typedef struct winnow_input {
     const void *data;
@@ -77,10 +84,10 @@ typedef struct winnow_input {
 /* Runs the whole pipeline on one page. On success (OK, PARTIAL, NO_CONTENT)
  * *out is a document to render and free; on failure *out is NULL and
  * winnow_engine_error() has the detail. */
-winnow_status winnow_extract(winnow_engine *e, const winnow_input *in, winnow_doc **out);
-void winnow_doc_free(winnow_doc *d);
+WINNOW_API winnow_status winnow_extract(winnow_engine *e, const winnow_input *in, winnow_doc **out);
+WINNOW_API void winnow_doc_free(winnow_doc *d);
 /* Why a document is PARTIAL or NO_CONTENT, "" otherwise. */
-const char *winnow_doc_warning(const winnow_doc *d);
+WINNOW_API const char *winnow_doc_warning(const winnow_doc *d);
 
 typedef enum winnow_format {
     WINNOW_FORMAT_TEXT,      /* main content as lines: paragraphs, headings, items, rows */
@@ -91,13 +98,13 @@ typedef enum winnow_format {
 } winnow_format;
 
 /* "text", "markdown" (or "md"), "json", "html", "blocks"; 0 when unknown. */
-int winnow_format_parse(const char *name, winnow_format *out);
+WINNOW_API int winnow_format_parse(const char *name, winnow_format *out);
 
 /* Output goes through a callback: a non-zero return aborts with WINNOW_E_IO. */
 typedef int (*winnow_write_fn)(void *ctx, const char *data, size_t len);
-winnow_status winnow_render(const winnow_doc *d, winnow_format f, winnow_write_fn write, void *ctx);
+WINNOW_API winnow_status winnow_render(const winnow_doc *d, winnow_format f, winnow_write_fn write, void *ctx);
 /* Convenience: a malloc'd NUL-terminated rendering (free() it), NULL on OOM. */
-char *winnow_render_alloc(const winnow_doc *d, winnow_format f, size_t *len);
+WINNOW_API char *winnow_render_alloc(const winnow_doc *d, winnow_format f, size_t *len);
 
 typedef enum winnow_meta_field {
     WINNOW_META_TITLE,
@@ -112,8 +119,8 @@ typedef enum winnow_meta_field {
 } winnow_meta_field;
 
 /* Metadata from <title>, <meta>, OpenGraph and JSON-LD; "" when unknown. */
-const char *winnow_doc_meta(const winnow_doc *d, winnow_meta_field f);
-const char *winnow_meta_name(winnow_meta_field f);  /* "title", "author", ... */
+WINNOW_API const char *winnow_doc_meta(const winnow_doc *d, winnow_meta_field f);
+WINNOW_API const char *winnow_meta_name(winnow_meta_field f);  /* "title", "author", ... */
 
 /* Block candidates in document order (Kolcz & Yih: block tags with at least
  * 40 characters and 3 distinct words), nested blocks included. */
@@ -130,9 +137,9 @@ typedef struct winnow_block {
     int is_content;            /* kept in the main content */
 } winnow_block;
 
-size_t winnow_doc_block_count(const winnow_doc *d);
+WINNOW_API size_t winnow_doc_block_count(const winnow_doc *d);
 /* Fills *b; returns 0 when i is out of range. */
-int winnow_doc_block(const winnow_doc *d, size_t i, winnow_block *b);
+WINNOW_API int winnow_doc_block(const winnow_doc *d, size_t i, winnow_block *b);
 
 /* ------------------------------------------------------------------------
  * Page readers: directories, single files, stdin, WARC and JSONL.
@@ -156,13 +163,13 @@ typedef struct winnow_record {
  * file (gzip too), or "-" for one page on stdin. NULL only on OOM: check
  * winnow_reader_error(). Records over max_record_bytes (0 = 256 MiB) are
  * skipped with a warning. */
-winnow_reader *winnow_reader_open(const char *path, size_t max_record_bytes);
+WINNOW_API winnow_reader *winnow_reader_open(const char *path, size_t max_record_bytes);
 /* 1: *rec filled (valid until the next call or close); 0: end; -1: error. */
-int winnow_reader_next(winnow_reader *r, winnow_record *rec);
-const char *winnow_reader_error(const winnow_reader *r);    /* "" when none */
-const char *winnow_reader_warning(const winnow_reader *r);  /* last non-fatal problem, "" when none */
-size_t winnow_reader_skipped(const winnow_reader *r);       /* records skipped so far */
-void winnow_reader_close(winnow_reader *r);
+WINNOW_API int winnow_reader_next(winnow_reader *r, winnow_record *rec);
+WINNOW_API const char *winnow_reader_error(const winnow_reader *r);    /* "" when none */
+WINNOW_API const char *winnow_reader_warning(const winnow_reader *r);  /* last non-fatal problem, "" when none */
+WINNOW_API size_t winnow_reader_skipped(const winnow_reader *r);       /* records skipped so far */
+WINNOW_API void winnow_reader_close(winnow_reader *r);
 
 /* ------------------------------------------------------------------------
  * Site models: many pages of one site reveal its template (site-level
@@ -178,25 +185,25 @@ typedef struct winnow_site winnow_site;
 /* Opens (writable: creates) a site database. NULL on failure, with the
  * reason in err (a corrupt file, another program's database, a newer
  * format). One handle per thread. */
-winnow_sitedb *winnow_sitedb_open(const char *path, int writable, char *err, size_t errcap);
-void winnow_sitedb_close(winnow_sitedb *db);
-const char *winnow_sitedb_error(const winnow_sitedb *db);
+WINNOW_API winnow_sitedb *winnow_sitedb_open(const char *path, int writable, char *err, size_t errcap);
+WINNOW_API void winnow_sitedb_close(winnow_sitedb *db);
+WINNOW_API const char *winnow_sitedb_error(const winnow_sitedb *db);
 
 /* Loads a site's model; a site the database does not know yet comes back
  * empty (0 pages). half_life (in pages) applies to new sites; 0 = default 1000. */
-winnow_status winnow_site_load(winnow_sitedb *db, const char *name, double half_life, winnow_site **out);
+WINNOW_API winnow_status winnow_site_load(winnow_sitedb *db, const char *name, double half_life, winnow_site **out);
 /* A model that lives only in memory (batch use, tests). */
-winnow_site *winnow_site_new(const char *name, double half_life);
-void winnow_site_free(winnow_site *s);
-const char *winnow_site_name(const winnow_site *s);
-double winnow_site_pages(const winnow_site *s);   /* aged page count */
+WINNOW_API winnow_site *winnow_site_new(const char *name, double half_life);
+WINNOW_API void winnow_site_free(winnow_site *s);
+WINNOW_API const char *winnow_site_name(const winnow_site *s);
+WINNOW_API double winnow_site_pages(const winnow_site *s);   /* aged page count */
 
 /* Counts one page into the model. *counted is 0 when the page duplicates
  * one already counted (same I-Match signature: the same page under another
  * URL), 1 otherwise. */
-winnow_status winnow_site_learn(winnow_engine *e, winnow_site *s, const winnow_input *in, int *counted);
+WINNOW_API winnow_status winnow_site_learn(winnow_engine *e, winnow_site *s, const winnow_input *in, int *counted);
 /* Writes models in one transaction: a crash leaves the old or the new state. */
-winnow_status winnow_sitedb_save(winnow_sitedb *db, winnow_site *const *sites, size_t n);
+WINNOW_API winnow_status winnow_sitedb_save(winnow_sitedb *db, winnow_site *const *sites, size_t n);
 
 typedef enum winnow_mode {
     WINNOW_MODE_AUTO = 0,  /* site evidence where the site has enough pages, page scorer elsewhere */
@@ -221,10 +228,10 @@ typedef struct winnow_site_options {
     unsigned min_pages;     /* auto mode: pages a site needs before its model is used; 0 = 5 */
 } winnow_site_options;
 
-void winnow_site_options_default(winnow_site_options *o);
+WINNOW_API void winnow_site_options_default(winnow_site_options *o);
 
 /* winnow_extract with a site model (site may be NULL: page mode). */
-winnow_status winnow_extract_site(winnow_engine *e, const winnow_input *in, const winnow_site *site,
+WINNOW_API winnow_status winnow_extract_site(winnow_engine *e, const winnow_input *in, const winnow_site *site,
                                   const winnow_site_options *opt, winnow_doc **out);
 
 typedef struct winnow_site_summary {
@@ -237,12 +244,12 @@ typedef struct winnow_site_summary {
 } winnow_site_summary;
 
 /* Calls fn for every site in the database, by name; a non-zero return stops. */
-winnow_status winnow_sitedb_list(winnow_sitedb *db, int (*fn)(void *ctx, const winnow_site_summary *s), void *ctx);
+WINNOW_API winnow_status winnow_sitedb_list(winnow_sitedb *db, int (*fn)(void *ctx, const winnow_site_summary *s), void *ctx);
 
 /* Calls fn for every fingerprint of a loaded site whose document frequency
  * is at least min_share of its pages (0.1: the template threshold), most
  * frequent first. kind: "block", "path-block", "chunk", "table-chunk". */
-winnow_status winnow_site_templates(const winnow_site *s, double min_share,
+WINNOW_API winnow_status winnow_site_templates(const winnow_site *s, double min_share,
                                     int (*fn)(void *ctx, const char *kind, double df, const char *sample), void *ctx);
 
 #ifdef __cplusplus

@@ -203,6 +203,7 @@ static int find_record(winnow_reader *r, warc_state *w, uint64_t *off)
             return 0;
         }
         if (is_version_line(w->line.data, w->line.len)) {
+            take_stream_warning(r, w); /* e.g. junk between gzip members */
             if (junk && !w->resyncing)
                 wn_reader_set_warning(r, "%s: %llu bytes of unparseable data before offset %llu skipped", r->path,
                                       (unsigned long long)junk, (unsigned long long)at);

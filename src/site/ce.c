@@ -307,14 +307,120 @@ static int build_template(const wn_ce_model *m, const uint8_t *content, uint32_t
 
 /* ContentExtractor over the training pages: each block is judged against
  * the other training pages (page `exclude` left out entirely). */
+/* Candidate pairs for the preparation phase, exactly.
+ *
+ * Comparing every training block with every other is O(B^2) cosines. But a
+ * cosine above 0.9 needs shared mass: split each vector into its frequent
+ * dims (words in many blocks) and rare ones. Two vectors sharing no rare dim
+ * have cos <= (|a_freq|/|a|) * (|b_freq|/|b|) (Cauchy-Schwarz on the
+ * frequent parts), so a block whose frequent share |a_freq|/|a| is below
+ * 0.9 can only be similar to blocks that share one of its rare dims, found
+ * through an inverted index. Blocks made mostly of frequent words (short
+ * boilerplate like "and the") are compared with everything. */
+typedef struct dim_count {
+    uint32_t dim;
+    uint32_t n;
+} dim_count;
+
+static int cmp_dim(const void *a, const void *b)
+{
+    uint32_t x = ((const dim_count *)a)->dim, y = ((const dim_count *)b)->dim;
+    return x < y ? -1 : x > y;
+}
+
+static const dim_count *find_dim(const dim_count *t, size_t n, uint32_t dim)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (t[mid].dim < dim) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < n && t[lo].dim == dim ? &t[lo] : NULL;
+}
+
 static int label_blocks(const wn_ce_model *m, uint32_t exclude, uint8_t *content)
 {
     double pages = (double)m->pages - (exclude < m->pages ? 1.0 : 0.0);
     double thr = ce_threshold(pages - 1.0);
-    for (size_t i = 0; i < m->count; i++) {
-        const wn_ce_block *b = &m->blocks[i];
-        content[i] = b->page != exclude && (pages < 2.0 || similar_pages(m, &b->vec, b->page, exclude) < thr);
+    size_t nb = m->count;
+    if (pages < 2.0) {
+        for (size_t i = 0; i < nb; i++) content[i] = m->blocks[i].page != exclude;
+        return 0;
     }
+    /* block frequency of every dim */
+    size_t total = 0;
+    for (size_t i = 0; i < nb; i++) total += m->blocks[i].vec.n;
+    dim_count *all = malloc((total + 1) * sizeof *all);
+    if (!all) return -1;
+    size_t k = 0;
+    for (size_t i = 0; i < nb; i++)
+        for (uint32_t j = 0; j < m->blocks[i].vec.n; j++) all[k++] = (dim_count){m->blocks[i].vec.dims[j], 1};
+    qsort(all, total, sizeof *all, cmp_dim);
+    size_t nd = 0;
+    for (size_t i = 0; i < total; i++) {
+        if (nd && all[nd - 1].dim == all[i].dim) all[nd - 1].n++;
+        else all[nd++] = all[i];
+    }
+    uint32_t frequent = (uint32_t)(nb / 50 > 20 ? nb / 50 : 20);
+    /* postings of rare dims: offsets into one array (counting sort) */
+    size_t *start = calloc(nd + 1, sizeof *start);
+    uint32_t *post = malloc((total + 1) * sizeof *post);
+    uint32_t *stamp = malloc((nb + 1) * sizeof *stamp);
+    uint32_t *cand = malloc((nb + 1) * sizeof *cand);
+    if (!start || !post || !stamp || !cand) { free(all); free(start); free(post); free(stamp); free(cand); return -1; }
+    for (size_t d = 0; d < nd; d++) start[d + 1] = start[d] + (all[d].n <= frequent ? all[d].n : 0);
+    size_t *fill = calloc(nd + 1, sizeof *fill);
+    if (!fill) { free(all); free(start); free(post); free(stamp); free(cand); return -1; }
+    for (size_t i = 0; i < nb; i++) {
+        const wn_ce_vec *v = &m->blocks[i].vec;
+        for (uint32_t j = 0; j < v->n; j++) {
+            const dim_count *dc = find_dim(all, nd, v->dims[j]);
+            size_t d = (size_t)(dc - all);
+            if (dc->n <= frequent) post[start[d] + fill[d]++] = (uint32_t)i;
+        }
+    }
+    for (size_t i = 0; i < nb; i++) stamp[i] = UINT32_MAX;
+    for (size_t i = 0; i < nb; i++) {
+        const wn_ce_block *b = &m->blocks[i];
+        content[i] = 0;
+        if (b->page == exclude) continue;
+        const wn_ce_vec *v = &b->vec;
+        double freq2 = 0;
+        for (uint32_t j = 0; j < v->n; j++)
+            if (find_dim(all, nd, v->dims[j])->n > frequent) freq2 += (double)v->vals[j] * v->vals[j];
+        uint32_t similar;
+        if (v->norm <= 0 || sqrt(freq2) >= WN_CE_SIMILAR * v->norm) {
+            similar = similar_pages(m, v, b->page, exclude);
+        } else {
+            size_t nc = 0;
+            for (uint32_t j = 0; j < v->n; j++) {
+                const dim_count *dc = find_dim(all, nd, v->dims[j]);
+                if (dc->n > frequent) continue;
+                size_t d = (size_t)(dc - all);
+                for (size_t q = start[d]; q < start[d + 1]; q++) {
+                    uint32_t c = post[q];
+                    if (stamp[c] == (uint32_t)i) continue;
+                    stamp[c] = (uint32_t)i;
+                    cand[nc++] = c;
+                }
+            }
+            uint64_t seen = 0;
+            for (size_t q = 0; q < nc; q++) {
+                const wn_ce_block *o = &m->blocks[cand[q]];
+                if (o->page == b->page || o->page == exclude || o->page >= 64 || (seen >> o->page & 1u)) continue;
+                if (wn_ce_cosine(v, &o->vec) > WN_CE_SIMILAR) seen |= 1ull << o->page;
+            }
+            similar = (uint32_t)__builtin_popcountll(seen);
+        }
+        content[i] = similar < thr;
+    }
+    free(all);
+    free(start);
+    free(fill);
+    free(post);
+    free(stamp);
+    free(cand);
     return 0;
 }
 
