@@ -60,11 +60,15 @@ static int ci_starts(const unsigned char *s, size_t n, const char *lit)
     return 1;
 }
 
+/* The label after "charset" or "encoding": an '=' must come first, so that
+ * words such as content="charset ascii" are not taken for a declaration. */
 static size_t read_label(const unsigned char *s, size_t n, char *out, size_t cap)
 {
     size_t i = 0;
+    out[0] = '\0';
     while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) i++;
-    if (i < n && s[i] == '=') i++;
+    if (i >= n || s[i] != '=') return 0;
+    i++;
     while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) i++;
     if (i < n && (s[i] == '"' || s[i] == '\'')) i++;
     size_t len = 0;
@@ -218,7 +222,8 @@ static const char *binary_kind(const unsigned char *s, size_t n)
         unsigned c = s[i];
         if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != 0x1B) || c == 0x7F) ctl++;
     }
-    if (lim >= 16 && ctl * 10 > lim) return "binary data (over 10% control bytes)";
+    /* legacy encodings and UTF-8 text use no C0 controls but whitespace */
+    if (lim >= 16 && ctl * 20 > lim) return "binary data (over 5% control bytes)";
     return NULL;
 }
 

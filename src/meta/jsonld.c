@@ -22,6 +22,23 @@ static void skip_ws(jreader *r)
         r->i++;
 }
 
+/* Up to four hex digits at s[i..end): how many there are, value in *out. */
+static int hex4(const char *s, size_t i, size_t end, unsigned *out)
+{
+    int d = 0;
+    *out = 0;
+    for (; d < 4 && i + (size_t)d < end; d++) {
+        char h = s[i + (size_t)d];
+        unsigned v;
+        if (h >= '0' && h <= '9') v = (unsigned)(h - '0');
+        else if (h >= 'a' && h <= 'f') v = (unsigned)(h - 'a' + 10);
+        else if (h >= 'A' && h <= 'F') v = (unsigned)(h - 'A' + 10);
+        else break;
+        *out = *out << 4 | v;
+    }
+    return d;
+}
+
 /* Reads a JSON string at r->i (which is '"'); returns an arena copy with
  * escapes decoded, or NULL. */
 static const char *read_string(jreader *r)
@@ -51,29 +68,19 @@ static const char *read_string(jreader *r)
         case 'r': out[o++] = ' '; break;
         case 'b': case 'f': break;
         case 'u': {
-            if (k + 4 >= end) break;
+            /* four hex digits; fewer is an invalid escape: U+FFFD, and the
+             * bytes after the digits present are text again */
             unsigned cp = 0;
-            int ok = 1;
-            for (int d = 1; d <= 4; d++) {
-                char h = r->s[k + d];
-                cp <<= 4;
-                if (h >= '0' && h <= '9') cp |= (unsigned)(h - '0');
-                else if (h >= 'a' && h <= 'f') cp |= (unsigned)(h - 'a' + 10);
-                else if (h >= 'A' && h <= 'F') cp |= (unsigned)(h - 'A' + 10);
-                else ok = 0;
-            }
-            k += 4;
-            if (!ok) break;
-            if (cp >= 0xD800 && cp <= 0xDBFF && k + 6 < end && r->s[k + 1] == '\\' && r->s[k + 2] == 'u') {
+            int digits = hex4(r->s, k + 1, end, &cp);
+            k += (size_t)digits;
+            if (digits < 4) cp = 0xFFFD;
+            else if (cp >= 0xD800 && cp <= 0xDBFF && k + 2 < end && r->s[k + 1] == '\\' && r->s[k + 2] == 'u') {
                 unsigned lo = 0;
-                for (int d = 3; d <= 6; d++) {
-                    char h = r->s[k + d];
-                    lo <<= 4;
-                    if (h >= '0' && h <= '9') lo |= (unsigned)(h - '0');
-                    else if (h >= 'a' && h <= 'f') lo |= (unsigned)(h - 'a' + 10);
-                    else if (h >= 'A' && h <= 'F') lo |= (unsigned)(h - 'A' + 10);
+                int ld = hex4(r->s, k + 3, end, &lo);
+                if (ld == 4 && lo >= 0xDC00 && lo <= 0xDFFF) {
+                    cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                    k += 6;
                 }
-                if (lo >= 0xDC00 && lo <= 0xDFFF) { cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00); k += 6; }
             }
             if (cp >= 0xD800 && cp <= 0xDFFF) cp = 0xFFFD;
             if (cp == 0) cp = 0xFFFD;

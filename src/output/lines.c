@@ -129,7 +129,12 @@ static void on_enter(void *ctx, const winnow_doc *d, uint32_t i)
     }
     if (L->markdown && t == WN_TAG_A && !L->in_pre && !L->link_open) {
         const char *href = wn_node_attr(&d->dom, x, "href", NULL);
-        if (href && *href && strncmp(href, "javascript:", 11) != 0) {
+        /* a link wrapped around blocks (a "card") cannot be one Markdown
+         * link: its text is written without brackets */
+        int blocks_inside = 0;
+        for (uint32_t k = i + 1; k < i + x->size && !blocks_inside; k++)
+            blocks_inside = wn_tag_has(d->dom.nodes[k].tag, WN_TF_BREAK) || d->dom.nodes[k].tag == WN_TAG_BR;
+        if (href && *href && strncmp(href, "javascript:", 11) != 0 && !blocks_inside) {
             if (L->pending_space && L->line.len) wn_buf_putc(&L->line, ' ');
             L->pending_space = 0;
             L->link_open = 1;

@@ -99,46 +99,24 @@ static void ed_edit(editor *e, size_t pos, size_t resume, const char *insert, si
     e->copied = resume;
 }
 
-/* One memchr pass that rules out both problems for nearly every page: the
- * full scan below runs only when start tags outnumber end tags by more than
- * the depth cap, or some raw-text element is opened more often than closed. */
-static int needs_repair(const char *s, size_t n, unsigned max_depth)
+static uint64_t name_key(const char *name, size_t len)
 {
-    static const tag_name watched[] = {T("script"), T("style"), T("title"), T("textarea"), T("xmp"),
-                                       T("iframe"), T("noscript"), {NULL, 0}};
-    long opens[8] = {0}, starts = 0, ends = 0;
-    const char *p = s, *end = s + n;
-    while ((p = memchr(p, '<', (size_t)(end - p))) != NULL) {
-        p++;
-        if (p >= end) break;
-        int closing = *p == '/';
-        const char *name = p + closing;
-        if (name >= end || !isalpha((unsigned char)*name)) continue;
-        if (closing) ends++;
-        else starts++;
-        unsigned char c = (unsigned char)(*name | 0x20);
-        if (c != 's' && c != 't' && c != 'x' && c != 'i' && c != 'n') continue;
-        for (int k = 0; watched[k].s; k++) {
-            size_t len = watched[k].len;
-            if ((size_t)(end - name) < len) continue;
-            size_t j = 0;
-            while (j < len && (name[j] | 0x20) == watched[k].s[j]) j++;
-            if (j < len) continue;
-            if (name + len < end && isalnum((unsigned char)name[len])) continue;
-            opens[k] += closing ? -1 : 1;
-            break;
-        }
-    }
-    for (int k = 0; watched[k].s; k++)
-        if (opens[k] > 0) return 1;
-    return starts - ends > (long)max_depth;
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < len; i++) h = (h ^ (unsigned char)name[i]) * 0x100000001b3ull;
+    return h;
 }
 
 char *wn_markup_repair(const char *s, size_t n, unsigned max_depth, size_t *out_len, wn_repair_report *rep)
 {
     memset(rep, 0, sizeof *rep);
-    if (!needs_repair(s, n, max_depth)) return NULL;
-    size_t depth = 0, excess = 0;
+    if (max_depth == 0) max_depth = 512;
+    /* the open elements as the tree builder will see them, by name: an end
+     * tag closes the nearest open element of its name and is ignored when
+     * there is none ("<div></x>" nests as deep as "<div>") */
+    uint64_t *stack = malloc(((size_t)max_depth + 1) * sizeof *stack);
+    if (!stack) { rep->oom = 1; return NULL; }
+    size_t depth = 0, foreign = 0;
+    const uint64_t svg = name_key("svg", 3), math = name_key("math", 4);
     editor ed = {.s = s};
     size_t i = 0;
     while (i < n) {
@@ -174,16 +152,24 @@ char *wn_markup_repair(const char *s, size_t n, unsigned max_depth, size_t *out_
             k++;
         }
         size_t te = tag_end(s, n, j);
+        size_t keylen = nl <= sizeof name ? nl : sizeof name;
+        uint64_t key = name_key(name, keylen);
         int known = nl <= sizeof name;
         if (end) {
-            if (known && !name_is(name, nl, void_or_sibling_closing)) {
-                if (excess) excess--;
-                else if (depth) depth--;
+            if (!(known && name_is(name, nl, void_or_sibling_closing))) {
+                size_t at = depth;
+                while (at > 0 && stack[at - 1] != key) at--;
+                if (at > 0) {
+                    for (size_t q = at - 1; q < depth; q++)
+                        if (stack[q] == svg || stack[q] == math) foreign--;
+                    depth = at - 1;
+                }
             }
             i = te;
             continue;
         }
-        int selfclose = te >= 2 && s[te - 2] == '/';
+        /* "/>" closes an element only in SVG and MathML; an HTML <div/> stays open */
+        int selfclose = te >= 2 && s[te - 2] == '/' && (foreign > 0 || key == svg || key == math);
         if (known && name_is(name, nl, raw_text)) {
             size_t close = find_end_tag(s, n, te, name, nl);
             if (close >= n && te < n) {
@@ -205,14 +191,15 @@ char *wn_markup_repair(const char *s, size_t n, unsigned max_depth, size_t *out_
         if (known && nl == 9 && memcmp(name, "plaintext", 9) == 0) break;
         if ((known && name_is(name, nl, void_or_sibling_closing)) || selfclose) { i = te; continue; }
         if (depth < max_depth) {
-            depth++;
+            stack[depth++] = key;
+            if (key == svg || key == math) foreign++;
         } else {
             ed_edit(&ed, j, te, "", 0);
-            excess++;
             rep->dropped++;
         }
         i = te;
     }
+    free(stack);
     if (ed.oom) { free(ed.out); rep->oom = 1; return NULL; }
     if (!rep->dropped && !rep->closed) return NULL;
     ed_edit(&ed, n, n, "", 0);

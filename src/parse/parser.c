@@ -321,16 +321,32 @@ static wn_parse_status build_pass(wn_parser *p, myhtml_tree_node_t *doc, const c
         while (ups-- > 0) parent = dom->nodes[parent].parent;
     }
 
-    /* subtree sizes and source ranges, bottom-up over the pre-order array */
-    for (uint32_t i = 0; i < dom->count; i++) dom->nodes[i].size = 1;
+    /* subtree sizes and source ranges, bottom-up over the pre-order array.
+     * An element's range is the union of its own tag and its children's
+     * ranges; elements the tree builder implied (a tbody, a missing body)
+     * have no tag of their own and take their children's span. */
+    for (uint32_t i = 0; i < dom->count; i++) {
+        wn_node *x = &dom->nodes[i];
+        x->size = 1;
+        if (i > 0 && x->tag != WN_TAG_TEXT && x->src_len == 0) x->src_begin = UINT32_MAX; /* empty so far */
+    }
     for (uint32_t i = dom->count - 1; i > 0; i--) {
         wn_node *x = &dom->nodes[i], *par = &dom->nodes[x->parent];
         par->size += x->size;
-        if (x->parent == 0) continue;
+        if (x->parent == 0 || x->src_begin == UINT32_MAX) continue;
         uint64_t end = (uint64_t)x->src_begin + x->src_len;
+        if (par->src_begin == UINT32_MAX) {
+            par->src_begin = x->src_begin;
+            par->src_len = x->src_len;
+            continue;
+        }
         uint64_t pend = (uint64_t)par->src_begin + par->src_len;
-        if (end > pend && x->src_begin >= par->src_begin) par->src_len = (uint32_t)(end - par->src_begin);
+        if (x->src_begin < par->src_begin) par->src_begin = x->src_begin;
+        if (end > pend) pend = end;
+        par->src_len = (uint32_t)(pend - par->src_begin);
     }
+    for (uint32_t i = 1; i < dom->count; i++)
+        if (dom->nodes[i].src_begin == UINT32_MAX) dom->nodes[i].src_begin = 0; /* nothing inside either */
     /* move the finished arrays from the parser's scratch into the page */
     wn_node *nodes = wn_arena_alloc(arena, (size_t)dom->count * sizeof(wn_node));
     wn_attr *attrs = wn_arena_alloc(arena, ((size_t)dom->attr_count + 1) * sizeof(wn_attr));
