@@ -45,7 +45,9 @@ int wn_site_score(winnow_doc *d, wn_page_scores *ps, const wn_page_signals *sig,
             wn_fastce_detect(ce, &t, sig->ce, non);
             wn_fastce_template_free(&t);
         } else {
-            wn_fastce_detect(ce, &ce->tmpl, sig->ce, non);
+            const wn_fastce_template *t = wn_site_model_fastce(m);
+            if (!t) return -1;
+            wn_fastce_detect(ce, t, sig->ce, non);
         }
         for (uint32_t k = 0; k < sig->ce->count; k++) tmpl[sig->ce->units[k]] = non[k];
         for (uint32_t u = 0; u < n; u++) {

@@ -234,6 +234,7 @@ int wn_ce_model_add_page(wn_ce_model *m, const wn_ce_page *p, uint64_t imatch)
     m->pages = page + 1;
     m->page_imatch[page] = imatch;
     m->dirty = 1;
+    m->prepared = 0;
     return 1;
 }
 
@@ -253,16 +254,17 @@ static double ce_threshold(double pages)
 
 /* Distinct training pages (other than `self` and `exclude`) holding a block
  * similar to v. Pages are at most 30: a bit set. */
-static uint32_t similar_pages(const wn_ce_model *m, const wn_ce_vec *v, uint32_t self, uint32_t exclude)
+static uint32_t similar_pages(const wn_ce_model *m, const wn_ce_vec *v, uint32_t self, uint32_t exclude, uint32_t need)
 {
     uint64_t seen = 0;
-    for (size_t i = 0; i < m->count; i++) {
+    uint32_t found = 0;
+    for (size_t i = 0; i < m->count && found < need; i++) {
         const wn_ce_block *b = &m->blocks[i];
         if (b->page == self || b->page == exclude || b->page >= 64) continue;
         if (seen >> b->page & 1u) continue;
-        if (wn_ce_cosine(v, &b->vec) > WN_CE_SIMILAR) seen |= 1ull << b->page;
+        if (wn_ce_cosine(v, &b->vec) > WN_CE_SIMILAR) { seen |= 1ull << b->page; found++; }
     }
-    return (uint32_t)__builtin_popcountll(seen);
+    return found;
 }
 
 int wn_ce_detect(const wn_ce_model *m, const wn_ce_page *p, uint8_t *out, uint32_t exclude)
@@ -270,7 +272,7 @@ int wn_ce_detect(const wn_ce_model *m, const wn_ce_page *p, uint8_t *out, uint32
     double pages = (double)m->pages - (exclude < m->pages ? 1.0 : 0.0);
     double thr = ce_threshold(pages);
     for (uint32_t k = 0; k < p->count; k++)
-        out[k] = pages >= 1.0 && similar_pages(m, &p->vecs[k], UINT32_MAX, exclude) >= thr;
+        out[k] = pages >= 1.0 && similar_pages(m, &p->vecs[k], UINT32_MAX, exclude, UINT32_MAX) >= thr;
     return 0;
 }
 
@@ -391,7 +393,8 @@ static int label_blocks(const wn_ce_model *m, uint32_t exclude, uint8_t *content
             if (find_dim(all, nd, v->dims[j])->n > frequent) freq2 += (double)v->vals[j] * v->vals[j];
         uint32_t similar;
         if (v->norm <= 0 || sqrt(freq2) >= WN_CE_SIMILAR * v->norm) {
-            similar = similar_pages(m, v, b->page, exclude);
+            /* enough similar pages settle it: stop counting there */
+            similar = similar_pages(m, v, b->page, exclude, (uint32_t)ceil(thr));
         } else {
             size_t nc = 0;
             for (uint32_t j = 0; j < v->n; j++) {

@@ -11,6 +11,7 @@ wn_site_model *wn_site_model_new(const char *name, double half_life)
     m->name = strdup(name ? name : "");
     m->half_life = half_life > 0 ? half_life : WN_DEFAULT_HALF_LIFE;
     if (!m->name) { free(m); return NULL; }
+    pthread_mutex_init(&m->ce_lock, NULL);
     return m;
 }
 
@@ -20,6 +21,7 @@ void wn_site_model_free(wn_site_model *m)
     for (size_t i = 0; i < m->keys_cap; i++) free(m->keys[i].sample);
     for (size_t i = 0; i < m->pages_cap; i++) free(m->page_tab[i].url);
     wn_ce_model_free(&m->ce);
+    pthread_mutex_destroy(&m->ce_lock);
     free(m->keys);
     free(m->page_tab);
     free(m->name);
@@ -172,6 +174,17 @@ double wn_site_model_df(const wn_site_model *m, uint8_t kind, uint64_t key)
 }
 
 double wn_site_model_pages(const wn_site_model *m) { return m->pages; }
+
+const wn_fastce_template *wn_site_model_fastce(const wn_site_model *m)
+{
+    /* the model is shared read-only by extracting threads; only this lazy
+     * preparation writes, under the lock */
+    wn_site_model *mm = (wn_site_model *)m;
+    pthread_mutex_lock(&mm->ce_lock);
+    int ok = mm->ce.prepared || wn_ce_model_prepare(&mm->ce) == 0;
+    pthread_mutex_unlock(&mm->ce_lock);
+    return ok ? &mm->ce.tmpl : NULL;
+}
 
 double wn_site_model_self_weight(const wn_site_model *m, uint64_t imatch)
 {

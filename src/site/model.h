@@ -10,6 +10,7 @@
 #ifndef WN_SITE_MODEL_H
 #define WN_SITE_MODEL_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -47,6 +48,7 @@ typedef struct wn_site_model {
     size_t pages_cap, pages_count;
     int dirty;
     wn_ce_model ce;      /* ContentExtractor / FastCE training blocks and template */
+    pthread_mutex_t ce_lock; /* FastCE's preparation runs once, on first use, from any thread */
 } wn_site_model;
 
 #define WN_DEFAULT_HALF_LIFE 1000.0
@@ -73,5 +75,7 @@ double wn_site_model_self_weight(const wn_site_model *m, uint64_t imatch);
 
 const wn_key_entry *wn_site_model_find(const wn_site_model *m, uint8_t kind, uint64_t key);
 double wn_site_model_decay(const wn_site_model *m, double from_t);
+/* FastCE's template, prepared on first use (thread-safe); NULL on OOM. */
+const wn_fastce_template *wn_site_model_fastce(const wn_site_model *m);
 
 #endif

@@ -27,14 +27,13 @@ static const char schema[] =
     "CREATE TABLE IF NOT EXISTS pages("
     "  site INTEGER NOT NULL, imatch INTEGER NOT NULL, t REAL NOT NULL, url TEXT,"
     "  PRIMARY KEY(site, imatch)) WITHOUT ROWID;"
-    /* ContentExtractor training blocks of the first 30 pages, labelled by the
-     * preparation phase (content = 1): FastCE's template is derived from them */
+    /* ContentExtractor training blocks of the first 30 pages; FastCE's
+     * preparation phase runs on them when a CE method is first used */
     "CREATE TABLE IF NOT EXISTS ce_pages("
     "  site INTEGER NOT NULL, page INTEGER NOT NULL, imatch INTEGER NOT NULL,"
     "  PRIMARY KEY(site, page)) WITHOUT ROWID;"
     "CREATE TABLE IF NOT EXISTS ce_blocks("
-    "  site INTEGER NOT NULL, page INTEGER NOT NULL, path INTEGER NOT NULL, content INTEGER NOT NULL,"
-    "  vec BLOB NOT NULL);"
+    "  site INTEGER NOT NULL, page INTEGER NOT NULL, path INTEGER NOT NULL, vec BLOB NOT NULL);"
     "CREATE INDEX IF NOT EXISTS ce_blocks_site ON ce_blocks(site);";
 
 static void set_err(wn_store *s, const char *what)
@@ -146,7 +145,7 @@ static int load_ce(wn_store *s, wn_site_model *m)
     }
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE) { set_err(s, "reading ce_pages"); return -1; }
-    if (sqlite3_prepare_v2(s->db, "SELECT page, path, content, vec FROM ce_blocks WHERE site = ? ORDER BY rowid", -1,
+    if (sqlite3_prepare_v2(s->db, "SELECT page, path, vec FROM ce_blocks WHERE site = ? ORDER BY rowid", -1,
                            &st, NULL) != SQLITE_OK) {
         set_err(s, "reading ce_blocks");
         return -1;
@@ -154,7 +153,7 @@ static int load_ce(wn_store *s, wn_site_model *m)
     sqlite3_bind_int64(st, 1, m->id);
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         wn_ce_vec v;
-        if (wn_ce_vec_unpack(sqlite3_column_blob(st, 3), (size_t)sqlite3_column_bytes(st, 3), &v) != 0) {
+        if (wn_ce_vec_unpack(sqlite3_column_blob(st, 2), (size_t)sqlite3_column_bytes(st, 2), &v) != 0) {
             snprintf(s->error, sizeof s->error, "site %s: a stored ContentExtractor block is damaged", m->name);
             sqlite3_finalize(st);
             return -1;
@@ -163,19 +162,16 @@ static int load_ce(wn_store *s, wn_site_model *m)
                                       (uint64_t)sqlite3_column_int64(st, 1), &v);
         wn_ce_vec_free(&v);
         if (r != 0) { rc = SQLITE_CORRUPT; break; }
-        m->ce.blocks[m->ce.count - 1].content = (uint8_t)sqlite3_column_int(st, 2);
     }
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE) { set_err(s, "reading ce_blocks"); return -1; }
     m->ce.dirty = 0;
-    return m->ce.count ? wn_ce_model_use_labels(&m->ce) : 0;
+    return 0;
 }
 
 static int save_ce(wn_store *s, wn_site_model *m)
 {
     if (!m->ce.dirty) return 0;
-    /* the preparation phase runs when the training set changed */
-    if (wn_ce_model_prepare(&m->ce) != 0) { snprintf(s->error, sizeof s->error, "out of memory"); return -1; }
     sqlite3_stmt *st = NULL;
     char sql[128];
     snprintf(sql, sizeof sql, "DELETE FROM ce_blocks WHERE site = %lld; DELETE FROM ce_pages WHERE site = %lld;",
@@ -195,7 +191,7 @@ static int save_ce(wn_store *s, wn_site_model *m)
         if (rc != SQLITE_DONE) { set_err(s, "writing ce_pages"); sqlite3_finalize(st); return -1; }
     }
     sqlite3_finalize(st);
-    if (sqlite3_prepare_v2(s->db, "INSERT INTO ce_blocks(site, page, path, content, vec) VALUES(?,?,?,?,?)", -1, &st,
+    if (sqlite3_prepare_v2(s->db, "INSERT INTO ce_blocks(site, page, path, vec) VALUES(?,?,?,?)", -1, &st,
                            NULL) != SQLITE_OK) {
         set_err(s, "writing ce_blocks");
         return -1;
@@ -216,8 +212,7 @@ static int save_ce(wn_store *s, wn_site_model *m)
         sqlite3_bind_int64(st, 1, m->id);
         sqlite3_bind_int(st, 2, (int)b->page);
         sqlite3_bind_int64(st, 3, (sqlite3_int64)b->path);
-        sqlite3_bind_int(st, 4, b->content);
-        sqlite3_bind_blob(st, 5, need ? buf : "", (int)need, SQLITE_STATIC);
+        sqlite3_bind_blob(st, 4, need ? buf : "", (int)need, SQLITE_STATIC);
         rc = sqlite3_step(st);
         sqlite3_reset(st);
     }
@@ -287,6 +282,15 @@ int wn_store_load(wn_store *s, const char *site, wn_site_model **out)
     return 0;
 }
 
+/* SQLite orders INTEGER keys as signed 64-bit numbers. */
+static int cmp_entry(const void *a, const void *b)
+{
+    const wn_key_entry *x = *(wn_key_entry *const *)a, *y = *(wn_key_entry *const *)b;
+    if (x->kind != y->kind) return x->kind < y->kind ? -1 : 1;
+    int64_t kx = (int64_t)x->key, ky = (int64_t)y->key;
+    return kx < ky ? -1 : kx > ky;
+}
+
 int wn_store_save(wn_store *s, wn_site_model *m)
 {
     if (!m->dirty) return 0;
@@ -320,9 +324,18 @@ int wn_store_save(wn_store *s, wn_site_model *m)
         set_err(s, "writing keys");
         return -1;
     }
-    for (size_t i = 0; i < m->keys_cap; i++) {
-        wn_key_entry *e = &m->keys[i];
-        if (!e->used || !e->dirty) continue;
+    /* in primary-key order: B-tree inserts then append instead of splitting
+     * pages all over the table (several times faster on a fresh site) */
+    size_t ndirty = 0;
+    for (size_t i = 0; i < m->keys_cap; i++) ndirty += m->keys[i].used && m->keys[i].dirty;
+    wn_key_entry **order = malloc((ndirty + 1) * sizeof *order);
+    if (!order) { sqlite3_finalize(st); snprintf(s->error, sizeof s->error, "out of memory"); return -1; }
+    ndirty = 0;
+    for (size_t i = 0; i < m->keys_cap; i++)
+        if (m->keys[i].used && m->keys[i].dirty) order[ndirty++] = &m->keys[i];
+    qsort(order, ndirty, sizeof *order, cmp_entry);
+    for (size_t i = 0; i < ndirty; i++) {
+        wn_key_entry *e = order[i];
         sqlite3_bind_int64(st, 1, m->id);
         sqlite3_bind_int(st, 2, e->kind);
         sqlite3_bind_int64(st, 3, (sqlite3_int64)e->key);
@@ -332,8 +345,9 @@ int wn_store_save(wn_store *s, wn_site_model *m)
         else sqlite3_bind_null(st, 6);
         rc = sqlite3_step(st);
         sqlite3_reset(st);
-        if (rc != SQLITE_DONE) { set_err(s, "writing keys"); sqlite3_finalize(st); return -1; }
+        if (rc != SQLITE_DONE) { set_err(s, "writing keys"); sqlite3_finalize(st); free(order); return -1; }
     }
+    free(order);
     sqlite3_finalize(st);
 
     if (sqlite3_prepare_v2(s->db,
