@@ -261,6 +261,43 @@ static void test_positions(void)
     page_free(&p);
 }
 
+/* Every element's source range covers the text of its descendants, so a
+ * block's (src_begin, src_len) in the public API locates all of it. */
+static int ranges_cover_text(const wn_dom *d, const char *src)
+{
+    int ok = 1;
+    for (uint32_t i = 1; i < d->count; i++) {
+        const wn_node *t = &d->nodes[i];
+        if (!wn_node_is_text(t)) continue;
+        for (uint32_t a = t->parent; a != 0 && a != WN_NONE; a = d->nodes[a].parent) {
+            const wn_node *x = &d->nodes[a];
+            if (x->src_begin <= t->src_begin && t->src_begin + t->src_len <= x->src_begin + x->src_len) continue;
+            fprintf(stderr, "  <%s> at [%u, +%u) \"%.*s\" does not cover text \"%.*s\"\n", x->name, x->src_begin,
+                    x->src_len, (int)(x->src_len < 60 ? x->src_len : 60), src + x->src_begin,
+                    (int)(t->src_len < 40 ? t->src_len : 40), src + t->src_begin);
+            ok = 0;
+        }
+    }
+    return ok;
+}
+
+static void test_source_ranges(void)
+{
+    static const char *const pages[] = {
+        "<html><body><div><p>para <b>bold</b> tail</p></div></body></html>",
+        "<html><body><table><tbody><tr><td>explicit tbody cell</td></tr></tbody></table></body></html>",
+        /* the tbody here is implied by the tree builder: no tag of its own */
+        "<html><body><table><tr><td>implied tbody cell</td></tr></table></body></html>",
+        "<html><body><ul><li>one<li>two</ul></body></html>",
+    };
+    for (size_t k = 0; k < sizeof pages / sizeof pages[0]; k++) {
+        page p;
+        page_parse(&p, pages[k]);
+        CHECK(ranges_cover_text(&p.dom, pages[k]));
+        page_free(&p);
+    }
+}
+
 static void test_invariants_on_messy_markup(void)
 {
     /* Misnested and unclosed tags, implied ends, tables, lists, foster
@@ -458,6 +495,7 @@ int main(void)
     RUN(test_raw_text);
     RUN(test_attributes);
     RUN(test_positions);
+    RUN(test_source_ranges);
     RUN(test_invariants_on_messy_markup);
     RUN(test_parser_reuse);
     RUN(test_depth_guard_passes_normal_pages);

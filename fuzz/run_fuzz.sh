@@ -1,0 +1,19 @@
+#!/bin/sh
+# Runs a libFuzzer binary for a bounded time on a copy of a seed corpus.
+#
+# usage: run_fuzz.sh FUZZER SEED_DIR ARTIFACT_DIR SECONDS
+#
+# libFuzzer adds every input that finds new coverage to its corpus
+# directory; pointing it at a temporary copy keeps the committed seeds as
+# they are. Inputs that crash, leak or time out are written to ARTIFACT_DIR
+# and the run fails.
+set -eu
+fuzzer=$1 seeds=$2 artifacts=$3 seconds=$4
+work=$(mktemp -d "${TMPDIR:-/tmp}/winnow-fuzz.XXXXXX")
+trap 'rm -rf "$work"' EXIT INT TERM
+mkdir -p "$work/corpus" "$artifacts"
+cp "$seeds"/*.html "$work/corpus/"
+# -timeout: one input taking 10 s is a hang; -rss_limit_mb: a memory blow-up
+# is a bug too; -max_len: the seeds are under 20 KB, so is what grows from them.
+"$fuzzer" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -max_len=20480 \
+  -print_final_stats=1 -artifact_prefix="$artifacts/" "$work/corpus"

@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""Real pages in, expected text out: the data-driven accuracy test.
+
+usage: run_pages.py WINNOW_BINARY PAGES_DIR
+
+PAGES_DIR/expected.tsv lists the checks, one per line (TAB-separated):
+  PAGE  f1     FLOOR    4-gram shingle F1 of `winnow extract PAGE` against
+                        PAGE's gold text (NAME.gold.txt for NAME.html) must
+                        be at least FLOOR
+  PAGE  has    PHRASE   the extracted text contains PHRASE
+  PAGE  lacks  PHRASE   the extracted text does not contain PHRASE
+Phrases are compared with all whitespace (including no-break spaces)
+collapsed to single spaces, on both sides.
+
+Every listed page is also rendered in the other formats, which must come out
+well-formed: JSON that parses, blocks as one JSON object per line, Markdown
+and HTML that are not empty. Any sanitizer report fails the page.
+
+The F1 is the article-extraction benchmark's measure (the one the project's
+reference scorer prints): lower-cased \\w+ tokens, multisets of 4-token
+shingles, F1 of precision and recall of the shared shingles.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+from collections import Counter
+
+TOKEN = re.compile(r'\w+', re.UNICODE)
+SANITIZER = re.compile(r'Sanitizer|runtime error:')
+
+
+def shingles(text, n=4):
+    toks = TOKEN.findall(text.lower())
+    if len(toks) < n:
+        return Counter([tuple(toks)]) if toks else Counter()
+    return Counter(tuple(toks[i:i + n]) for i in range(len(toks) - n + 1))
+
+
+def shingle_f1(gold, pred):
+    g, p = shingles(gold), shingles(pred)
+    tp = sum((g & p).values())
+    fp = sum(p.values()) - tp
+    fn = sum(g.values()) - tp
+    if fp == 0 and fn == 0:
+        return 1.0  # both empty, or identical
+    precision = tp / (tp + fp) if tp + fp else 0.0
+    recall = tp / (tp + fn) if tp + fn else 0.0
+    return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+
+
+def squash(s):
+    return re.sub(r'\s+', ' ', s.replace('\u00a0', ' ')).strip()
+
+
+def run(winnow, page, fmt):
+    """stdout of `winnow extract -f FMT PAGE`, or raises with the reason."""
+    env = dict(os.environ)
+    # sanitizers exit with a code no winnow outcome uses
+    env['ASAN_OPTIONS'] = ':'.join(filter(None, [env.get('ASAN_OPTIONS'), 'exitcode=86']))
+    env['UBSAN_OPTIONS'] = ':'.join(filter(None, [env.get('UBSAN_OPTIONS'), 'halt_on_error=1:exitcode=86']))
+    try:
+        r = subprocess.run([winnow, 'extract', '-q', '-f', fmt, page], capture_output=True, timeout=120, env=env)
+    except subprocess.TimeoutExpired:
+        raise RuntimeError('%s: timed out' % fmt)
+    err = r.stderr.decode('utf-8', 'replace')
+    if SANITIZER.search(err) or r.returncode == 86:
+        raise RuntimeError('%s: sanitizer report:\n%s' % (fmt, err[:3000]))
+    if r.returncode != 0:
+        raise RuntimeError('%s: exit status %d: %s' % (fmt, r.returncode, err.strip()[:500]))
+    return r.stdout.decode('utf-8')  # strict: the output must be valid UTF-8
+
+
+def check_formats(winnow, page):
+    """Problems with the non-text renderings of one page."""
+    problems = []
+    try:
+        json.loads(run(winnow, page, 'json'))
+    except (RuntimeError, ValueError) as e:
+        problems.append('json: %s' % e)
+    try:
+        for k, line in enumerate(run(winnow, page, 'blocks').splitlines()):
+            if json.loads(line).get('i') != k:
+                problems.append('blocks: line %d has the wrong index' % (k + 1))
+                break
+    except (RuntimeError, ValueError) as e:
+        problems.append('blocks: %s' % e)
+    for fmt, must in (('markdown', None), ('html', '<!DOCTYPE html>')):
+        try:
+            out = run(winnow, page, fmt)
+            if not out.strip() or (must and must not in out):
+                problems.append('%s: empty or malformed' % fmt)
+        except (RuntimeError, ValueError) as e:
+            problems.append('%s: %s' % (fmt, e))
+    return problems
+
+
+def read_expected(path):
+    checks = []
+    with open(path, encoding='utf-8') as f:
+        for n, line in enumerate(f, 1):
+            line = line.rstrip('\n')
+            if not line.strip() or line.startswith('#'):
+                continue
+            parts = line.split('\t')
+            if len(parts) != 3 or parts[1] not in ('f1', 'has', 'lacks'):
+                sys.exit('%s:%d: expected PAGE<TAB>f1|has|lacks<TAB>VALUE' % (path, n))
+            checks.append(tuple(parts))
+    return checks
+
+
+def main(argv):
+    if len(argv) != 2:
+        sys.exit(__doc__.strip())
+    winnow, pages_dir = argv
+    checks = read_expected(os.path.join(pages_dir, 'expected.tsv'))
+    passed = failed = 0
+    texts = {}
+    for page in dict.fromkeys(c[0] for c in checks):  # each page once, in file order
+        path = os.path.join(pages_dir, page)
+        try:
+            texts[page] = run(winnow, path, 'text')
+            problems = check_formats(winnow, path)
+        except (RuntimeError, UnicodeDecodeError) as e:
+            texts[page], problems = None, [str(e)]
+        if problems:
+            failed += 1
+            print('FAIL %s\n     %s' % (page, '\n     '.join(problems)))
+        else:
+            passed += 1
+            print('ok   %s: all formats well-formed' % page)
+    for page, kind, value in checks:
+        text = texts.get(page)
+        if text is None:
+            continue  # already failed above
+        if kind == 'f1':
+            gold_path = os.path.join(pages_dir, os.path.splitext(page)[0] + '.gold.txt')
+            with open(gold_path, encoding='utf-8') as f:
+                f1 = shingle_f1(f.read(), text)
+            ok = f1 >= float(value)
+            what = 'shingle F1 %.3f (floor %s)' % (f1, value)
+        else:
+            found = squash(value) in squash(text)
+            ok = found == (kind == 'has')
+            what = '%s "%s"' % ('has' if found else 'lacks', value)
+        if ok:
+            passed += 1
+        else:
+            failed += 1
+        print('%s %s: %s' % ('ok  ' if ok else 'FAIL', page, what))
+    print('%d passed, %d failed' % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))

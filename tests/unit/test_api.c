@@ -1,0 +1,487 @@
+/* The public API as a caller sees it (winnow.h only): statuses and their
+ * words, argument checking, engine and document lifetimes, extraction of a
+ * templated article page, metadata from <title>/<meta>/OpenGraph/JSON-LD,
+ * the block list, options and the output callback contract. */
+#include "api_fixture.h"
+#include "check.h"
+#include "json_check.h"
+
+static winnow_engine *engine;
+
+static void test_version_and_names(void)
+{
+    CHECK_STR(winnow_version(), WINNOW_VERSION_STRING);
+    static const struct { winnow_status s; const char *name; } all[] = {
+        {WINNOW_OK, "WINNOW_OK"}, {WINNOW_PARTIAL, "WINNOW_PARTIAL"}, {WINNOW_NO_CONTENT, "WINNOW_NO_CONTENT"},
+        {WINNOW_E_EMPTY, "WINNOW_E_EMPTY"}, {WINNOW_E_BINARY, "WINNOW_E_BINARY"},
+        {WINNOW_E_TOO_LARGE, "WINNOW_E_TOO_LARGE"}, {WINNOW_E_NOMEM, "WINNOW_E_NOMEM"},
+        {WINNOW_E_PARSE, "WINNOW_E_PARSE"}, {WINNOW_E_IO, "WINNOW_E_IO"}, {WINNOW_E_ARG, "WINNOW_E_ARG"},
+    };
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        CHECK_STR(winnow_status_name(all[i].s), all[i].name);
+        const char *m = winnow_status_message(all[i].s);
+        CHECK(m && strlen(m) > 5);
+        /* every message is distinct: a user can tell the cases apart */
+        for (size_t j = 0; j < i; j++) CHECK(strcmp(m, winnow_status_message(all[j].s)) != 0);
+        CHECK_EQ(WINNOW_FAILED(all[i].s), all[i].s >= WINNOW_E_EMPTY);
+    }
+    CHECK_STR(winnow_status_name((winnow_status)999), "WINNOW_UNKNOWN");
+    CHECK(strlen(winnow_status_message((winnow_status)999)) > 0);
+
+    static const char *const meta_names[WINNOW_META_COUNT] = {"title", "author", "date", "url",
+                                                              "site_name", "description", "language", "charset"};
+    for (int f = 0; f < WINNOW_META_COUNT; f++) CHECK_STR(winnow_meta_name((winnow_meta_field)f), meta_names[f]);
+    CHECK_STR(winnow_meta_name(WINNOW_META_COUNT), "");
+    CHECK_STR(winnow_meta_name((winnow_meta_field)-1), "");
+}
+
+static void test_format_parse(void)
+{
+    static const struct { const char *name; winnow_format f; } names[] = {
+        {"text", WINNOW_FORMAT_TEXT}, {"txt", WINNOW_FORMAT_TEXT}, {"markdown", WINNOW_FORMAT_MARKDOWN},
+        {"md", WINNOW_FORMAT_MARKDOWN}, {"json", WINNOW_FORMAT_JSON}, {"html", WINNOW_FORMAT_HTML},
+        {"blocks", WINNOW_FORMAT_BLOCKS},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        winnow_format f = (winnow_format)-1;
+        CHECK(winnow_format_parse(names[i].name, &f));
+        CHECK_EQ(f, names[i].f);
+    }
+    winnow_format f = WINNOW_FORMAT_JSON;
+    CHECK(!winnow_format_parse("xml", &f));
+    CHECK(!winnow_format_parse("", &f));
+    CHECK(!winnow_format_parse("TEXT", &f));
+    CHECK(!winnow_format_parse(NULL, &f));
+    CHECK_EQ(f, WINNOW_FORMAT_JSON); /* untouched on failure */
+}
+
+static void test_options_default(void)
+{
+    winnow_options o;
+    memset(&o, 0xAB, sizeof o);
+    winnow_options_default(&o);
+    CHECK_EQ(o.max_input_bytes, (size_t)256 << 20);
+    CHECK_EQ(o.max_depth, 512);
+    CHECK_EQ(o.include_title, 1);
+}
+
+static void test_argument_errors(void)
+{
+    winnow_doc *d = (winnow_doc *)&d; /* poison: must come back NULL */
+    winnow_input in = {"<p>x</p>", 8, NULL, NULL};
+    CHECK_EQ(winnow_extract(NULL, &in, &d), WINNOW_E_ARG);
+    CHECK(d == NULL);
+    CHECK_EQ(winnow_extract(engine, &in, NULL), WINNOW_E_ARG);
+    d = (winnow_doc *)&d;
+    CHECK_EQ(winnow_extract(engine, NULL, &d), WINNOW_E_ARG);
+    CHECK(d == NULL);
+    CHECK(strlen(winnow_engine_error(engine)) > 0);
+    winnow_input nodata = {NULL, 10, NULL, NULL};
+    CHECK_EQ(winnow_extract(engine, &nodata, &d), WINNOW_E_ARG);
+    CHECK(d == NULL);
+
+    winnow_input empty = {NULL, 0, NULL, NULL};
+    CHECK_EQ(winnow_extract(engine, &empty, &d), WINNOW_E_EMPTY);
+    CHECK(d == NULL);
+    CHECK_HAS(winnow_engine_error(engine), "empty");
+    winnow_input zero_len = {"<p>x</p>", 0, NULL, NULL}; /* len 0 is empty, whatever data points at */
+    CHECK_EQ(winnow_extract(engine, &zero_len, &d), WINNOW_E_EMPTY);
+    CHECK(d == NULL);
+
+    /* the error is per call: a success clears it */
+    extraction x = extract_str(engine, "<p>fine</p>");
+    CHECK(!WINNOW_FAILED(x.status));
+    CHECK_STR(winnow_engine_error(engine), "");
+    extraction_free(&x);
+
+    CHECK_STR(winnow_engine_error(NULL), "");
+    CHECK_STR(winnow_doc_warning(NULL), "");
+    CHECK_STR(winnow_doc_meta(NULL, WINNOW_META_TITLE), "");
+    CHECK_EQ(winnow_doc_block_count(NULL), 0);
+    winnow_block b;
+    CHECK_EQ(winnow_doc_block(NULL, 0, &b), 0);
+    CHECK(winnow_render_alloc(NULL, WINNOW_FORMAT_TEXT, NULL) == NULL);
+    winnow_doc_free(NULL);
+    winnow_engine_free(NULL);
+}
+
+static void test_binary_and_too_large(void)
+{
+    static const unsigned char png[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R'};
+    extraction x = extract_with(engine, png, sizeof png, NULL, NULL);
+    CHECK_EQ(x.status, WINNOW_E_BINARY);
+    CHECK(x.doc == NULL);
+    CHECK_HAS(winnow_engine_error(engine), "PNG");
+    extraction_free(&x);
+
+    winnow_options o;
+    winnow_options_default(&o);
+    o.max_input_bytes = 64;
+    winnow_engine *small = winnow_engine_new(&o);
+    CHECK(small != NULL);
+    x = extract_str(small, article_page);
+    CHECK_EQ(x.status, WINNOW_E_TOO_LARGE);
+    CHECK_HAS(winnow_engine_error(small), "64");
+    extraction_free(&x);
+    /* at the limit is still fine */
+    char page[65];
+    memset(page, 'a', 64);
+    memcpy(page, "<p>", 3);
+    page[64] = '\0';
+    x = extract_str(small, page);
+    CHECK_EQ(x.status, WINNOW_OK);
+    extraction_free(&x);
+    winnow_engine_free(small);
+}
+
+static void test_article_extraction(void)
+{
+    extraction x = extract_str(engine, article_page);
+    CHECK_EQ(x.status, WINNOW_OK);
+    CHECK_STR(winnow_doc_warning(x.doc), "");
+    for (size_t i = 0; i < sizeof article_kept / sizeof article_kept[0]; i++) CHECK_HAS(x.text, article_kept[i]);
+    for (size_t i = 0; i < sizeof article_dropped / sizeof article_dropped[0]; i++)
+        CHECK_LACKS(x.text, article_dropped[i]);
+    /* the article's own paragraphs keep their order */
+    const char *a = strstr(x.text, "The rocky shelf"), *b = strstr(x.text, "Most animals hide");
+    CHECK(a && b && a < b);
+    extraction_free(&x);
+}
+
+static void test_metadata(void)
+{
+    extraction x = extract_with(engine, article_page, strlen(article_page), NULL, "https://other.example/x");
+    const winnow_doc *d = x.doc;
+    CHECK_STR(winnow_doc_meta(d, WINNOW_META_TITLE), "Tide pools of the north coast"); /* og:title over <title> */
+    CHECK_STR(winnow_doc_meta(d, WINNOW_META_AUTHOR), "Maria Lindqvist");
+    CHECK_STR(winnow_doc_meta(d, WINNOW_META_DATE), "2024-03-05T08:00:00Z");
+    CHECK_STR(winnow_doc_meta(d, WINNOW_META_URL), "https://coastal.example/tide-pools"); /* canonical first */
+    CHECK_STR(winnow_doc_meta(d, WINNOW_META_SITE_NAME), "Coastal Notes");
+    CHECK_STR(winnow_doc_meta(d, WINNOW_META_DESCRIPTION), "A field guide to the tide pools north of the bay.");
+    CHECK_STR(winnow_doc_meta(d, WINNOW_META_LANGUAGE), "en");
+    CHECK_STR(winnow_doc_meta(d, WINNOW_META_CHARSET), "UTF-8");
+    CHECK_STR(winnow_doc_meta(d, WINNOW_META_COUNT), "");
+    CHECK_STR(winnow_doc_meta(d, (winnow_meta_field)-1), "");
+    extraction_free(&x);
+
+    /* plain <title>, whitespace collapsed; og:url and then the caller's URL
+     * stand in for a missing canonical link */
+    const char *plain = "<html><head><title>\n  Plain   title\t</title><meta property=og:url content=\"https://og.example/\">"
+                        "</head><body><p>Some body text, long enough to read.</p></body></html>";
+    x = extract_with(engine, plain, strlen(plain), NULL, "https://caller.example/");
+    CHECK_STR(winnow_doc_meta(x.doc, WINNOW_META_TITLE), "Plain title");
+    CHECK_STR(winnow_doc_meta(x.doc, WINNOW_META_URL), "https://og.example/");
+    CHECK_STR(winnow_doc_meta(x.doc, WINNOW_META_AUTHOR), "");
+    extraction_free(&x);
+    const char *bare = "<p>Nothing declared about this page at all.</p>";
+    x = extract_with(engine, bare, strlen(bare), NULL, "https://caller.example/");
+    CHECK_STR(winnow_doc_meta(x.doc, WINNOW_META_URL), "https://caller.example/");
+    CHECK_STR(winnow_doc_meta(x.doc, WINNOW_META_TITLE), "");
+    extraction_free(&x);
+
+    /* the charset field names what the bytes were read as */
+    const char *latin = "<meta charset=iso-8859-1><p>Le caf\xE9 est ferm\xE9 aujourd'hui.</p>";
+    x = extract_str(engine, latin);
+    CHECK_STR(winnow_doc_meta(x.doc, WINNOW_META_CHARSET), "WINDOWS-1252");
+    CHECK_HAS(x.text, "Le caf\xC3\xA9 est ferm\xC3\xA9");
+    extraction_free(&x);
+}
+
+static void test_jsonld_metadata(void)
+{
+    const char *page =
+        "<html><head><title>Site title | Example</title>"
+        "<script type=\"application/ld+json\">"
+        "{\"@context\":\"https://schema.org\",\"@graph\":["
+        "{\"@type\":\"WebSite\",\"name\":\"Example Site\",\"url\":\"https://example.org/\"},"
+        "{\"@type\":\"NewsArticle\",\"headline\":\"Headline from \\\"JSON-LD\\\"\","
+        "\"datePublished\":\"2023-11-02T10:00:00Z\","
+        "\"author\":[{\"@type\":\"Person\",\"name\":\"Ada Byron\"}],"
+        "\"publisher\":{\"@type\":\"Organization\",\"name\":\"The Daily Example\"},"
+        "\"description\":\"Caf\\u00e9 society, line\\nbreak\"}]}"
+        "</script></head><body><article><p>Body text of the article, with a comma, and a full stop.</p>"
+        "</article></body></html>";
+    extraction x = extract_str(engine, page);
+    CHECK_STR(winnow_doc_meta(x.doc, WINNOW_META_TITLE), "Headline from \"JSON-LD\"");
+    CHECK_STR(winnow_doc_meta(x.doc, WINNOW_META_AUTHOR), "Ada Byron");
+    CHECK_STR(winnow_doc_meta(x.doc, WINNOW_META_DATE), "2023-11-02T10:00:00Z");
+    CHECK_STR(winnow_doc_meta(x.doc, WINNOW_META_SITE_NAME), "The Daily Example");
+    CHECK_STR(winnow_doc_meta(x.doc, WINNOW_META_DESCRIPTION), "Caf\xC3\xA9 society, line break");
+    extraction_free(&x);
+
+    /* <meta> values stand; JSON-LD only fills what is missing, and a plain
+     * string author works as well as an object */
+    const char *both =
+        "<html><head><meta name=author content=\"Meta Author\">"
+        "<script type=application/ld+json>{\"@type\":\"BlogPosting\",\"author\":\"Json Author\","
+        "\"dateCreated\":\"2020-01-01\"}</script></head>"
+        "<body><p>Text of the post, long enough to count as one.</p></body></html>";
+    x = extract_str(engine, both);
+    CHECK_STR(winnow_doc_meta(x.doc, WINNOW_META_AUTHOR), "Meta Author");
+    CHECK_STR(winnow_doc_meta(x.doc, WINNOW_META_DATE), "2020-01-01");
+    extraction_free(&x);
+
+    /* broken JSON-LD is ignored, not fatal */
+    const char *broken = "<html><head><title>Kept title</title><script type=application/ld+json>"
+                         "{\"@type\":\"Article\",\"headline\":\"unterminated</script></head>"
+                         "<body><p>Text of the page, long enough.</p></body></html>";
+    x = extract_str(engine, broken);
+    CHECK(!WINNOW_FAILED(x.status));
+    CHECK_STR(winnow_doc_meta(x.doc, WINNOW_META_TITLE), "Kept title");
+    extraction_free(&x);
+}
+
+static int valid_utf8(const char *s)
+{
+    size_t n = strlen(s);
+    for (size_t i = 0; i < n;) {
+        size_t k = json_utf8((const unsigned char *)s + i, n - i);
+        if (!k) return 0;
+        i += k;
+    }
+    return 1;
+}
+
+static void test_jsonld_bad_escapes(void)
+{
+    /* A \u escape with fewer than four hex digits before a multi-byte
+     * character: the reader must not swallow part of that character, or
+     * the metadata (and every output that prints it) is invalid UTF-8. */
+    static const char *const headlines[] = {
+        "Price \\u00\xE2\x82\xAC 10",          /* \u00 then the euro sign */
+        "Smile \\ud83d\\ude\xE2\x82\xAC end",  /* low surrogate cut short */
+        "Tail \\u\xC3\xA9\xC3\xA9",              /* no hex digit at all */
+    };
+    for (size_t i = 0; i < sizeof headlines / sizeof headlines[0]; i++) {
+        char page[512];
+        snprintf(page, sizeof page,
+                 "<html><head><script type=application/ld+json>{\"@type\":\"Article\",\"headline\":\"%s\"}"
+                 "</script></head><body><p>Body text, long enough to be read.</p></body></html>",
+                 headlines[i]);
+        extraction x = extract_str(engine, page);
+        const char *title = winnow_doc_meta(x.doc, WINNOW_META_TITLE);
+        if (!valid_utf8(title)) fprintf(stderr, "  headline %zu: title is not valid UTF-8\n", i);
+        CHECK(valid_utf8(title));
+        char *h = render_str(x.doc, WINNOW_FORMAT_HTML);
+        CHECK(valid_utf8(h));
+        free(h);
+        extraction_free(&x);
+    }
+}
+
+static void test_blocks_api(void)
+{
+    extraction x = extract_str(engine, article_page);
+    size_t n = winnow_doc_block_count(x.doc);
+    CHECK(n >= 5);
+    int content_blocks = 0, template_blocks = 0;
+    for (size_t k = 0; k < n; k++) {
+        winnow_block b;
+        CHECK(winnow_doc_block(x.doc, k, &b));
+        CHECK(b.tag && *b.tag);
+        CHECK(b.path && strncmp(b.path, "html.body", 9) == 0);
+        CHECK(b.parent < (long)k);
+        CHECK(b.parent >= -1);
+        CHECK(b.chars > 0 && b.distinct_words >= 3);
+        CHECK(b.words >= b.distinct_words);
+        CHECK(b.link_chars <= b.chars);
+        CHECK(b.templateness >= 0.0 && b.templateness <= 1.0);
+        CHECK(b.line >= 1);
+        CHECK(b.src_begin + b.src_len <= strlen(article_page));
+        CHECK(b.fingerprint != 0);
+        if (b.parent >= 0) {
+            winnow_block up;
+            winnow_doc_block(x.doc, (size_t)b.parent, &up);
+            CHECK(up.depth < b.depth);
+            CHECK(strncmp(b.path, up.path, strlen(up.path)) == 0);
+        }
+        if (strstr(b.path, "article")) content_blocks += b.is_content;
+        if (!strcmp(b.tag, "aside") || !strcmp(b.tag, "footer") || !strcmp(b.tag, "header"))
+            template_blocks += !b.is_content;
+    }
+    CHECK(content_blocks >= 4);
+    CHECK_EQ(template_blocks, 3);
+    winnow_block b;
+    CHECK_EQ(winnow_doc_block(x.doc, n, &b), 0);
+    CHECK_EQ(winnow_doc_block(x.doc, 0, NULL), 0);
+    extraction_free(&x);
+}
+
+static void test_include_title_option(void)
+{
+    const char *page =
+        "<html><body><div class=\"masthead-wrap\"><h1>Headline outside the content block</h1></div>"
+        "<div class=\"story\"><p>The first paragraph of the story has plenty of words, commas, and a stop.</p>"
+        "<p>The second paragraph goes on about the same subject, with more words, and another stop.</p></div>"
+        "</body></html>";
+    extraction x = extract_str(engine, page);
+    CHECK(strncmp(x.text, "Headline outside the content block\n", 35) == 0);
+    extraction_free(&x);
+
+    winnow_options o;
+    winnow_options_default(&o);
+    o.include_title = 0;
+    winnow_engine *e = winnow_engine_new(&o);
+    x = extract_str(e, page);
+    CHECK_LACKS(x.text, "Headline outside");
+    CHECK_HAS(x.text, "The first paragraph of the story");
+    extraction_free(&x);
+    winnow_engine_free(e);
+}
+
+static void test_engine_reuse(void)
+{
+    /* One engine, many pages: results do not depend on what came before,
+     * and a document may outlive the next extraction. */
+    extraction first = extract_str(engine, article_page);
+    for (int i = 0; i < 40; i++) {
+        extraction other = extract_str(engine, i % 2 ? "<p>Something else entirely, a different page.</p>"
+                                                      : "<frameset><frame src=a></frameset>");
+        extraction again = extract_str(engine, article_page);
+        CHECK_STR(again.text, first.text);
+        extraction_free(&other);
+        extraction_free(&again);
+    }
+    /* two live documents from one engine; freed in creation order */
+    extraction second = extract_str(engine, "<p>A second live document with its own text.</p>");
+    char *t = render_str(first.doc, WINNOW_FORMAT_TEXT);
+    CHECK_STR(t, first.text);
+    free(t);
+    CHECK_HAS(second.text, "A second live document");
+    extraction_free(&first);
+    extraction third = extract_str(engine, article_page);
+    CHECK_HAS(third.text, "The rocky shelf");
+    extraction_free(&second);
+    extraction_free(&third);
+
+    /* engines with default options from NULL and from a zeroed struct */
+    winnow_options zero;
+    memset(&zero, 0, sizeof zero);
+    winnow_engine *e = winnow_engine_new(&zero);
+    CHECK(e != NULL);
+    extraction x = extract_str(e, article_page);
+    CHECK_EQ(x.status, WINNOW_OK);
+    extraction_free(&x);
+    winnow_engine_free(e);
+}
+
+typedef struct sink {
+    char *data;
+    size_t len, calls;
+    size_t fail_at_call; /* 0: never fail */
+} sink;
+
+static int sink_write(void *ctx, const char *data, size_t len)
+{
+    sink *s = ctx;
+    s->calls++;
+    if (s->fail_at_call && s->calls >= s->fail_at_call) return -1;
+    s->data = realloc(s->data, s->len + len + 1);
+    memcpy(s->data + s->len, data, len);
+    s->len += len;
+    s->data[s->len] = '\0';
+    return 0;
+}
+
+static void test_render_callback(void)
+{
+    /* a page with over 64 KiB of text so output arrives in several pieces */
+    size_t cap = 200000;
+    char *big = malloc(cap);
+    strcpy(big, "<html><body><article>");
+    for (int i = 0; strlen(big) < cap - 400; i++) {
+        char para[256];
+        snprintf(para, sizeof para, "<p>Paragraph number %d of a long article, with commas, words and stops.</p>\n",
+                 i);
+        strcat(big, para);
+    }
+    strcat(big, "</article></body></html>");
+    extraction x = extract_str(engine, big);
+    CHECK_EQ(x.status, WINNOW_OK);
+    for (int f = WINNOW_FORMAT_TEXT; f <= WINNOW_FORMAT_BLOCKS; f++) {
+        sink s = {0};
+        CHECK_EQ(winnow_render(x.doc, (winnow_format)f, sink_write, &s), WINNOW_OK);
+        char *whole = render_str(x.doc, (winnow_format)f);
+        CHECK(s.data && strcmp(s.data, whole) == 0);
+        /* the block formats stream; text-like formats may arrive whole */
+        if (f == WINNOW_FORMAT_BLOCKS || f == WINNOW_FORMAT_JSON) CHECK(s.calls > 1);
+        free(whole);
+        free(s.data);
+
+        /* a failing writer aborts the render with WINNOW_E_IO */
+        sink bad = {.fail_at_call = 1};
+        CHECK_EQ(winnow_render(x.doc, (winnow_format)f, sink_write, &bad), WINNOW_E_IO);
+        CHECK_EQ(bad.calls, 1); /* and is not called again after failing */
+        free(bad.data);
+    }
+    CHECK_EQ(winnow_render(x.doc, (winnow_format)42, sink_write, NULL), WINNOW_E_ARG);
+    CHECK_EQ(winnow_render(x.doc, WINNOW_FORMAT_TEXT, NULL, NULL), WINNOW_E_ARG);
+    CHECK_EQ(winnow_render(NULL, WINNOW_FORMAT_TEXT, sink_write, NULL), WINNOW_E_ARG);
+    CHECK(winnow_render_alloc(x.doc, (winnow_format)42, NULL) == NULL);
+    extraction_free(&x);
+    free(big);
+}
+
+static void test_status_partial_and_no_content(void)
+{
+    /* damage is reported, and the rest of the page still comes out */
+    char page[2048] = "<html><head><meta charset=utf-8></head><body><p>";
+    for (int i = 0; i < 12; i++) strcat(page, "Readable words before and after the damage, ");
+    strcat(page, "bad \xFF byte.</p></body></html>");
+    extraction x = extract_str(engine, page);
+    CHECK_EQ(x.status, WINNOW_PARTIAL);
+    CHECK_HAS(winnow_doc_warning(x.doc), "1 invalid byte sequence replaced");
+    CHECK_HAS(x.text, "bad \xEF\xBF\xBD byte.");
+    extraction_free(&x);
+
+    x = extract_str(engine, "<html><head><title>Frames</title></head><frameset cols=\"50%,50%\">"
+                            "<frame src=\"a.html\"><frame src=\"b.html\"></frameset></html>");
+    CHECK_EQ(x.status, WINNOW_NO_CONTENT);
+    CHECK_HAS(winnow_doc_warning(x.doc), "frameset");
+    CHECK_STR(x.text, "");
+    CHECK_STR(winnow_doc_meta(x.doc, WINNOW_META_TITLE), "Frames");
+    extraction_free(&x);
+
+    x = extract_str(engine, "<html><body>  \n\t <div> </div><!-- only a comment --></body></html>");
+    CHECK_EQ(x.status, WINNOW_NO_CONTENT);
+    CHECK_HAS(winnow_doc_warning(x.doc), "no visible text");
+    extraction_free(&x);
+
+    /* nesting capped: PARTIAL, with the count in the warning */
+    size_t depth = 2000;
+    char *deep = malloc(depth * 5 + 64);
+    size_t o = (size_t)sprintf(deep, "<body>");
+    for (size_t i = 0; i < depth; i++, o += 5) memcpy(deep + o, "<div>", 5);
+    strcpy(deep + o, "Text at the very bottom of the nesting.");
+    x = extract_str(engine, deep);
+    CHECK_EQ(x.status, WINNOW_PARTIAL);
+    CHECK_HAS(winnow_doc_warning(x.doc), "nesting depth 512");
+    CHECK_HAS(x.text, "Text at the very bottom");
+    extraction_free(&x);
+    free(deep);
+}
+
+int main(void)
+{
+    engine = winnow_engine_new(NULL);
+    if (!engine) {
+        fprintf(stderr, "cannot create an engine\n");
+        return 1;
+    }
+    RUN(test_version_and_names);
+    RUN(test_format_parse);
+    RUN(test_options_default);
+    RUN(test_argument_errors);
+    RUN(test_binary_and_too_large);
+    RUN(test_article_extraction);
+    RUN(test_metadata);
+    RUN(test_jsonld_metadata);
+    RUN(test_jsonld_bad_escapes);
+    RUN(test_blocks_api);
+    RUN(test_include_title_option);
+    RUN(test_engine_reuse);
+    RUN(test_render_callback);
+    RUN(test_status_partial_and_no_content);
+    winnow_engine_free(engine);
+    return CHECK_DONE();
+}
