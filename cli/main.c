@@ -44,7 +44,7 @@ static const char usage_text[] =
     "                        OUT/ID.txt; without --db the models stay in memory\n"
     "\n"
     "site:\n"
-    "      --all             every fingerprint, not only those on >= 10% of the pages\n"
+    "      --all             every fingerprint on >= 2 pages, not only those on >= 10% of them\n"
     "\n"
     "exit status: 0 every page produced content; 1 some page failed (its error is on stderr);\n"
     "             2 usage error; 3 nothing failed but some page had no content\n";
