@@ -97,6 +97,7 @@ enum {
     X(META, "meta", WN_TF_VOID) \
     X(METER, "meter", 0) \
     X(NAV, "nav", WN_TF_BREAK | WN_TF_BLOCK | WN_TF_SECTION) \
+    X(NOEMBED, "noembed", WN_TF_SKIP) /* raw text no current browser shows */ \
     X(NOFRAMES, "noframes", 0) \
     X(NOSCRIPT, "noscript", WN_TF_SKIP) \
     X(OBJECT, "object", 0) /* its fallback content is what readers see today */ \
