@@ -36,6 +36,7 @@ struct winnow_doc {
     const char **block_path;
     uint32_t nblocks;
     double site_pages;       /* pages of the site model used, 0 in page mode */
+    uint64_t site_template_chars, site_unique_chars; /* text the site model judged */
     winnow_status status;
     char warning[256];
 };

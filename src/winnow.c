@@ -236,6 +236,8 @@ static winnow_status run_pipeline(winnow_engine *e, const winnow_input *in, cons
                 goto failed;
             }
             d->site_pages = j.pages;
+            d->site_template_chars = j.template_chars;
+            d->site_unique_chars = j.unique_chars;
         }
     }
     if (wn_select(d, &pscore, e->opt.include_title) != 0) {

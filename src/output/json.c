@@ -107,6 +107,15 @@ void wn_render_json(const winnow_doc *d, wn_out *o)
         wn_node_path(&d->dom, d->labels.container, path, sizeof path);
         json_kv(b, "content_path", path, 1);
     }
+    /* how much of the page is text, how much was kept, and what the site
+     * model (if one was used) made of it */
+    uint64_t kept = 0;
+    for (uint32_t i = 0; i < d->dom.count; i++)
+        if (d->dom.nodes[i].tag == WN_TAG_TEXT && d->labels.keep[i]) kept += d->stats[i].chars;
+    wn_buf_printf(b, ",\"chars\":%u,\"content_chars\":%llu", d->stats[0].chars, (unsigned long long)kept);
+    if (d->site_pages > 0)
+        wn_buf_printf(b, ",\"site\":{\"pages\":%.1f,\"template_chars\":%llu,\"unique_chars\":%llu}", d->site_pages,
+                      (unsigned long long)d->site_template_chars, (unsigned long long)d->site_unique_chars);
     wn_buf text;
     wn_buf_init(&text);
     wn_main_text(d, &text);

@@ -11,7 +11,11 @@ int wn_site_score(winnow_doc *d, wn_page_scores *ps, const wn_page_signals *sig,
     wn_labels *lb = &d->labels;
     uint32_t n = dom->count;
     memset(out, 0, sizeof *out);
-    double self = exclude_self ? wn_site_model_self_weight(m, sig->imatch) : 0.0;
+    /* the page's own weight in the counts: left out with exclude_self, else
+     * text seen only on this page must still count as unique */
+    double own = wn_site_model_self_weight(m, sig->imatch);
+    double self = exclude_self ? own : 0.0;
+    double unique_below = exclude_self ? 0.5 : own + 0.5;
     double pages = wn_site_model_pages(m) - self;
     out->pages = pages;
     if (pages < 0.5) return 0; /* no other page to compare with */
@@ -54,8 +58,8 @@ int wn_site_score(winnow_doc *d, wn_page_scores *ps, const wn_page_signals *sig,
             if (lb->unit[u] != u || ps->own[u].chars == 0) continue;
             float c = (float)ps->own[u].chars;
             float v = lb->value[u];
-            if (tmpl[u]) { v = -c; ps->boiler[u] |= WN_HINT_SITE; out->template_units++; }
-            else { if (v > 0) v *= 1.5f; out->unique_units++; }
+            if (tmpl[u]) { v = -c; ps->boiler[u] |= WN_HINT_SITE; out->template_units++; out->template_chars += ps->own[u].chars; }
+            else { if (v > 0) v *= 1.5f; out->unique_units++; out->unique_chars += ps->own[u].chars; }
             lb->value[u] = v;
             float t = 0.5f - v / (2.0f * c);
             lb->templ[u] = t < 0 ? 0 : (t > 1 ? 1 : t);
@@ -102,12 +106,15 @@ int wn_site_score(winnow_doc *d, wn_page_scores *ps, const wn_page_signals *sig,
             v = -c;
             ps->boiler[u] |= WN_HINT_SITE;
             out->template_units++;
-        } else if (df_chunk < 0.5) {
+            out->template_chars += ps->own[u].chars;
+        } else if (df_chunk < unique_below) {
             /* no other page has this text: running text is content */
             if (v > 0) v *= 1.5f;
             out->unique_units++;
+            out->unique_chars += ps->own[u].chars;
         } else {
             out->undecided_units++;
+            out->undecided_chars += ps->own[u].chars;
         }
         lb->value[u] = v;
         float t = 0.5f - v / (2.0f * c);
