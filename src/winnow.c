@@ -153,12 +153,16 @@ winnow_status winnow_extract(winnow_engine *e, const winnow_input *in, winnow_do
     return run_pipeline(e, in, NULL, out);
 }
 
-static int site_applies(const wn_site_model *m, const winnow_site_options *opt)
+/* Auto mode: the model is used when the site has min_pages pages counted
+ * (besides this page, when it is left out). */
+static int site_applies(const wn_site_model *m, const winnow_site_options *opt, const wn_page_signals *sig)
 {
     if (!m || opt->mode == WINNOW_MODE_PAGE) return 0;
     if (opt->mode == WINNOW_MODE_SITE) return 1;
     unsigned min_pages = opt->min_pages ? opt->min_pages : 5;
-    return wn_site_model_pages(m) + 1e-9 >= (double)min_pages;
+    double counted = m->clock;
+    if (opt->exclude_self && wn_site_model_self_weight(m, sig->imatch) > 0) counted -= 1.0;
+    return counted + 1e-9 >= (double)min_pages;
 }
 
 static winnow_status run_pipeline(winnow_engine *e, const winnow_input *in, const site_hook *hook, winnow_doc **out)
@@ -229,7 +233,7 @@ static winnow_status run_pipeline(winnow_engine *e, const winnow_input *in, cons
                 goto failed;
             }
         }
-        if (hook->opt && site_applies(hook->model, hook->opt)) {
+        if (hook->opt && site_applies(hook->model, hook->opt, sig)) {
             wn_site_judgement j;
             if (wn_site_score(d, &pscore, sig, hook->model, hook->opt->method, hook->opt->exclude_self, &j) != 0) {
                 rc = fail(e, WINNOW_E_NOMEM, "out of memory while applying the site model");

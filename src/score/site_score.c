@@ -21,7 +21,9 @@ int wn_site_score(winnow_doc *d, wn_page_scores *ps, const wn_page_signals *sig,
     if (pages < 0.5) return 0; /* no other page to compare with */
     /* ">= 10% of the pages and >= 2 pages"; with fewer than 2 other pages,
      * all of them */
-    double min_df = pages < 2.0 ? pages : 2.0;
+    /* "2 pages" in aged counts: two pages learned a while ago weigh a little
+     * under 2, so the bar is 1.5 */
+    double min_df = pages < 2.0 ? pages : 1.5;
     double threshold = 0.1 * pages > min_df ? 0.1 * pages : min_df;
     threshold -= 1e-6;
 

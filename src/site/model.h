@@ -42,6 +42,7 @@ typedef struct wn_site_model {
     double pages;        /* aged page mass at clock */
     double half_life;
     int64_t updated;     /* unix time of the last learn */
+    double loaded_clock; /* clock as stored when loaded, -1 for a new site: spots concurrent learns */
     wn_key_entry *keys;
     size_t keys_cap, keys_count;
     wn_page_entry *page_tab;

@@ -115,7 +115,9 @@ winnow_status winnow_site_templates(const winnow_site *s, double min_share,
     if (!m || !fn) return WINNOW_E_ARG;
     double pages = wn_site_model_pages(m);
     double threshold = min_share * pages;
-    if (threshold < 2.0 && pages >= 2.0) threshold = 2.0;
+    /* as for judging pages: at least two pages' worth (aged), unless the
+     * caller asks for everything */
+    if (min_share > 0 && threshold < 1.5 && pages >= 2.0) threshold = 1.5;
     tmpl_row *rows = malloc((m->keys_count + 1) * sizeof *rows);
     if (!rows) return WINNOW_E_NOMEM;
     size_t n = 0;

@@ -10,6 +10,7 @@
 struct wn_store {
     sqlite3 *db;
     int writable;
+    char path[256];   /* named in every message */
     char error[512];
 };
 
@@ -38,14 +39,14 @@ static const char schema[] =
 
 static void set_err(wn_store *s, const char *what)
 {
-    snprintf(s->error, sizeof s->error, "%s: %s", what, s->db ? sqlite3_errmsg(s->db) : "no database");
+    snprintf(s->error, sizeof s->error, "%s: %s: %s", s->path, what, s->db ? sqlite3_errmsg(s->db) : "no database");
 }
 
 static int exec(wn_store *s, const char *sql)
 {
     char *msg = NULL;
     if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-        snprintf(s->error, sizeof s->error, "%s", msg ? msg : sqlite3_errmsg(s->db));
+        snprintf(s->error, sizeof s->error, "%s: %s", s->path, msg ? msg : sqlite3_errmsg(s->db));
         sqlite3_free(msg);
         return -1;
     }
@@ -67,6 +68,7 @@ wn_store *wn_store_open(const char *path, int writable, char *err, size_t errcap
     wn_store *s = calloc(1, sizeof *s);
     if (!s) { snprintf(err, errcap, "out of memory"); return NULL; }
     s->writable = writable;
+    snprintf(s->path, sizeof s->path, "%s", path);
     int flags = writable ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY;
     flags |= SQLITE_OPEN_NOMUTEX; /* one connection per thread */
     if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
@@ -222,7 +224,20 @@ static int save_ce(wn_store *s, wn_site_model *m)
     return 0;
 }
 
+static int load_site(wn_store *s, const char *site, wn_site_model **out);
+
+/* One read transaction: a learn committing meanwhile is seen whole or not
+ * at all, never half. */
 int wn_store_load(wn_store *s, const char *site, wn_site_model **out)
+{
+    *out = NULL;
+    if (exec(s, "BEGIN") != 0) return -1;
+    int rc = load_site(s, site, out);
+    exec(s, rc == 0 ? "COMMIT" : "ROLLBACK");
+    return rc;
+}
+
+static int load_site(wn_store *s, const char *site, wn_site_model **out)
 {
     *out = NULL;
     sqlite3_stmt *st = NULL;
@@ -241,6 +256,7 @@ int wn_store_load(wn_store *s, const char *site, wn_site_model **out)
     m->clock = sqlite3_column_double(st, 1);
     m->pages = sqlite3_column_double(st, 2);
     m->updated = sqlite3_column_int64(st, 4);
+    m->loaded_clock = m->clock;
     sqlite3_finalize(st);
 
     if (sqlite3_prepare_v2(s->db, "SELECT kind, key, df, t, sample FROM keys WHERE site = ?", -1, &st, NULL) !=
@@ -296,6 +312,22 @@ int wn_store_save(wn_store *s, wn_site_model *m)
     if (!m->dirty) return 0;
     time_t now = time(NULL);
     sqlite3_stmt *st = NULL;
+    /* another learn may have saved this site since it was loaded: its
+     * counts would be overwritten, so refuse (the caller rolls back) */
+    if (sqlite3_prepare_v2(s->db, "SELECT clock FROM sites WHERE name = ?", -1, &st, NULL) != SQLITE_OK) {
+        set_err(s, "reading site");
+        return -1;
+    }
+    sqlite3_bind_text(st, 1, m->name, -1, SQLITE_STATIC);
+    int found = sqlite3_step(st) == SQLITE_ROW;
+    double stored_clock = found ? sqlite3_column_double(st, 0) : -1.0;
+    sqlite3_finalize(st);
+    if (stored_clock != m->loaded_clock) {
+        snprintf(s->error, sizeof s->error,
+                 "%s: site %s was changed by another learn while this one ran; nothing was saved, run it again",
+                 s->path, m->name);
+        return -1;
+    }
     if (sqlite3_prepare_v2(s->db,
                            "INSERT INTO sites(name, clock, pages, half_life, created, updated) VALUES(?,?,?,?,?,?) "
                            "ON CONFLICT(name) DO UPDATE SET clock=excluded.clock, pages=excluded.pages, "
@@ -375,6 +407,7 @@ int wn_store_save(wn_store *s, wn_site_model *m)
 
 void wn_store_saved(wn_site_model *m)
 {
+    m->loaded_clock = m->clock;
     m->ce.dirty = 0;
     for (size_t i = 0; i < m->keys_cap; i++) m->keys[i].dirty = 0;
     for (size_t i = 0; i < m->pages_cap; i++) m->page_tab[i].dirty = 0;
