@@ -11,6 +11,7 @@ packages=(
   libsqlite3-dev     # site model database
   zlib1g-dev         # gzip-compressed WARC and JSONL input
   clang libclang-rt-14-dev   # libFuzzer and sanitizer runtimes for `make check`
+  valgrind           # memcheck over the release build in CI
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -74,7 +74,7 @@ int wn_signals_compute(winnow_doc *d, wn_page_signals *out)
     out->unit_chunk = wn_arena_calloc(a, n, sizeof(uint64_t));
     out->table_chunk = wn_arena_calloc(a, n, sizeof(uint64_t));
     uint64_t *chunk_of = wn_arena_calloc(a, (size_t)n + 1, sizeof(uint64_t));
-    uint32_t *chunk_id = wn_arena_alloc(a, (size_t)n * sizeof(uint32_t));
+    uint32_t *chunk_id = wn_arena_calloc(a, n, sizeof(uint32_t));
     uint8_t *boundary = wn_arena_calloc(a, (size_t)n + 1, 1);
     /* at most: 2 block keys per block, 1 chunk key per unit, 1 table chunk per text node */
     out->keys = wn_arena_alloc(a, ((size_t)n * 2 + 1) * sizeof(wn_page_key) + (size_t)d->nblocks * 2 * sizeof(wn_page_key));
@@ -116,9 +116,8 @@ int wn_signals_compute(winnow_doc *d, wn_page_signals *out)
         if (!segment_hash(d, i)) continue;
         uint64_t k = chunk_of[chunk_id[i]];
         out->table_chunk[i] = k;
-        /* one key per chunk: record it at the chunk's first text node */
-        if (i == 0 || chunk_id[i] != chunk_id[i - 1] || k != out->table_chunk[i - 1])
-            out->keys[nk++] = (wn_page_key){k, i, WN_KEY_TABLE_CHUNK};
+        /* one key per text node; the sort below keeps one per chunk */
+        out->keys[nk++] = (wn_page_key){k, i, WN_KEY_TABLE_CHUNK};
     }
     for (uint32_t i = 0; i < n; i++) {
         if (lb->unit[i] == i && out->unit_chunk[i]) out->keys[nk++] = (wn_page_key){out->unit_chunk[i], i, WN_KEY_CHUNK};
