@@ -1,4 +1,5 @@
 #include "decode.h"
+#include "../util/utf8.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -9,23 +10,6 @@
 
 #define PRESCAN_BYTES (16u * 1024u)
 
-static size_t utf8_len_at(const unsigned char *s, size_t n)
-{
-    unsigned c = s[0];
-    if (c < 0x80) return 1;
-    if (c >= 0xC2 && c <= 0xDF) return n >= 2 && (s[1] & 0xC0) == 0x80 ? 2 : 0;
-    if (c >= 0xE0 && c <= 0xEF) {
-        if (n < 3 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80) return 0;
-        if ((c == 0xE0 && s[1] < 0xA0) || (c == 0xED && s[1] >= 0xA0)) return 0;
-        return 3;
-    }
-    if (c >= 0xF0 && c <= 0xF4) {
-        if (n < 4 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80 || (s[3] & 0xC0) != 0x80) return 0;
-        if ((c == 0xF0 && s[1] < 0x90) || (c == 0xF4 && s[1] >= 0x90)) return 0;
-        return 4;
-    }
-    return 0;
-}
 
 int wn_utf8_valid(const unsigned char *s, size_t n, size_t *invalid_count, int *has_non_ascii)
 {
@@ -42,7 +26,7 @@ int wn_utf8_valid(const unsigned char *s, size_t n, size_t *invalid_count, int *
         if (i >= n) break;
         if (s[i] < 0x80) { i++; continue; }
         non_ascii = 1;
-        size_t k = utf8_len_at(s + i, n - i);
+        size_t k = wn_utf8_seq_len(s + i, n - i);
         if (k) i += k;
         else { bad++; i++; }
     }
@@ -158,7 +142,7 @@ static size_t sanitize_utf8(const unsigned char *s, size_t n, wn_buf *out)
         while (run < n && s[run] < 0x80 && s[run] != 0) run++;
         if (run > i) { wn_buf_put(out, s + i, run - i); i = run; continue; }
         if (s[i] == 0) { put_fffd(out); replaced++; i++; continue; }
-        size_t k = utf8_len_at(s + i, n - i);
+        size_t k = wn_utf8_seq_len(s + i, n - i);
         if (k) { wn_buf_put(out, s + i, k); i += k; }
         else { put_fffd(out); replaced++; i++; }
     }

@@ -1,4 +1,5 @@
 #include "buf.h"
+#include "utf8.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -65,26 +66,6 @@ void wn_buf_printf(wn_buf *b, const char *fmt, ...)
     b->len += (size_t)n;
 }
 
-/* Length of a valid UTF-8 sequence at s (at most n bytes), 0 if invalid. */
-static size_t utf8_seq(const unsigned char *s, size_t n)
-{
-    unsigned c = s[0];
-    if (c < 0x80) return 1;
-    if (c >= 0xC2 && c <= 0xDF) return n >= 2 && (s[1] & 0xC0) == 0x80 ? 2 : 0;
-    if (c >= 0xE0 && c <= 0xEF) {
-        if (n < 3 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80) return 0;
-        if (c == 0xE0 && s[1] < 0xA0) return 0;
-        if (c == 0xED && s[1] >= 0xA0) return 0;
-        return 3;
-    }
-    if (c >= 0xF0 && c <= 0xF4) {
-        if (n < 4 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80 || (s[3] & 0xC0) != 0x80) return 0;
-        if (c == 0xF0 && s[1] < 0x90) return 0;
-        if (c == 0xF4 && s[1] >= 0x90) return 0;
-        return 4;
-    }
-    return 0;
-}
 
 void wn_buf_json_str(wn_buf *b, const char *str, size_t n)
 {
@@ -102,7 +83,7 @@ void wn_buf_json_str(wn_buf *b, const char *str, size_t n)
         else if (c == '\r') { wn_buf_put(b, "\\r", 2); i++; }
         else if (c < 0x20) { wn_buf_printf(b, "\\u%04x", c); i++; }
         else {
-            size_t k = utf8_seq(s + i, n - i);
+            size_t k = wn_utf8_seq_len(s + i, n - i);
             if (k) { wn_buf_put(b, s + i, k); i += k; }
             else { wn_buf_put(b, "\xEF\xBF\xBD", 3); i++; }
         }
