@@ -30,22 +30,20 @@ static int cmp_key(const void *a, const void *b)
     return x->node < y->node ? -1 : x->node > y->node;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* I-Match (Chowdhury et al., as Ma et al. use it): a hash of the page's
- * distinct terms in sorted order. Terms without a letter (dates, counters,
- * view counts) are left out so that two fetches of one page match. */
+/* I-Match (Chowdhury et al., as Ma et al. use it): a fingerprint of the
+ * page's set of distinct terms. The set is hashed without sorting: each
+ * distinct term's hash is mixed and summed, which does not depend on order.
+ * Terms without a letter (dates, counters, view counts) are left out so
+ * that two fetches of one page match. */
 static uint64_t imatch_signature(const winnow_doc *d, wn_arena *a)
 {
     const char *t = d->page_text.text;
     uint32_t n = d->page_text.len;
-    uint64_t *terms = wn_arena_alloc(a, ((size_t)n / 2 + 1) * sizeof(uint64_t));
-    if (!terms) return 0;
-    size_t count = 0;
+    uint32_t cap = 1024;
+    while (cap < n / 2 + 16) cap <<= 1;
+    uint64_t *set = wn_arena_calloc(a, cap, sizeof(uint64_t));
+    if (!set) return 0;
+    uint64_t sig = 0;
     uint32_t i = 0;
     while (i < n) {
         while (i < n && !((unsigned char)t[i] >= 0x80 || (t[i] >= 'a' && t[i] <= 'z') || (t[i] >= '0' && t[i] <= '9'))) i++;
@@ -55,14 +53,15 @@ static uint64_t imatch_signature(const winnow_doc *d, wn_arena *a)
             if (!(t[i] >= '0' && t[i] <= '9')) letter = 1;
             i++;
         }
-        if (i > b && letter) terms[count++] = XXH3_64bits(t + b, i - b);
+        if (i == b || !letter) continue;
+        uint64_t h = XXH3_64bits(t + b, i - b) | 1;
+        uint32_t slot = (uint32_t)(h >> 20) & (cap - 1);
+        while (set[slot] && set[slot] != h) slot = (slot + 1) & (cap - 1);
+        if (set[slot]) continue;
+        set[slot] = h;
+        sig += mix(0x9E3779B97F4A7C15ull, h);
     }
-    if (!count) return 0;
-    qsort(terms, count, sizeof *terms, cmp_u64);
-    size_t u = 0;
-    for (size_t k = 0; k < count; k++)
-        if (u == 0 || terms[u - 1] != terms[k]) terms[u++] = terms[k];
-    return XXH3_64bits(terms, u * sizeof *terms) | 1;
+    return sig ? sig | 1 : 0;
 }
 
 int wn_signals_compute(winnow_doc *d, wn_page_signals *out)
