@@ -17,6 +17,7 @@ typedef struct wn_labels {
     float *value;        /* per node: content value of the node's own text unit */
     uint32_t *unit;      /* per node: index of the text unit (nearest line-breaking element) */
     uint8_t *keep;       /* per node: 1 when the node's text is main content */
+    uint8_t *unique;     /* per node: the site model has this unit's text on no other page (NULL in page mode) */
     uint32_t container;  /* root of the main content, WN_NONE when nothing */
     uint32_t headline;   /* heading kept outside the container, WN_NONE when none */
 } wn_labels;

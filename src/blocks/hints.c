@@ -8,7 +8,6 @@
 #include "stats.h"
 
 #include <string.h>
-#include <strings.h>
 #include <xxhash.h>
 
 typedef struct hint_word {
@@ -124,14 +123,6 @@ static uint16_t name_hints(wn_hint_cache *cache, const char *v, size_t n, int is
         if (words >= 4) return 0;
     }
     uint16_t bits = 0;
-    /* the accessibility idioms for text only screen readers see */
-    static const char *const offscreen[] = {"sr-only", "off-screen", "offscreen", "visually-hidden", "visuallyhidden",
-                                            "screen-reader", "screenreader", "a11y-only", "element-invisible"};
-    for (size_t k = 0; k < sizeof offscreen / sizeof offscreen[0]; k++) {
-        size_t l = strlen(offscreen[k]);
-        for (size_t i = 0; i + l <= n; i++)
-            if ((v[i] | 0x20) == offscreen[k][0] && strncasecmp(v + i, offscreen[k], l) == 0) { bits |= WN_HINT_OFFSCREEN; break; }
-    }
     char tok[48];
     size_t tl = 0;
     for (size_t i = 0; i <= n; i++) {

@@ -36,7 +36,6 @@ enum {
     WN_HINT_CONTENT    = 1 << 10, /* article, content, entry, post, story, body text */
     WN_HINT_TITLE      = 1 << 11, /* headline, title */
     WN_HINT_SITE       = 1 << 12, /* not a name: the site model found the text on many pages */
-    WN_HINT_OFFSCREEN  = 1 << 13, /* screen-reader-only text: not on the rendered page */
 };
 #define WN_HINT_BOILER (WN_HINT_NAV | WN_HINT_HEADER | WN_HINT_FOOTER | WN_HINT_SIDEBAR | WN_HINT_COMMENT | \
                         WN_HINT_SHARE | WN_HINT_RELATED | WN_HINT_AD | WN_HINT_OVERLAY)

@@ -113,6 +113,16 @@ static int is_hidden(myhtml_tree_node_t *n)
             if (v && (ci_contains_nospace(v, vl, "display:none") || ci_contains_nospace(v, vl, "visibility:hidden")))
                 return 1;
         }
+        if (kl == 5 && memcmp(k, "class", 5) == 0) {
+            /* the accessibility idioms for text only screen readers get
+             * ("Image caption", "Skip to content"): not on the page */
+            static const char *const offscreen[] = {"sr-only", "off-screen", "offscreen", "visually-hidden",
+                                                    "visuallyhidden", "screen-reader", "screenreader",
+                                                    "element-invisible"};
+            const char *v = myhtml_attribute_value(a, &vl);
+            for (size_t j = 0; v && j < sizeof offscreen / sizeof offscreen[0]; j++)
+                if (ci_contains_nospace(v, vl, offscreen[j])) return 1;
+        }
     }
     return 0;
 }

@@ -111,7 +111,6 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
         /* a boilerplate name on an element holding most of the page's
          * running text is a layout name, not a verdict */
         if ((h & WN_HINT_BOILER) && pos[i] < 0.5f * total) ps->boiler[i] |= (uint16_t)(h & WN_HINT_BOILER);
-        if (h & WN_HINT_OFFSCREEN) ps->boiler[i] |= WN_HINT_OFFSCREEN;
         if (content && pos[i] > 0.0f) ps->content_hint[i] = 1;
     }
 

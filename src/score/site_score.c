@@ -24,7 +24,9 @@ int wn_site_score(winnow_doc *d, wn_page_scores *ps, const wn_page_signals *sig,
     /* "2 pages" in aged counts: two pages learned a while ago weigh a little
      * under 2, so the bar is 1.5 */
     double min_df = pages < 2.0 ? pages : 1.5;
-    double threshold = 0.1 * pages > min_df ? 0.1 * pages : min_df;
+    /* the page's own occurrence shows nothing about recurrence: in batch
+     * mode the bar is min_df pages besides this one, as in leave-one-out */
+    double threshold = 0.1 * pages > min_df + (self > 0 ? 0 : own) ? 0.1 * pages : min_df + (self > 0 ? 0 : own);
     threshold -= 1e-6;
 
     int use_blocks = method == WINNOW_METHOD_BLOCKS || method == WINNOW_METHOD_AUTO;
@@ -32,6 +34,7 @@ int wn_site_score(winnow_doc *d, wn_page_scores *ps, const wn_page_signals *sig,
     int use_chunks = method == WINNOW_METHOD_CHUNKS || method == WINNOW_METHOD_AUTO;
     int use_tables = method == WINNOW_METHOD_TABLE_CHUNKS;
 
+    lb->unique = wn_arena_calloc(&d->arena, n, 1);
     uint8_t *tmpl = wn_arena_calloc(&d->arena, n, 1);
     if (!tmpl) return -1;
     int use_ce = method == WINNOW_METHOD_CE || method == WINNOW_METHOD_FASTCE;
@@ -112,6 +115,7 @@ int wn_site_score(winnow_doc *d, wn_page_scores *ps, const wn_page_signals *sig,
         } else if (df_chunk < unique_below) {
             /* no other page has this text: running text is content */
             if (v > 0) v *= 1.5f;
+            if (lb->unique) lb->unique[u] = 1;
             out->unique_units++;
             out->unique_chars += ps->own[u].chars;
         } else {
