@@ -1,5 +1,6 @@
 #include "select.h"
 
+#include <ctype.h>
 #include <string.h>
 
 static int unit_keepable(const winnow_doc *d, const wn_page_scores *ps, uint32_t u)
@@ -13,12 +14,80 @@ static int unit_keepable(const winnow_doc *d, const wn_page_scores *ps, uint32_t
     return o->link_chars * 2 <= o->chars;
 }
 
+/* Words of a string as hashes (lower-case ASCII letters and digits, other
+ * bytes >= 0x80 kept as they are), at most cap of them. */
+static size_t words_of(const char *s, size_t n, uint64_t *out, size_t cap)
+{
+    size_t count = 0, i = 0;
+    while (i < n && count < cap) {
+        while (i < n && !((unsigned char)s[i] >= 0x80 || isalnum((unsigned char)s[i]))) i++;
+        uint64_t h = 0xcbf29ce484222325ull;
+        size_t b = i;
+        while (i < n && ((unsigned char)s[i] >= 0x80 || isalnum((unsigned char)s[i]))) {
+            h = (h ^ (unsigned char)tolower((unsigned char)s[i])) * 0x100000001b3ull;
+            i++;
+        }
+        if (i > b) out[count++] = h;
+    }
+    return count;
+}
+
+/* Whether a unit's words are (nearly all) the document title's and cover
+ * at least half of it. */
+static int title_like(const winnow_doc *d, uint32_t i, const uint64_t *title, size_t nt)
+{
+    const wn_stats *s = &d->stats[i];
+    if (s->chars < 8 || s->chars > 300) return 0;
+    uint64_t unit[64];
+    size_t nu = words_of(d->page_text.text + s->nt_begin, s->nt_end - s->nt_begin, unit, 64);
+    if (nu < 2 || nu > 40) return 0;
+    size_t shared = 0;
+    for (size_t a = 0; a < nu; a++)
+        for (size_t b = 0; b < nt; b++)
+            if (unit[a] == title[b]) { shared++; break; }
+    if (shared * 10 < nu * 8) return 0;
+    if (shared * 2 >= nt) return 1;
+    /* a title with a long subtitle or section name: a heading carrying
+     * three or more of its words is the headline */
+    unsigned tag = d->dom.nodes[i].tag;
+    int heading = tag == WN_TAG_H1 || tag == WN_TAG_H2 || tag == WN_TAG_H3 || (s->hints & WN_HINT_TITLE);
+    return heading && shared >= 3;
+}
+
+/* The page's headline: the nearest text before the content block whose
+ * words are the document title's (<title> usually adds the site's name,
+ * so the unit's words must be in the title, not the reverse); failing
+ * that, the last <h1> before the block. */
 static uint32_t find_headline(const winnow_doc *d, uint32_t container)
 {
     const wn_dom *dom = &d->dom;
     const wn_stats *st = d->stats;
+    uint64_t title[64];
+    size_t nt = dom->title ? words_of(dom->title, strlen(dom->title), title, 64) : 0;
+    if (nt >= 2) {
+        /* the first units inside the block first (a headline the site
+         * model took for template because other pages link to it), then
+         * backwards from the block */
+        uint32_t end = container + dom->nodes[container].size;
+        int inside = 0;
+        for (uint32_t i = container; i < end && inside < 8; i++) {
+            const wn_node *x = &dom->nodes[i];
+            if (x->tag == WN_TAG_TEXT || d->labels.unit[i] != i || st[i].chars == 0) continue;
+            inside++;
+            if (title_like(d, i, title, nt)) return i;
+        }
+        int looked = 0;
+        for (uint32_t i = container; i-- > 1 && looked < 60;) {
+            const wn_node *x = &dom->nodes[i];
+            if (x->tag == WN_TAG_TEXT || (x->flags & WN_NF_HIDDEN) || d->labels.unit[i] != i) continue;
+            if (i + x->size > container) continue; /* an ancestor of the content block */
+            const wn_stats *s = &st[i];
+            if (s->chars == 0) continue;
+            looked++;
+            if (title_like(d, i, title, nt)) return i;
+        }
+    }
     uint32_t best = WN_NONE;
-    /* the last h1 before the container, else an h1 inside it is already kept */
     for (uint32_t i = 1; i < container; i++) {
         const wn_node *x = &dom->nodes[i];
         if (x->tag != WN_TAG_H1 || (x->flags & WN_NF_HIDDEN)) continue;
@@ -121,7 +190,11 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
         if (joined) lb->container = parent;
         if (include_title) {
             uint32_t h = find_headline(d, lb->container);
-            if (h != WN_NONE) { lb->headline = h; lb->keep[h] = 1; }
+            if (h != WN_NONE) {
+                lb->keep[h] = 1;
+                /* outside the block it is walked on its own, first */
+                if (h < lb->container || h >= lb->container + dom->nodes[lb->container].size) lb->headline = h;
+            }
         }
         if (lb->unique) keep_lone_paragraphs(d, ps);
     }
