@@ -4,6 +4,56 @@
 
 #include "../blocks/stats.h"
 
+/* A box of three or more text units of which at least BOX_TEMPLATE_SHARE
+ * of the text is the site's template (a "most popular" list under a fixed
+ * heading, a related-stories column) is template as a whole, its changing
+ * items too; a box holding half of the page's unique running text is the
+ * article, whatever recurs in it. */
+#define BOX_TEMPLATE_SHARE 0.3f
+
+static int template_boxes(winnow_doc *d, wn_page_scores *ps, const uint8_t *unit_tmpl, wn_site_judgement *out)
+{
+    const wn_dom *dom = &d->dom;
+    wn_labels *lb = &d->labels;
+    uint32_t n = dom->count;
+    float *tch = wn_arena_calloc(&d->arena, n, sizeof(float));
+    float *ch = wn_arena_calloc(&d->arena, n, sizeof(float));
+    float *pos = wn_arena_calloc(&d->arena, n, sizeof(float));
+    uint32_t *units = wn_arena_calloc(&d->arena, n, sizeof(uint32_t));
+    uint8_t *box = wn_arena_calloc(&d->arena, n, 1);
+    if (!tch || !ch || !pos || !units || !box) return -1;
+    for (uint32_t u = 0; u < n; u++) {
+        if (lb->unit[u] != u || ps->own[u].chars == 0) continue;
+        ch[u] = (float)ps->own[u].chars;
+        if (unit_tmpl[u]) tch[u] = ch[u];
+        else if (lb->value[u] > 0) pos[u] = lb->value[u];
+        units[u] = 1;
+    }
+    for (uint32_t i = n; i-- > 1;) {
+        uint32_t p = dom->nodes[i].parent;
+        tch[p] += tch[i];
+        ch[p] += ch[i];
+        pos[p] += pos[i];
+        units[p] += units[i];
+    }
+    float total = pos[0] > 1 ? pos[0] : 1;
+    for (uint32_t i = 1; i < n; i++) {
+        box[i] = box[dom->nodes[i].parent];
+        if (box[i] || dom->nodes[i].tag == WN_TAG_TEXT) continue;
+        if (units[i] >= 3 && ch[i] > 0 && tch[i] >= BOX_TEMPLATE_SHARE * ch[i] && pos[i] < 0.5f * total) box[i] = 1;
+    }
+    for (uint32_t u = 0; u < n; u++) {
+        if (lb->unit[u] != u || ps->own[u].chars == 0 || !box[u] || unit_tmpl[u]) continue;
+        lb->value[u] = -(float)ps->own[u].chars;
+        ps->boiler[u] |= WN_HINT_SITE;
+        lb->templ[u] = 1.0f;
+        if (lb->unique) lb->unique[u] = 0;
+        out->template_units++;
+        out->template_chars += ps->own[u].chars;
+    }
+    return 0;
+}
+
 int wn_site_score(winnow_doc *d, wn_page_scores *ps, const wn_page_signals *sig, const wn_site_model *m,
                   int method, int exclude_self, wn_site_judgement *out)
 {
@@ -35,6 +85,8 @@ int wn_site_score(winnow_doc *d, wn_page_scores *ps, const wn_page_signals *sig,
     int use_tables = method == WINNOW_METHOD_TABLE_CHUNKS;
 
     lb->unique = wn_arena_calloc(&d->arena, n, 1);
+    uint8_t *unit_tmpl = wn_arena_calloc(&d->arena, n, 1);
+    if (!unit_tmpl) return -1;
     uint8_t *tmpl = wn_arena_calloc(&d->arena, n, 1);
     if (!tmpl) return -1;
     int use_ce = method == WINNOW_METHOD_CE || method == WINNOW_METHOD_FASTCE;
@@ -107,6 +159,7 @@ int wn_site_score(winnow_doc *d, wn_page_scores *ps, const wn_page_signals *sig,
         if (use_chunks && df_chunk >= threshold) is_template = 1;
         float c = (float)ps->own[u].chars;
         float v = lb->value[u];
+        unit_tmpl[u] = (uint8_t)is_template;
         if (is_template) {
             v = -c;
             ps->boiler[u] |= WN_HINT_SITE;
@@ -126,5 +179,6 @@ int wn_site_score(winnow_doc *d, wn_page_scores *ps, const wn_page_signals *sig,
         float t = 0.5f - v / (2.0f * c);
         lb->templ[u] = t < 0 ? 0 : (t > 1 ? 1 : t);
     }
+    if (template_boxes(d, ps, unit_tmpl, out) != 0) return -1;
     return 0;
 }
