@@ -120,8 +120,11 @@ static int is_hidden(myhtml_tree_node_t *n)
                                                     "visuallyhidden", "screen-reader", "screenreader",
                                                     "element-invisible"};
             const char *v = myhtml_attribute_value(a, &vl);
-            for (size_t j = 0; v && j < sizeof offscreen / sizeof offscreen[0]; j++)
-                if (ci_contains_nospace(v, vl, offscreen[j])) return 1;
+            /* class names are case-sensitive and these idioms lower-case:
+             * a plain substring search, cheap enough for every element */
+            if (!v || vl < 7 || !memchr(v, 'e', vl)) continue;
+            for (size_t j = 0; j < sizeof offscreen / sizeof offscreen[0]; j++)
+                if (memmem(v, vl, offscreen[j], strlen(offscreen[j]))) return 1;
         }
     }
     return 0;
