@@ -49,16 +49,21 @@ typedef struct scan_state {
     uint32_t cp;         /* code points emitted */
     int pending_space;
     int in_word;
+    int word_alpha;      /* the current word has a letter (not only digits) */
     uint64_t word_hash;
     uint32_t words_cap;
 } scan_state;
+
+/* A word's hash carries in bit 0 whether it has a letter: I-Match leaves
+ * number-only words (dates, counters) out. */
+#define WORD_KEY(h, alpha) (((h) & ~1ull) | (uint64_t)((alpha) != 0))
 
 #define FNV_OFFSET 0xcbf29ce484222325ull
 #define FNV_PRIME 0x100000001b3ull
 
 static void end_word(scan_state *s)
 {
-    if (s->in_word && s->pt->nwords < s->words_cap) s->pt->words[s->pt->nwords++] = s->word_hash;
+    if (s->in_word && s->pt->nwords < s->words_cap) s->pt->words[s->pt->nwords++] = WORD_KEY(s->word_hash, s->word_alpha);
     s->in_word = 0;
 }
 
@@ -69,7 +74,7 @@ static void scan_text(scan_state *s, const char *t, size_t n, wn_stats *st)
      * compiler to reload all of it. */
     char *out = s->pt->text;
     uint32_t len = s->pt->len, cp_count = s->cp, chars = 0, words = 0;
-    int pending = s->pending_space, in_word = s->in_word;
+    int pending = s->pending_space, in_word = s->in_word, alpha = s->word_alpha;
     uint64_t wh = s->word_hash;
     size_t i = 0;
     while (i < n) {
@@ -84,14 +89,15 @@ static void scan_text(scan_state *s, const char *t, size_t n, wn_stats *st)
             out[len++] = (char)f;
             cp_count++;
             chars++;
-            if (!in_word) { in_word = 1; wh = FNV_OFFSET; words++; }
+            if (!in_word) { in_word = 1; alpha = 0; wh = FNV_OFFSET; words++; }
+            alpha |= b > '9';
             wh = (wh ^ f) * FNV_PRIME;
             i++;
             continue;
         }
         if (b == ' ' || b == '\n' || b == '\t' || b == '\r') {
             pending = 1;
-            if (in_word && s->pt->nwords < s->words_cap) s->pt->words[s->pt->nwords++] = wh;
+            if (in_word && s->pt->nwords < s->words_cap) s->pt->words[s->pt->nwords++] = WORD_KEY(wh, alpha);
             in_word = 0;
             i++;
             continue;
@@ -100,7 +106,7 @@ static void scan_text(scan_state *s, const char *t, size_t n, wn_stats *st)
         wn_cclass cc = wn_char_class(cp);
         if (cc == WN_CC_SPACE) {
             pending = 1;
-            if (in_word && s->pt->nwords < s->words_cap) s->pt->words[s->pt->nwords++] = wh;
+            if (in_word && s->pt->nwords < s->words_cap) s->pt->words[s->pt->nwords++] = WORD_KEY(wh, alpha);
             in_word = 0;
             continue;
         }
@@ -116,16 +122,17 @@ static void scan_text(scan_state *s, const char *t, size_t n, wn_stats *st)
         cp_count++;
         chars++;
         if (cc == WN_CC_WORD) {
-            if (!in_word) { in_word = 1; wh = FNV_OFFSET; words++; }
+            if (!in_word) { in_word = 1; alpha = 0; wh = FNV_OFFSET; words++; }
+            alpha = 1; /* non-ASCII word characters: letters and marks, almost always */
             for (size_t k = 0; k < el; k++) wh = (wh ^ (unsigned char)enc[k]) * FNV_PRIME;
             continue;
         }
-        if (in_word && s->pt->nwords < s->words_cap) s->pt->words[s->pt->nwords++] = wh;
+        if (in_word && s->pt->nwords < s->words_cap) s->pt->words[s->pt->nwords++] = WORD_KEY(wh, alpha);
         in_word = 0;
         if (cc == WN_CC_CJK) {
             uint64_t h = FNV_OFFSET;
             for (size_t k = 0; k < el; k++) h = (h ^ (unsigned char)enc[k]) * FNV_PRIME;
-            if (s->pt->nwords < s->words_cap) s->pt->words[s->pt->nwords++] = h;
+            if (s->pt->nwords < s->words_cap) s->pt->words[s->pt->nwords++] = WORD_KEY(h, 1);
             words++;
             st->cjk++;
         } else if (cc == WN_CC_PUNCT) {
@@ -138,6 +145,7 @@ static void scan_text(scan_state *s, const char *t, size_t n, wn_stats *st)
     s->cp = cp_count;
     s->pending_space = pending;
     s->in_word = in_word;
+    s->word_alpha = alpha;
     s->word_hash = wh;
     st->chars += chars;
     st->words += words;
@@ -150,8 +158,8 @@ static void distinct_words(const wn_dom *dom, wn_stats *st, const wn_page_text *
     uint32_t W = pt->nwords;
     if (W == 0) return;
     int32_t *bit = wn_arena_calloc(arena, (size_t)W + 1, sizeof(int32_t));
-    uint32_t tsize = 1;
-    while (tsize < 2 * W) tsize <<= 1;
+    uint32_t tsize = 1, tbits = 0;
+    while (tsize < 2 * W) { tsize <<= 1; tbits++; }
     uint64_t *keys = wn_arena_calloc(arena, tsize, sizeof(uint64_t));
     uint32_t *lastpos = wn_arena_alloc(arena, (size_t)tsize * sizeof(uint32_t));
     /* queries bucketed by end position (counting sort) */
@@ -166,7 +174,9 @@ static void distinct_words(const wn_dom *dom, wn_stats *st, const wn_page_text *
     }
     for (uint32_t pos = 0; pos < W; pos++) {
         uint64_t h = pt->words[pos] | 1; /* 0 marks an empty slot */
-        uint32_t slot = (uint32_t)(h ^ (h >> 29)) & (tsize - 1);
+        /* Fibonacci hashing: the top bits of a multiplicative mix spread
+         * even similar word hashes over the table */
+        uint32_t slot = tbits ? (uint32_t)((h * 0x9E3779B97F4A7C15ull) >> (64 - tbits)) : 0;
         while (keys[slot] && keys[slot] != h) slot = (slot + 1) & (tsize - 1);
         if (keys[slot]) {
             for (uint32_t k = lastpos[slot] + 1; k <= W; k += k & (~k + 1)) bit[k]--;

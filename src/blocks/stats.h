@@ -57,7 +57,7 @@ typedef struct wn_stats {
 typedef struct wn_page_text {
     char *text;                  /* casefolded, whitespace-collapsed text of the page */
     uint32_t len;
-    uint64_t *words;             /* hash of each word, in document order */
+    uint64_t *words;             /* hash of each word, in document order; bit 0: it has a letter */
     uint32_t nwords;
 } wn_page_text;
 

@@ -37,25 +37,16 @@ static int cmp_key(const void *a, const void *b)
  * that two fetches of one page match. */
 static uint64_t imatch_signature(const winnow_doc *d, wn_arena *a)
 {
-    const char *t = d->page_text.text;
-    uint32_t n = d->page_text.len;
-    uint32_t cap = 1024;
-    while (cap < n / 2 + 16) cap <<= 1;
+    const uint64_t *w = d->page_text.words;
+    uint32_t n = d->page_text.nwords, cap = 1024, bits = 10;
+    while (cap < 2 * n) { cap <<= 1; bits++; }
     uint64_t *set = wn_arena_calloc(a, cap, sizeof(uint64_t));
     if (!set) return 0;
     uint64_t sig = 0;
-    uint32_t i = 0;
-    while (i < n) {
-        while (i < n && !((unsigned char)t[i] >= 0x80 || (t[i] >= 'a' && t[i] <= 'z') || (t[i] >= '0' && t[i] <= '9'))) i++;
-        uint32_t b = i;
-        int letter = 0;
-        while (i < n && ((unsigned char)t[i] >= 0x80 || (t[i] >= 'a' && t[i] <= 'z') || (t[i] >= '0' && t[i] <= '9'))) {
-            if (!(t[i] >= '0' && t[i] <= '9')) letter = 1;
-            i++;
-        }
-        if (i == b || !letter) continue;
-        uint64_t h = XXH3_64bits(t + b, i - b) | 1;
-        uint32_t slot = (uint32_t)(h >> 20) & (cap - 1);
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t h = w[i];
+        if (!(h & 1)) continue; /* numbers only */
+        uint32_t slot = (uint32_t)((h * 0x9E3779B97F4A7C15ull) >> (64 - bits));
         while (set[slot] && set[slot] != h) slot = (slot + 1) & (cap - 1);
         if (set[slot]) continue;
         set[slot] = h;
