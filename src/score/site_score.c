@@ -4,6 +4,36 @@
 
 #include "../blocks/stats.h"
 
+enum { VERDICT_TEMPLATE, VERDICT_UNIQUE, VERDICT_UNDECIDED };
+
+/* One unit's site verdict applied to its value and templateness: template
+ * units sink, unique running text rises, the rest keeps its page value. */
+static void apply_verdict(wn_labels *lb, wn_page_scores *ps, uint32_t u, int verdict, int flag_unique,
+                          wn_site_judgement *out)
+{
+    uint32_t chars = ps->own[u].chars;
+    float c = (float)chars;
+    float v = lb->value[u];
+    if (verdict == VERDICT_TEMPLATE) {
+        v = -c;
+        ps->boiler[u] |= WN_HINT_SITE;
+        if (lb->unique) lb->unique[u] = 0;
+        out->template_units++;
+        out->template_chars += chars;
+    } else if (verdict == VERDICT_UNIQUE) {
+        if (v > 0) v *= 1.5f;
+        if (flag_unique && lb->unique) lb->unique[u] = 1;
+        out->unique_units++;
+        out->unique_chars += chars;
+    } else {
+        out->undecided_units++;
+        out->undecided_chars += chars;
+    }
+    lb->value[u] = v;
+    float t = 0.5f - v / (2.0f * c);
+    lb->templ[u] = t < 0 ? 0 : (t > 1 ? 1 : t);
+}
+
 /* A box of three or more text units of which at least BOX_TEMPLATE_SHARE
  * of the text is the site's template (a "most popular" list under a fixed
  * heading, a related-stories column) is template as a whole, its changing
@@ -44,12 +74,7 @@ static int template_boxes(winnow_doc *d, wn_page_scores *ps, const uint8_t *unit
     }
     for (uint32_t u = 0; u < n; u++) {
         if (lb->unit[u] != u || ps->own[u].chars == 0 || !box[u] || unit_tmpl[u]) continue;
-        lb->value[u] = -(float)ps->own[u].chars;
-        ps->boiler[u] |= WN_HINT_SITE;
-        lb->templ[u] = 1.0f;
-        if (lb->unique) lb->unique[u] = 0;
-        out->template_units++;
-        out->template_chars += ps->own[u].chars;
+        apply_verdict(lb, ps, u, VERDICT_TEMPLATE, 0, out);
     }
     return 0;
 }
@@ -113,13 +138,7 @@ int wn_site_score(winnow_doc *d, wn_page_scores *ps, const wn_page_signals *sig,
         for (uint32_t k = 0; k < sig->ce->count; k++) tmpl[sig->ce->units[k]] = non[k];
         for (uint32_t u = 0; u < n; u++) {
             if (lb->unit[u] != u || ps->own[u].chars == 0) continue;
-            float c = (float)ps->own[u].chars;
-            float v = lb->value[u];
-            if (tmpl[u]) { v = -c; ps->boiler[u] |= WN_HINT_SITE; out->template_units++; out->template_chars += ps->own[u].chars; }
-            else { if (v > 0) v *= 1.5f; out->unique_units++; out->unique_chars += ps->own[u].chars; }
-            lb->value[u] = v;
-            float t = 0.5f - v / (2.0f * c);
-            lb->templ[u] = t < 0 ? 0 : (t > 1 ? 1 : t);
+            apply_verdict(lb, ps, u, tmpl[u] ? VERDICT_TEMPLATE : VERDICT_UNIQUE, 0, out);
         }
         return 0;
     }
@@ -157,27 +176,10 @@ int wn_site_score(winnow_doc *d, wn_page_scores *ps, const wn_page_signals *sig,
         }
         double df_chunk = sig->unit_chunk[u] ? wn_site_model_df(m, WN_KEY_CHUNK, sig->unit_chunk[u]) - self : 0.0;
         if (use_chunks && df_chunk >= threshold) is_template = 1;
-        float c = (float)ps->own[u].chars;
-        float v = lb->value[u];
         unit_tmpl[u] = (uint8_t)is_template;
-        if (is_template) {
-            v = -c;
-            ps->boiler[u] |= WN_HINT_SITE;
-            out->template_units++;
-            out->template_chars += ps->own[u].chars;
-        } else if (df_chunk < unique_below) {
-            /* no other page has this text: running text is content */
-            if (v > 0) v *= 1.5f;
-            if (lb->unique) lb->unique[u] = 1;
-            out->unique_units++;
-            out->unique_chars += ps->own[u].chars;
-        } else {
-            out->undecided_units++;
-            out->undecided_chars += ps->own[u].chars;
-        }
-        lb->value[u] = v;
-        float t = 0.5f - v / (2.0f * c);
-        lb->templ[u] = t < 0 ? 0 : (t > 1 ? 1 : t);
+        /* unique: no other page has this text */
+        int verdict = is_template ? VERDICT_TEMPLATE : df_chunk < unique_below ? VERDICT_UNIQUE : VERDICT_UNDECIDED;
+        apply_verdict(lb, ps, u, verdict, 1, out);
     }
     if (template_boxes(d, ps, unit_tmpl, out) != 0) return -1;
     return 0;

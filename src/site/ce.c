@@ -439,27 +439,12 @@ int wn_fastce_prepare(const wn_ce_model *m, uint32_t exclude, wn_fastce_template
 
 int wn_ce_model_prepare(wn_ce_model *m)
 {
-    uint8_t *content = calloc(m->count + 1, 1);
-    if (!content) return -1;
-    label_blocks(m, UINT32_MAX, content);
-    for (size_t i = 0; i < m->count; i++) m->blocks[i].content = content[i];
+    wn_fastce_template t;
+    if (wn_fastce_prepare(m, UINT32_MAX, &t) != 0) return -1;
     wn_fastce_template_free(&m->tmpl);
-    int rc = build_template(m, content, UINT32_MAX, &m->tmpl);
-    free(content);
-    m->prepared = rc == 0;
-    return rc;
-}
-
-int wn_ce_model_use_labels(wn_ce_model *m)
-{
-    uint8_t *content = calloc(m->count + 1, 1);
-    if (!content) return -1;
-    for (size_t i = 0; i < m->count; i++) content[i] = m->blocks[i].content;
-    wn_fastce_template_free(&m->tmpl);
-    int rc = build_template(m, content, UINT32_MAX, &m->tmpl);
-    free(content);
-    m->prepared = rc == 0;
-    return rc;
+    m->tmpl = t;
+    m->prepared = 1;
+    return 0;
 }
 
 int wn_fastce_detect(const wn_ce_model *m, const wn_fastce_template *t, const wn_ce_page *p, uint8_t *out)

@@ -36,7 +36,6 @@ typedef struct wn_ce_vec {
 typedef struct wn_ce_block {
     uint64_t path;
     uint32_t page;    /* training page number */
-    uint8_t content;  /* label from the preparation phase */
     wn_ce_vec vec;
 } wn_ce_block;
 
@@ -80,10 +79,8 @@ uint32_t wn_ce_model_page_of(const wn_ce_model *m, uint64_t imatch);
  * build the template. */
 int wn_fastce_prepare(const wn_ce_model *m, uint32_t exclude, wn_fastce_template *t);
 void wn_fastce_template_free(wn_fastce_template *t);
-/* Labels the stored blocks and builds m->tmpl (after learning). */
+/* Builds m->tmpl from all training pages (FastCE's preparation phase). */
 int wn_ce_model_prepare(wn_ce_model *m);
-/* Builds m->tmpl from labels loaded with the blocks. */
-int wn_ce_model_use_labels(wn_ce_model *m);
 
 /* Detection: out[k] = 1 when the page's block k is non-content. exclude is
  * a training page to leave out (leave-one-out), or UINT32_MAX. */

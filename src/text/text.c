@@ -66,11 +66,3 @@ int32_t wn_fold(int32_t cp)
     if (cp < 0x80) return (cp >= 'A' && cp <= 'Z') ? cp + 32 : cp;
     return utf8proc_tolower(cp);
 }
-
-size_t wn_utf8_count(const char *s, size_t n)
-{
-    size_t c = 0;
-    for (size_t i = 0; i < n; i++)
-        if (((unsigned char)s[i] & 0xC0) != 0x80) c++;
-    return c;
-}

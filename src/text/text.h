@@ -20,7 +20,5 @@ int32_t   wn_utf8_next(const char *s, size_t n, size_t *i);
 size_t    wn_utf8_put(char *out, int32_t cp); /* out has room for 4 bytes */
 wn_cclass wn_char_class(int32_t cp);
 int32_t   wn_fold(int32_t cp);
-/* Code points in s (invalid bytes count one each). */
-size_t    wn_utf8_count(const char *s, size_t n);
 
 #endif
