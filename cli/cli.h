@@ -18,6 +18,7 @@ typedef struct cli_opts {
     const char *url;
     const char *db_path;
     const char *site;            /* --site: every input belongs to this site */
+    const char *model;           /* --model: node classifier file instead of the built-in one */
     winnow_options lib;
     winnow_site_options site_opt;
     double half_life;
@@ -58,6 +59,9 @@ winnow_site *cli_sites_get(cli_sites *s, const char *name, char *err, size_t err
 size_t cli_sites_all(cli_sites *s, winnow_site ***out);
 void cli_sites_free(cli_sites *s);
 
+/* An engine with the options' classifier; NULL after a message on stderr. */
+winnow_engine *cli_engine_new(const cli_opts *o);
+
 int cli_mkdir_p(const char *path);
 char *cli_output_path(const cli_opts *o, const cli_page *p, int many);
 const char *cli_format_ext(winnow_format f);
@@ -68,5 +72,6 @@ int cmd_extract(int argc, char **argv, int blocks);
 int cmd_learn(int argc, char **argv);
 int cmd_sites(int argc, char **argv);
 int cmd_site(int argc, char **argv);
+int cmd_train(int argc, char **argv);
 
 #endif

@@ -20,8 +20,8 @@ static void *extract_run(void *arg)
 {
     extract_worker *w = arg;
     const cli_opts *o = w->o;
-    winnow_engine *e = winnow_engine_new(&o->lib);
-    if (!e) { cli_report("winnow: out of memory\n"); w->failed++; return NULL; }
+    winnow_engine *e = cli_engine_new(o);
+    if (!e) { w->failed++; return NULL; }
     cli_page page;
     while (cli_inputs_next(w->in, &page)) {
         const char *name = page.source ? page.source : "<stdin>";
@@ -81,9 +81,10 @@ int cmd_extract(int argc, char **argv, int blocks)
     cli_opts o;
     int rc = cli_parse(argc, argv, 2, &o,
                        "--output --format --charset --url --no-title --max-bytes --jobs --quiet --db --site "
-                       "--mode --method --exclude-self");
+                       "--mode --method --exclude-self --model --no-model --no-smooth");
     if (rc) { free(o.inputs); return rc; }
-    if (blocks) o.format = WINNOW_FORMAT_BLOCKS;
+    if (blocks == 1) o.format = WINNOW_FORMAT_BLOCKS;
+    if (blocks == 2) o.format = WINNOW_FORMAT_SEGMENTS;
     if (o.ninputs == 0) {
         fprintf(stderr, "winnow: no input given (a file, a directory, a WARC or JSONL file, or - for stdin)\n");
         free(o.inputs);

@@ -58,7 +58,7 @@ int cmd_learn(int argc, char **argv)
     cli_opts o;
     int rc = cli_parse(argc, argv, 2, &o,
                        "--db --site --half-life --batch --output --format --quiet --max-bytes --no-title --mode "
-                       "--method --charset");
+                       "--method --charset --model --no-model --no-smooth");
     if (rc) { free(o.inputs); return rc; }
     if (o.ninputs == 0) { fprintf(stderr, "winnow: learn needs pages (directories, WARC or JSONL files)\n"); free(o.inputs); return EXIT_USAGE; }
     if (!o.db_path && !o.batch) { fprintf(stderr, "winnow: learn needs --db PATH (or --batch)\n"); free(o.inputs); return EXIT_USAGE; }
@@ -71,7 +71,7 @@ int cmd_learn(int argc, char **argv)
     }
     cli_sites *sites = cli_sites_new(db, o.half_life);
     cli_inputs *in = cli_inputs_open(&o);
-    winnow_engine *e = winnow_engine_new(&o.lib);
+    winnow_engine *e = cli_engine_new(&o);
     kept_page *kept = NULL;
     size_t nkept = 0, capkept = 0;
     if (!sites || !in || !e) { fprintf(stderr, "winnow: out of memory\n"); return EXIT_SOME_FAILED; }

@@ -35,6 +35,7 @@ const char *cli_format_ext(winnow_format f)
     case WINNOW_FORMAT_JSON: return ".json";
     case WINNOW_FORMAT_HTML: return ".html";
     case WINNOW_FORMAT_BLOCKS: return ".jsonl";
+    case WINNOW_FORMAT_SEGMENTS: return ".segments.json";
     default: return ".txt";
     }
 }
@@ -81,7 +82,8 @@ int cli_parse(int argc, char **argv, int first, cli_opts *o, const char *allowed
             return EXIT_USAGE;
         }
         int flag = !strcmp(name, "--quiet") || !strcmp(name, "--no-title") || !strcmp(name, "--exclude-self") ||
-                   !strcmp(name, "--batch") || !strcmp(name, "--all");
+                   !strcmp(name, "--batch") || !strcmp(name, "--all") || !strcmp(name, "--no-model") ||
+                   !strcmp(name, "--no-smooth");
         if (!flag) {
             if (!val) { fprintf(stderr, "winnow: option %s needs a value\n", a); return EXIT_USAGE; }
             i++;
@@ -101,6 +103,9 @@ int cli_parse(int argc, char **argv, int first, cli_opts *o, const char *allowed
         else if (!strcmp(name, "--exclude-self")) o->site_opt.exclude_self = 1;
         else if (!strcmp(name, "--batch")) o->batch = 1;
         else if (!strcmp(name, "--all")) o->all = 1;
+        else if (!strcmp(name, "--model")) o->model = val;
+        else if (!strcmp(name, "--no-model")) o->lib.classifier = 0;
+        else if (!strcmp(name, "--no-smooth")) o->lib.smooth = 0;
         else if (!strcmp(name, "--max-bytes")) {
             char *end = NULL;
             errno = 0;
@@ -146,6 +151,18 @@ int cli_parse(int argc, char **argv, int first, cli_opts *o, const char *allowed
         }
     }
     return 0;
+}
+
+winnow_engine *cli_engine_new(const cli_opts *o)
+{
+    winnow_engine *e = winnow_engine_new(&o->lib);
+    if (!e) { fprintf(stderr, "winnow: out of memory\n"); return NULL; }
+    if (o->model && o->lib.classifier && winnow_engine_load_model(e, o->model) != WINNOW_OK) {
+        fprintf(stderr, "winnow: %s\n", winnow_engine_error(e));
+        winnow_engine_free(e);
+        return NULL;
+    }
+    return e;
 }
 
 /* ---- inputs ---- */

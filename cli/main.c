@@ -10,9 +10,12 @@ static const char usage_text[] =
     "commands:\n"
     "  extract INPUT...          print or write the main content of each page\n"
     "  blocks PAGE               print the block segmentation as JSON lines\n"
+    "  segments PAGE             print the nested segmentation (smoothed classifier scores) as JSON\n"
     "  learn SOURCE... --db DB   learn site templates from pages (incremental)\n"
     "  sites --db DB             list the sites in a site database\n"
     "  site NAME --db DB         show a site's template blocks with document frequencies\n"
+    "  train SOURCE... -o MODEL  train the page-level node classifier from site-level labels\n"
+    "                            (one site per SOURCE; --cv N measures it; train --help)\n"
     "  version, help\n"
     "\n"
     "INPUT / SOURCE: an HTML file, a directory (its *.html and *.htm), a .warc or .warc.gz\n"
@@ -21,7 +24,7 @@ static const char usage_text[] =
     "extract and blocks:\n"
     "  -o, --output PATH     one page: the output file; several: a directory, where page ID\n"
     "                        becomes PATH/ID.txt (.md, .json, .html, .jsonl by format)\n"
-    "  -f, --format FORMAT   text (default), markdown, json, html, blocks\n"
+    "  -f, --format FORMAT   text (default), markdown, json, html, blocks, segments\n"
     "      --charset NAME    the charset HTTP declared (overrides <meta>, not valid UTF-8)\n"
     "      --url URL         the page's URL (one page)\n"
     "      --no-title        do not prepend the headline found before the content block\n"
@@ -34,6 +37,9 @@ static const char usage_text[] =
     "                        chunks, table-chunks, ce (ContentExtractor), fastce\n"
     "      --exclude-self    leave each page's own contribution out of the site counts\n"
     "                        (leave-one-out evaluation of pages the model learned)\n"
+    "      --model FILE      node classifier from 'winnow train' instead of the built-in one\n"
+    "      --no-model        page mode without the node classifier (heuristic scorer alone)\n"
+    "      --no-smooth       classifier scores without isotonic smoothing over the tree\n"
     "  -q, --quiet           no per-page warnings on stderr\n"
     "\n"
     "learn:\n"
@@ -57,9 +63,11 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) { printf("winnow %s\n", winnow_version()); return 0; }
     if (!strcmp(cmd, "extract")) return cmd_extract(argc, argv, 0);
     if (!strcmp(cmd, "blocks")) return cmd_extract(argc, argv, 1);
+    if (!strcmp(cmd, "segments")) return cmd_extract(argc, argv, 2);
     if (!strcmp(cmd, "learn")) return cmd_learn(argc, argv);
     if (!strcmp(cmd, "sites")) return cmd_sites(argc, argv);
     if (!strcmp(cmd, "site")) return cmd_site(argc, argv);
+    if (!strcmp(cmd, "train")) return cmd_train(argc, argv);
     fprintf(stderr, "winnow: unknown command '%s' (try 'winnow help')\n", cmd);
     return EXIT_USAGE;
 }

@@ -9,6 +9,8 @@ packages=(
   libutf8proc-dev    # Unicode classes and case folding
   libxxhash-dev      # block fingerprints
   libsqlite3-dev     # site model database
+  liblinear-dev      # logistic regression for the node classifier (training)
+  libxgboost-dev     # random forest and boosted trees for the node classifier (training)
   zlib1g-dev         # gzip-compressed WARC and JSONL input
   clang libclang-rt-14-dev   # libFuzzer and sanitizer runtimes for `make check`
   valgrind           # memcheck over the release build in CI

@@ -18,6 +18,9 @@ typedef struct wn_labels {
     uint32_t *unit;      /* per node: index of the text unit (nearest line-breaking element) */
     uint8_t *keep;       /* per node: 1 when the node's text is main content */
     uint8_t *unique;     /* per node: the site model has this unit's text on no other page (NULL in page mode) */
+    float *clf;          /* per node: classifier P(template), NULL when no classifier ran; -1 where unscored */
+    float *smoothed;     /* per node: after isotonic smoothing (NULL when off) */
+    uint8_t *segment;    /* per node: 1 where a smoothed segment starts */
     uint32_t container;  /* root of the main content, WN_NONE when nothing */
     uint32_t headline;   /* heading kept outside the container, WN_NONE when none */
 } wn_labels;

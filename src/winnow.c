@@ -2,6 +2,7 @@
  * page scores -> labels, with metadata and the block list on the side. */
 #include "winnow.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,8 @@
 #include "doc.h"
 #include "output/render.h"
 #include "parse/parser.h"
+#include "pipeline.h"
+#include "classify/apply.h"
 #include "score/page_score.h"
 #include "score/site_score.h"
 #include "select/select.h"
@@ -19,10 +22,15 @@
 struct winnow_engine {
     winnow_options opt;
     wn_parser *parser;
+    int learning;       /* winnow_site_learn: the page is counted, not extracted */
     /* buffers handed to the next document, so a long run reuses memory */
     wn_arena spare_arena;
     wn_buf spare_utf8;
     int have_spare;
+    /* page level, learned: the node classifier (read-only once loaded) */
+    wn_classifier clf_store;
+    const wn_classifier *clf;
+    wn_classify_options smooth;
     char error[512];
 };
 
@@ -71,6 +79,8 @@ void winnow_options_default(winnow_options *o)
     o->max_input_bytes = DEFAULT_MAX_INPUT;
     o->max_depth = 512;
     o->include_title = 1;
+    o->classifier = 1;
+    o->smooth = 1;
 }
 
 winnow_engine *winnow_engine_new(const winnow_options *opt)
@@ -86,13 +96,25 @@ winnow_engine *winnow_engine_new(const winnow_options *opt)
     wn_arena_init(&e->spare_arena);
     wn_buf_init(&e->spare_utf8);
     e->have_spare = 1;
+    wn_classify_options_default(&e->smooth);
+    e->smooth.smooth = e->opt.smooth;
+    /* the model built into the library; a build without one (or one this
+     * code cannot read) runs the heuristic scorer alone */
+    if (e->opt.classifier && wn_default_model_len > 0) {
+        char err[256];
+        if (wn_classifier_parse((const char *)wn_default_model, wn_default_model_len, &e->clf_store, err, sizeof err) == 0)
+            e->clf = &e->clf_store;
+    }
     return e;
 }
+
+
 
 void winnow_engine_free(winnow_engine *e)
 {
     if (!e) return;
     wn_parser_free(e->parser);
+    if (e->clf) wn_classifier_free(&e->clf_store);
     if (e->have_spare) {
         wn_arena_free(&e->spare_arena);
         wn_buf_free(&e->spare_utf8);
@@ -108,13 +130,61 @@ static winnow_status fail(winnow_engine *e, winnow_status s, const char *detail)
     return s;
 }
 
-static int collect_blocks(winnow_doc *d)
+winnow_status winnow_engine_load_model(winnow_engine *e, const char *path)
+{
+    if (!e) return WINNOW_E_ARG;
+    e->error[0] = '\0';
+    if (!path) {
+        if (e->clf) wn_classifier_free(&e->clf_store);
+        e->clf = NULL;
+        return WINNOW_OK;
+    }
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(e->error, sizeof e->error, "cannot open model %s: %s", path, strerror(errno));
+        return WINNOW_E_ARG;
+    }
+    wn_buf b;
+    wn_buf_init(&b);
+    char chunk[65536];
+    size_t got;
+    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) wn_buf_put(&b, chunk, got);
+    int rerr = ferror(f);
+    fclose(f);
+    if (b.oom) { wn_buf_free(&b); return fail(e, WINNOW_E_NOMEM, "out of memory while reading the model"); }
+    if (rerr) { wn_buf_free(&b); snprintf(e->error, sizeof e->error, "cannot read model %s", path); return WINNOW_E_ARG; }
+    wn_classifier c;
+    char err[256];
+    int r = wn_classifier_parse(b.data ? b.data : "", b.len, &c, err, sizeof err);
+    wn_buf_free(&b);
+    if (r != 0) {
+        snprintf(e->error, sizeof e->error, "%s: %s", path, err);
+        return WINNOW_E_ARG;
+    }
+    if (e->clf) wn_classifier_free(&e->clf_store);
+    e->clf_store = c;
+    e->clf = &e->clf_store;
+    return WINNOW_OK;
+}
+
+int winnow_engine_has_model(const winnow_engine *e) { return e && e->clf; }
+
+/* Learning needs the block list only, not the blocks' paths and parents. */
+static int collect_blocks(winnow_doc *d, int paths)
 {
     const wn_dom *dom = &d->dom;
     uint32_t nb = 0;
     for (uint32_t i = 0; i < dom->count; i++)
         if (d->stats[i].is_block) nb++;
     d->blocks = wn_arena_alloc(&d->arena, ((size_t)nb + 1) * sizeof(uint32_t));
+    if (!d->blocks) return -1;
+    if (!paths) {
+        nb = 0;
+        for (uint32_t i = 0; i < dom->count; i++)
+            if (d->stats[i].is_block) d->blocks[nb++] = i;
+        d->nblocks = nb;
+        return 0;
+    }
     d->block_parent = wn_arena_alloc(&d->arena, ((size_t)nb + 1) * sizeof(long));
     d->block_path = wn_arena_alloc(&d->arena, ((size_t)nb + 1) * sizeof(char *));
     /* node -> block index, to find enclosing blocks top-down */
@@ -139,14 +209,12 @@ static int collect_blocks(winnow_doc *d)
     return 0;
 }
 
-/* The site hook runs between the page scorer and the selection. */
-typedef struct site_hook {
-    const wn_site_model *model;
-    const winnow_site_options *opt;
-    wn_page_signals *signals_out; /* when learning: the page's signals */
-} site_hook;
-
 static winnow_status run_pipeline(winnow_engine *e, const winnow_input *in, const site_hook *hook, winnow_doc **out);
+
+winnow_status wn_pipeline_run(winnow_engine *e, const winnow_input *in, const site_hook *hook, winnow_doc **out)
+{
+    return run_pipeline(e, in, hook, out);
+}
 
 winnow_status winnow_extract(winnow_engine *e, const winnow_input *in, winnow_doc **out)
 {
@@ -212,7 +280,9 @@ static winnow_status run_pipeline(winnow_engine *e, const winnow_input *in, cons
         goto failed;
     }
     wn_page_scores pscore;
-    if (collect_blocks(d) != 0 || wn_page_score(d, &pscore) != 0) {
+    memset(&pscore, 0, sizeof pscore);
+    /* learning: no page scores (the signals find the text units themselves) */
+    if (collect_blocks(d, !e->learning) != 0 || (!e->learning && wn_page_score(d, &pscore) != 0)) {
         rc = fail(e, WINNOW_E_NOMEM, "out of memory while scoring");
         goto failed;
     }
@@ -243,13 +313,26 @@ static winnow_status run_pipeline(winnow_engine *e, const winnow_input *in, cons
             d->site_template_chars = j.template_chars;
             d->site_unique_chars = j.unique_chars;
         }
+        if (hook->inspect && hook->inspect(hook->inspect_ctx, d, &pscore, sig) != 0) {
+            rc = fail(e, WINNOW_E_NOMEM, "out of memory while inspecting the page");
+            goto failed;
+        }
     }
+    /* page level, learned: where no site model judged the page */
+    if (e->clf && d->site_pages == 0 && !(hook && hook->no_classifier)) {
+        if (wn_classify_page(d, &pscore, e->clf, &e->smooth, in->url) != 0) {
+            rc = fail(e, WINNOW_E_NOMEM, "out of memory while classifying nodes");
+            goto failed;
+        }
+    }
+    if (e->learning) goto status; /* no content selection or metadata */
     if (wn_select(d, &pscore, e->opt.include_title) != 0) {
         rc = fail(e, WINNOW_E_NOMEM, "out of memory while selecting content");
         goto failed;
     }
     wn_meta_extract(&d->dom, &d->decode, in->url, &d->arena, &d->meta);
 
+status:
     d->status = WINNOW_OK;
     size_t w = 0;
     if (d->decode.replaced) {
@@ -305,7 +388,7 @@ int winnow_format_parse(const char *name, winnow_format *out)
     static const struct { const char *name; winnow_format f; } map[] = {
         {"text", WINNOW_FORMAT_TEXT}, {"txt", WINNOW_FORMAT_TEXT}, {"markdown", WINNOW_FORMAT_MARKDOWN},
         {"md", WINNOW_FORMAT_MARKDOWN}, {"json", WINNOW_FORMAT_JSON}, {"html", WINNOW_FORMAT_HTML},
-        {"blocks", WINNOW_FORMAT_BLOCKS},
+        {"blocks", WINNOW_FORMAT_BLOCKS}, {"segments", WINNOW_FORMAT_SEGMENTS},
     };
     for (size_t i = 0; name && i < sizeof map / sizeof map[0]; i++)
         if (!strcmp(name, map[i].name)) { *out = map[i].f; return 1; }
@@ -326,6 +409,7 @@ winnow_status winnow_render(const winnow_doc *d, winnow_format f, winnow_write_f
     case WINNOW_FORMAT_JSON: wn_render_json(d, &o); break;
     case WINNOW_FORMAT_HTML: wn_render_html(d, &o); break;
     case WINNOW_FORMAT_BLOCKS: wn_render_blocks(d, &o); break;
+    case WINNOW_FORMAT_SEGMENTS: wn_render_segments(d, &o); break;
     default: wn_buf_free(&o.buf); return WINNOW_E_ARG;
     }
     int oom = o.buf.oom;
@@ -435,9 +519,11 @@ winnow_status winnow_site_learn(winnow_engine *e, winnow_site *s, const winnow_i
     if (counted) *counted = 0;
     if (!e || !s) return WINNOW_E_ARG;
     wn_page_signals sig;
-    site_hook hook = {s->model, NULL, &sig};
+    site_hook hook = {s->model, NULL, &sig, NULL, NULL, 1};
     winnow_doc *d = NULL;
+    e->learning = 1;
     winnow_status st = run_pipeline(e, in, &hook, &d);
+    e->learning = 0;
     if (WINNOW_FAILED(st)) return st;
     int r = wn_site_model_add_page(s->model, d, &sig, in->url);
     winnow_doc_free(d);
@@ -460,6 +546,6 @@ winnow_status winnow_extract_site(winnow_engine *e, const winnow_input *in, cons
     winnow_site_options def;
     if (!opt) { winnow_site_options_default(&def); opt = &def; }
     if (!site) return run_pipeline(e, in, NULL, out);
-    site_hook hook = {site->model, opt, NULL};
+    site_hook hook = {site->model, opt, NULL, NULL, NULL, 0};
     return run_pipeline(e, in, &hook, out);
 }

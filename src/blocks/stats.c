@@ -2,6 +2,9 @@
 
 #include <string.h>
 #include <xxhash.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "../text/text.h"
 
@@ -36,12 +39,22 @@ static int hist_bucket(unsigned tag)
     }
 }
 
+/* saturating: a huge subtree's counts stop at 65535 */
 static void hist_add(uint16_t *dst, const uint16_t *src)
 {
+#if defined(__SSE2__)
+    _Static_assert(WN_HIST_N == 16, "two 8-lane vectors");
+    for (int k = 0; k < WN_HIST_N; k += 8) {
+        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(dst + k));
+        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(src + k));
+        _mm_storeu_si128((__m128i *)(void *)(dst + k), _mm_adds_epu16(a, b));
+    }
+#else
     for (int k = 0; k < WN_HIST_N; k++) {
         uint32_t v = (uint32_t)dst[k] + src[k];
         dst[k] = v > UINT16_MAX ? UINT16_MAX : (uint16_t)v;
     }
+#endif
 }
 
 typedef struct scan_state {
@@ -67,47 +80,95 @@ static void end_word(scan_state *s)
     s->in_word = 0;
 }
 
+/* wn_char_class of the ASCII characters (WN_CC_SPACE, _WORD, _PUNCT, _OTHER) */
+static const uint8_t ascii_class[128] = {
+    4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0, 0, 0, 0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+    0, 3, 3, 3, 4, 3, 3, 3, 3, 3, 3, 4, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 4, 4, 4, 3,
+    3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 4, 3,
+    4, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 4, 3, 4, 4,
+};
+
+/* ASCII letters and digits, case-folded; 0 for every other byte. Folded
+ * letters have bit 0x40, digits do not. */
+static const uint8_t alnum_fold[256] = {
+    ['0'] = '0', ['1'] = '1', ['2'] = '2', ['3'] = '3', ['4'] = '4',
+    ['5'] = '5', ['6'] = '6', ['7'] = '7', ['8'] = '8', ['9'] = '9',
+#define L(c) [c] = c, [c - 32] = c
+    L('a'), L('b'), L('c'), L('d'), L('e'), L('f'), L('g'), L('h'), L('i'), L('j'), L('k'), L('l'), L('m'),
+    L('n'), L('o'), L('p'), L('q'), L('r'), L('s'), L('t'), L('u'), L('v'), L('w'), L('x'), L('y'), L('z'),
+#undef L
+};
+
 static void scan_text(scan_state *s, const char *t, size_t n, wn_stats *st)
 {
     /* Hot loop: state lives in locals, written back at the end, because
      * every store into the text buffer (a char*) would otherwise force the
      * compiler to reload all of it. */
     char *out = s->pt->text;
-    uint32_t len = s->pt->len, cp_count = s->cp, chars = 0, words = 0;
+    uint64_t *wout = s->pt->words;
+    uint32_t len = s->pt->len, nwords = s->pt->nwords, wcap = s->words_cap;
+    uint32_t cp_count = s->cp, chars = 0, words = 0, punct = 0, commas = 0, stops = 0;
     int pending = s->pending_space, in_word = s->in_word, alpha = s->word_alpha;
     uint64_t wh = s->word_hash;
     size_t i = 0;
+#define PUSH_WORD()                                                          \
+    do {                                                                     \
+        if (in_word && nwords < wcap) wout[nwords++] = WORD_KEY(wh, alpha); \
+        in_word = 0;                                                         \
+    } while (0)
     while (i < n) {
         unsigned char b = (unsigned char)t[i];
-        /* ASCII fast path: letters and digits, the bulk of most pages */
-        if ((unsigned)((b | 0x20) - 'a') < 26u || (unsigned)(b - '0') < 10u) {
+        if (b < 0x80) {
+            unsigned c = ascii_class[b];
+            if (c == WN_CC_WORD) {
+                /* a run of ASCII letters and digits, the bulk of most pages */
+                if (pending) {
+                    if (len) { out[len++] = ' '; cp_count++; }
+                    pending = 0;
+                }
+                if (!in_word) { in_word = 1; alpha = 0; wh = FNV_OFFSET; words++; }
+                size_t j = i;
+                unsigned f = alnum_fold[b], seen = 0;
+                do {
+                    out[len++] = (char)f;
+                    seen |= f;
+                    wh = (wh ^ f) * FNV_PRIME;
+                    if (++j == n) break;
+                    f = alnum_fold[(unsigned char)t[j]];
+                } while (f);
+                alpha |= (seen & 0x40) != 0;
+                cp_count += (uint32_t)(j - i);
+                chars += (uint32_t)(j - i);
+                i = j;
+                continue;
+            }
+            i++;
+            if (c == WN_CC_SPACE) {
+                pending = 1;
+                PUSH_WORD();
+                continue;
+            }
+            /* punctuation and other symbols: one byte, no case */
             if (pending) {
                 if (len) { out[len++] = ' '; cp_count++; }
                 pending = 0;
             }
-            unsigned char f = (unsigned)(b - 'A') < 26u ? (unsigned char)(b | 0x20) : b;
-            out[len++] = (char)f;
+            out[len++] = (char)b;
             cp_count++;
             chars++;
-            if (!in_word) { in_word = 1; alpha = 0; wh = FNV_OFFSET; words++; }
-            alpha |= b > '9';
-            wh = (wh ^ f) * FNV_PRIME;
-            i++;
-            continue;
-        }
-        if (b == ' ' || b == '\n' || b == '\t' || b == '\r') {
-            pending = 1;
-            if (in_word && s->pt->nwords < s->words_cap) s->pt->words[s->pt->nwords++] = WORD_KEY(wh, alpha);
-            in_word = 0;
-            i++;
+            PUSH_WORD();
+            if (c == WN_CC_PUNCT) {
+                punct++;
+                commas += b == ',';
+                stops += b == '.' || b == '!' || b == '?';
+            }
             continue;
         }
         int32_t cp = wn_utf8_next(t, n, &i);
         wn_cclass cc = wn_char_class(cp);
         if (cc == WN_CC_SPACE) {
             pending = 1;
-            if (in_word && s->pt->nwords < s->words_cap) s->pt->words[s->pt->nwords++] = WORD_KEY(wh, alpha);
-            in_word = 0;
+            PUSH_WORD();
             continue;
         }
         if (pending) {
@@ -127,21 +188,22 @@ static void scan_text(scan_state *s, const char *t, size_t n, wn_stats *st)
             for (size_t k = 0; k < el; k++) wh = (wh ^ (unsigned char)enc[k]) * FNV_PRIME;
             continue;
         }
-        if (in_word && s->pt->nwords < s->words_cap) s->pt->words[s->pt->nwords++] = WORD_KEY(wh, alpha);
-        in_word = 0;
+        PUSH_WORD();
         if (cc == WN_CC_CJK) {
             uint64_t h = FNV_OFFSET;
             for (size_t k = 0; k < el; k++) h = (h ^ (unsigned char)enc[k]) * FNV_PRIME;
-            if (s->pt->nwords < s->words_cap) s->pt->words[s->pt->nwords++] = WORD_KEY(h, 1);
+            if (nwords < wcap) wout[nwords++] = WORD_KEY(h, 1);
             words++;
             st->cjk++;
         } else if (cc == WN_CC_PUNCT) {
-            st->punct++;
-            if (cp == ',' || cp == 0xFF0C || cp == 0x3001) st->commas++;
-            if (cp == '.' || cp == '!' || cp == '?' || cp == 0x3002 || cp == 0xFF01 || cp == 0xFF1F) st->stops++;
+            punct++;
+            if (cp == 0xFF0C || cp == 0x3001) commas++;
+            if (cp == 0x3002 || cp == 0xFF01 || cp == 0xFF1F) stops++;
         }
     }
+#undef PUSH_WORD
     s->pt->len = len;
+    s->pt->nwords = nwords;
     s->cp = cp_count;
     s->pending_space = pending;
     s->in_word = in_word;
@@ -149,54 +211,130 @@ static void scan_text(scan_state *s, const char *t, size_t n, wn_stats *st)
     s->word_hash = wh;
     st->chars += chars;
     st->words += words;
+    st->punct += punct;
+    st->commas += commas;
+    st->stops += stops;
 }
 
-/* Fenwick tree over word positions: distinct words of every element's word
- * range, answered offline in order of range end. */
-static void distinct_words(const wn_dom *dom, wn_stats *st, const wn_page_text *pt, wn_arena *arena)
+/* Distinct words of every element's word range, exactly, in one pass over
+ * the words. A position p counts towards the ranges that hold p but not the
+ * previous occurrence of the same word, prev(p). Ranges are subtrees, so
+ * those are the ancestors of p's owner (the deepest node holding p) below
+ * the deepest one that also holds prev(p): +1 at the owner, -1 at that
+ * ancestor, and every subtree's sum of these deltas is its number of
+ * distinct words. The ancestor is found on the stack of the owner's
+ * ancestors, whose ranges begin in increasing order. */
+typedef struct dw_slot {
+    uint64_t key;        /* word hash | 1; 0 marks an empty slot */
+    uint32_t pos;        /* its last position */
+    uint32_t pad;
+} dw_slot;
+
+typedef struct dw_state {
+    const uint64_t *words;
+    uint32_t nwords, pos;
+    dw_slot *tab;
+    uint32_t bits, count;
+    int32_t *delta;
+    uint32_t *stack, *stack_end, *stack_wb, sp;
+    wn_arena *arena;
+} dw_state;
+
+static int dw_init(dw_state *d, const wn_page_text *pt, uint32_t n, wn_arena *arena)
 {
-    uint32_t W = pt->nwords;
-    if (W == 0) return;
-    int32_t *bit = wn_arena_calloc(arena, (size_t)W + 1, sizeof(int32_t));
-    uint32_t tsize = 1, tbits = 0;
-    while (tsize < 2 * W) { tsize <<= 1; tbits++; }
-    uint64_t *keys = wn_arena_calloc(arena, tsize, sizeof(uint64_t));
-    uint32_t *lastpos = wn_arena_alloc(arena, (size_t)tsize * sizeof(uint32_t));
-    /* queries bucketed by end position (counting sort) */
-    uint32_t *head = wn_arena_alloc(arena, ((size_t)W + 1) * sizeof(uint32_t));
-    uint32_t *next = wn_arena_alloc(arena, (size_t)dom->count * sizeof(uint32_t));
-    if (!bit || !keys || !lastpos || !head || !next) return;
-    for (uint32_t k = 0; k <= W; k++) head[k] = WN_NONE;
-    for (uint32_t i = 0; i < dom->count; i++) {
-        if (st[i].w_end <= st[i].w_begin || dom->nodes[i].tag == WN_TAG_TEXT) continue;
-        next[i] = head[st[i].w_end];
-        head[st[i].w_end] = i;
+    memset(d, 0, sizeof *d);
+    d->words = pt->words;
+    d->nwords = pt->nwords;
+    d->arena = arena;
+    if (!d->nwords) return 0;
+    /* a page has far fewer distinct words than words: start small, grow */
+    d->bits = 8;
+    while (d->bits < 30 && (1u << d->bits) < d->nwords / 2) d->bits++;
+    d->tab = wn_arena_calloc(arena, (size_t)1 << d->bits, sizeof(dw_slot));
+    d->delta = wn_arena_alloc(arena, (size_t)n * sizeof(int32_t));
+    d->stack = wn_arena_alloc(arena, (size_t)n * sizeof(uint32_t));
+    d->stack_end = wn_arena_alloc(arena, (size_t)n * sizeof(uint32_t));
+    d->stack_wb = wn_arena_alloc(arena, (size_t)n * sizeof(uint32_t));
+    return d->tab && d->delta && d->stack && d->stack_end && d->stack_wb ? 0 : -1;
+}
+
+static uint32_t dw_hash(uint64_t h, uint32_t bits)
+{
+    /* Fibonacci hashing: the top bits of a multiplicative mix spread even
+     * similar word hashes over the table */
+    return (uint32_t)((h * 0x9E3779B97F4A7C15ull) >> (64 - bits));
+}
+
+static int dw_grow(dw_state *d)
+{
+    uint32_t bits = d->bits + 1, size = 1u << bits;
+    dw_slot *t = wn_arena_calloc(d->arena, size, sizeof(dw_slot));
+    if (!t) return -1;
+    for (uint32_t k = 0; k < (1u << d->bits); k++) {
+        if (!d->tab[k].key) continue;
+        uint32_t slot = dw_hash(d->tab[k].key, bits);
+        while (t[slot].key) slot = (slot + 1) & (size - 1);
+        t[slot] = d->tab[k];
     }
-    for (uint32_t pos = 0; pos < W; pos++) {
-        uint64_t h = pt->words[pos] | 1; /* 0 marks an empty slot */
-        /* Fibonacci hashing: the top bits of a multiplicative mix spread
-         * even similar word hashes over the table */
-        uint32_t slot = tbits ? (uint32_t)((h * 0x9E3779B97F4A7C15ull) >> (64 - tbits)) : 0;
-        while (keys[slot] && keys[slot] != h) slot = (slot + 1) & (tsize - 1);
-        if (keys[slot]) {
-            for (uint32_t k = lastpos[slot] + 1; k <= W; k += k & (~k + 1)) bit[k]--;
+    d->tab = t;
+    d->bits = bits;
+    return 0;
+}
+
+/* Node i in document order, with its range begun at w_begin: the words
+ * it owns are those before the next node's range begins (next_wb). */
+static int dw_node(dw_state *d, uint32_t i, uint32_t size, uint32_t w_begin, uint32_t next_wb)
+{
+    if (!d->nwords) return 0;
+    d->delta[i] = 0;
+    while (d->sp && d->stack_end[d->sp - 1] <= i) d->sp--;
+    uint32_t sp = d->sp;
+    d->stack[sp] = i;
+    d->stack_end[sp] = i + size;
+    d->stack_wb[sp] = w_begin;
+    d->sp = ++sp;
+    if (d->pos >= next_wb) return 0;
+    d->delta[i] = (int32_t)(next_wb - d->pos);
+    for (; d->pos < next_wb; d->pos++) {
+        if (d->count * 2 >= (1u << d->bits) && dw_grow(d) != 0) return -1;
+        uint32_t mask = (1u << d->bits) - 1;
+        uint64_t h = d->words[d->pos] | 1;
+        uint32_t slot = dw_hash(h, d->bits);
+        dw_slot *t = d->tab;
+        while (t[slot].key && t[slot].key != h) slot = (slot + 1) & mask;
+        if (t[slot].key) {
+            uint32_t prev = t[slot].pos;
+            /* deepest ancestor whose range begins at or before prev:
+             * usually one of the innermost (a word repeated nearby) */
+            const uint32_t *wb = d->stack_wb;
+            uint32_t k = sp - 1, floor = k > 8 ? k - 8 : 0;
+            while (k > floor && wb[k] > prev) k--;
+            if (wb[k] > prev) {
+                uint32_t lo = 0, hi = k; /* wb[lo] <= prev < wb[hi] (wb[0] is 0) */
+                while (hi - lo > 1) {
+                    uint32_t mid = lo + (hi - lo) / 2;
+                    if (wb[mid] <= prev) lo = mid;
+                    else hi = mid;
+                }
+                k = lo;
+            }
+            d->delta[d->stack[k]]--;
+        } else {
+            t[slot].key = h;
+            d->count++;
         }
-        keys[slot] = h;
-        lastpos[slot] = pos;
-        for (uint32_t k = pos + 1; k <= W; k += k & (~k + 1)) bit[k]++;
-        for (uint32_t q = head[pos + 1]; q != WN_NONE; q = next[q]) {
-            int32_t sum = 0;
-            for (uint32_t k = pos + 1; k; k -= k & (~k + 1)) sum += bit[k];
-            for (uint32_t k = st[q].w_begin; k; k -= k & (~k + 1)) sum -= bit[k];
-            st[q].distinct_words = sum > 0 ? (uint32_t)sum : 0;
-        }
+        t[slot].pos = d->pos;
     }
+    return 0;
 }
 
 int wn_stats_compute(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page_text *pt)
 {
-    wn_hint_cache *cache = wn_arena_calloc(arena, 1, sizeof *cache);
+    /* the cache's bits are read only where its key matches: zero the keys */
+    wn_hint_cache *cache = wn_arena_alloc(arena, sizeof *cache);
     if (!cache) return -1;
+    memset(cache->key, 0, sizeof cache->key);
+    memset(cache->name_key, 0, sizeof cache->name_key);
     uint32_t n = dom->count;
     wn_stats *st = wn_arena_calloc(arena, n, sizeof(wn_stats));
     uint8_t *boundary = wn_arena_calloc(arena, (size_t)n + 1, 1);
@@ -246,22 +384,25 @@ int wn_stats_compute(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page
     }
     end_word(&s);
 
-    /* ranges end where the next node after the subtree begins */
+    uint32_t W = pt->nwords;
+    dw_state dw;
+    if (dw_init(&dw, pt, n, arena) != 0) return -1;
+    /* forward: ranges end where the next node after the subtree begins;
+     * text_cp still holds each node's start (later nodes' too) */
     for (uint32_t i = 0; i < n; i++) {
         wn_stats *sx = &st[i];
-        uint32_t after = i + dom->nodes[i].size;
+        uint32_t size = dom->nodes[i].size, after = i + size;
         sx->nt_end = after < n ? st[after].nt_begin : pt->len;
-        sx->w_end = after < n ? st[after].w_begin : pt->nwords;
-        cpb[i] = sx->text_cp;
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t after = i + dom->nodes[i].size;
-        st[i].text_cp = (after < n ? cpb[after] : s.cp) - cpb[i];
+        sx->w_end = after < n ? st[after].w_begin : W;
+        sx->text_cp = (after < n ? st[after].text_cp : s.cp) - sx->text_cp;
+        if (dw_node(&dw, i, size, sx->w_begin, i + 1 < n ? st[i + 1].w_begin : W) != 0) return -1;
     }
     /* counts are subtree sums: children before parents in reverse order */
+    int32_t *delta = dw.delta;
     for (uint32_t i = n; i-- > 1;) {
         const wn_stats *c = &st[i];
-        wn_stats *p = &st[dom->nodes[i].parent];
+        uint32_t par = dom->nodes[i].parent;
+        wn_stats *p = &st[par];
         p->chars += c->chars;
         p->words += c->words;
         p->punct += c->punct;
@@ -273,17 +414,30 @@ int wn_stats_compute(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page
         p->images += c->images;
         p->elements += c->elements;
         hist_add(p->hist, c->hist);
+        if (W) delta[par] += delta[i];
     }
-    distinct_words(dom, st, pt, arena);
+    /* trimmed text ranges: a node whose range is its parent's (a link
+     * alone in its list item, a paragraph's only text) takes the parent's
+     * fingerprint instead of hashing the same bytes again */
+    uint32_t *tb = cpb;
+    uint32_t *te = wn_arena_alloc(arena, (size_t)n * sizeof(uint32_t));
+    if (!te) return -1;
     for (uint32_t i = 0; i < n; i++) {
         wn_stats *sx = &st[i];
+        const wn_node *x = &dom->nodes[i];
+        if (W && sx->w_end > sx->w_begin && x->tag != WN_TAG_TEXT)
+            sx->distinct_words = delta[i] > 0 ? (uint32_t)delta[i] : 0;
         uint32_t b = sx->nt_begin, e = sx->nt_end;
         while (b < e && pt->text[b] == ' ') b++;
         while (e > b && pt->text[e - 1] == ' ') e--;
-        sx->fingerprint = e > b ? XXH3_64bits(pt->text + b, e - b) : 0;
+        tb[i] = b;
+        te[i] = e;
+        uint32_t par = i ? x->parent : WN_NONE;
+        if (e <= b) sx->fingerprint = 0;
+        else if (par != WN_NONE && tb[par] == b && te[par] == e) sx->fingerprint = st[par].fingerprint;
+        else sx->fingerprint = XXH3_64bits(pt->text + b, e - b);
         uint32_t trimmed = (sx->nt_end - sx->nt_begin) - (e - b); /* spaces: one byte, one code point */
         sx->text_cp = sx->text_cp > trimmed ? sx->text_cp - trimmed : 0;
-        const wn_node *x = &dom->nodes[i];
         sx->is_block = x->tag != WN_TAG_TEXT && wn_tag_has(x->tag, WN_TF_BLOCK) && !(x->flags & WN_NF_HIDDEN) &&
                        sx->text_cp >= 40 && sx->distinct_words >= 3;
     }

@@ -21,6 +21,7 @@ void wn_render_lines(const winnow_doc *d, wn_out *o, int markdown);
 void wn_render_html(const winnow_doc *d, wn_out *o);
 void wn_render_json(const winnow_doc *d, wn_out *o);
 void wn_render_blocks(const winnow_doc *d, wn_out *o);
+void wn_render_segments(const winnow_doc *d, wn_out *o);
 
 /* Plain text of the main content into a buffer (what WINNOW_FORMAT_TEXT writes). */
 void wn_main_text(const winnow_doc *d, wn_buf *b);

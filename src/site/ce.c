@@ -7,24 +7,45 @@
 
 enum { DIM_IMAGES = 1, DIM_LINKS = 2, DIM_FIRST_TERM = 16 };
 
-static int cmp_u32(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return x < y ? -1 : x > y;
 }
 
-/* Sorted dims with counts from a list of dims (sorted in place). */
-static int make_vec(wn_arena *a, uint32_t *dims, uint32_t n, wn_ce_vec *v)
+/* Sorts n dims: by insertion when few, else LSD radix (8 bits a pass,
+ * passes where all dims share the byte skipped) through tmp. */
+static void sort_dims(uint32_t *dims, uint32_t *tmp, uint32_t n)
+{
+    if (n <= 24) {
+        for (uint32_t i = 1; i < n; i++) {
+            uint32_t x = dims[i], j = i;
+            while (j > 0 && dims[j - 1] > x) { dims[j] = dims[j - 1]; j--; }
+            dims[j] = x;
+        }
+        return;
+    }
+    uint32_t count[4][256];
+    memset(count, 0, sizeof count);
+    for (uint32_t i = 0; i < n; i++)
+        for (int b = 0; b < 4; b++) count[b][(dims[i] >> (8 * b)) & 0xff]++;
+    uint32_t *src = dims, *dst = tmp;
+    for (int b = 0; b < 4; b++) {
+        if (count[b][(src[0] >> (8 * b)) & 0xff] == n) continue;
+        uint32_t sum = 0;
+        for (int v = 0; v < 256; v++) { uint32_t c = count[b][v]; count[b][v] = sum; sum += c; }
+        for (uint32_t i = 0; i < n; i++) dst[count[b][(src[i] >> (8 * b)) & 0xff]++] = src[i];
+        uint32_t *t = src; src = dst; dst = t;
+    }
+    if (src != dims) memcpy(dims, src, (size_t)n * sizeof *dims);
+}
+
+/* Sorted dims with counts from a list of dims (sorted in place; tmp holds n). */
+static int make_vec(wn_arena *a, uint32_t *dims, uint32_t *tmp, uint32_t n, wn_ce_vec *v)
 {
     memset(v, 0, sizeof *v);
     if (!n) return 0;
-    qsort(dims, n, sizeof *dims, cmp_u32);
+    sort_dims(dims, tmp, n);
     uint32_t distinct = 1;
     for (uint32_t k = 1; k < n; k++) distinct += dims[k] != dims[k - 1];
     v->dims = wn_arena_alloc(a, distinct * sizeof(uint32_t));
@@ -111,8 +132,12 @@ int wn_ce_page_compute(winnow_doc *d, wn_ce_page *out)
             dst[fill[k]++] = DIM_LINKS;
         }
     }
+    uint32_t most = 0;
+    for (uint32_t k = 0; k < count; k++) most = fill[k] > most ? fill[k] : most;
+    uint32_t *tmp = wn_arena_alloc(a, ((size_t)most + 1) * sizeof(uint32_t));
+    if (!tmp) return -1;
     for (uint32_t k = 0; k < count; k++)
-        if (make_vec(a, dims + start[k], fill[k], &out->vecs[k]) != 0) return -1;
+        if (make_vec(a, dims + start[k], tmp, fill[k], &out->vecs[k]) != 0) return -1;
     out->count = count;
     return 0;
 }

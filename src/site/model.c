@@ -144,11 +144,24 @@ int wn_site_model_add_page(wn_site_model *m, const winnow_doc *doc, const wn_pag
     if (sig->imatch && find_page(m, sig->imatch)) return 0;
     m->clock += 1.0;
     m->pages = m->pages * exp2(-1.0 / m->half_life) + 1.0;
+    /* the decay of the last clock seen: keys of one earlier page share it */
+    double memo_t = m->clock, memo_decay = 1.0;
+    enum { AHEAD = 8 };
+    for (uint32_t k = 0; k < sig->nkeys && k < AHEAD && m->keys_cap; k++)
+        __builtin_prefetch(&m->keys[slot_of(sig->keys[k].key, sig->keys[k].kind, m->keys_cap)]);
     for (uint32_t k = 0; k < sig->nkeys; k++) {
         const wn_page_key *pk = &sig->keys[k];
+        /* the table is a cache miss per key on a big site: fetch ahead
+         * (a prefetch into a table that has grown since is only wasted) */
+        if (k + AHEAD < sig->nkeys && m->keys_cap)
+            __builtin_prefetch(&m->keys[slot_of(sig->keys[k + AHEAD].key, sig->keys[k + AHEAD].kind, m->keys_cap)]);
         wn_key_entry *e = find_or_add(m, pk->kind, pk->key, 1);
         if (!e) return -1;
-        e->df = e->df * wn_site_model_decay(m, e->t) + 1.0;
+        if (e->t != memo_t) {
+            memo_t = e->t;
+            memo_decay = wn_site_model_decay(m, e->t);
+        }
+        e->df = e->df * memo_decay + 1.0;
         e->t = m->clock;
         e->dirty = 1;
         /* a sample only once the key recurs: unique content needs none */

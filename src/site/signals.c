@@ -11,23 +11,96 @@ static uint64_t mix(uint64_t h, uint64_t v)
     return h * 0xff51afd7ed558ccdull;
 }
 
-/* Hash of a text node's normalized text, 0 when it is only spaces. */
+/* Hash of a text node's normalized text, 0 when it is only spaces: the
+ * node's fingerprint (XXH3 of the same trimmed text; text_cp counts the
+ * code points of that text). */
 static uint64_t segment_hash(const winnow_doc *d, uint32_t i)
 {
     const wn_stats *s = &d->stats[i];
-    uint32_t b = s->nt_begin, e = s->nt_end;
-    const char *t = d->page_text.text;
-    while (b < e && t[b] == ' ') b++;
-    while (e > b && t[e - 1] == ' ') e--;
-    return e > b ? XXH3_64bits(t + b, e - b) | 1 : 0;
+    return s->text_cp ? s->fingerprint | 1 : 0;
 }
 
-static int cmp_key(const void *a, const void *b)
+static void insertion_sort(wn_page_key *keys, uint32_t n)
 {
-    const wn_page_key *x = a, *y = b;
-    if (x->kind != y->kind) return x->kind < y->kind ? -1 : 1;
-    if (x->key != y->key) return x->key < y->key ? -1 : 1;
-    return x->node < y->node ? -1 : x->node > y->node;
+    for (uint32_t i = 1; i < n; i++) {
+        wn_page_key k = keys[i];
+        uint32_t j = i;
+        while (j > 0 && keys[j - 1].key > k.key) { keys[j] = keys[j - 1]; j--; }
+        keys[j] = k;
+    }
+}
+
+/* LSD radix sort on the low `bytes` bytes of the keys, 8 bits a pass
+ * (passes where every key has the same byte are skipped). Stable. tmp
+ * holds n keys. */
+static void radix_sort(wn_page_key *keys, wn_page_key *tmp, uint32_t n, int bytes)
+{
+    uint32_t count[8][256];
+    memset(count, 0, sizeof count);
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t k = keys[i].key;
+        for (int b = 0; b < bytes; b++) count[b][(k >> (8 * b)) & 0xff]++;
+    }
+    wn_page_key *src = keys, *dst = tmp;
+    for (int b = 0; b < bytes; b++) {
+        if (count[b][(src[0].key >> (8 * b)) & 0xff] == n) continue;
+        uint32_t sum = 0;
+        for (int v = 0; v < 256; v++) { uint32_t c = count[b][v]; count[b][v] = sum; sum += c; }
+        for (uint32_t i = 0; i < n; i++) dst[count[b][(src[i].key >> (8 * b)) & 0xff]++] = src[i];
+        wn_page_key *t = src; src = dst; dst = t;
+    }
+    if (src != keys) memcpy(keys, src, (size_t)n * sizeof *keys);
+}
+
+/* Sorts keys[0..n) by key, stably: buckets by the top byte (hash keys
+ * spread evenly over them), then each bucket by insertion, or by radix
+ * when it is large (many keys sharing a top byte). tmp holds n keys. */
+static void sort_keys(wn_page_key *keys, wn_page_key *tmp, uint32_t n)
+{
+    if (n <= 32) { insertion_sort(keys, n); return; }
+    uint32_t start[257];
+    memset(start, 0, sizeof start);
+    for (uint32_t i = 0; i < n; i++) start[(keys[i].key >> 56) + 1]++;
+    for (int v = 0; v < 256; v++) start[v + 1] += start[v];
+    uint32_t fill[256];
+    memcpy(fill, start, sizeof fill);
+    for (uint32_t i = 0; i < n; i++) tmp[fill[keys[i].key >> 56]++] = keys[i];
+    memcpy(keys, tmp, (size_t)n * sizeof *keys);
+    for (int v = 0; v < 256; v++) {
+        uint32_t b = start[v], m = start[v + 1] - b;
+        if (m <= 32) insertion_sort(keys + b, m);
+        else radix_sort(keys + b, tmp, m, 7);
+    }
+}
+
+/* Sorts one kind's keys (added in increasing node order) by key and keeps
+ * the first of each: the key's first node. Returns the count kept. */
+static uint32_t sort_unique(wn_page_key *keys, wn_page_key *tmp, uint32_t n)
+{
+    sort_keys(keys, tmp, n);
+    uint32_t u = 0;
+    for (uint32_t k = 0; k < n; k++)
+        if (u == 0 || keys[u - 1].key != keys[k].key) keys[u++] = keys[k];
+    return u;
+}
+
+/* Text units, as the page scorer finds them (wn_page_score), for a page
+ * that was not scored (learning): the nearest visible line-breaking
+ * element above each node. */
+static int find_units(winnow_doc *d)
+{
+    const wn_dom *dom = &d->dom;
+    uint32_t n = dom->count;
+    uint32_t *unit = wn_arena_alloc(&d->arena, ((size_t)n + 1) * sizeof(uint32_t));
+    if (!unit) return -1;
+    unit[0] = 0;
+    for (uint32_t i = 1; i < n; i++) {
+        const wn_node *x = &dom->nodes[i];
+        if (x->tag == WN_TAG_TEXT) unit[i] = unit[x->parent];
+        else unit[i] = (wn_tag_has(x->tag, WN_TF_BREAK) && !(x->flags & WN_NF_HIDDEN)) ? i : unit[x->parent];
+    }
+    d->labels.unit = unit;
+    return 0;
 }
 
 /* I-Match (Chowdhury et al., as Ma et al. use it): a fingerprint of the
@@ -39,7 +112,13 @@ static uint64_t imatch_signature(const winnow_doc *d, wn_arena *a)
 {
     const uint64_t *w = d->page_text.words;
     uint32_t n = d->page_text.nwords, cap = 1024, bits = 10;
-    while (cap < 2 * n) { cap <<= 1; bits++; }
+    /* the set holds at most the page's distinct words, which the root's
+     * statistics count (words told apart by their hash | 1) */
+    const wn_stats *root = &d->stats[0];
+    uint32_t most = d->dom.count && d->dom.nodes[0].tag != WN_TAG_TEXT && root->w_begin == 0 && root->w_end == n
+                        ? root->distinct_words
+                        : n;
+    while (cap < 2 * most) { cap <<= 1; bits++; }
     uint64_t *set = wn_arena_calloc(a, cap, sizeof(uint64_t));
     if (!set) return 0;
     uint64_t sig = 0;
@@ -61,28 +140,43 @@ int wn_signals_compute(winnow_doc *d, wn_page_signals *out)
     uint32_t n = dom->count;
     wn_arena *a = &d->arena;
     memset(out, 0, sizeof *out);
+    if (!d->labels.unit && find_units(d) != 0) return -1;
     out->unit_chunk = wn_arena_calloc(a, n, sizeof(uint64_t));
     out->table_chunk = wn_arena_calloc(a, n, sizeof(uint64_t));
     uint64_t *chunk_of = wn_arena_calloc(a, (size_t)n + 1, sizeof(uint64_t));
-    uint32_t *chunk_id = wn_arena_calloc(a, n, sizeof(uint32_t));
+    uint32_t *chunk_id = wn_arena_alloc(a, (size_t)n * sizeof(uint32_t));
     uint8_t *boundary = wn_arena_calloc(a, (size_t)n + 1, 1);
     /* at most: 2 block keys per block, 1 chunk key per unit, 1 table chunk per text node */
-    out->keys = wn_arena_alloc(a, ((size_t)n * 2 + 1) * sizeof(wn_page_key) + (size_t)d->nblocks * 2 * sizeof(wn_page_key));
-    if (!out->unit_chunk || !out->table_chunk || !chunk_of || !chunk_id || !boundary || !out->keys) return -1;
+    size_t cap = (size_t)n * 2 + 1 + (size_t)d->nblocks * 2;
+    out->keys = wn_arena_alloc(a, cap * sizeof(wn_page_key));
+    wn_page_key *tmp = wn_arena_alloc(a, ((size_t)(n > d->nblocks ? n : d->nblocks) + 1) * sizeof(wn_page_key));
+    if (!out->unit_chunk || !out->table_chunk || !chunk_of || !chunk_id || !boundary || !out->keys || !tmp) return -1;
 
-    /* block fingerprints */
-    uint32_t nk = 0;
+    /* Keys come kind by kind, each sorted by key and distinct per page
+     * (document frequency counts pages, not occurrences), each key with
+     * the first node that carries it. */
+    wn_page_key *keys = out->keys;
+    uint32_t nk = 0, start;
+
+    /* block fingerprints, then the same keyed on the DOM path */
+    start = nk;
     for (uint32_t b = 0; b < d->nblocks; b++) {
         uint32_t i = d->blocks[b];
         uint64_t fp = d->stats[i].fingerprint;
-        if (!fp) continue;
-        out->keys[nk++] = (wn_page_key){fp, i, WN_KEY_BLOCK};
-        out->keys[nk++] = (wn_page_key){mix(fp, d->stats[i].path_hash) | 1, i, WN_KEY_PATH_BLOCK};
+        if (fp) keys[nk++] = (wn_page_key){fp, i, WN_KEY_BLOCK};
     }
+    nk = start + sort_unique(keys + start, tmp, nk - start);
+    start = nk;
+    for (uint32_t b = 0; b < d->nblocks; b++) {
+        uint32_t i = d->blocks[b];
+        uint64_t fp = d->stats[i].fingerprint;
+        if (fp) keys[nk++] = (wn_page_key){mix(fp, d->stats[i].path_hash) | 1, i, WN_KEY_PATH_BLOCK};
+    }
+    nk = start + sort_unique(keys + start, tmp, nk - start);
 
     /* chunks: text units (line-breaking delimiters) and table chunks */
     uint32_t chunk = 0;
-    const wn_labels *lb = &d->labels;
+    const uint32_t *unit = d->labels.unit;
     for (uint32_t i = 0; i < n; i++) {
         const wn_node *x = &dom->nodes[i];
         if (boundary[i]) chunk++;
@@ -97,31 +191,31 @@ int wn_signals_compute(winnow_doc *d, wn_page_signals *out)
         if (x->flags & WN_NF_HIDDEN) continue;
         uint64_t h = segment_hash(d, i);
         if (!h) continue;
-        uint32_t u = lb->unit[i];
+        out->table_chunk[i] = h; /* until the chunk's key replaces it below */
+        uint32_t u = unit[i];
         out->unit_chunk[u] = mix(out->unit_chunk[u], h) | 1;
         chunk_of[chunk] = mix(chunk_of[chunk], h) | 1;
     }
+    start = nk;
     for (uint32_t i = 0; i < n; i++) {
-        if (dom->nodes[i].tag != WN_TAG_TEXT || (dom->nodes[i].flags & WN_NF_HIDDEN)) continue;
-        if (!segment_hash(d, i)) continue;
+        if (unit[i] == i && out->unit_chunk[i]) keys[nk++] = (wn_page_key){out->unit_chunk[i], i, WN_KEY_CHUNK};
+        /* a node inherits its unit's chunk key, so lookups work from any node */
+        else if (out->unit_chunk[unit[i]]) out->unit_chunk[i] = out->unit_chunk[unit[i]];
+    }
+    nk = start + sort_unique(keys + start, tmp, nk - start);
+    start = nk;
+    uint32_t last_chunk = UINT32_MAX;
+    for (uint32_t i = 0; i < n; i++) {
+        /* visible text nodes with text */
+        if (!out->table_chunk[i]) continue;
         uint64_t k = chunk_of[chunk_id[i]];
         out->table_chunk[i] = k;
-        /* one key per text node; the sort below keeps one per chunk */
-        out->keys[nk++] = (wn_page_key){k, i, WN_KEY_TABLE_CHUNK};
+        /* a chunk's text nodes are consecutive: its first one carries the key */
+        if (chunk_id[i] != last_chunk) keys[nk++] = (wn_page_key){k, i, WN_KEY_TABLE_CHUNK};
+        last_chunk = chunk_id[i];
     }
-    for (uint32_t i = 0; i < n; i++) {
-        if (lb->unit[i] == i && out->unit_chunk[i]) out->keys[nk++] = (wn_page_key){out->unit_chunk[i], i, WN_KEY_CHUNK};
-        /* a node inherits its unit's chunk key, so lookups work from any node */
-        else if (out->unit_chunk[lb->unit[i]]) out->unit_chunk[i] = out->unit_chunk[lb->unit[i]];
-    }
-
-    /* distinct per page: document frequency counts pages, not occurrences */
-    qsort(out->keys, nk, sizeof *out->keys, cmp_key);
-    uint32_t u = 0;
-    for (uint32_t k = 0; k < nk; k++)
-        if (u == 0 || out->keys[u - 1].kind != out->keys[k].kind || out->keys[u - 1].key != out->keys[k].key)
-            out->keys[u++] = out->keys[k];
-    out->nkeys = u;
+    nk = start + sort_unique(keys + start, tmp, nk - start);
+    out->nkeys = nk;
     out->imatch = imatch_signature(d, a);
     return 0;
 }

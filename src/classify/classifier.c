@@ -1,0 +1,340 @@
+#include "classifier.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const kind_names[] = {NULL, "nb", "logreg", "forest", "boost"};
+
+const char *wn_clf_kind_name(int kind) { return kind >= 1 && kind <= 4 ? kind_names[kind] : "unknown"; }
+
+int wn_clf_kind_parse(const char *s)
+{
+    for (int k = 1; k <= 4; k++)
+        if (!strcmp(s, kind_names[k])) return k;
+    if (!strcmp(s, "lr") || !strcmp(s, "maxent")) return WN_CLF_LOGREG;
+    if (!strcmp(s, "rf")) return WN_CLF_FOREST;
+    if (!strcmp(s, "gbt") || !strcmp(s, "xgboost")) return WN_CLF_BOOST;
+    return 0;
+}
+
+/* ---- parsing: a cursor over lines and whitespace-separated tokens ---- */
+
+typedef struct cursor {
+    const char *p, *end;
+    unsigned line;
+    char *err;
+    size_t errcap;
+    int failed;
+} cursor;
+
+static int fail(cursor *c, const char *fmt, ...)
+{
+    if (c->failed) return -1;
+    c->failed = 1;
+    int n = snprintf(c->err, c->errcap, "model line %u: ", c->line);
+    va_list ap;
+    va_start(ap, fmt);
+    if (n >= 0 && (size_t)n < c->errcap) vsnprintf(c->err + n, c->errcap - (size_t)n, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* Next token on the current line into buf; 0 at the end of the line. */
+static size_t token(cursor *c, char *buf, size_t cap)
+{
+    while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\r')) c->p++;
+    size_t n = 0;
+    while (c->p < c->end && *c->p != ' ' && *c->p != '\t' && *c->p != '\n' && *c->p != '\r') {
+        if (n + 1 < cap) buf[n++] = *c->p;
+        c->p++;
+    }
+    buf[n] = '\0';
+    return n;
+}
+
+static void next_line(cursor *c)
+{
+    while (c->p < c->end && *c->p != '\n') c->p++;
+    if (c->p < c->end) c->p++;
+    c->line++;
+}
+
+static int expect(cursor *c, const char *word)
+{
+    char t[64];
+    token(c, t, sizeof t);
+    if (strcmp(t, word)) return fail(c, "expected \"%s\", found \"%s\"", word, t);
+    return 0;
+}
+
+static int num(cursor *c, double *v)
+{
+    char t[64], *e;
+    *v = 0;
+    if (!token(c, t, sizeof t)) return fail(c, "a number is missing");
+    errno = 0;
+    *v = strtod(t, &e);
+    if (*e || errno || !isfinite(*v)) return fail(c, "\"%s\" is not a finite number", t);
+    return 0;
+}
+
+static int unum(cursor *c, uint32_t *v, uint32_t max)
+{
+    double d;
+    *v = 0;
+    if (num(c, &d)) return -1;
+    if (d < 0 || d > max || d != floor(d)) return fail(c, "%g is out of range (0..%u)", d, max);
+    *v = (uint32_t)d;
+    return 0;
+}
+
+static int floats(cursor *c, const char *name, float *out, uint32_t n)
+{
+    if (expect(c, name)) return -1;
+    for (uint32_t k = 0; k < n; k++) {
+        double d;
+        if (num(c, &d)) return -1;
+        out[k] = (float)d;
+    }
+    next_line(c);
+    return 0;
+}
+
+static int parse_trees(cursor *c, wn_clf_bucket *b, uint32_t ntrees)
+{
+    b->ntrees = ntrees;
+    b->tree_start = calloc((size_t)ntrees + 1, sizeof(uint32_t));
+    if (!b->tree_start) return fail(c, "out of memory");
+    size_t cap = 1024, used = 0;
+    b->nodes = malloc(cap * sizeof *b->nodes);
+    if (!b->nodes) return fail(c, "out of memory");
+    for (uint32_t t = 0; t < ntrees; t++) {
+        uint32_t nn;
+        if (expect(c, "tree") || unum(c, &nn, 1u << 20)) return -1;
+        if (nn == 0) return fail(c, "a tree has no nodes");
+        next_line(c);
+        b->tree_start[t] = (uint32_t)used;
+        for (uint32_t k = 0; k < nn; k++) {
+            if (used == cap) {
+                cap *= 2;
+                wn_tree_node *g = realloc(b->nodes, cap * sizeof *g);
+                if (!g) return fail(c, "out of memory");
+                b->nodes = g;
+            }
+            double f, thr, yes, no, leaf;
+            if (num(c, &f) || num(c, &thr) || num(c, &yes) || num(c, &no) || num(c, &leaf)) return -1;
+            wn_tree_node *x = &b->nodes[used++];
+            x->feature = (int32_t)f;
+            x->threshold = (float)thr;
+            x->yes = (int32_t)yes;
+            x->no = (int32_t)no;
+            x->leaf = (float)leaf;
+            if (x->feature >= WN_NFEAT || x->feature < -1) return fail(c, "feature %g out of range", f);
+            /* children come after their parent: evaluation always ends */
+            if (x->feature >= 0 && (x->yes <= (int32_t)k || x->no <= (int32_t)k || x->yes >= (int32_t)nn ||
+                                    x->no >= (int32_t)nn))
+                return fail(c, "tree node %u has invalid children", k);
+            next_line(c);
+        }
+    }
+    b->tree_start[ntrees] = (uint32_t)used;
+    return 0;
+}
+
+int wn_classifier_parse(const char *text, size_t len, wn_classifier *out, char *err, size_t errcap)
+{
+    memset(out, 0, sizeof *out);
+    cursor c = {text, text + len, 1, err, errcap, 0};
+    char t[128];
+    uint32_t v;
+    if (expect(&c, "winnow-model") || unum(&c, &v, 1000)) goto bad;
+    if (v != WN_MODEL_FORMAT) { fail(&c, "model format %u, this winnow reads format %u", v, WN_MODEL_FORMAT); goto bad; }
+    next_line(&c);
+    if (expect(&c, "kind")) goto bad;
+    token(&c, t, sizeof t);
+    out->kind = wn_clf_kind_parse(t);
+    if (!out->kind) { fail(&c, "unknown model kind \"%s\"", t); goto bad; }
+    next_line(&c);
+    if (expect(&c, "feature_version") || unum(&c, &v, 1000)) goto bad;
+    if (v != WN_FEATURE_VERSION) {
+        fail(&c, "model uses feature layout %u, this winnow computes layout %u: retrain it", v, WN_FEATURE_VERSION);
+        goto bad;
+    }
+    next_line(&c);
+    if (expect(&c, "features") || unum(&c, &v, 10000)) goto bad;
+    if (v != WN_NFEAT) { fail(&c, "model has %u features, this winnow computes %d: retrain it", v, WN_NFEAT); goto bad; }
+    for (uint32_t k = 0; k < WN_NFEAT; k++) {
+        token(&c, t, sizeof t);
+        if (strcmp(t, wn_feature_names[k])) { fail(&c, "feature %u is \"%s\", expected \"%s\"", k, t, wn_feature_names[k]); goto bad; }
+    }
+    next_line(&c);
+    if (expect(&c, "digest")) goto bad;
+    token(&c, out->digest, sizeof out->digest);
+    next_line(&c);
+    if (expect(&c, "sites") || unum(&c, &out->sites, UINT32_MAX / 2) || expect(&c, "examples") ||
+        unum(&c, &out->examples, UINT32_MAX / 2))
+        goto bad;
+    next_line(&c);
+    if (expect(&c, "settings")) goto bad;
+    {
+        while (c.p < c.end && *c.p == ' ') c.p++;
+        const char *e = c.p;
+        while (e < c.end && *e != '\n') e++;
+        size_t n = (size_t)(e - c.p) < sizeof out->settings - 1 ? (size_t)(e - c.p) : sizeof out->settings - 1;
+        memcpy(out->settings, c.p, n);
+        out->settings[n] = '\0';
+        c.p = e;
+    }
+    next_line(&c);
+    double prior;
+    uint32_t nw;
+    if (expect(&c, "nb") || num(&c, &prior) || unum(&c, &nw, 1u << 24)) goto bad;
+    next_line(&c);
+    out->nb.prior = prior;
+    out->nb.word = malloc(((size_t)nw + 1) * sizeof(uint64_t));
+    out->nb.weight = malloc(((size_t)nw + 1) * sizeof(float));
+    if (!out->nb.word || !out->nb.weight) { fail(&c, "out of memory"); goto bad; }
+    for (uint32_t k = 0; k < nw; k++) {
+        char *e;
+        token(&c, t, sizeof t);
+        errno = 0;
+        unsigned long long h = strtoull(t, &e, 16);
+        if (!*t || *e || errno) { fail(&c, "bad word key \"%s\"", t); goto bad; }
+        double w;
+        if (num(&c, &w)) goto bad;
+        if (k > 0 && h <= out->nb.word[k - 1]) { fail(&c, "word keys are not sorted"); goto bad; }
+        out->nb.word[k] = h;
+        out->nb.weight[k] = (float)w;
+        out->nb.count = k + 1;
+        next_line(&c);
+    }
+    if (expect(&c, "buckets") || unum(&c, &out->nbuckets, WN_MAX_BUCKETS)) goto bad;
+    if (out->nbuckets == 0) { fail(&c, "no buckets"); goto bad; }
+    /* B - 1 edges between buckets; the last bucket is open-ended */
+    for (uint32_t b = 0; b + 1 < out->nbuckets; b++) {
+        double e;
+        if (num(&c, &e)) goto bad;
+        out->edges[b] = (float)e;
+    }
+    out->edges[out->nbuckets - 1] = INFINITY;
+    next_line(&c);
+    for (uint32_t b = 0; b < out->nbuckets; b++) {
+        wn_clf_bucket *bk = &out->bucket[b];
+        uint32_t idx;
+        if (expect(&c, "bucket") || unum(&c, &idx, WN_MAX_BUCKETS) || idx != b) { fail(&c, "bucket %u expected", b); goto bad; }
+        token(&c, t, sizeof t);
+        if (!strcmp(t, "linear")) {
+            next_line(&c);
+            if (floats(&c, "mean", bk->mean, WN_NFEAT) || floats(&c, "scale", bk->scale, WN_NFEAT) ||
+                floats(&c, "w", bk->w, WN_NFEAT) || floats(&c, "bias", &bk->bias, 1))
+                goto bad;
+        } else if (!strcmp(t, "trees")) {
+            uint32_t nt;
+            double base;
+            if (unum(&c, &nt, 100000) || num(&c, &base)) goto bad;
+            bk->base_margin = (float)base;
+            next_line(&c);
+            if (parse_trees(&c, bk, nt)) goto bad;
+        } else if (!strcmp(t, "none")) {
+            next_line(&c);
+        } else {
+            fail(&c, "unknown bucket model \"%s\"", t);
+            goto bad;
+        }
+    }
+    if (expect(&c, "end")) goto bad;
+    return 0;
+bad:
+    if (!c.failed) fail(&c, "malformed model");
+    wn_classifier_free(out);
+    return -1;
+}
+
+static void write_floats(FILE *f, const char *name, const float *v, uint32_t n)
+{
+    fputs(name, f);
+    for (uint32_t k = 0; k < n; k++) fprintf(f, " %.9g", v[k]);
+    fputc('\n', f);
+}
+
+int wn_classifier_write(const wn_classifier *c, FILE *f)
+{
+    fprintf(f, "winnow-model %d\nkind %s\nfeature_version %d\nfeatures %d", WN_MODEL_FORMAT, wn_clf_kind_name(c->kind),
+            WN_FEATURE_VERSION, WN_NFEAT);
+    for (int k = 0; k < WN_NFEAT; k++) fprintf(f, " %s", wn_feature_names[k]);
+    fprintf(f, "\ndigest %s\nsites %u examples %u\nsettings %s\n", c->digest[0] ? c->digest : "-", c->sites, c->examples,
+            c->settings);
+    fprintf(f, "nb %.9g %u\n", c->nb.prior, c->nb.count);
+    for (uint32_t k = 0; k < c->nb.count; k++) fprintf(f, "%016llx %.5g\n", (unsigned long long)c->nb.word[k], c->nb.weight[k]);
+    fprintf(f, "buckets %u", c->nbuckets);
+    for (uint32_t b = 0; b + 1 < c->nbuckets; b++) fprintf(f, " %.9g", c->edges[b]);
+    fputc('\n', f);
+    for (uint32_t b = 0; b < c->nbuckets; b++) {
+        const wn_clf_bucket *bk = &c->bucket[b];
+        if (c->kind == WN_CLF_LOGREG) {
+            fprintf(f, "bucket %u linear\n", b);
+            write_floats(f, "mean", bk->mean, WN_NFEAT);
+            write_floats(f, "scale", bk->scale, WN_NFEAT);
+            write_floats(f, "w", bk->w, WN_NFEAT);
+            write_floats(f, "bias", &bk->bias, 1);
+        } else if (c->kind == WN_CLF_FOREST || c->kind == WN_CLF_BOOST) {
+            fprintf(f, "bucket %u trees %u %.9g\n", b, bk->ntrees, bk->base_margin);
+            for (uint32_t t = 0; t < bk->ntrees; t++) {
+                uint32_t s = bk->tree_start[t], e = bk->tree_start[t + 1];
+                fprintf(f, "tree %u\n", e - s);
+                for (uint32_t k = s; k < e; k++) {
+                    const wn_tree_node *x = &bk->nodes[k];
+                    if (x->feature < 0) fprintf(f, "-1 0 0 0 %.9g\n", x->leaf);
+                    else fprintf(f, "%d %.9g %d %d 0\n", x->feature, x->threshold, x->yes, x->no);
+                }
+            }
+        } else {
+            fprintf(f, "bucket %u none\n", b);
+        }
+    }
+    fputs("end\n", f);
+    return ferror(f) ? -1 : 0;
+}
+
+void wn_classifier_free(wn_classifier *c)
+{
+    wn_nb_free(&c->nb);
+    for (uint32_t b = 0; b < WN_MAX_BUCKETS; b++) {
+        free(c->bucket[b].tree_start);
+        free(c->bucket[b].nodes);
+    }
+    memset(c, 0, sizeof *c);
+}
+
+static float sigmoid(double z) { return (float)(1.0 / (1.0 + exp(-z))); }
+
+void wn_classifier_predict(const wn_classifier *c, const float *x, uint32_t rows, float *out)
+{
+    for (uint32_t r = 0; r < rows; r++) {
+        const float *f = x + (size_t)r * WN_NFEAT;
+        uint32_t b = 0;
+        while (b + 1 < c->nbuckets && f[WN_F_LOG_CHARS] >= c->edges[b]) b++;
+        const wn_clf_bucket *bk = &c->bucket[b];
+        double z = 0;
+        switch (c->kind) {
+        case WN_CLF_NB: z = f[WN_F_NB_SUM]; break;
+        case WN_CLF_LOGREG:
+            z = bk->bias;
+            for (int k = 0; k < WN_NFEAT; k++) z += (double)bk->w[k] * ((f[k] - bk->mean[k]) * bk->scale[k]);
+            break;
+        default:
+            z = bk->base_margin;
+            for (uint32_t t = 0; t < bk->ntrees; t++) {
+                const wn_tree_node *nodes = bk->nodes + bk->tree_start[t];
+                int32_t k = 0;
+                while (nodes[k].feature >= 0) k = f[nodes[k].feature] < nodes[k].threshold ? nodes[k].yes : nodes[k].no;
+                z += nodes[k].leaf;
+            }
+            break;
+        }
+        out[r] = sigmoid(z);
+    }
+}

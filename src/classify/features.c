@@ -1,0 +1,305 @@
+#include "features.h"
+
+#include <math.h>
+#include <string.h>
+#include <strings.h>
+
+#include "../text/text.h"
+
+const char *const wn_feature_names[WN_NFEAT] = {
+    "log_chars", "log_words", "char_share", "word_share", "distinct_ratio",
+    "punct_per_char", "commas_per_word", "stops_per_word", "cjk_share", "avg_word_chars",
+    "anchor_text", "links_per_word", "anchor_size", "intra_site_links", "log_links",
+    "log_images", "images_per_word", "log_elements", "tags_per_char", "element_share",
+    "visible_per_html", "src_begin", "src_end", "text_begin", "text_end",
+    "line", "depth", "depth_share", "sibling_index", "siblings", "sibling_pos",
+    "title_words", "title_cover", "xent_page", "xent_gap",
+    "hist_a", "hist_p", "hist_div", "hist_inline", "hist_li", "hist_list", "hist_table",
+    "hist_heading", "hist_img", "hist_br", "hist_form", "hist_format", "hist_section",
+    "hist_pre", "hist_quote", "hist_other",
+    "hint_nav", "hint_header", "hint_footer", "hint_sidebar", "hint_comment", "hint_share",
+    "hint_related", "hint_ad", "hint_overlay", "hint_meta", "hint_content", "hint_title",
+    "boiler_inherited", "content_inherited",
+    "tag_heading", "tag_list", "tag_li", "tag_table", "tag_p", "tag_div",
+    "tag_landmark", "tag_article", "tag_form", "tag_block",
+    "pos_mass", "neg_mass", "unit_value", "best_share",
+    "log_page_chars", "page_link_share",
+    "nb_mean", "nb_sum",
+};
+
+#define FNV_OFFSET 0xcbf29ce484222325ull
+#define FNV_PRIME 0x100000001b3ull
+#define WORD_KEY(h, alpha) (((h) & ~1ull) | (uint64_t)((alpha) != 0))
+
+/* Same tokenisation and hashing as the statistics pass (case folding, word
+ * characters, one word per CJK character), for text outside the body such
+ * as the title. */
+uint32_t wn_features_word_keys(const char *s, size_t n, uint64_t *out, uint32_t cap)
+{
+    uint32_t count = 0;
+    int in_word = 0, alpha = 0;
+    uint64_t h = FNV_OFFSET;
+    size_t i = 0;
+    while (i < n && count < cap) {
+        int32_t cp = wn_utf8_next(s, n, &i);
+        wn_cclass cc = wn_char_class(cp);
+        if (cc == WN_CC_WORD) {
+            char enc[4];
+            size_t el = wn_utf8_put(enc, wn_fold(cp));
+            if (!in_word) { in_word = 1; alpha = 0; h = FNV_OFFSET; }
+            if (cp > '9' || cp < '0') alpha = 1;
+            for (size_t k = 0; k < el; k++) h = (h ^ (unsigned char)enc[k]) * FNV_PRIME;
+            continue;
+        }
+        if (in_word) { out[count++] = WORD_KEY(h, alpha); in_word = 0; }
+        if (cc == WN_CC_CJK && count < cap) {
+            char enc[4];
+            size_t el = wn_utf8_put(enc, wn_fold(cp));
+            uint64_t c = FNV_OFFSET;
+            for (size_t k = 0; k < el; k++) c = (c ^ (unsigned char)enc[k]) * FNV_PRIME;
+            out[count++] = WORD_KEY(c, 1);
+        }
+    }
+    if (in_word && count < cap) out[count++] = WORD_KEY(h, alpha);
+    return count;
+}
+
+/* Host part of an absolute URL ("http://a.b/c" -> "a.b"), lower case
+ * compared by the caller; 0 length when the URL is relative. */
+static size_t url_host(const char *u, const char **host)
+{
+    const char *p = strstr(u, "://");
+    if (p) p += 3;
+    else if (u[0] == '/' && u[1] == '/') p = u + 2;
+    else return 0;
+    const char *e = p;
+    while (*e && *e != '/' && *e != '?' && *e != '#' && *e != ':') e++;
+    *host = p;
+    return (size_t)(e - p);
+}
+
+/* Whether a link stays on the page's site: relative links do; absolute ones
+ * when the host matches, ignoring a leading "www.". */
+static int link_intra(const char *href, const char *page_host, size_t page_len)
+{
+    while (*href == ' ' || *href == '\t' || *href == '\n') href++;
+    if (!strncasecmp(href, "javascript:", 11) || !strncasecmp(href, "mailto:", 7)) return 0;
+    const char *h;
+    size_t hl = url_host(href, &h);
+    if (hl == 0) return strchr(href, ':') == NULL || strchr(href, ':') > strchr(href, '/');
+    if (!page_len) return 0;
+    if (hl > 4 && !strncasecmp(h, "www.", 4)) { h += 4; hl -= 4; }
+    return hl == page_len && !strncasecmp(h, page_host, hl);
+}
+
+/* Small hash set of word keys for title lookups. */
+typedef struct word_set {
+    uint64_t *slot;
+    uint32_t mask;
+} word_set;
+
+static int set_has(const word_set *s, uint64_t w)
+{
+    if (!s->slot) return 0;
+    w |= 1;
+    for (uint32_t i = (uint32_t)((w * 0x9E3779B97F4A7C15ull) >> 40) & s->mask;; i = (i + 1) & s->mask) {
+        if (s->slot[i] == w) return 1;
+        if (!s->slot[i]) return 0;
+    }
+}
+
+static void set_add(word_set *s, uint64_t w)
+{
+    w |= 1;
+    uint32_t i = (uint32_t)((w * 0x9E3779B97F4A7C15ull) >> 40) & s->mask;
+    while (s->slot[i] && s->slot[i] != w) i = (i + 1) & s->mask;
+    s->slot[i] = w;
+}
+
+static float ratio(double a, double b) { return b > 0 ? (float)(a / b) : 0.0f; }
+
+int wn_features_compute(const winnow_doc *d, const wn_page_scores *ps, const char *url, const wn_nb_model *nb,
+                        wn_arena *a, wn_node_features *out)
+{
+    const wn_dom *dom = &d->dom;
+    const wn_stats *st = d->stats;
+    const wn_labels *lb = &d->labels;
+    const wn_page_text *pt = &d->page_text;
+    uint32_t n = dom->count;
+    memset(out, 0, sizeof *out);
+
+    out->row_of = wn_arena_alloc(a, (size_t)n * sizeof(int32_t));
+    if (!out->row_of) return -1;
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const wn_node *x = &dom->nodes[i];
+        int scored = x->tag != WN_TAG_TEXT && !(x->flags & WN_NF_HIDDEN) && st[i].chars > 0;
+        out->row_of[i] = scored ? (int32_t)count++ : -1;
+    }
+    out->count = count;
+    out->node = wn_arena_alloc(a, ((size_t)count + 1) * sizeof(uint32_t));
+    out->x = wn_arena_calloc(a, (size_t)count * WN_NFEAT + 1, sizeof(float));
+    /* per-node sums over the subtree: intra-site links, positive and
+     * negative unit values, child element counts */
+    uint32_t *intra = wn_arena_calloc(a, n, sizeof(uint32_t));
+    float *posm = wn_arena_calloc(a, n, sizeof(float));
+    float *negm = wn_arena_calloc(a, n, sizeof(float));
+    uint16_t *kids = wn_arena_calloc(a, n, sizeof(uint16_t));
+    /* prefix sums over word positions: -log p_page(w), title membership, NB log-ratio */
+    uint32_t W = pt->nwords;
+    double *xent = wn_arena_alloc(a, ((size_t)W + 1) * sizeof(double));
+    uint32_t *intitle = wn_arena_alloc(a, ((size_t)W + 1) * sizeof(uint32_t));
+    double *nbp = nb ? wn_arena_alloc(a, ((size_t)W + 1) * sizeof(double)) : NULL;
+    if (!out->node || !out->x || !intra || !posm || !negm || !kids || !xent || !intitle || (nb && !nbp)) return -1;
+    for (uint32_t i = 0; i < n; i++)
+        if (out->row_of[i] >= 0) out->node[out->row_of[i]] = i;
+
+    /* page host for intra-site links */
+    const char *page_host = NULL;
+    size_t page_host_len = url ? url_host(url, &page_host) : 0;
+    if (page_host_len > 4 && !strncasecmp(page_host, "www.", 4)) { page_host += 4; page_host_len -= 4; }
+
+    uint32_t max_depth = 1, max_line = 1;
+    for (uint32_t i = 0; i < n; i++) {
+        const wn_node *x = &dom->nodes[i];
+        if (x->depth > max_depth) max_depth = x->depth;
+        if (x->line > max_line) max_line = x->line;
+        if (x->tag == WN_TAG_A && (x->flags & WN_NF_LINK) && !(x->flags & WN_NF_HIDDEN)) {
+            const char *href = wn_node_attr(dom, x, "href", NULL);
+            if (href && link_intra(href, page_host, page_host_len)) intra[i] = 1;
+        }
+        if (lb->unit[i] == i) {
+            if (lb->value[i] > 0) posm[i] = lb->value[i];
+            else negm[i] = -lb->value[i];
+        }
+        if (i > 0 && x->tag != WN_TAG_TEXT && kids[x->parent] < UINT16_MAX) kids[x->parent]++;
+    }
+    for (uint32_t i = n; i-- > 1;) {
+        uint32_t p = dom->nodes[i].parent;
+        intra[p] += intra[i];
+        posm[p] += posm[i];
+        negm[p] += negm[i];
+    }
+    uint32_t root = dom->body;
+    double page_chars = st[root].chars > 0 ? st[root].chars : 1;
+    double page_words = st[root].words > 0 ? st[root].words : 1;
+    double page_elems = st[root].elements > 0 ? st[root].elements : 1;
+    double total_pos = posm[root] > 1.0f ? posm[root] : 1.0;
+    double total_neg = negm[root] > 1.0f ? negm[root] : 1.0;
+    double doc_len = dom->nodes[0].src_len > 0 ? dom->nodes[0].src_len : 1;
+    double text_len = pt->len > 0 ? pt->len : 1;
+    /* the best-scoring subtree's mass: how a node compares with the
+     * page's main candidate */
+    double best_pos = 1.0;
+    for (uint32_t i = 1; i < n; i++)
+        if (dom->nodes[i].tag != WN_TAG_TEXT && posm[i] - negm[i] > best_pos) best_pos = posm[i] - negm[i];
+
+    /* word distribution of the page (counts in an open-addressing table) */
+    uint32_t cap = 64;
+    while (cap < 2 * W + 2) cap <<= 1;
+    uint64_t *wk = wn_arena_calloc(a, cap, sizeof(uint64_t));
+    uint32_t *wc = wn_arena_calloc(a, cap, sizeof(uint32_t));
+    uint32_t *slot_of = wn_arena_alloc(a, ((size_t)W + 1) * sizeof(uint32_t));
+    if (!wk || !wc || !slot_of) return -1;
+    for (uint32_t t = 0; t < W; t++) {
+        uint64_t w = pt->words[t] | 1;
+        uint32_t s = (uint32_t)((w * 0x9E3779B97F4A7C15ull) >> 40) & (cap - 1);
+        while (wk[s] && wk[s] != w) s = (s + 1) & (cap - 1);
+        wk[s] = w;
+        wc[s]++;
+        slot_of[t] = s;
+    }
+    uint64_t title[64];
+    uint32_t nt = dom->title ? wn_features_word_keys(dom->title, strlen(dom->title), title, 64) : 0;
+    uint64_t tslots[256] = {0};
+    word_set ts = {nt ? tslots : NULL, 255};
+    for (uint32_t k = 0; k < nt; k++) set_add(&ts, title[k]);
+    xent[0] = 0;
+    intitle[0] = 0;
+    if (nbp) nbp[0] = 0;
+    for (uint32_t t = 0; t < W; t++) {
+        xent[t + 1] = xent[t] - log((double)wc[slot_of[t]] / (double)W);
+        intitle[t + 1] = intitle[t] + (uint32_t)set_has(&ts, pt->words[t]);
+        if (nbp) nbp[t + 1] = nbp[t] + wn_nb_weight(nb, pt->words[t]);
+    }
+    double page_xent = W ? xent[W] / W : 0;
+
+    for (uint32_t r = 0; r < count; r++) {
+        uint32_t i = out->node[r];
+        const wn_node *x = &dom->nodes[i];
+        const wn_stats *s = &st[i];
+        float *f = out->x + (size_t)r * WN_NFEAT;
+        double chars = s->chars, words = s->words;
+        f[WN_F_LOG_CHARS] = (float)log1p(chars);
+        f[WN_F_LOG_WORDS] = (float)log1p(words);
+        f[WN_F_CHAR_SHARE] = ratio(chars, page_chars);
+        f[WN_F_WORD_SHARE] = ratio(words, page_words);
+        f[WN_F_DISTINCT_RATIO] = ratio(s->distinct_words, words);
+        f[WN_F_PUNCT_PER_CHAR] = ratio(s->punct, chars);
+        f[WN_F_COMMAS_PER_WORD] = ratio(s->commas, words);
+        f[WN_F_STOPS_PER_WORD] = ratio(s->stops, words);
+        f[WN_F_CJK_SHARE] = ratio(s->cjk, chars);
+        f[WN_F_AVG_WORD_CHARS] = words > 0 ? (float)fmin(chars / words, 30.0) : 0.0f;
+        f[WN_F_ANCHOR_TEXT] = ratio(s->link_chars, chars);
+        f[WN_F_LINKS_PER_WORD] = ratio(s->links, words > 0 ? words : 1);
+        f[WN_F_ANCHOR_SIZE] = s->links ? (float)log1p((double)s->link_chars / s->links) : 0.0f;
+        f[WN_F_INTRA_SITE] = s->links ? ratio(intra[i], s->links) : 0.0f;
+        f[WN_F_LOG_LINKS] = (float)log1p(s->links);
+        f[WN_F_LOG_IMAGES] = (float)log1p(s->images);
+        f[WN_F_IMAGES_PER_WORD] = ratio(s->images, words > 0 ? words : 1);
+        f[WN_F_LOG_ELEMENTS] = (float)log1p(s->elements);
+        f[WN_F_TAGS_PER_CHAR] = ratio(s->elements, chars);
+        f[WN_F_ELEMENT_SHARE] = ratio(s->elements, page_elems);
+        f[WN_F_VISIBLE_PER_HTML] = x->src_len ? (float)fmin(chars / x->src_len, 1.0) : 0.0f;
+        f[WN_F_SRC_BEGIN] = x->src_begin != UINT32_MAX ? (float)fmin(x->src_begin / doc_len, 1.0) : 0.0f;
+        f[WN_F_SRC_END] = x->src_begin != UINT32_MAX ? (float)fmin(((double)x->src_begin + x->src_len) / doc_len, 1.0) : 0.0f;
+        f[WN_F_TEXT_BEGIN] = (float)(s->nt_begin / text_len);
+        f[WN_F_TEXT_END] = (float)(s->nt_end / text_len);
+        f[WN_F_LINE] = ratio(x->line, max_line);
+        f[WN_F_DEPTH] = (float)x->depth;
+        f[WN_F_DEPTH_SHARE] = ratio(x->depth, max_depth);
+        f[WN_F_SIBLING_INDEX] = (float)log1p(x->sibling_index);
+        uint32_t sib = x->parent != WN_NONE ? kids[x->parent] : 1;
+        f[WN_F_SIBLINGS] = (float)log1p(sib);
+        f[WN_F_SIBLING_POS] = sib > 1 ? ratio(x->sibling_index, sib - 1) : 0.0f;
+        uint32_t in_t = intitle[s->w_end] - intitle[s->w_begin];
+        f[WN_F_TITLE_WORDS] = ratio(in_t, words);
+        f[WN_F_TITLE_COVER] = nt ? (float)fmin((double)in_t / nt, 1.0) : 0.0f;
+        uint32_t nw = s->w_end - s->w_begin;
+        if (nw > 0) {
+            double own = (xent[s->w_end] - xent[s->w_begin]) / nw;
+            f[WN_F_XENT_PAGE] = (float)own;
+            f[WN_F_XENT_GAP] = (float)(own - page_xent);
+        }
+        for (int k = 0; k < WN_HIST_N; k++) f[WN_F_HIST0 + k] = ratio(s->hist[k], s->elements);
+        for (int k = 0; k < 12; k++) f[WN_F_HINT0 + k] = (s->hints >> k) & 1 ? 1.0f : 0.0f;
+        f[WN_F_BOILER_INHERITED] = ps->boiler[i] ? 1.0f : 0.0f;
+        f[WN_F_CONTENT_INHERITED] = ps->content_hint[i] ? 1.0f : 0.0f;
+        unsigned tag = x->tag;
+        f[WN_F_TAG_HEADING] = wn_tag_has(tag, WN_TF_HEADING) ? 1.0f : 0.0f;
+        f[WN_F_TAG_LIST] = wn_tag_has(tag, WN_TF_LIST) ? 1.0f : 0.0f;
+        f[WN_F_TAG_LI] = (tag == WN_TAG_LI || tag == WN_TAG_DT || tag == WN_TAG_DD) ? 1.0f : 0.0f;
+        f[WN_F_TAG_TABLE] = wn_tag_has(tag, WN_TF_TABLE) ? 1.0f : 0.0f;
+        f[WN_F_TAG_P] = tag == WN_TAG_P ? 1.0f : 0.0f;
+        f[WN_F_TAG_DIV] = (tag == WN_TAG_DIV || tag == WN_TAG_SECTION) ? 1.0f : 0.0f;
+        f[WN_F_TAG_LANDMARK] = (tag == WN_TAG_NAV || tag == WN_TAG_ASIDE || tag == WN_TAG_FOOTER || tag == WN_TAG_HEADER)
+                                   ? 1.0f : 0.0f;
+        f[WN_F_TAG_ARTICLE] = (tag == WN_TAG_ARTICLE || tag == WN_TAG_MAIN) ? 1.0f : 0.0f;
+        f[WN_F_TAG_FORM] = (tag == WN_TAG_FORM || wn_tag_has(tag, WN_TF_FORM)) ? 1.0f : 0.0f;
+        f[WN_F_TAG_BLOCK] = s->is_block ? 1.0f : 0.0f;
+        f[WN_F_POS_MASS] = (float)(posm[i] / total_pos);
+        f[WN_F_NEG_MASS] = (float)(negm[i] / total_neg);
+        uint32_t u = lb->unit[i];
+        f[WN_F_UNIT_VALUE] = ps->own[u].chars ? (float)fmax(-1.0, fmin(1.5, lb->value[u] / ps->own[u].chars)) : 0.0f;
+        f[WN_F_BEST_SHARE] = (float)fmax(-1.0, fmin(1.0, (posm[i] - negm[i]) / best_pos));
+        f[WN_F_LOG_PAGE_CHARS] = (float)log1p(page_chars);
+        f[WN_F_PAGE_LINK_SHARE] = ratio(st[root].link_chars, page_chars);
+        if (nbp && nw > 0) {
+            double sum = nbp[s->w_end] - nbp[s->w_begin];
+            f[WN_F_NB_MEAN] = (float)(sum / nw);
+            double z = nb->prior + sum;
+            f[WN_F_NB_SUM] = (float)fmax(-50.0, fmin(50.0, z));
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,26 @@
+/* The pipeline behind winnow_extract, for the library's own callers that
+ * need to see a page between its stages (site learning, classifier
+ * training). */
+#ifndef WN_PIPELINE_H
+#define WN_PIPELINE_H
+
+#include "doc.h"
+#include "score/page_score.h"
+#include "site/model.h"
+#include "site/signals.h"
+
+/* The site hook runs between the page scorer and the selection. */
+typedef struct site_hook {
+    const wn_site_model *model;
+    const winnow_site_options *opt;
+    wn_page_signals *signals_out; /* when learning: the page's signals */
+    /* called with the page scored and fingerprinted, before any verdict
+     * changes its values; non-zero fails the page (out of memory) */
+    int (*inspect)(void *ctx, winnow_doc *d, const wn_page_scores *ps, const wn_page_signals *sig);
+    void *inspect_ctx;
+    int no_classifier;            /* learning and training: the node classifier is not needed */
+} site_hook;
+
+winnow_status wn_pipeline_run(winnow_engine *e, const winnow_input *in, const site_hook *hook, winnow_doc **out);
+
+#endif

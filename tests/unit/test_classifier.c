@@ -1,0 +1,241 @@
+/* The node classifier's pieces: model files (write, read back, refuse
+ * damaged ones), batch prediction of each model kind, the Naive Bayes word
+ * table, and the features of a real page. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api_fixture.h"
+#include "check.h"
+#include "classify/classifier.h"
+#include "classify/features.h"
+#include "doc.h"
+
+static char *write_to_string(const wn_classifier *c, size_t *len)
+{
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, len);
+    if (!f) return NULL;
+    int r = wn_classifier_write(c, f);
+    fclose(f);
+    if (r != 0) { free(buf); return NULL; }
+    return buf;
+}
+
+/* A two-bucket tree model and a linear one, built by hand. */
+static void make_trees(wn_classifier *c)
+{
+    memset(c, 0, sizeof *c);
+    c->kind = WN_CLF_BOOST;
+    c->nbuckets = 2;
+    c->edges[0] = 3.0f;
+    c->edges[1] = INFINITY;
+    snprintf(c->settings, sizeof c->settings, "hand made");
+    for (int b = 0; b < 2; b++) {
+        wn_clf_bucket *bk = &c->bucket[b];
+        bk->ntrees = 2;
+        bk->tree_start = calloc(3, sizeof(uint32_t));
+        bk->nodes = calloc(4, sizeof(wn_tree_node));
+        bk->tree_start[0] = 0;
+        bk->tree_start[1] = 3;
+        bk->tree_start[2] = 4;
+        /* tree 0: anchor_text < 0.5 ? -1 : +1 (bucket 1: doubled) */
+        bk->nodes[0] = (wn_tree_node){WN_F_ANCHOR_TEXT, 0.5f, 1, 2, 0};
+        bk->nodes[1] = (wn_tree_node){-1, 0, 0, 0, -1.0f * (float)(b + 1)};
+        bk->nodes[2] = (wn_tree_node){-1, 0, 0, 0, 1.0f * (float)(b + 1)};
+        /* tree 1: a lone leaf */
+        bk->nodes[3] = (wn_tree_node){-1, 0, 0, 0, 0.25f};
+    }
+    c->nb.prior = 0.5;
+    c->nb.count = 2;
+    c->nb.word = malloc(2 * sizeof(uint64_t));
+    c->nb.weight = malloc(2 * sizeof(float));
+    c->nb.word[0] = 0x11;
+    c->nb.word[1] = 0x2001;
+    c->nb.weight[0] = 1.5f;
+    c->nb.weight[1] = -2.0f;
+}
+
+static void test_tree_model_round_trip(void)
+{
+    wn_classifier c, back;
+    make_trees(&c);
+    size_t len;
+    char *text = write_to_string(&c, &len);
+    CHECK(text != NULL);
+    char err[256];
+    CHECK_EQ(wn_classifier_parse(text, len, &back, err, sizeof err), 0);
+    CHECK_EQ(back.kind, WN_CLF_BOOST);
+    CHECK_EQ(back.nbuckets, 2);
+    CHECK_EQ(back.nb.count, 2);
+    float x[3][WN_NFEAT];
+    memset(x, 0, sizeof x);
+    x[0][WN_F_LOG_CHARS] = 1.0f; x[0][WN_F_ANCHOR_TEXT] = 0.9f;  /* bucket 0: 1 + 0.25 */
+    x[1][WN_F_LOG_CHARS] = 5.0f; x[1][WN_F_ANCHOR_TEXT] = 0.1f;  /* bucket 1: -2 + 0.25 */
+    x[2][WN_F_LOG_CHARS] = 5.0f; x[2][WN_F_ANCHOR_TEXT] = 0.9f;  /* bucket 1: 2 + 0.25 */
+    float p[3], q[3];
+    wn_classifier_predict(&c, &x[0][0], 3, p);
+    wn_classifier_predict(&back, &x[0][0], 3, q);
+    for (int i = 0; i < 3; i++) CHECK(fabsf(p[i] - q[i]) < 1e-6f);
+    CHECK(fabsf(p[0] - 1.0f / (1.0f + expf(-1.25f))) < 1e-5f);
+    CHECK(fabsf(p[1] - 1.0f / (1.0f + expf(1.75f))) < 1e-5f);
+    CHECK(fabsf(p[2] - 1.0f / (1.0f + expf(-2.25f))) < 1e-5f);
+    /* word table: exact keys, bit 0 ignored, unknown words 0 */
+    CHECK(wn_nb_weight(&back.nb, 0x10) == 1.5f);
+    CHECK(wn_nb_weight(&back.nb, 0x2001) == -2.0f);
+    CHECK(wn_nb_weight(&back.nb, 0x30) == 0.0f);
+    /* a second write of what was read is byte-identical */
+    size_t len2;
+    char *text2 = write_to_string(&back, &len2);
+    CHECK(text2 && len2 == len && memcmp(text, text2, len) == 0);
+    free(text2);
+    wn_classifier_free(&back);
+
+    /* every truncation of the file is refused with a message, never read
+     * as a smaller model */
+    int accepted = 0, silent = 0;
+    for (size_t cut = 0; cut + 1 < len; cut++) {
+        err[0] = '\0';
+        if (wn_classifier_parse(text, cut, &back, err, sizeof err) == 0) { accepted++; wn_classifier_free(&back); }
+        else if (!err[0]) silent++;
+    }
+    CHECK_EQ(accepted, 0);
+    CHECK_EQ(silent, 0);
+    free(text);
+    wn_classifier_free(&c);
+}
+
+static void test_refused_models(void)
+{
+    wn_classifier c, back;
+    make_trees(&c);
+    size_t len;
+    char *text = write_to_string(&c, &len);
+    char err[256];
+    /* a child pointing backwards would loop: refused */
+    char *loop = strdup(text);
+    char *t = strstr(loop, "\ntree 3\n");
+    CHECK(t != NULL);
+    if (t) {
+        char *line = t + strlen("\ntree 3\n");
+        /* "5 0.5 1 2 0" (feature anchor_text) -> children 0 and 2 */
+        char *one = strstr(line, " 1 2 0");
+        if (one) one[1] = '0';
+        CHECK(wn_classifier_parse(loop, strlen(loop), &back, err, sizeof err) != 0);
+        CHECK_HAS(err, "invalid children");
+    }
+    free(loop);
+    /* another feature layout */
+    char *names = strdup(text);
+    char *f = strstr(names, " log_words ");
+    if (f) memcpy(f + 1, "log_wordz", 9);
+    CHECK(wn_classifier_parse(names, strlen(names), &back, err, sizeof err) != 0);
+    CHECK_HAS(err, "log_wordz");
+    free(names);
+    /* not a number */
+    char *nan = strdup(text);
+    char *b = strstr(nan, "hand made\nnb 0.5");
+    if (b) memcpy(b + strlen("hand made\nnb "), "x.5", 3);
+    CHECK(wn_classifier_parse(nan, strlen(nan), &back, err, sizeof err) != 0);
+    free(nan);
+    free(text);
+    wn_classifier_free(&c);
+}
+
+static void test_linear_model(void)
+{
+    wn_classifier c;
+    memset(&c, 0, sizeof c);
+    c.kind = WN_CLF_LOGREG;
+    c.nbuckets = 1;
+    c.edges[0] = INFINITY;
+    wn_clf_bucket *bk = &c.bucket[0];
+    for (int k = 0; k < WN_NFEAT; k++) bk->scale[k] = 1.0f;
+    bk->mean[WN_F_ANCHOR_TEXT] = 0.5f;
+    bk->scale[WN_F_ANCHOR_TEXT] = 4.0f;
+    bk->w[WN_F_ANCHOR_TEXT] = 1.0f;
+    bk->bias = -0.5f;
+    float x[WN_NFEAT] = {0}, p;
+    x[WN_F_ANCHOR_TEXT] = 1.0f; /* z = -0.5 + 1 * (1 - 0.5) * 4 = 1.5 */
+    wn_classifier_predict(&c, x, 1, &p);
+    CHECK(fabsf(p - 1.0f / (1.0f + expf(-1.5f))) < 1e-5f);
+    size_t len;
+    char *text = write_to_string(&c, &len);
+    wn_classifier back;
+    char err[256];
+    CHECK_EQ(wn_classifier_parse(text, len, &back, err, sizeof err), 0);
+    float q;
+    wn_classifier_predict(&back, x, 1, &q);
+    CHECK(fabsf(p - q) < 1e-6f);
+    wn_classifier_free(&back);
+    free(text);
+}
+
+/* Features of a real page: one row per visible element with text, every
+ * value finite, and the ones with a known answer right. */
+static void test_page_features(void)
+{
+    winnow_options o;
+    winnow_options_default(&o);
+    o.classifier = 0;
+    winnow_engine *e = winnow_engine_new(&o);
+    winnow_input in = {article_page, strlen(article_page), NULL, "https://coastal.example/tide-pools"};
+    winnow_doc *d = NULL;
+    CHECK(WINNOW_FAILED(winnow_extract(e, &in, &d)) == 0);
+    if (d) {
+        wn_page_scores ps;
+        /* recompute the page scores into the doc's arena */
+        CHECK_EQ(wn_page_score(d, &ps), 0);
+        wn_node_features nf;
+        CHECK_EQ(wn_features_compute(d, &ps, in.url, NULL, &d->arena, &nf), 0);
+        uint32_t expect = 0;
+        for (uint32_t i = 0; i < d->dom.count; i++) {
+            const wn_node *x = &d->dom.nodes[i];
+            if (x->tag != WN_TAG_TEXT && !(x->flags & WN_NF_HIDDEN) && d->stats[i].chars > 0) expect++;
+        }
+        CHECK_EQ(nf.count, expect);
+        int finite = 1;
+        for (size_t k = 0; k < (size_t)nf.count * WN_NFEAT; k++) finite &= isfinite(nf.x[k]) != 0;
+        CHECK(finite);
+        /* the nav: all anchor text, links to the same site */
+        for (uint32_t r = 0; r < nf.count; r++) {
+            const wn_node *x = &d->dom.nodes[nf.node[r]];
+            const float *f = nf.x + (size_t)r * WN_NFEAT;
+            if (x->tag == WN_TAG_NAV) {
+                CHECK(f[WN_F_ANCHOR_TEXT] > 0.99f);
+                CHECK(f[WN_F_INTRA_SITE] > 0.99f);
+                CHECK(f[WN_F_TAG_LANDMARK] == 1.0f);
+            }
+            if (x->tag == WN_TAG_H1) CHECK(f[WN_F_TITLE_COVER] > 0.5f); /* the headline carries the title's words */
+            CHECK(f[WN_F_NB_SUM] == 0.0f); /* no word model given */
+        }
+        winnow_doc_free(d);
+    }
+    winnow_engine_free(e);
+}
+
+/* The built-in model parses and is used by default. */
+static void test_default_model(void)
+{
+    if (wn_default_model_len == 0) return; /* a build without a model file */
+    wn_classifier c;
+    char err[256];
+    CHECK_EQ(wn_classifier_parse((const char *)wn_default_model, wn_default_model_len, &c, err, sizeof err), 0);
+    wn_classifier_free(&c);
+    winnow_engine *e = winnow_engine_new(NULL);
+    CHECK(winnow_engine_has_model(e));
+    CHECK_EQ(winnow_engine_load_model(e, NULL), WINNOW_OK);
+    CHECK(!winnow_engine_has_model(e));
+    winnow_engine_free(e);
+}
+
+int main(void)
+{
+    RUN(test_tree_model_round_trip);
+    RUN(test_refused_models);
+    RUN(test_linear_model);
+    RUN(test_page_features);
+    RUN(test_default_model);
+    return CHECK_DONE();
+}
