@@ -290,7 +290,7 @@ typedef struct winnow_train_options {
     unsigned buckets;          /* separate models per node size (Chakrabarti: 4); default 1 */
     unsigned seed;             /* sampling, folds and tree randomness; default 1 */
     unsigned per_page;         /* at most this many examples per class and page; default 40 */
-    unsigned rounds;           /* boosting rounds / forest trees; default 200 / 100 */
+    unsigned rounds;           /* boosting rounds / forest trees; default 100 */
     unsigned depth;            /* tree depth; default 6 (boost) / 10 (forest) */
     unsigned threads;          /* XGBoost threads; default 2 */
     int verbose;               /* progress on stderr */

@@ -311,29 +311,45 @@ void wn_classifier_free(wn_classifier *c)
 
 static float sigmoid(double z) { return (float)(1.0 / (1.0 + exp(-z))); }
 
+static uint32_t bucket_of(const wn_classifier *c, const float *f)
+{
+    uint32_t b = 0;
+    while (b + 1 < c->nbuckets && f[WN_F_LOG_CHARS] >= c->edges[b]) b++;
+    return b;
+}
+
 void wn_classifier_predict(const wn_classifier *c, const float *x, uint32_t rows, float *out)
 {
-    for (uint32_t r = 0; r < rows; r++) {
-        const float *f = x + (size_t)r * WN_NFEAT;
-        uint32_t b = 0;
-        while (b + 1 < c->nbuckets && f[WN_F_LOG_CHARS] >= c->edges[b]) b++;
-        const wn_clf_bucket *bk = &c->bucket[b];
-        double z = 0;
-        switch (c->kind) {
-        case WN_CLF_NB: z = f[WN_F_NB_SUM]; break;
-        case WN_CLF_LOGREG:
-            z = bk->bias;
-            for (int k = 0; k < WN_NFEAT; k++) z += (double)bk->w[k] * ((f[k] - bk->mean[k]) * bk->scale[k]);
-            break;
-        default:
-            z = bk->base_margin;
+    if (c->kind == WN_CLF_FOREST || c->kind == WN_CLF_BOOST) {
+        /* trees outer, rows inner: one tree stays in cache while every
+         * row of the page walks it (rows outer thrashed the cache with the
+         * whole ensemble per row, and cost more than parsing) */
+        for (uint32_t r = 0; r < rows; r++) out[r] = c->bucket[bucket_of(c, x + (size_t)r * WN_NFEAT)].base_margin;
+        for (uint32_t b = 0; b < c->nbuckets; b++) {
+            const wn_clf_bucket *bk = &c->bucket[b];
             for (uint32_t t = 0; t < bk->ntrees; t++) {
                 const wn_tree_node *nodes = bk->nodes + bk->tree_start[t];
-                int32_t k = 0;
-                while (nodes[k].feature >= 0) k = f[nodes[k].feature] < nodes[k].threshold ? nodes[k].yes : nodes[k].no;
-                z += nodes[k].leaf;
+                for (uint32_t r = 0; r < rows; r++) {
+                    const float *f = x + (size_t)r * WN_NFEAT;
+                    if (c->nbuckets > 1 && bucket_of(c, f) != b) continue;
+                    int32_t k = 0;
+                    while (nodes[k].feature >= 0) k = f[nodes[k].feature] < nodes[k].threshold ? nodes[k].yes : nodes[k].no;
+                    out[r] += nodes[k].leaf;
+                }
             }
-            break;
+        }
+        for (uint32_t r = 0; r < rows; r++) out[r] = sigmoid(out[r]);
+        return;
+    }
+    for (uint32_t r = 0; r < rows; r++) {
+        const float *f = x + (size_t)r * WN_NFEAT;
+        const wn_clf_bucket *bk = &c->bucket[bucket_of(c, f)];
+        double z = 0;
+        if (c->kind == WN_CLF_NB) {
+            z = f[WN_F_NB_SUM];
+        } else {
+            z = bk->bias;
+            for (int k = 0; k < WN_NFEAT; k++) z += (double)bk->w[k] * ((f[k] - bk->mean[k]) * bk->scale[k]);
         }
         out[r] = sigmoid(z);
     }

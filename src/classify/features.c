@@ -133,7 +133,7 @@ int wn_features_compute(const winnow_doc *d, const wn_page_scores *ps, const cha
     uint32_t count = 0;
     for (uint32_t i = 0; i < n; i++) {
         const wn_node *x = &dom->nodes[i];
-        int scored = x->tag != WN_TAG_TEXT && !(x->flags & WN_NF_HIDDEN) && st[i].chars > 0;
+        int scored = x->tag != WN_TAG_TEXT && !(x->flags & WN_NF_HIDDEN) && st[i].chars >= WN_FEATURE_MIN_CHARS;
         out->row_of[i] = scored ? (int32_t)count++ : -1;
     }
     out->count = count;
@@ -200,11 +200,14 @@ int wn_features_compute(const winnow_doc *d, const wn_page_scores *ps, const cha
     uint64_t *wk = wn_arena_calloc(a, cap, sizeof(uint64_t));
     uint32_t *wc = wn_arena_calloc(a, cap, sizeof(uint32_t));
     uint32_t *slot_of = wn_arena_alloc(a, ((size_t)W + 1) * sizeof(uint32_t));
-    if (!wk || !wc || !slot_of) return -1;
+    float *slot_nb = nb ? wn_arena_alloc(a, (size_t)cap * sizeof(float)) : NULL;
+    if (!wk || !wc || !slot_of || (nb && !slot_nb)) return -1;
     for (uint32_t t = 0; t < W; t++) {
         uint64_t w = pt->words[t] | 1;
         uint32_t s = (uint32_t)((w * 0x9E3779B97F4A7C15ull) >> 40) & (cap - 1);
         while (wk[s] && wk[s] != w) s = (s + 1) & (cap - 1);
+        /* the word table's weight once per distinct word, not per occurrence */
+        if (!wk[s] && slot_nb) slot_nb[s] = wn_nb_weight(nb, w);
         wk[s] = w;
         wc[s]++;
         slot_of[t] = s;
@@ -220,7 +223,7 @@ int wn_features_compute(const winnow_doc *d, const wn_page_scores *ps, const cha
     for (uint32_t t = 0; t < W; t++) {
         xent[t + 1] = xent[t] - log((double)wc[slot_of[t]] / (double)W);
         intitle[t + 1] = intitle[t] + (uint32_t)set_has(&ts, pt->words[t]);
-        if (nbp) nbp[t + 1] = nbp[t] + wn_nb_weight(nb, pt->words[t]);
+        if (nbp) nbp[t + 1] = nbp[t] + slot_nb[slot_of[t]];
     }
     double page_xent = W ? xent[W] / W : 0;
 

@@ -21,7 +21,10 @@
  *    Bayes score over the block's words when a word model is given (Kolcz &
  *    Yih feed their text classifier's score to the final model this way).
  *
- * Scored nodes: visible elements with text. Every feature is a float; the
+ * Scored nodes: visible elements with at least WN_FEATURE_MIN_CHARS
+ * characters of text: smaller ones are folded into their parent by the
+ * smoothing (the paper's hidden nodes), so their own score would go unused;
+ * scoring them cost more than the rest of extraction. Every feature is a float; the
  * layout is versioned by WN_FEATURE_VERSION and named in wn_feature_names,
  * and model files record both. */
 #ifndef WN_FEATURES_H
@@ -34,6 +37,7 @@
 #include "nb.h"
 
 #define WN_FEATURE_VERSION 1
+#define WN_FEATURE_MIN_CHARS 20 /* = the smoothing's default min_area */
 
 enum {
     WN_F_LOG_CHARS, WN_F_LOG_WORDS, WN_F_CHAR_SHARE, WN_F_WORD_SHARE, WN_F_DISTINCT_RATIO,

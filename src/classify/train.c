@@ -561,8 +561,11 @@ static int fit_trees(winnow_trainer *t, const size_t *idx, size_t n, int kind, w
         snprintf(buf, sizeof buf, "%u", t->o.depth ? t->o.depth : 10);
         XGB_CHECK(XGBoosterSetParam(bh, "max_depth", buf));
     } else {
-        rounds = t->o.rounds ? t->o.rounds : 200;
-        XGB_CHECK(XGBoosterSetParam(bh, "eta", "0.1"));
+        rounds = t->o.rounds ? t->o.rounds : 100;
+        /* the same total step over fewer rounds: eta 0.2 at the default 100 */
+        double eta = 20.0 / rounds;
+        snprintf(buf, sizeof buf, "%.4f", eta < 0.05 ? 0.05 : eta > 0.5 ? 0.5 : eta);
+        XGB_CHECK(XGBoosterSetParam(bh, "eta", buf));
         XGB_CHECK(XGBoosterSetParam(bh, "subsample", "0.8"));
         XGB_CHECK(XGBoosterSetParam(bh, "colsample_bytree", "0.8"));
         XGB_CHECK(XGBoosterSetParam(bh, "min_child_weight", "2"));
@@ -668,7 +671,7 @@ static void settings_string(const winnow_trainer *t, int kind, char *out, size_t
 {
     snprintf(out, cap, "kind=%s buckets=%u seed=%u per_page=%u rounds=%u depth=%u labels=df>=%.2f,chakrabarti>%.2f,top-unique",
              wn_clf_kind_name(kind), kind == WN_CLF_NB ? 1 : t->o.buckets, t->o.seed, t->o.per_page,
-             t->o.rounds ? t->o.rounds : (kind == WN_CLF_FOREST ? 100 : 200),
+             t->o.rounds ? t->o.rounds : 100,
              t->o.depth ? t->o.depth : (kind == WN_CLF_FOREST ? 10 : 6), TEMPLATE_SHARE, CHAKRABARTI_SHARE);
 }
 

@@ -172,7 +172,7 @@ static void test_linear_model(void)
     free(text);
 }
 
-/* Features of a real page: one row per visible element with text, every
+/* Features of a real page: one row per visible element with enough text, every
  * value finite, and the ones with a known answer right. */
 static void test_page_features(void)
 {
@@ -192,7 +192,7 @@ static void test_page_features(void)
         uint32_t expect = 0;
         for (uint32_t i = 0; i < d->dom.count; i++) {
             const wn_node *x = &d->dom.nodes[i];
-            if (x->tag != WN_TAG_TEXT && !(x->flags & WN_NF_HIDDEN) && d->stats[i].chars > 0) expect++;
+            if (x->tag != WN_TAG_TEXT && !(x->flags & WN_NF_HIDDEN) && d->stats[i].chars >= WN_FEATURE_MIN_CHARS) expect++;
         }
         CHECK_EQ(nf.count, expect);
         int finite = 1;
