@@ -55,6 +55,8 @@ static const char train_usage[] =
     "      --all-kinds       with --cv: every kind, one line each\n"
     "      --curve FILE      with --cv: write the precision-recall curve (TSV)\n"
     "      --buckets N       one model per node-size bucket (Chakrabarti: 4); default 1\n"
+    "      --labels L        content examples: top (top-most unique blocks, default) or\n"
+    "                        inside (also every node inside them)\n"
     "      --exclude A,B     leave out the sources whose site name is listed\n"
     "      --seed N, --per-page N, --rounds N, --depth N, --threads N\n"
     "  -v, --verbose         progress on stderr\n";
@@ -90,6 +92,12 @@ int cmd_train(int argc, char **argv)
         else if (!strcmp(a, "--rounds")) { NEEDS_VALUE; to.rounds = (unsigned)strtoul(v, NULL, 10); }
         else if (!strcmp(a, "--depth")) { NEEDS_VALUE; to.depth = (unsigned)strtoul(v, NULL, 10); }
         else if (!strcmp(a, "--threads")) { NEEDS_VALUE; to.threads = (unsigned)strtoul(v, NULL, 10); }
+        else if (!strcmp(a, "--labels")) {
+            NEEDS_VALUE;
+            if (!strcmp(v, "top")) to.labels = WINNOW_LABELS_TOP;
+            else if (!strcmp(v, "inside")) to.labels = WINNOW_LABELS_INSIDE;
+            else { fprintf(stderr, "winnow: --labels is top or inside\n"); free(src); return EXIT_USAGE; }
+        }
         else if (!strcmp(a, "--all-kinds")) all_kinds = 1;
         else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) to.verbose = 1;
         else if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(train_usage, stdout); free(src); return EXIT_OK; }

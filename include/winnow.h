@@ -294,7 +294,13 @@ typedef struct winnow_train_options {
     unsigned depth;            /* tree depth; default 6 (boost) / 10 (forest) */
     unsigned threads;          /* XGBoost threads; default 2 */
     int verbose;               /* progress on stderr */
+    int labels;                /* content examples: WINNOW_LABELS_TOP (default) or _INSIDE */
 } winnow_train_options;
+
+/* Content examples: the top-most unique blocks only (Kolcz & Yih's control
+ * of the class imbalance), or also every node inside them (closer to
+ * Chakrabarti et al., who label all non-template nodes). */
+enum { WINNOW_LABELS_TOP = 0, WINNOW_LABELS_INSIDE = 1 };
 
 WINNOW_API void winnow_train_options_default(winnow_train_options *o);
 

@@ -228,6 +228,10 @@ static int inspect_page(void *ctxp, winnow_doc *d, const wn_page_scores *ps, con
         if (x->tag == WN_TAG_TEXT || (x->flags & WN_NF_HIDDEN) || st[i].chars == 0) continue;
         if (verdict[i] == 1 || tchars[i] > CHAKRABARTI_SHARE * (float)st[i].chars) tcand[nt++] = i;
         else if (allu && !above) ccand[nc++] = i;
+        /* "inside": every node within a top-most unique block is content
+         * too (Chakrabarti et al. label all non-template nodes), so small
+         * paragraphs are seen as content, not only whole articles */
+        else if (ctx->t->o.labels == WINNOW_LABELS_INSIDE && above && st[i].chars >= WN_FEATURE_MIN_CHARS) ccand[nc++] = i;
     }
     if (nt == 0 && nc == 0) return 0;
 
@@ -669,10 +673,11 @@ oom:
 
 static void settings_string(const winnow_trainer *t, int kind, char *out, size_t cap)
 {
-    snprintf(out, cap, "kind=%s buckets=%u seed=%u per_page=%u rounds=%u depth=%u labels=df>=%.2f,chakrabarti>%.2f,top-unique",
+    snprintf(out, cap, "kind=%s buckets=%u seed=%u per_page=%u rounds=%u depth=%u labels=df>=%.2f,chakrabarti>%.2f,%s",
              wn_clf_kind_name(kind), kind == WN_CLF_NB ? 1 : t->o.buckets, t->o.seed, t->o.per_page,
              t->o.rounds ? t->o.rounds : 100,
-             t->o.depth ? t->o.depth : (kind == WN_CLF_FOREST ? 10 : 6), TEMPLATE_SHARE, CHAKRABARTI_SHARE);
+             t->o.depth ? t->o.depth : (kind == WN_CLF_FOREST ? 10 : 6), TEMPLATE_SHARE, CHAKRABARTI_SHARE,
+             t->o.labels == WINNOW_LABELS_INSIDE ? "top-unique+inside" : "top-unique");
 }
 
 winnow_status winnow_trainer_save(winnow_trainer *t, const char *path)
