@@ -217,26 +217,33 @@ static void print_row(const char *label, const corpus *c, const double *t, int r
 static int run_throughput(const corpus *c, int rounds, long rss_loaded_kb)
 {
     winnow_engine *e = winnow_engine_new(NULL);
+    /* the same pipeline without the node classifier, measured in the same rounds */
+    winnow_options plain;
+    winnow_options_default(&plain);
+    plain.classifier = 0;
+    winnow_engine *e0 = winnow_engine_new(&plain);
     wn_parser *p = wn_parser_new(512);
-    if (!e || !p) {
+    if (!e || !e0 || !p) {
         fprintf(stderr, "winnow-bench: cannot create engine or parser\n");
         return 1;
     }
     wn_arena arena;
     wn_arena_init(&arena);
 
-    double t_parse[MAX_ROUNDS], t_extract[MAX_ROUNDS];
+    double t_parse[MAX_ROUNDS], t_extract[MAX_ROUNDS], t_plain[MAX_ROUNDS];
     extract_stats first = { 0 };
     size_t parse_failed = 0;
     for (int r = 0; r < rounds; r++) {
         /* Alternate which measurement goes first so that neither always
          * inherits the other's cache state or a burst of machine noise. */
-        extract_stats s = { 0 };
+        extract_stats s = { 0 }, s0 = { 0 };
         size_t pf = 0;
         if (r % 2 == 0) {
             t_parse[r] = time_parse(p, &arena, c, &pf);
             t_extract[r] = time_extract(e, c, &s, r == 0);
+            t_plain[r] = time_extract(e0, c, &s0, 0);
         } else {
+            t_plain[r] = time_extract(e0, c, &s0, 0);
             t_extract[r] = time_extract(e, c, &s, 0);
             t_parse[r] = time_parse(p, &arena, c, &pf);
         }
@@ -245,13 +252,15 @@ static int run_throughput(const corpus *c, int rounds, long rss_loaded_kb)
     wn_arena_free(&arena);
     wn_parser_free(p);
     winnow_engine_free(e);
+    winnow_engine_free(e0);
 
     long peak = rss_peak_kb();
-    double pps_parse, pps_extract;
+    double pps_parse, pps_extract, pps_plain;
     printf("%-12s %7s %12s %10s %10s %10s %10s %9s\n", "", "pages", "bytes", "median_s", "min_s", "max_s",
            "pages/s", "MB/s");
     print_row("parse-only", c, t_parse, rounds, &pps_parse);
     print_row("extract", c, t_extract, rounds, &pps_extract);
+    print_row("no-model", c, t_plain, rounds, &pps_plain);
     printf("\n");
     printf("%-24s %d (median round; order alternates)\n", "rounds", rounds);
     printf("%-24s %zu\n", "parse_failed", parse_failed);
@@ -266,6 +275,7 @@ static int run_throughput(const corpus *c, int rounds, long rss_loaded_kb)
     double largest = c->largest ? (double)c->largest : 1.0;
     printf("%-24s %.2f\n", "peak_rss/largest_page", (double)peak * 1024 / largest);
     printf("%-24s %.2f\n", "(peak-loaded)/largest", (double)(peak - rss_loaded_kb) * 1024 / largest);
+    printf("no_model_vs_parse %.3f\n", pps_plain / pps_parse);
     printf("extract_vs_parse %.3f\n", pps_extract / pps_parse);
     return 0;
 }
