@@ -72,6 +72,21 @@ for c in "${corpora[@]}"; do
     done
     res=$(python3 "$scorer" "$bench/$c/gold" "$out" --ids "$ids")
     sh=$(echo "$res" | awk '/^shingle/ {print $3, $5, $7}')
+    # unrounded shingle F1, with score.py's own functions (it prints 3 decimals)
+    [ -n "${UNROUNDED:-}" ] && python3 - "$scorer" "$bench/$c/gold" "$out" "$ids" <<'PY'
+import importlib.util, os, sys
+spec = importlib.util.spec_from_file_location("score", sys.argv[1])
+m = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(m)
+rows = []
+for i in (l.strip() for l in open(sys.argv[4]) if l.strip()):
+    g = m.tokens(m.read(os.path.join(sys.argv[2], i + ".txt")))
+    p = m.tokens(m.read(os.path.join(sys.argv[3], i + ".txt")))
+    rows.append(m.tp_fp_fn(m.shingles(g), m.shingles(p)))
+P = sum(m.prec(*r) for r in rows if r[0] + r[1] > 0) / max(1, sum(1 for r in rows if r[0] + r[1] > 0))
+R = sum(m.rec(*r) for r in rows if r[0] + r[2] > 0) / max(1, sum(1 for r in rows if r[0] + r[2] > 0))
+print("  unrounded shingle F1 %.5f" % (2 * P * R / (P + R) if P + R else 0))
+PY
     tk=$(echo "$res" | awk '/^token/ {print $3, $5, $7}')
     printf '%-16s %-8s %-12s %s | %s (%s)\n' "$c" "$setting" "$method" "$sh" "$tk" "$(wc -l < "$ids")"
   done
