@@ -275,7 +275,7 @@ static winnow_status run_pipeline(winnow_engine *e, const winnow_input *in, cons
     if (ps == WN_PARSE_TOO_LARGE) { rc = fail(e, WINNOW_E_TOO_LARGE, "page has too many nodes"); goto failed; }
     if (ps != WN_PARSE_OK) { rc = fail(e, WINNOW_E_PARSE, "the HTML parser rejected the input"); goto failed; }
 
-    if (wn_stats_compute(&d->dom, &d->arena, &d->stats, &d->page_text) != 0) {
+    if ((e->learning ? wn_stats_compute_learn : wn_stats_compute)(&d->dom, &d->arena, &d->stats, &d->page_text) != 0) {
         rc = fail(e, WINNOW_E_NOMEM, "out of memory while computing statistics");
         goto failed;
     }

@@ -1,6 +1,8 @@
 #include "stats.h"
 
 #include <string.h>
+/* inlined: the hashes are the library's, without a call per short string */
+#define XXH_INLINE_ALL
 #include <xxhash.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -127,19 +129,32 @@ static void scan_text(scan_state *s, const char *t, size_t n, wn_stats *st)
                     pending = 0;
                 }
                 if (!in_word) { in_word = 1; alpha = 0; wh = FNV_OFFSET; words++; }
-                size_t j = i;
-                unsigned f = alnum_fold[b], seen = 0;
-                do {
-                    out[len++] = (char)f;
-                    seen |= f;
-                    wh = (wh ^ f) * FNV_PRIME;
-                    if (++j == n) break;
-                    f = alnum_fold[(unsigned char)t[j]];
-                } while (f);
-                alpha |= (seen & 0x40) != 0;
-                cp_count += (uint32_t)(j - i);
-                chars += (uint32_t)(j - i);
-                i = j;
+                for (;;) {
+                    size_t j = i;
+                    unsigned f = alnum_fold[b], seen = 0;
+                    do {
+                        out[len++] = (char)f;
+                        seen |= f;
+                        wh = (wh ^ f) * FNV_PRIME;
+                        if (++j == n) break;
+                        f = alnum_fold[(unsigned char)t[j]];
+                    } while (f);
+                    alpha |= (seen & 0x40) != 0;
+                    cp_count += (uint32_t)(j - i);
+                    chars += (uint32_t)(j - i);
+                    i = j;
+                    /* one space, then the next word: the commonest case,
+                     * handled here without the dispatch above */
+                    if (j + 1 >= n || t[j] != ' ' || !alnum_fold[(unsigned char)t[j + 1]]) break;
+                    if (nwords < wcap) wout[nwords++] = WORD_KEY(wh, alpha);
+                    out[len++] = ' ';
+                    cp_count++;
+                    alpha = 0;
+                    wh = FNV_OFFSET;
+                    words++;
+                    i = j + 1;
+                    b = (unsigned char)t[i];
+                }
                 continue;
             }
             i++;
@@ -247,6 +262,7 @@ static int dw_init(dw_state *d, const wn_page_text *pt, uint32_t n, wn_arena *ar
     d->nwords = pt->nwords;
     d->arena = arena;
     if (!d->nwords) return 0;
+    if (d->nwords > (uint32_t)INT32_MAX) return -1; /* positions compare as int32 below */
     /* a page has far fewer distinct words than words: start small, grow */
     d->bits = 8;
     while (d->bits < 30 && (1u << d->bits) < d->nwords / 2) d->bits++;
@@ -254,7 +270,9 @@ static int dw_init(dw_state *d, const wn_page_text *pt, uint32_t n, wn_arena *ar
     d->delta = wn_arena_alloc(arena, (size_t)n * sizeof(int32_t));
     d->stack = wn_arena_alloc(arena, (size_t)n * sizeof(uint32_t));
     d->stack_end = wn_arena_alloc(arena, (size_t)n * sizeof(uint32_t));
-    d->stack_wb = wn_arena_alloc(arena, (size_t)n * sizeof(uint32_t));
+    /* 8 zeros before the stack's bottom: the search reads 8 entries at once */
+    uint32_t *wb = wn_arena_calloc(arena, (size_t)n + 8, sizeof(uint32_t));
+    d->stack_wb = wb ? wb + 8 : NULL;
     return d->tab && d->delta && d->stack && d->stack_end && d->stack_wb ? 0 : -1;
 }
 
@@ -307,8 +325,20 @@ static int dw_node(dw_state *d, uint32_t i, uint32_t size, uint32_t w_begin, uin
             /* deepest ancestor whose range begins at or before prev:
              * usually one of the innermost (a word repeated nearby) */
             const uint32_t *wb = d->stack_wb;
-            uint32_t k = sp - 1, floor = k > 8 ? k - 8 : 0;
+            uint32_t k = sp - 1;
+#if defined(__SSE2__)
+            /* the ranges that begin after prev are the innermost ones:
+             * count them among the top 8 (the root's 0 stops the count) */
+            __m128i pv = _mm_set1_epi32((int)prev);
+            __m128i lo8 = _mm_loadu_si128((const __m128i *)(const void *)(wb + sp - 8));
+            __m128i hi8 = _mm_loadu_si128((const __m128i *)(const void *)(wb + sp - 4));
+            unsigned above = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(lo8, pv))) |
+                             (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(hi8, pv))) << 4;
+            k -= 8u - (uint32_t)__builtin_ctz(above | 0x100u); /* the set bits are the top ones */
+#else
+            uint32_t floor = k > 8 ? k - 8 : 0;
             while (k > floor && wb[k] > prev) k--;
+#endif
             if (wb[k] > prev) {
                 uint32_t lo = 0, hi = k; /* wb[lo] <= prev < wb[hi] (wb[0] is 0) */
                 while (hi - lo > 1) {
@@ -328,13 +358,42 @@ static int dw_node(dw_state *d, uint32_t i, uint32_t size, uint32_t w_begin, uin
     return 0;
 }
 
+/* Learning asks only whether a block candidate has 3 distinct words:
+ * every node keeps up to 3 of its distinct words (hash | 1), its own
+ * first, then its children's, merged bottom-up. */
+typedef struct three_words {
+    uint64_t w[3];
+} three_words;
+
+static void three_add(three_words *t, uint8_t *cnt, uint64_t h)
+{
+    for (uint8_t k = 0; k < *cnt; k++)
+        if (t->w[k] == h) return;
+    t->w[(*cnt)++] = h;
+}
+
+static int stats_run(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page_text *pt, int learn);
+
 int wn_stats_compute(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page_text *pt)
 {
+    return stats_run(dom, arena, out, pt, 0);
+}
+
+int wn_stats_compute_learn(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page_text *pt)
+{
+    return stats_run(dom, arena, out, pt, 1);
+}
+
+static int stats_run(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page_text *pt, int learn)
+{
     /* the cache's bits are read only where its key matches: zero the keys */
-    wn_hint_cache *cache = wn_arena_alloc(arena, sizeof *cache);
-    if (!cache) return -1;
-    memset(cache->key, 0, sizeof cache->key);
-    memset(cache->name_key, 0, sizeof cache->name_key);
+    wn_hint_cache *cache = NULL;
+    if (!learn) {
+        cache = wn_arena_alloc(arena, sizeof *cache);
+        if (!cache) return -1;
+        memset(cache->key, 0, sizeof cache->key);
+        memset(cache->name_key, 0, sizeof cache->name_key);
+    }
     uint32_t n = dom->count;
     wn_stats *st = wn_arena_calloc(arena, n, sizeof(wn_stats));
     uint8_t *boundary = wn_arena_calloc(arena, (size_t)n + 1, 1);
@@ -365,11 +424,11 @@ int wn_stats_compute(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page
         } else if (i > 0) {
             sx->elements = 1;
             if (!(x->flags & WN_NF_HIDDEN)) {
-                sx->hist[hist_bucket(x->tag)] = 1;
+                if (!learn) sx->hist[hist_bucket(x->tag)] = 1;
                 if (x->flags & WN_NF_LINK && x->tag == WN_TAG_A) sx->links = 1;
                 if (x->tag == WN_TAG_IMG) sx->images = 1;
             }
-            for (uint32_t k = 0; k < x->attr_count; k++) {
+            for (uint32_t k = 0; k < x->attr_count && !learn; k++) {
                 const wn_attr *at = &dom->attrs[x->attr_begin + k];
                 int is_id = at->name_len == 2 && memcmp(at->name, "id", 2) == 0;
                 if (!is_id && !(at->name_len == 5 && memcmp(at->name, "class", 5) == 0)) continue;
@@ -386,7 +445,15 @@ int wn_stats_compute(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page
 
     uint32_t W = pt->nwords;
     dw_state dw;
-    if (dw_init(&dw, pt, n, arena) != 0) return -1;
+    three_words *three = NULL;
+    uint8_t *three_n = NULL;
+    if (!learn) {
+        if (dw_init(&dw, pt, n, arena) != 0) return -1;
+    } else {
+        three = wn_arena_alloc(arena, ((size_t)n + 1) * sizeof *three);
+        three_n = wn_arena_calloc(arena, (size_t)n + 1, 1);
+        if (!three || !three_n) return -1;
+    }
     /* forward: ranges end where the next node after the subtree begins;
      * text_cp still holds each node's start (later nodes' too) */
     for (uint32_t i = 0; i < n; i++) {
@@ -395,10 +462,17 @@ int wn_stats_compute(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page
         sx->nt_end = after < n ? st[after].nt_begin : pt->len;
         sx->w_end = after < n ? st[after].w_begin : W;
         sx->text_cp = (after < n ? st[after].text_cp : s.cp) - sx->text_cp;
-        if (dw_node(&dw, i, size, sx->w_begin, i + 1 < n ? st[i + 1].w_begin : W) != 0) return -1;
+        uint32_t next_wb = i + 1 < n ? st[i + 1].w_begin : W;
+        if (!learn) {
+            if (dw_node(&dw, i, size, sx->w_begin, next_wb) != 0) return -1;
+        } else {
+            /* the words node i owns, up to three distinct */
+            for (uint32_t p = sx->w_begin; p < next_wb && three_n[i] < 3; p++)
+                three_add(&three[i], &three_n[i], pt->words[p] | 1);
+        }
     }
     /* counts are subtree sums: children before parents in reverse order */
-    int32_t *delta = dw.delta;
+    int32_t *delta = learn ? NULL : dw.delta;
     for (uint32_t i = n; i-- > 1;) {
         const wn_stats *c = &st[i];
         uint32_t par = dom->nodes[i].parent;
@@ -413,8 +487,13 @@ int wn_stats_compute(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page
         p->links += c->links;
         p->images += c->images;
         p->elements += c->elements;
-        hist_add(p->hist, c->hist);
-        if (W) delta[par] += delta[i];
+        if (!learn) {
+            hist_add(p->hist, c->hist);
+            if (W) delta[par] += delta[i];
+        } else {
+            for (uint8_t k = 0; k < three_n[i] && three_n[par] < 3; k++)
+                three_add(&three[par], &three_n[par], three[i].w[k]);
+        }
     }
     /* trimmed text ranges: a node whose range is its parent's (a link
      * alone in its list item, a paragraph's only text) takes the parent's
@@ -425,21 +504,24 @@ int wn_stats_compute(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page
     for (uint32_t i = 0; i < n; i++) {
         wn_stats *sx = &st[i];
         const wn_node *x = &dom->nodes[i];
-        if (W && sx->w_end > sx->w_begin && x->tag != WN_TAG_TEXT)
+        if (!learn && W && sx->w_end > sx->w_begin && x->tag != WN_TAG_TEXT)
             sx->distinct_words = delta[i] > 0 ? (uint32_t)delta[i] : 0;
         uint32_t b = sx->nt_begin, e = sx->nt_end;
         while (b < e && pt->text[b] == ' ') b++;
         while (e > b && pt->text[e - 1] == ' ') e--;
         tb[i] = b;
         te[i] = e;
-        uint32_t par = i ? x->parent : WN_NONE;
-        if (e <= b) sx->fingerprint = 0;
-        else if (par != WN_NONE && tb[par] == b && te[par] == e) sx->fingerprint = st[par].fingerprint;
-        else sx->fingerprint = XXH3_64bits(pt->text + b, e - b);
         uint32_t trimmed = (sx->nt_end - sx->nt_begin) - (e - b); /* spaces: one byte, one code point */
         sx->text_cp = sx->text_cp > trimmed ? sx->text_cp - trimmed : 0;
+        int three_distinct = learn ? three_n[i] >= 3 : sx->distinct_words >= 3;
         sx->is_block = x->tag != WN_TAG_TEXT && wn_tag_has(x->tag, WN_TF_BLOCK) && !(x->flags & WN_NF_HIDDEN) &&
-                       sx->text_cp >= 40 && sx->distinct_words >= 3;
+                       sx->text_cp >= 40 && three_distinct;
+        /* learning fingerprints text nodes and blocks only */
+        uint32_t par = i ? x->parent : WN_NONE;
+        if (e <= b || (learn && x->tag != WN_TAG_TEXT && !sx->is_block)) sx->fingerprint = 0;
+        else if (par != WN_NONE && tb[par] == b && te[par] == e && (!learn || st[par].is_block))
+            sx->fingerprint = st[par].fingerprint;
+        else sx->fingerprint = XXH3_64bits(pt->text + b, e - b);
     }
     *out = st;
     return 0;

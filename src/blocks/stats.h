@@ -62,6 +62,11 @@ typedef struct wn_page_text {
 } wn_page_text;
 
 int wn_stats_compute(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page_text *pt);
+/* What learning a site model reads, for winnow_site_learn: the page text,
+ * words, ranges, counts, path hashes and is_block as above, fingerprints
+ * of text nodes and block candidates only (0 elsewhere), and no hints,
+ * tag histograms or distinct-word counts (left 0). */
+int wn_stats_compute_learn(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page_text *pt);
 
 /* Hint bits for a class or id attribute value. */
 uint16_t wn_hints_from_attr(const char *v, size_t n);

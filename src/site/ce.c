@@ -3,6 +3,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+/* inlined: the hashes are the library's, without a call per short string */
+#define XXH_INLINE_ALL
 #include <xxhash.h>
 
 enum { DIM_IMAGES = 1, DIM_LINKS = 2, DIM_FIRST_TERM = 16 };
@@ -13,44 +15,100 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Sorts n dims: by insertion when few, else LSD radix (8 bits a pass,
- * passes where all dims share the byte skipped) through tmp. */
-static void sort_dims(uint32_t *dims, uint32_t *tmp, uint32_t n)
+#define CSWAP(a, b)                                 \
+    do {                                            \
+        uint32_t x_ = v[a], y_ = v[b];              \
+        v[a] = x_ < y_ ? x_ : y_;                   \
+        v[b] = x_ < y_ ? y_ : x_;                   \
+    } while (0)
+
+/* Batcher's odd-even merge sort network for 16 inputs (63 comparators) */
+static void sort16(uint32_t *v)
 {
-    if (n <= 24) {
-        for (uint32_t i = 1; i < n; i++) {
-            uint32_t x = dims[i], j = i;
-            while (j > 0 && dims[j - 1] > x) { dims[j] = dims[j - 1]; j--; }
-            dims[j] = x;
-        }
-        return;
-    }
-    uint32_t count[4][256];
-    memset(count, 0, sizeof count);
-    for (uint32_t i = 0; i < n; i++)
-        for (int b = 0; b < 4; b++) count[b][(dims[i] >> (8 * b)) & 0xff]++;
-    uint32_t *src = dims, *dst = tmp;
-    for (int b = 0; b < 4; b++) {
-        if (count[b][(src[0] >> (8 * b)) & 0xff] == n) continue;
-        uint32_t sum = 0;
-        for (int v = 0; v < 256; v++) { uint32_t c = count[b][v]; count[b][v] = sum; sum += c; }
-        for (uint32_t i = 0; i < n; i++) dst[count[b][(src[i] >> (8 * b)) & 0xff]++] = src[i];
-        uint32_t *t = src; src = dst; dst = t;
-    }
-    if (src != dims) memcpy(dims, src, (size_t)n * sizeof *dims);
+    CSWAP(0, 1); CSWAP(2, 3); CSWAP(0, 2); CSWAP(1, 3); CSWAP(1, 2); CSWAP(4, 5); CSWAP(6, 7); CSWAP(4, 6);
+    CSWAP(5, 7); CSWAP(5, 6); CSWAP(0, 4); CSWAP(2, 6); CSWAP(2, 4); CSWAP(1, 5); CSWAP(3, 7); CSWAP(3, 5);
+    CSWAP(1, 2); CSWAP(3, 4); CSWAP(5, 6); CSWAP(8, 9); CSWAP(10, 11); CSWAP(8, 10); CSWAP(9, 11); CSWAP(9, 10);
+    CSWAP(12, 13); CSWAP(14, 15); CSWAP(12, 14); CSWAP(13, 15); CSWAP(13, 14); CSWAP(8, 12); CSWAP(10, 14); CSWAP(10, 12);
+    CSWAP(9, 13); CSWAP(11, 15); CSWAP(11, 13); CSWAP(9, 10); CSWAP(11, 12); CSWAP(13, 14); CSWAP(0, 8); CSWAP(4, 12);
+    CSWAP(4, 8); CSWAP(2, 10); CSWAP(6, 14); CSWAP(6, 10); CSWAP(2, 4); CSWAP(6, 8); CSWAP(10, 12); CSWAP(1, 9);
+    CSWAP(5, 13); CSWAP(5, 9); CSWAP(3, 11); CSWAP(7, 15); CSWAP(7, 11); CSWAP(3, 5); CSWAP(7, 9); CSWAP(11, 13);
+    CSWAP(1, 2); CSWAP(3, 4); CSWAP(5, 6); CSWAP(7, 8); CSWAP(9, 10); CSWAP(11, 12); CSWAP(13, 14);
+}
+#undef CSWAP
+
+static void sort_small(uint32_t *v, uint32_t n)
+{
+    uint32_t b[16];
+    memcpy(b, v, n * sizeof *v);
+    for (uint32_t i = n; i < 16; i++) b[i] = UINT32_MAX;
+    sort16(b);
+    memcpy(v, b, n * sizeof *v);
 }
 
-/* Sorted dims with counts from a list of dims (sorted in place; tmp holds n). */
-static int make_vec(wn_arena *a, uint32_t *dims, uint32_t *tmp, uint32_t n, wn_ce_vec *v)
+/* Sorts a unit's dims. Comparisons on hash dims are coin flips, so
+ * nothing here branches on them: quicksort with branchless partitions
+ * into < pivot, == pivot, > pivot (many words repeat), and a sorting
+ * network for the last 16 or fewer. */
+static void sort_dims(uint32_t *v, uint32_t n)
+{
+    while (n > 16) {
+        uint32_t a = v[0], b = v[n / 2], c = v[n - 1];
+        uint32_t pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+        /* branchless partitions: [< pivot | == pivot | > pivot] */
+        uint32_t lt = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t x = v[i];
+            v[i] = v[lt];
+            v[lt] = x;
+            lt += x < pivot;
+        }
+        uint32_t le = lt;
+        for (uint32_t i = lt; i < n; i++) {
+            uint32_t x = v[i];
+            v[i] = v[le];
+            v[le] = x;
+            le += x <= pivot;
+        }
+        /* the smaller side first, the larger by iteration */
+        if (lt < n - le) { sort_dims(v, lt); v += le; n -= le; }
+        else { sort_dims(v + le, n - le); n = lt; }
+    }
+    if (n > 1) sort_small(v, n);
+}
+
+/* Dims with counts from a unit's sorted dims. */
+static int make_vec(wn_arena *a, const uint32_t *dims, uint32_t n, wn_ce_vec *v)
 {
     memset(v, 0, sizeof *v);
     if (!n) return 0;
-    sort_dims(dims, tmp, n);
     uint32_t distinct = 1;
     for (uint32_t k = 1; k < n; k++) distinct += dims[k] != dims[k - 1];
-    v->dims = wn_arena_alloc(a, distinct * sizeof(uint32_t));
-    v->vals = wn_arena_alloc(a, distinct * sizeof(float));
-    if (!v->dims || !v->vals) return -1;
+    v->dims = wn_arena_alloc(a, (size_t)distinct * (sizeof(uint32_t) + sizeof(float)));
+    if (!v->dims) return -1;
+    v->vals = (float *)(void *)(v->dims + distinct);
+    if (n < (1u << 24)) {
+        /* counts below 2^24 are exact as floats, and the sum of their
+         * squares (below 2^48) is exact in any order: the same values as
+         * the general loop below, without a branch per dim */
+        uint32_t j = 0, c = 1;
+        v->dims[0] = dims[0];
+        for (uint32_t k = 1; k < n; k++) {
+            uint32_t fresh = dims[k] != dims[k - 1];
+            v->vals[j] = (float)c;
+            j += fresh;
+            c = fresh ? 1 : c + 1;
+            v->dims[j] = dims[k];
+        }
+        v->vals[j] = (float)c;
+        uint64_t squares = 0;
+        for (uint32_t k = 0; k < distinct; k++) {
+            uint64_t x = (uint64_t)v->vals[k];
+            squares += x * x;
+        }
+        v->n = distinct;
+        v->norm = (float)sqrt((double)squares);
+        return 0;
+    }
     double norm = 0;
     for (uint32_t k = 0; k < n; k++) {
         if (v->n && v->dims[v->n - 1] == dims[k]) { v->vals[v->n - 1] += 1.0f; continue; }
@@ -132,12 +190,10 @@ int wn_ce_page_compute(winnow_doc *d, wn_ce_page *out)
             dst[fill[k]++] = DIM_LINKS;
         }
     }
-    uint32_t most = 0;
-    for (uint32_t k = 0; k < count; k++) most = fill[k] > most ? fill[k] : most;
-    uint32_t *tmp = wn_arena_alloc(a, ((size_t)most + 1) * sizeof(uint32_t));
-    if (!tmp) return -1;
-    for (uint32_t k = 0; k < count; k++)
-        if (make_vec(a, dims + start[k], tmp, fill[k], &out->vecs[k]) != 0) return -1;
+    for (uint32_t k = 0; k < count; k++) {
+        sort_dims(dims + start[k], fill[k]);
+        if (make_vec(a, dims + start[k], fill[k], &out->vecs[k]) != 0) return -1;
+    }
     out->count = count;
     return 0;
 }
@@ -157,10 +213,18 @@ float wn_ce_cosine(const wn_ce_vec *a, const wn_ce_vec *b)
     return (float)(dot / ((double)a->norm * b->norm));
 }
 
+/* A stored vector's dims and values share one allocation, dims first. */
+static int vec_alloc(wn_ce_vec *v, uint32_t n)
+{
+    v->dims = malloc((size_t)n * (sizeof(uint32_t) + sizeof(float)));
+    if (!v->dims) return -1;
+    v->vals = (float *)(void *)(v->dims + n);
+    return 0;
+}
+
 void wn_ce_vec_free(wn_ce_vec *v)
 {
     free(v->dims);
-    free(v->vals);
     memset(v, 0, sizeof *v);
 }
 
@@ -168,9 +232,7 @@ static int vec_copy(const wn_ce_vec *src, wn_ce_vec *dst)
 {
     memset(dst, 0, sizeof *dst);
     if (!src->n) return 0;
-    dst->dims = malloc(src->n * sizeof(uint32_t));
-    dst->vals = malloc(src->n * sizeof(float));
-    if (!dst->dims || !dst->vals) { wn_ce_vec_free(dst); return -1; }
+    if (vec_alloc(dst, src->n) != 0) return -1;
     memcpy(dst->dims, src->dims, src->n * sizeof(uint32_t));
     memcpy(dst->vals, src->vals, src->n * sizeof(float));
     dst->n = src->n;
@@ -196,9 +258,7 @@ int wn_ce_vec_unpack(const void *buf, size_t len, wn_ce_vec *out)
     if (len % 8) return -1;
     uint32_t n = (uint32_t)(len / 8);
     if (!n) return 0;
-    out->dims = malloc(n * sizeof(uint32_t));
-    out->vals = malloc(n * sizeof(float));
-    if (!out->dims || !out->vals) { wn_ce_vec_free(out); return -1; }
+    if (vec_alloc(out, n) != 0) return -1;
     const unsigned char *p = buf;
     double norm = 0;
     for (uint32_t k = 0; k < n; k++) {

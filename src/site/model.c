@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 wn_site_model *wn_site_model_new(const char *name, double half_life)
 {
@@ -19,7 +20,8 @@ wn_site_model *wn_site_model_new(const char *name, double half_life)
 void wn_site_model_free(wn_site_model *m)
 {
     if (!m) return;
-    for (size_t i = 0; i < m->keys_cap; i++) free(m->keys[i].sample);
+    for (size_t i = 0; i < m->samples_count; i++) free(m->samples[i]);
+    free(m->samples);
     for (size_t i = 0; i < m->pages_cap; i++) free(m->page_tab[i].url);
     wn_ce_model_free(&m->ce);
     pthread_mutex_destroy(&m->ce_lock);
@@ -35,10 +37,31 @@ static size_t slot_of(uint64_t key, uint8_t kind, size_t cap)
     return (size_t)(h >> 17) & (cap - 1);
 }
 
+/* A zeroed key table. From 2 MiB on, in transparent huge pages where the
+ * system offers them: every page key is a random lookup, and with 4 KiB
+ * pages a big site's table costs a TLB miss (and, when new, a page
+ * fault) per lookup. */
+static wn_key_entry *alloc_table(size_t cap)
+{
+    size_t bytes = cap * sizeof(wn_key_entry);
+#if defined(MADV_HUGEPAGE)
+    const size_t huge = (size_t)2 << 20;
+    if (bytes >= huge && bytes % huge == 0) {
+        void *p = aligned_alloc(huge, bytes);
+        if (p) {
+            madvise(p, bytes, MADV_HUGEPAGE);
+            memset(p, 0, bytes);
+            return p;
+        }
+    }
+#endif
+    return cap <= SIZE_MAX / sizeof(wn_key_entry) ? calloc(cap, sizeof(wn_key_entry)) : NULL;
+}
+
 static int grow_keys(wn_site_model *m)
 {
     size_t cap = m->keys_cap ? m->keys_cap * 2 : 1024;
-    wn_key_entry *t = calloc(cap, sizeof *t);
+    wn_key_entry *t = alloc_table(cap);
     if (!t) return -1;
     for (size_t i = 0; i < m->keys_cap; i++) {
         wn_key_entry *e = &m->keys[i];
@@ -83,15 +106,39 @@ double wn_site_model_decay(const wn_site_model *m, double from_t)
     return dt <= 0 ? 1.0 : exp2(-dt / m->half_life);
 }
 
+const char *wn_site_model_sample(const wn_site_model *m, const wn_key_entry *e)
+{
+    return e->sample ? m->samples[e->sample - 1] : NULL;
+}
+
+/* Gives the key the display text `text` (taken over, or NULL for none). */
+static int set_sample(wn_site_model *m, wn_key_entry *e, char *text)
+{
+    if (e->sample) {
+        free(m->samples[e->sample - 1]);
+        m->samples[e->sample - 1] = text;
+        return 0;
+    }
+    if (!text) return 0;
+    if (m->samples_count == m->samples_cap) {
+        size_t cap = m->samples_cap ? m->samples_cap * 2 : 256;
+        char **grown = cap < UINT32_MAX ? realloc(m->samples, cap * sizeof *grown) : NULL;
+        if (!grown) { free(text); return -1; }
+        m->samples = grown;
+        m->samples_cap = cap;
+    }
+    m->samples[m->samples_count++] = text;
+    e->sample = (uint32_t)m->samples_count;
+    return 0;
+}
+
 int wn_site_model_put_key(wn_site_model *m, uint8_t kind, uint64_t key, double df, double t, const char *sample)
 {
     wn_key_entry *e = find_or_add(m, kind, key, 1);
     if (!e) return -1;
     e->df = df;
     e->t = t;
-    free(e->sample);
-    e->sample = sample ? strdup(sample) : NULL;
-    return 0;
+    return set_sample(m, e, sample ? strdup(sample) : NULL);
 }
 
 static size_t page_slot(uint64_t imatch, size_t cap) { return (size_t)((imatch * 0x9E3779B97F4A7C15ull) >> 17) & (cap - 1); }
@@ -168,7 +215,7 @@ int wn_site_model_add_page(wn_site_model *m, const winnow_doc *doc, const wn_pag
         if (!e->sample && e->df >= 1.5 && (pk->kind == WN_KEY_BLOCK || pk->kind == WN_KEY_CHUNK)) {
             char buf[96];
             size_t len = wn_signals_sample(doc, pk, buf, sizeof buf);
-            e->sample = len ? strdup(buf) : NULL;
+            if (len && set_sample(m, e, strdup(buf)) != 0) return -1;
         }
     }
     if (sig->ce && m->ce.pages < WN_CE_TRAINING_PAGES && wn_ce_model_add_page(&m->ce, sig->ce, sig->imatch) < 0)

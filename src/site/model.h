@@ -17,14 +17,15 @@
 #include "ce.h"
 #include "signals.h"
 
+/* 32 bytes: half a cache line, as learning looks up one per page key */
 typedef struct wn_key_entry {
     uint64_t key;
     double df;       /* aged count at clock t */
     double t;
+    uint32_t sample; /* display text: 1 + its index in the model's samples, 0 for none */
     uint8_t kind;
     uint8_t dirty;   /* changed since loaded: to be written */
     uint8_t used;
-    char *sample;    /* display text, may be NULL */
 } wn_key_entry;
 
 typedef struct wn_page_entry {
@@ -45,6 +46,8 @@ typedef struct wn_site_model {
     double loaded_clock; /* clock as stored when loaded, -1 for a new site: spots concurrent learns */
     wn_key_entry *keys;
     size_t keys_cap, keys_count;
+    char **samples;      /* the keys' display texts */
+    size_t samples_count, samples_cap;
     wn_page_entry *page_tab;
     size_t pages_cap, pages_count;
     int dirty;
@@ -75,6 +78,8 @@ double wn_site_model_pages(const wn_site_model *m);
 double wn_site_model_self_weight(const wn_site_model *m, uint64_t imatch);
 
 const wn_key_entry *wn_site_model_find(const wn_site_model *m, uint8_t kind, uint64_t key);
+/* A key's display text, NULL when it has none. */
+const char *wn_site_model_sample(const wn_site_model *m, const wn_key_entry *e);
 double wn_site_model_decay(const wn_site_model *m, double from_t);
 /* FastCE's template, prepared on first use (thread-safe); NULL on OOM. */
 const wn_fastce_template *wn_site_model_fastce(const wn_site_model *m);

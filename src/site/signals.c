@@ -84,23 +84,15 @@ static uint32_t sort_unique(wn_page_key *keys, wn_page_key *tmp, uint32_t n)
     return u;
 }
 
-/* Text units, as the page scorer finds them (wn_page_score), for a page
- * that was not scored (learning): the nearest visible line-breaking
- * element above each node. */
-static int find_units(winnow_doc *d)
+/* Text unit of node i, as the page scorer finds them (wn_page_score), for
+ * a page that was not scored (learning): the nearest visible
+ * line-breaking element at or above it; unit[] holds the earlier nodes'. */
+static uint32_t unit_of(const wn_dom *dom, const uint32_t *unit, uint32_t i)
 {
-    const wn_dom *dom = &d->dom;
-    uint32_t n = dom->count;
-    uint32_t *unit = wn_arena_alloc(&d->arena, ((size_t)n + 1) * sizeof(uint32_t));
-    if (!unit) return -1;
-    unit[0] = 0;
-    for (uint32_t i = 1; i < n; i++) {
-        const wn_node *x = &dom->nodes[i];
-        if (x->tag == WN_TAG_TEXT) unit[i] = unit[x->parent];
-        else unit[i] = (wn_tag_has(x->tag, WN_TF_BREAK) && !(x->flags & WN_NF_HIDDEN)) ? i : unit[x->parent];
-    }
-    d->labels.unit = unit;
-    return 0;
+    if (i == 0) return 0;
+    const wn_node *x = &dom->nodes[i];
+    if (x->tag == WN_TAG_TEXT) return unit[x->parent];
+    return (wn_tag_has(x->tag, WN_TF_BREAK) && !(x->flags & WN_NF_HIDDEN)) ? i : unit[x->parent];
 }
 
 /* I-Match (Chowdhury et al., as Ma et al. use it): a fingerprint of the
@@ -111,14 +103,10 @@ static int find_units(winnow_doc *d)
 static uint64_t imatch_signature(const winnow_doc *d, wn_arena *a)
 {
     const uint64_t *w = d->page_text.words;
-    uint32_t n = d->page_text.nwords, cap = 1024, bits = 10;
-    /* the set holds at most the page's distinct words, which the root's
-     * statistics count (words told apart by their hash | 1) */
-    const wn_stats *root = &d->stats[0];
-    uint32_t most = d->dom.count && d->dom.nodes[0].tag != WN_TAG_TEXT && root->w_begin == 0 && root->w_end == n
-                        ? root->distinct_words
-                        : n;
-    while (cap < 2 * most) { cap <<= 1; bits++; }
+    uint32_t n = d->page_text.nwords, cap = 1024, bits = 10, count = 0;
+    /* a page has far fewer distinct terms than words: start small, grow
+     * at half full */
+    while (cap < n / 2) { cap <<= 1; bits++; }
     uint64_t *set = wn_arena_calloc(a, cap, sizeof(uint64_t));
     if (!set) return 0;
     uint64_t sig = 0;
@@ -130,6 +118,19 @@ static uint64_t imatch_signature(const winnow_doc *d, wn_arena *a)
         if (set[slot]) continue;
         set[slot] = h;
         sig += mix(0x9E3779B97F4A7C15ull, h);
+        if (++count * 2 >= cap) {
+            uint64_t *bigger = wn_arena_calloc(a, (size_t)cap * 2, sizeof(uint64_t));
+            if (!bigger) return 0;
+            for (uint32_t k = 0; k < cap; k++) {
+                if (!set[k]) continue;
+                uint32_t s2 = (uint32_t)((set[k] * 0x9E3779B97F4A7C15ull) >> (64 - (bits + 1)));
+                while (bigger[s2]) s2 = (s2 + 1) & (cap * 2 - 1);
+                bigger[s2] = set[k];
+            }
+            set = bigger;
+            cap *= 2;
+            bits++;
+        }
     }
     return sig ? sig | 1 : 0;
 }
@@ -140,13 +141,17 @@ int wn_signals_compute(winnow_doc *d, wn_page_signals *out)
     uint32_t n = dom->count;
     wn_arena *a = &d->arena;
     memset(out, 0, sizeof *out);
-    if (!d->labels.unit && find_units(d) != 0) return -1;
+    /* a page that was not scored (learning) gets its text units in the
+     * chunk pass below */
+    int own_units = !d->labels.unit;
+    if (own_units && !(d->labels.unit = wn_arena_alloc(a, ((size_t)n + 1) * sizeof(uint32_t)))) return -1;
     out->unit_chunk = wn_arena_calloc(a, n, sizeof(uint64_t));
     out->table_chunk = wn_arena_calloc(a, n, sizeof(uint64_t));
     uint64_t *chunk_of = wn_arena_calloc(a, (size_t)n + 1, sizeof(uint64_t));
     uint32_t *chunk_id = wn_arena_alloc(a, (size_t)n * sizeof(uint32_t));
     uint8_t *boundary = wn_arena_calloc(a, (size_t)n + 1, 1);
-    /* at most: 2 block keys per block, 1 chunk key per unit, 1 table chunk per text node */
+    /* at most: 2 block keys per block, 1 chunk key per unit, 1 table chunk per text node
+     * (n each, table chunks kept apart at first) */
     size_t cap = (size_t)n * 2 + 1 + (size_t)d->nblocks * 2;
     out->keys = wn_arena_alloc(a, cap * sizeof(wn_page_key));
     wn_page_key *tmp = wn_arena_alloc(a, ((size_t)(n > d->nblocks ? n : d->nblocks) + 1) * sizeof(wn_page_key));
@@ -176,9 +181,10 @@ int wn_signals_compute(winnow_doc *d, wn_page_signals *out)
 
     /* chunks: text units (line-breaking delimiters) and table chunks */
     uint32_t chunk = 0;
-    const uint32_t *unit = d->labels.unit;
+    uint32_t *unit = d->labels.unit;
     for (uint32_t i = 0; i < n; i++) {
         const wn_node *x = &dom->nodes[i];
+        if (own_units) unit[i] = unit_of(dom, unit, i);
         if (boundary[i]) chunk++;
         if (x->tag != WN_TAG_TEXT) {
             if (wn_tag_has(x->tag, WN_TF_TABLE) || x->tag == WN_TAG_MAP) {
@@ -196,25 +202,27 @@ int wn_signals_compute(winnow_doc *d, wn_page_signals *out)
         out->unit_chunk[u] = mix(out->unit_chunk[u], h) | 1;
         chunk_of[chunk] = mix(chunk_of[chunk], h) | 1;
     }
+    /* one pass for both: chunk keys from here, table chunk keys n
+     * places further (there is room for n of each) */
     start = nk;
+    wn_page_key *tables = keys + start + n;
+    uint32_t nt = 0, last_chunk = UINT32_MAX;
     for (uint32_t i = 0; i < n; i++) {
         if (unit[i] == i && out->unit_chunk[i]) keys[nk++] = (wn_page_key){out->unit_chunk[i], i, WN_KEY_CHUNK};
         /* a node inherits its unit's chunk key, so lookups work from any node */
         else if (out->unit_chunk[unit[i]]) out->unit_chunk[i] = out->unit_chunk[unit[i]];
-    }
-    nk = start + sort_unique(keys + start, tmp, nk - start);
-    start = nk;
-    uint32_t last_chunk = UINT32_MAX;
-    for (uint32_t i = 0; i < n; i++) {
         /* visible text nodes with text */
         if (!out->table_chunk[i]) continue;
         uint64_t k = chunk_of[chunk_id[i]];
         out->table_chunk[i] = k;
         /* a chunk's text nodes are consecutive: its first one carries the key */
-        if (chunk_id[i] != last_chunk) keys[nk++] = (wn_page_key){k, i, WN_KEY_TABLE_CHUNK};
+        if (chunk_id[i] != last_chunk) tables[nt++] = (wn_page_key){k, i, WN_KEY_TABLE_CHUNK};
         last_chunk = chunk_id[i];
     }
     nk = start + sort_unique(keys + start, tmp, nk - start);
+    memmove(keys + nk, tables, (size_t)nt * sizeof *keys);
+    start = nk;
+    nk = start + sort_unique(keys + start, tmp, nt);
     out->nkeys = nk;
     out->imatch = imatch_signature(d, a);
     return 0;

@@ -125,7 +125,7 @@ winnow_status winnow_site_templates(const winnow_site *s, double min_share,
         const wn_key_entry *e = &m->keys[i];
         if (!e->used) continue;
         double df = e->df * wn_site_model_decay(m, e->t);
-        if (df + 1e-9 >= threshold && e->kind < WN_KEY_KINDS) rows[n++] = (tmpl_row){df, e->kind, e->sample};
+        if (df + 1e-9 >= threshold && e->kind < WN_KEY_KINDS) rows[n++] = (tmpl_row){df, e->kind, wn_site_model_sample(m, e)};
     }
     qsort(rows, n, sizeof *rows, cmp_tmpl);
     for (size_t i = 0; i < n; i++)

@@ -373,7 +373,8 @@ int wn_store_save(wn_store *s, wn_site_model *m)
         sqlite3_bind_int64(st, 3, (sqlite3_int64)e->key);
         sqlite3_bind_double(st, 4, e->df);
         sqlite3_bind_double(st, 5, e->t);
-        if (e->sample) sqlite3_bind_text(st, 6, e->sample, -1, SQLITE_STATIC);
+        const char *sample = wn_site_model_sample(m, e);
+        if (sample) sqlite3_bind_text(st, 6, sample, -1, SQLITE_STATIC);
         else sqlite3_bind_null(st, 6);
         rc = sqlite3_step(st);
         sqlite3_reset(st);
