@@ -141,6 +141,9 @@ static int parse_trees(cursor *c, wn_clf_bucket *b, uint32_t ntrees)
         }
     }
     b->tree_start[ntrees] = (uint32_t)used;
+    b->paired = 1;
+    for (size_t k = 0; k < used; k++)
+        if (b->nodes[k].feature >= 0 && b->nodes[k].no != b->nodes[k].yes + 1) b->paired = 0;
     return 0;
 }
 
@@ -333,7 +336,13 @@ void wn_classifier_predict(const wn_classifier *c, const float *x, uint32_t rows
                     const float *f = x + (size_t)r * WN_NFEAT;
                     if (c->nbuckets > 1 && bucket_of(c, f) != b) continue;
                     int32_t k = 0;
-                    while (nodes[k].feature >= 0) k = f[nodes[k].feature] < nodes[k].threshold ? nodes[k].yes : nodes[k].no;
+                    if (bk->paired) {
+                        /* no == yes + 1: the comparison picks the child
+                         * without a branch the CPU would mispredict */
+                        while (nodes[k].feature >= 0) k = nodes[k].yes + !(f[nodes[k].feature] < nodes[k].threshold);
+                    } else {
+                        while (nodes[k].feature >= 0) k = f[nodes[k].feature] < nodes[k].threshold ? nodes[k].yes : nodes[k].no;
+                    }
                     out[r] += nodes[k].leaf;
                 }
             }

@@ -52,6 +52,7 @@ typedef struct wn_clf_bucket {
     uint32_t *tree_start;
     wn_tree_node *nodes;
     float base_margin;
+    int paired;          /* every split's `no` child directly follows its `yes` child */
 } wn_clf_bucket;
 
 typedef struct wn_classifier {
