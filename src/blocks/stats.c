@@ -374,6 +374,39 @@ static void three_add(three_words *t, uint8_t *cnt, uint64_t h)
 
 static int stats_run(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page_text *pt, int learn);
 
+/* The text scan's tokenisation and hashing (case folding, word characters,
+ * one word per CJK character) for a string outside the page text, such as
+ * the title. */
+uint32_t wn_word_keys(const char *s, size_t n, uint64_t *out, uint32_t cap)
+{
+    uint32_t count = 0;
+    int in_word = 0, alpha = 0;
+    uint64_t h = FNV_OFFSET;
+    size_t i = 0;
+    while (i < n && count < cap) {
+        int32_t cp = wn_utf8_next(s, n, &i);
+        wn_cclass cc = wn_char_class(cp);
+        if (cc == WN_CC_WORD) {
+            char enc[4];
+            size_t el = wn_utf8_put(enc, wn_fold(cp));
+            if (!in_word) { in_word = 1; alpha = 0; h = FNV_OFFSET; }
+            if (cp > '9' || cp < '0') alpha = 1;
+            for (size_t k = 0; k < el; k++) h = (h ^ (unsigned char)enc[k]) * FNV_PRIME;
+            continue;
+        }
+        if (in_word) { out[count++] = WORD_KEY(h, alpha); in_word = 0; }
+        if (cc == WN_CC_CJK && count < cap) {
+            char enc[4];
+            size_t el = wn_utf8_put(enc, wn_fold(cp));
+            uint64_t c = FNV_OFFSET;
+            for (size_t k = 0; k < el; k++) c = (c ^ (unsigned char)enc[k]) * FNV_PRIME;
+            out[count++] = WORD_KEY(c, 1);
+        }
+    }
+    if (in_word && count < cap) out[count++] = WORD_KEY(h, alpha);
+    return count;
+}
+
 int wn_stats_compute(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page_text *pt)
 {
     return stats_run(dom, arena, out, pt, 0);

@@ -62,6 +62,10 @@ typedef struct wn_page_text {
 } wn_page_text;
 
 int wn_stats_compute(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page_text *pt);
+
+/* Word keys of a string, hashed as the statistics hash page words (so they
+ * compare with wn_page_text.words); at most cap of them. */
+uint32_t wn_word_keys(const char *s, size_t n, uint64_t *out, uint32_t cap);
 /* What learning a site model reads, for winnow_site_learn: the page text,
  * words, ranges, counts, path hashes and is_block as above, fingerprints
  * of text nodes and block candidates only (0 elsewhere), and no hints,

@@ -103,6 +103,13 @@ static int floats(cursor *c, const char *name, float *out, uint32_t n)
     return 0;
 }
 
+void wn_clf_bucket_finish(wn_clf_bucket *b)
+{
+    b->paired = 1;
+    for (size_t k = 0; b->tree_start && k < b->tree_start[b->ntrees]; k++)
+        if (b->nodes[k].feature >= 0 && b->nodes[k].no != b->nodes[k].yes + 1) b->paired = 0;
+}
+
 static int parse_trees(cursor *c, wn_clf_bucket *b, uint32_t ntrees)
 {
     b->ntrees = ntrees;
@@ -141,9 +148,7 @@ static int parse_trees(cursor *c, wn_clf_bucket *b, uint32_t ntrees)
         }
     }
     b->tree_start[ntrees] = (uint32_t)used;
-    b->paired = 1;
-    for (size_t k = 0; k < used; k++)
-        if (b->nodes[k].feature >= 0 && b->nodes[k].no != b->nodes[k].yes + 1) b->paired = 0;
+    wn_clf_bucket_finish(b);
     return 0;
 }
 
@@ -335,15 +340,7 @@ void wn_classifier_predict(const wn_classifier *c, const float *x, uint32_t rows
                 for (uint32_t r = 0; r < rows; r++) {
                     const float *f = x + (size_t)r * WN_NFEAT;
                     if (c->nbuckets > 1 && bucket_of(c, f) != b) continue;
-                    int32_t k = 0;
-                    if (bk->paired) {
-                        /* no == yes + 1: the comparison picks the child
-                         * without a branch the CPU would mispredict */
-                        while (nodes[k].feature >= 0) k = nodes[k].yes + !(f[nodes[k].feature] < nodes[k].threshold);
-                    } else {
-                        while (nodes[k].feature >= 0) k = f[nodes[k].feature] < nodes[k].threshold ? nodes[k].yes : nodes[k].no;
-                    }
-                    out[r] += nodes[k].leaf;
+                    out[r] += wn_tree_eval(nodes, f, bk->paired);
                 }
             }
         }

@@ -66,6 +66,22 @@ typedef struct wn_classifier {
     uint32_t sites, examples;
 } wn_classifier;
 
+/* Leaf value a tree gives one row of features. paired: every split's `no`
+ * child directly follows its `yes` child, so the comparison picks the child
+ * without a branch the CPU would mispredict. */
+static inline float wn_tree_eval(const wn_tree_node *nodes, const float *f, int paired)
+{
+    int32_t k = 0;
+    if (paired)
+        while (nodes[k].feature >= 0) k = nodes[k].yes + !(f[nodes[k].feature] < nodes[k].threshold);
+    else
+        while (nodes[k].feature >= 0) k = f[nodes[k].feature] < nodes[k].threshold ? nodes[k].yes : nodes[k].no;
+    return nodes[k].leaf;
+}
+
+/* Sets b->paired after the trees are in place. */
+void wn_clf_bucket_finish(wn_clf_bucket *b);
+
 /* Parses a model file's text. Returns 0, or -1 with a message in err. */
 int wn_classifier_parse(const char *text, size_t len, wn_classifier *out, char *err, size_t errcap);
 int wn_classifier_write(const wn_classifier *c, FILE *f);

@@ -4,7 +4,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "../text/text.h"
 
 const char *const wn_feature_names[WN_NFEAT] = {
     "log_chars", "log_words", "char_share", "word_share", "distinct_ratio",
@@ -26,43 +25,6 @@ const char *const wn_feature_names[WN_NFEAT] = {
     "log_page_chars", "page_link_share",
     "nb_mean", "nb_sum",
 };
-
-#define FNV_OFFSET 0xcbf29ce484222325ull
-#define FNV_PRIME 0x100000001b3ull
-#define WORD_KEY(h, alpha) (((h) & ~1ull) | (uint64_t)((alpha) != 0))
-
-/* Same tokenisation and hashing as the statistics pass (case folding, word
- * characters, one word per CJK character), for text outside the body such
- * as the title. */
-uint32_t wn_features_word_keys(const char *s, size_t n, uint64_t *out, uint32_t cap)
-{
-    uint32_t count = 0;
-    int in_word = 0, alpha = 0;
-    uint64_t h = FNV_OFFSET;
-    size_t i = 0;
-    while (i < n && count < cap) {
-        int32_t cp = wn_utf8_next(s, n, &i);
-        wn_cclass cc = wn_char_class(cp);
-        if (cc == WN_CC_WORD) {
-            char enc[4];
-            size_t el = wn_utf8_put(enc, wn_fold(cp));
-            if (!in_word) { in_word = 1; alpha = 0; h = FNV_OFFSET; }
-            if (cp > '9' || cp < '0') alpha = 1;
-            for (size_t k = 0; k < el; k++) h = (h ^ (unsigned char)enc[k]) * FNV_PRIME;
-            continue;
-        }
-        if (in_word) { out[count++] = WORD_KEY(h, alpha); in_word = 0; }
-        if (cc == WN_CC_CJK && count < cap) {
-            char enc[4];
-            size_t el = wn_utf8_put(enc, wn_fold(cp));
-            uint64_t c = FNV_OFFSET;
-            for (size_t k = 0; k < el; k++) c = (c ^ (unsigned char)enc[k]) * FNV_PRIME;
-            out[count++] = WORD_KEY(c, 1);
-        }
-    }
-    if (in_word && count < cap) out[count++] = WORD_KEY(h, alpha);
-    return count;
-}
 
 /* Host part of an absolute URL ("http://a.b/c" -> "a.b"), lower case
  * compared by the caller; 0 length when the URL is relative. */
@@ -213,7 +175,7 @@ int wn_features_compute(const winnow_doc *d, const wn_page_scores *ps, const cha
         slot_of[t] = s;
     }
     uint64_t title[64];
-    uint32_t nt = dom->title ? wn_features_word_keys(dom->title, strlen(dom->title), title, 64) : 0;
+    uint32_t nt = dom->title ? wn_word_keys(dom->title, strlen(dom->title), title, 64) : 0;
     uint64_t tslots[256] = {0};
     word_set ts = {nt ? tslots : NULL, 255};
     for (uint32_t k = 0; k < nt; k++) set_add(&ts, title[k]);

@@ -72,7 +72,4 @@ typedef struct wn_node_features {
 int wn_features_compute(const winnow_doc *d, const wn_page_scores *ps, const char *url, const wn_nb_model *nb,
                         wn_arena *a, wn_node_features *out);
 
-/* Word keys of a string, hashed as the statistics hash page words. */
-uint32_t wn_features_word_keys(const char *s, size_t n, uint64_t *out, uint32_t cap);
-
 #endif

@@ -594,6 +594,7 @@ static int fit_trees(winnow_trainer *t, const size_t *idx, size_t n, int kind, w
     }
     b->tree_start[ntrees] = (uint32_t)used;
     b->base_margin = 0.0f; /* logit(base_score 0.5) */
+    wn_clf_bucket_finish(b);
 
     /* the converted trees must give XGBoost's own margins */
     bst_ulong plen;
@@ -603,12 +604,7 @@ static int fit_trees(winnow_trainer *t, const size_t *idx, size_t n, int kind, w
     for (size_t k = 0; k < check && k < plen; k++) {
         const float *f = x + k * WN_NFEAT;
         double z = b->base_margin;
-        for (uint32_t tr = 0; tr < b->ntrees; tr++) {
-            const wn_tree_node *nodes = b->nodes + b->tree_start[tr];
-            int32_t j = 0;
-            while (nodes[j].feature >= 0) j = f[nodes[j].feature] < nodes[j].threshold ? nodes[j].yes : nodes[j].no;
-            z += nodes[j].leaf;
-        }
+        for (uint32_t tr = 0; tr < b->ntrees; tr++) z += wn_tree_eval(b->nodes + b->tree_start[tr], f, b->paired);
         if (fabs(z - pred[k]) > 1e-3 * (1.0 + fabs(pred[k]))) {
             snprintf(t->error, sizeof t->error, "converted trees disagree with XGBoost on row %zu (%g vs %g)", k, z,
                      (double)pred[k]);
