@@ -109,7 +109,7 @@ static void scan_text(scan_state *s, const char *t, size_t n, wn_stats *st)
     char *out = s->pt->text;
     uint64_t *wout = s->pt->words;
     uint32_t len = s->pt->len, nwords = s->pt->nwords, wcap = s->words_cap;
-    uint32_t cp_count = s->cp, chars = 0, words = 0, punct = 0, commas = 0, stops = 0;
+    uint32_t cp_count = s->cp, chars = 0, words = 0, punct = 0, commas = 0, stops = 0, code = 0;
     int pending = s->pending_space, in_word = s->in_word, alpha = s->word_alpha;
     uint64_t wh = s->word_hash;
     size_t i = 0;
@@ -172,6 +172,9 @@ static void scan_text(scan_state *s, const char *t, size_t n, wn_stats *st)
             cp_count++;
             chars++;
             PUSH_WORD();
+            /* script marks: braces, and = glued to what follows (a=b, ==), not
+             * the spaced = of prose and rendered equations */
+            code += (b == '{') + (b == '}') + (b == '=' && i < n && ascii_class[(unsigned char)t[i] & 0x7F] != WN_CC_SPACE && (unsigned char)t[i] < 0x80);
             if (c == WN_CC_PUNCT) {
                 punct++;
                 commas += b == ',';
@@ -229,6 +232,8 @@ static void scan_text(scan_state *s, const char *t, size_t n, wn_stats *st)
     st->punct += punct;
     st->commas += commas;
     st->stops += stops;
+    code += st->code_syms;
+    st->code_syms = (uint16_t)(code > 0xFFFFu ? 0xFFFFu : code);
 }
 
 /* Distinct words of every element's word range, exactly, in one pass over

@@ -41,6 +41,10 @@ static float raw_value(const wn_unit_stats *u, unsigned tag)
     if (u->chars == 0) return 0.0f;
     float l = (float)u->link_chars;
     float plain = c - l;
+    /* script or style text shown as text (a broken page, a document.write
+     * cut in two): dense in { } = ;, which prose outside <pre> and <code>
+     * almost never is */
+    if (u->chars >= 40 && u->code * 100 > 3 * u->chars) return -c;
     if (wn_tag_has(tag, WN_TF_HEADING)) return l > plain ? -c : 0.0f;
     if (l > 0.5f * c) return -c;
     float v = plain - 1.5f * l;
@@ -86,6 +90,9 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
             o->stops += st[i].stops;
             o->commas += st[i].commas;
             o->words += st[i].words;
+            unsigned pt = dom->nodes[x->parent].tag;
+            if (!(x->flags & WN_NF_PRE) && pt != WN_TAG_CODE && pt != WN_TAG_KBD && pt != WN_TAG_SAMP)
+                o->code += st[i].code_syms;
         } else {
             lb->unit[i] = (wn_tag_has(x->tag, WN_TF_BREAK) && !(x->flags & WN_NF_HIDDEN)) ? i : lb->unit[x->parent];
         }

@@ -14,6 +14,7 @@
 
 typedef struct wn_unit_stats {
     uint32_t chars, link_chars, stops, commas, words;
+    uint32_t code;        /* { } = ; outside <pre> and <code> */
 } wn_unit_stats;
 
 typedef struct wn_page_scores {
