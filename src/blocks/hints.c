@@ -142,7 +142,7 @@ static uint16_t name_hints(wn_hint_cache *cache, const char *v, size_t n, int is
     }
     /* a name like "article-comments" or "post-footer" describes the
      * boilerplate part, not the content */
-    if (bits & WN_HINT_BOILER) bits &= (uint16_t)~WN_HINT_CONTENT;
+    if ((bits & WN_HINT_BOILER) && (bits & WN_HINT_CONTENT)) bits = (uint16_t)((bits & ~WN_HINT_CONTENT) | WN_HINT_MIXED);
     return bits;
 }
 

@@ -36,6 +36,7 @@ enum {
     WN_HINT_CONTENT    = 1 << 10, /* article, content, entry, post, story, body text */
     WN_HINT_TITLE      = 1 << 11, /* headline, title */
     WN_HINT_SITE       = 1 << 12, /* not a name: the site model found the text on many pages */
+    WN_HINT_MIXED      = 1 << 13, /* the name also had content words, dropped for its boilerplate ones */
 };
 #define WN_HINT_BOILER (WN_HINT_NAV | WN_HINT_HEADER | WN_HINT_FOOTER | WN_HINT_SIDEBAR | WN_HINT_COMMENT | \
                         WN_HINT_SHARE | WN_HINT_RELATED | WN_HINT_AD | WN_HINT_OVERLAY)

@@ -116,8 +116,13 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
         if (h & WN_HINT_CONTENT) content = 1;
         self_hint[i] = h;
         /* a boilerplate name on an element holding most of the page's
-         * running text is a layout name, not a verdict */
-        if ((h & WN_HINT_BOILER) && pos[i] < 0.5f * total) ps->boiler[i] |= (uint16_t)(h & WN_HINT_BOILER);
+         * running text is a layout name, not a verdict; except a name that
+         * says comments and nothing else, on an element that leaves at
+         * least a tenth of the running text outside it: the comments of a
+         * short article can outweigh it */
+        int trusted = pos[i] < 0.5f * total ||
+                      ((h & WN_HINT_BOILER) == WN_HINT_COMMENT && !(h & WN_HINT_MIXED) && pos[i] < 0.9f * total);
+        if ((h & WN_HINT_BOILER) && trusted) ps->boiler[i] |= (uint16_t)(h & WN_HINT_BOILER);
         if (content && pos[i] > 0.0f) ps->content_hint[i] = 1;
     }
 
