@@ -48,7 +48,12 @@ static size_t find_end_tag(const char *s, size_t n, size_t i, const char *name, 
         if (j + 2 + len <= n && s[j + 1] == '/') {
             size_t k = 0;
             while (k < len && tolower((unsigned char)s[j + 2 + k]) == name[k]) k++;
-            if (k == len) return j;
+            /* the name must end there, as the tokenizer's appropriate end
+             * tag requires: "</titlevalue" does not close a <title> */
+            size_t e = j + 2 + len;
+            if (k == len && e < n && (s[e] == '>' || s[e] == '/' || s[e] == ' ' || s[e] == '\t' || s[e] == '\n' ||
+                                      s[e] == '\r' || s[e] == '\f'))
+                return j;
         }
         i = j + 1;
     }

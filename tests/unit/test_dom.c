@@ -169,6 +169,30 @@ static void test_title_and_lang(void)
     page_free(&p);
 }
 
+/* "</titlevalue=..." is not an end tag of <title> (the name must end at
+ * a space, '/' or '>'): the title is never closed, and the repair must
+ * close it rather than let it swallow the page. */
+static int text_has(const wn_dom *d, const char *needle)
+{
+    size_t m = strlen(needle);
+    for (size_t i = 0; i + m <= d->text_len; i++)
+        if (memcmp(d->text + i, needle, m) == 0) return 1;
+    return 0;
+}
+
+static void test_damaged_title_end_tag(void)
+{
+    page p;
+    page_parse(&p,
+               "<html><head><title id=\"t\">Oil prices</titlevalue=\"true\" -->\n</head>"
+               "<body><p>The body text survives.</p></body></html>");
+    CHECK(p.dom.title != NULL && strncmp(p.dom.title, "Oil prices", 10) == 0);
+    CHECK(p.dom.title != NULL && strstr(p.dom.title, "body text") == NULL);
+    CHECK(text_has(&p.dom, "The body text survives."));
+    CHECK(dom_invariants_hold(&p.dom));
+    page_free(&p);
+}
+
 static void test_jsonld_captured(void)
 {
     page p;
@@ -491,6 +515,7 @@ int main(void)
     RUN(test_hidden_dropped);
     RUN(test_head_flagged_hidden);
     RUN(test_title_and_lang);
+    RUN(test_damaged_title_end_tag);
     RUN(test_jsonld_captured);
     RUN(test_raw_text);
     RUN(test_attributes);
