@@ -34,6 +34,34 @@ static uint16_t landmark_hints(const wn_dom *dom, const wn_node *x, int *content
     return h;
 }
 
+/* An empty element named for comments and nothing else (<a name="comments">,
+ * <div id="comments"></div>): where the comments begin, when they are not
+ * wrapped in an element of their own. */
+static int is_comment_marker(const wn_dom *dom, const wn_stats *s, const wn_node *x, uint16_t h)
+{
+    /* a link or button to the comments ("3 comments", an icon) is not
+     * where they begin */
+    if (s->links || s->images || wn_node_attr(dom, x, "href", NULL)) return 0;
+    size_t len = 0;
+    const char *name = x->tag == WN_TAG_A ? wn_node_attr(dom, x, "name", &len) : NULL;
+    if (name) h |= wn_hints_from_name(name, len, 1);
+    return (h & WN_HINT_BOILER) == WN_HINT_COMMENT && !(h & WN_HINT_MIXED);
+}
+
+/* The siblings after marker m are comments when running text comes before
+ * it under the same parent and at least a tenth of the page's running text
+ * lies outside them (the layout-name rule below, for a section without
+ * its own element). */
+static int marker_closes_content(const wn_dom *dom, const float *pos, float total, uint32_t m)
+{
+    uint32_t p = dom->nodes[m].parent;
+    float before = 0.0f;
+    for (uint32_t c = dom->nodes[p].first_child; c != m && c != WN_NONE; c = dom->nodes[c].next_sibling)
+        before += pos[c];
+    float after = pos[p] - before - pos[m];
+    return before > 0.0f && after > 0.0f && after < 0.9f * total;
+}
+
 /* Content value of a unit from its own text, before hints. */
 static float raw_value(const wn_unit_stats *u, unsigned tag)
 {
@@ -73,8 +101,9 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
     ps->content_hint = wn_arena_calloc(a, n, 1);
     uint16_t *self_hint = wn_arena_calloc(a, n, sizeof(uint16_t));
     float *pos = wn_arena_calloc(a, n, sizeof(float));
+    uint8_t *comments_after = wn_arena_calloc(a, n, 1);
     if (!lb->unit || !lb->value || !lb->templ || !lb->keep || !ps->own || !ps->boiler || !ps->content_hint ||
-        !self_hint || !pos)
+        !self_hint || !pos || !comments_after)
         return -1;
 
     /* units and their own text */
@@ -123,6 +152,10 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
         int trusted = pos[i] < 0.5f * total ||
                       ((h & WN_HINT_BOILER) == WN_HINT_COMMENT && !(h & WN_HINT_MIXED) && pos[i] < 0.9f * total);
         if ((h & WN_HINT_BOILER) && trusted) ps->boiler[i] |= (uint16_t)(h & WN_HINT_BOILER);
+        if (p != WN_NONE && comments_after[p]) ps->boiler[i] |= WN_HINT_COMMENT;
+        if (st[i].chars == 0 && p != WN_NONE && !comments_after[p] && is_comment_marker(dom, &st[i], x, h) &&
+            marker_closes_content(dom, pos, total, i))
+            comments_after[p] = 1;
         if (content && pos[i] > 0.0f) ps->content_hint[i] = 1;
     }
 
