@@ -37,9 +37,10 @@ enum {
     WN_HINT_TITLE      = 1 << 11, /* headline, title */
     WN_HINT_SITE       = 1 << 12, /* not a name: the site model found the text on many pages */
     WN_HINT_MIXED      = 1 << 13, /* the name also had content words, dropped for its boilerplate ones */
+    WN_HINT_GALLERY    = 1 << 14, /* gallery, slideshow, carousel: photo captions beside the text */
 };
 #define WN_HINT_BOILER (WN_HINT_NAV | WN_HINT_HEADER | WN_HINT_FOOTER | WN_HINT_SIDEBAR | WN_HINT_COMMENT | \
-                        WN_HINT_SHARE | WN_HINT_RELATED | WN_HINT_AD | WN_HINT_OVERLAY)
+                        WN_HINT_SHARE | WN_HINT_RELATED | WN_HINT_AD | WN_HINT_OVERLAY | WN_HINT_GALLERY)
 
 typedef struct wn_stats {
     uint32_t chars;          /* non-space code points */

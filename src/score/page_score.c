@@ -146,11 +146,12 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
         self_hint[i] = h;
         /* a boilerplate name on an element holding most of the page's
          * running text is a layout name, not a verdict; except a name that
-         * says comments and nothing else, on an element that leaves at
-         * least a tenth of the running text outside it: the comments of a
-         * short article can outweigh it */
-        int trusted = pos[i] < 0.5f * total ||
-                      ((h & WN_HINT_BOILER) == WN_HINT_COMMENT && !(h & WN_HINT_MIXED) && pos[i] < 0.9f * total);
+         * says comments, or a photo gallery, and nothing else, on an
+         * element that leaves at least a tenth of the running text outside
+         * it: the comments or captions of a short article can outweigh it */
+        uint16_t hb = (uint16_t)(h & WN_HINT_BOILER);
+        int specific = (hb == WN_HINT_COMMENT || hb == WN_HINT_GALLERY) && !(h & WN_HINT_MIXED);
+        int trusted = pos[i] < 0.5f * total || (specific && pos[i] < 0.9f * total);
         if ((h & WN_HINT_BOILER) && trusted) ps->boiler[i] |= (uint16_t)(h & WN_HINT_BOILER);
         if (p != WN_NONE && comments_after[p]) ps->boiler[i] |= WN_HINT_COMMENT;
         if (st[i].chars == 0 && p != WN_NONE && !comments_after[p] && is_comment_marker(dom, &st[i], x, h) &&
