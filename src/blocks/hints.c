@@ -45,7 +45,6 @@ static const hint_word hint_words[] = {
     W("cookie", WN_HINT_OVERLAY, 1), W("consent", WN_HINT_OVERLAY, 1), W("gdpr", WN_HINT_OVERLAY, 1),
     W("modal", WN_HINT_OVERLAY, 1), W("popup", WN_HINT_OVERLAY, 1), W("newsletter", WN_HINT_OVERLAY, 1),
     W("subscribe", WN_HINT_OVERLAY, 1), W("signup", WN_HINT_OVERLAY, 1), W("login", WN_HINT_OVERLAY, 0),
-    W("paywall", WN_HINT_OVERLAY, 1),
     W("gallery", WN_HINT_GALLERY, 1), W("slideshow", WN_HINT_GALLERY, 1), W("carousel", WN_HINT_GALLERY, 1),
     W("byline", WN_HINT_META, 1), W("author", WN_HINT_META, 0), W("dateline", WN_HINT_META, 1),
     W("timestamp", WN_HINT_META, 1), W("tags", WN_HINT_META, 0), W("tag", WN_HINT_META, 0),
