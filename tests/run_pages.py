@@ -9,6 +9,9 @@ PAGES_DIR/expected.tsv lists the checks, one per line (TAB-separated):
                         be at least FLOOR
   PAGE  has    PHRASE   the extracted text contains PHRASE
   PAGE  lacks  PHRASE   the extracted text does not contain PHRASE
+  PAGE  flags  FLAGS    extra `winnow extract` options for this page, space
+                        separated (e.g. --no-model to check the heuristic
+                        scorer's own rules, which the classifier may move)
 Phrases are compared with all whitespace (including no-break spaces)
 collapsed to single spaces, on both sides.
 
@@ -54,14 +57,14 @@ def squash(s):
     return re.sub(r'\s+', ' ', s.replace('\u00a0', ' ')).strip()
 
 
-def run(winnow, page, fmt):
-    """stdout of `winnow extract -f FMT PAGE`, or raises with the reason."""
+def run(winnow, page, fmt, flags=()):
+    """stdout of `winnow extract -f FMT [FLAGS] PAGE`, or raises with the reason."""
     env = dict(os.environ)
     # sanitizers exit with a code no winnow outcome uses
     env['ASAN_OPTIONS'] = ':'.join(filter(None, [env.get('ASAN_OPTIONS'), 'exitcode=86']))
     env['UBSAN_OPTIONS'] = ':'.join(filter(None, [env.get('UBSAN_OPTIONS'), 'halt_on_error=1:exitcode=86']))
     try:
-        r = subprocess.run([winnow, 'extract', '-q', '-f', fmt, page], capture_output=True, timeout=120, env=env)
+        r = subprocess.run([winnow, 'extract', '-q', '-f', fmt, *flags, page], capture_output=True, timeout=120, env=env)
     except subprocess.TimeoutExpired:
         raise RuntimeError('%s: timed out' % fmt)
     err = r.stderr.decode('utf-8', 'replace')
@@ -72,15 +75,15 @@ def run(winnow, page, fmt):
     return r.stdout.decode('utf-8')  # strict: the output must be valid UTF-8
 
 
-def check_formats(winnow, page):
+def check_formats(winnow, page, flags=()):
     """Problems with the non-text renderings of one page."""
     problems = []
     try:
-        json.loads(run(winnow, page, 'json'))
+        json.loads(run(winnow, page, 'json', flags))
     except (RuntimeError, ValueError) as e:
         problems.append('json: %s' % e)
     try:
-        for k, line in enumerate(run(winnow, page, 'blocks').splitlines()):
+        for k, line in enumerate(run(winnow, page, 'blocks', flags).splitlines()):
             if json.loads(line).get('i') != k:
                 problems.append('blocks: line %d has the wrong index' % (k + 1))
                 break
@@ -88,7 +91,7 @@ def check_formats(winnow, page):
         problems.append('blocks: %s' % e)
     for fmt, must in (('markdown', None), ('html', '<!DOCTYPE html>')):
         try:
-            out = run(winnow, page, fmt)
+            out = run(winnow, page, fmt, flags)
             if not out.strip() or (must and must not in out):
                 problems.append('%s: empty or malformed' % fmt)
         except (RuntimeError, ValueError) as e:
@@ -104,8 +107,8 @@ def read_expected(path):
             if not line.strip() or line.startswith('#'):
                 continue
             parts = line.split('\t')
-            if len(parts) != 3 or parts[1] not in ('f1', 'has', 'lacks'):
-                sys.exit('%s:%d: expected PAGE<TAB>f1|has|lacks<TAB>VALUE' % (path, n))
+            if len(parts) != 3 or parts[1] not in ('f1', 'has', 'lacks', 'flags'):
+                sys.exit('%s:%d: expected PAGE<TAB>f1|has|lacks|flags<TAB>VALUE' % (path, n))
             checks.append(tuple(parts))
     return checks
 
@@ -115,13 +118,15 @@ def main(argv):
         sys.exit(__doc__.strip())
     winnow, pages_dir = argv
     checks = read_expected(os.path.join(pages_dir, 'expected.tsv'))
+    flags = {c[0]: c[2].split() for c in checks if c[1] == 'flags'}
+    checks = [c for c in checks if c[1] != 'flags']
     passed = failed = 0
     texts = {}
     for page in dict.fromkeys(c[0] for c in checks):  # each page once, in file order
         path = os.path.join(pages_dir, page)
         try:
-            texts[page] = run(winnow, path, 'text')
-            problems = check_formats(winnow, path)
+            texts[page] = run(winnow, path, 'text', flags.get(page, ()))
+            problems = check_formats(winnow, path, flags.get(page, ()))
         except (RuntimeError, UnicodeDecodeError) as e:
             texts[page], problems = None, [str(e)]
         if problems:

@@ -69,11 +69,14 @@ static uint32_t find_headline(const winnow_doc *d, uint32_t container)
          * model took for template because other pages link to it), then
          * backwards from the block */
         uint32_t end = container + dom->nodes[container].size;
-        int inside = 0;
-        for (uint32_t i = container; i < end && inside < 8; i++) {
+        int inside = 0, scanned = 0;
+        for (uint32_t i = container; i < end && inside < 8 && scanned < 400; i++) {
             const wn_node *x = &dom->nodes[i];
             if (x->tag == WN_TAG_TEXT || d->labels.unit[i] != i || st[i].chars == 0) continue;
-            inside++;
+            /* only kept units use up the budget: a wrapper's navigation
+             * or share links may come before the headline */
+            scanned++;
+            if (d->labels.keep[i]) inside++;
             if (title_like(d, i, title, nt)) return i;
         }
         int looked = 0;
@@ -140,6 +143,43 @@ static void keep_lone_paragraphs(winnow_doc *d, const wn_page_scores *ps)
     }
 }
 
+/* Between a headline found outside the content block and the block itself:
+ * running text there (a standfirst, a summary, a video's description) is
+ * the article's, unless it sits among links or is a photo's caption. 100 is
+ * about 20 words of plain text (letters, not spaces). */
+#define STANDFIRST_MIN_VALUE 100.0f
+
+static void keep_standfirst(winnow_doc *d, const wn_page_scores *ps)
+{
+    const wn_dom *dom = &d->dom;
+    wn_labels *lb = &d->labels;
+    uint32_t h = lb->headline, c = lb->container;
+    int added = 0;
+    for (uint32_t i = h + dom->nodes[h].size; i < c; i++) {
+        if (lb->unit[i] != i || lb->keep[i] || ps->boiler[i] || lb->value[i] < STANDFIRST_MIN_VALUE) continue;
+        if (i + dom->nodes[i].size > c) continue; /* an ancestor of the container */
+        /* a caption: text in a box with an image, or in a figure */
+        int caption = 0;
+        for (uint32_t a = i; a != WN_NONE && !(c >= a && c < a + dom->nodes[a].size); a = dom->nodes[a].parent) {
+            unsigned t = dom->nodes[a].tag;
+            if (t == WN_TAG_FIGURE || t == WN_TAG_FIGCAPTION || d->stats[a].images || (d->stats[a].hints & WN_HINT_META)) { caption = 1; break; }
+        }
+        if (caption) continue;
+        uint32_t p = dom->nodes[i].parent;
+        if (p == WN_NONE || (float)d->stats[p].link_chars >= LONE_MAX_LINK_DENSITY * (float)d->stats[p].chars) continue;
+        lb->keep[i] = 1;
+        added = 1;
+    }
+    if (!added) return;
+    /* the walk covers the ancestor holding both, keeping only what is
+     * marked; the headline comes out in its place */
+    uint32_t a = c;
+    while (a != WN_NONE && !(h >= a && h < a + dom->nodes[a].size)) a = dom->nodes[a].parent;
+    if (a == WN_NONE) a = dom->body;
+    lb->container = a;
+    lb->headline = WN_NONE;
+}
+
 int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
 {
     const wn_dom *dom = &d->dom;
@@ -196,6 +236,7 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
                 if (h < lb->container || h >= lb->container + dom->nodes[lb->container].size) lb->headline = h;
             }
         }
+        if (lb->headline != WN_NONE && lb->headline < lb->container) keep_standfirst(d, ps);
         if (lb->unique) keep_lone_paragraphs(d, ps);
     }
     /* text nodes follow their unit */
