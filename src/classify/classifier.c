@@ -219,6 +219,7 @@ int wn_classifier_parse(const char *text, size_t len, wn_classifier *out, char *
         out->nb.count = k + 1;
         next_line(&c);
     }
+    if (wn_nb_index(&out->nb) != 0) { fail(&c, "out of memory"); goto bad; }
     if (expect(&c, "buckets") || unum(&c, &out->nbuckets, WN_MAX_BUCKETS)) goto bad;
     if (out->nbuckets == 0) { fail(&c, "no buckets"); goto bad; }
     /* B - 1 edges between buckets; the last bucket is open-ended */

@@ -4,9 +4,48 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Slot of a key in the index: the top bits of a multiplicative hash. */
+static uint32_t index_slot(uint64_t word, uint32_t mask)
+{
+    return (uint32_t)((word * 0x9E3779B97F4A7C15ull) >> 32) & mask;
+}
+
+int wn_nb_index(wn_nb_model *m)
+{
+    free(m->slot_word);
+    free(m->slot_weight);
+    m->slot_word = NULL;
+    m->slot_weight = NULL;
+    m->slot_mask = 0;
+    uint32_t cap = 16;
+    while (cap < 2u * m->count) cap <<= 1; /* load factor at most 1/2 */
+    uint64_t *sw = calloc(cap, sizeof *sw);
+    float *sv = calloc(cap, sizeof *sv);
+    if (!sw || !sv) { free(sw); free(sv); return -1; }
+    for (uint32_t k = 0; k < m->count; k++) {
+        uint64_t w = m->word[k];
+        if (!(w & 1)) continue; /* lookups set bit 0: an even key never matches */
+        uint32_t s = index_slot(w, cap - 1);
+        while (sw[s] && sw[s] != w) s = (s + 1) & (cap - 1);
+        if (sw[s]) continue; /* a repeated key (the file's are strictly sorted): the first wins, as in the search */
+        sw[s] = w;
+        sv[s] = m->weight[k];
+    }
+    m->slot_word = sw;
+    m->slot_weight = sv;
+    m->slot_mask = cap - 1;
+    return 0;
+}
+
 float wn_nb_weight(const wn_nb_model *m, uint64_t word)
 {
     word |= 1; /* as counted: bit 0 (has a letter) is not part of the identity */
+    if (m->slot_word) {
+        for (uint32_t s = index_slot(word, m->slot_mask);; s = (s + 1) & m->slot_mask) {
+            if (m->slot_word[s] == word) return m->slot_weight[s];
+            if (!m->slot_word[s]) return 0.0f;
+        }
+    }
     uint32_t lo = 0, hi = m->count;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
@@ -132,6 +171,7 @@ int wn_nb_build(const wn_nb_counts *c, uint32_t min_count, uint32_t max_words, w
     }
     out->count = (uint32_t)nk;
     free(k);
+    wn_nb_index(out); /* without it (out of memory) lookups search the sorted keys */
     return 0;
 }
 
@@ -139,5 +179,7 @@ void wn_nb_free(wn_nb_model *m)
 {
     free(m->word);
     free(m->weight);
+    free(m->slot_word);
+    free(m->slot_weight);
     memset(m, 0, sizeof *m);
 }

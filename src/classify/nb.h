@@ -18,10 +18,20 @@ typedef struct wn_nb_model {
     uint32_t count;        /* words kept */
     uint64_t *word;        /* sorted word keys */
     float *weight;         /* log-ratio per word */
+    /* open-addressing index of the same table (wn_nb_index), read-only
+     * once built; NULL: lookups binary-search the sorted keys */
+    uint64_t *slot_word;   /* 0: empty slot */
+    float *slot_weight;
+    uint32_t slot_mask;
 } wn_nb_model;
 
 /* Log-ratio of a word key, 0 when unknown. */
 float wn_nb_weight(const wn_nb_model *m, uint64_t word);
+
+/* Builds the hash index of a filled table (the model parser and
+ * wn_nb_build call it); lookups give the same weights with or without it.
+ * Returns 0, or -1 out of memory (the model then works without an index). */
+int wn_nb_index(wn_nb_model *m);
 
 /* Training: counts of word keys per class. */
 typedef struct wn_nb_counts wn_nb_counts;
