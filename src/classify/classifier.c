@@ -103,11 +103,70 @@ static int floats(cursor *c, const char *name, float *out, uint32_t n)
     return 0;
 }
 
+/* Depth of the subtree at node k (0 for a leaf); above `limit` stops
+ * early. Children come after their parents, so the recursion ends. */
+static uint32_t tree_depth(const wn_tree_node *nodes, int32_t k, uint32_t limit)
+{
+    if (nodes[k].feature < 0) return 0;
+    if (limit == 0) return 1;
+    uint32_t a = tree_depth(nodes, nodes[k].yes, limit - 1), b = tree_depth(nodes, nodes[k].no, limit - 1);
+    return 1 + (a > b ? a : b);
+}
+
+/* Copies the subtree at node k to flat position pos at level `level`. */
+static void flatten(const wn_tree_node *nodes, int32_t k, uint32_t pos, uint32_t level, uint32_t depth,
+                    uint8_t *feature, float *threshold, float *leaf)
+{
+    uint32_t splits = (1u << depth) - 1;
+    if (level == depth) {
+        leaf[pos - splits] = nodes[k].leaf;
+        return;
+    }
+    int is_leaf = nodes[k].feature < 0;
+    /* a leaf above the last level: either side ends in the same leaf */
+    feature[pos] = is_leaf ? 0 : (uint8_t)nodes[k].feature;
+    threshold[pos] = is_leaf ? 0.0f : nodes[k].threshold;
+    flatten(nodes, is_leaf ? k : nodes[k].yes, 2 * pos + 1, level + 1, depth, feature, threshold, leaf);
+    flatten(nodes, is_leaf ? k : nodes[k].no, 2 * pos + 2, level + 1, depth, feature, threshold, leaf);
+}
+
 void wn_clf_bucket_finish(wn_clf_bucket *b)
 {
     b->paired = 1;
     for (size_t k = 0; b->tree_start && k < b->tree_start[b->ntrees]; k++)
         if (b->nodes[k].feature >= 0 && b->nodes[k].no != b->nodes[k].yes + 1) b->paired = 0;
+
+    free(b->flat_feature);
+    free(b->flat_threshold);
+    free(b->flat_leaf);
+    b->flat_feature = NULL;
+    b->flat_threshold = NULL;
+    b->flat_leaf = NULL;
+    b->flat_depth = 0;
+    if (!b->tree_start || b->ntrees == 0) return;
+    uint32_t depth = 0;
+    for (uint32_t t = 0; t < b->ntrees && depth <= WN_FLAT_MAX_DEPTH; t++) {
+        uint32_t d = tree_depth(b->nodes + b->tree_start[t], 0, WN_FLAT_MAX_DEPTH);
+        if (d > depth) depth = d;
+    }
+    if (depth > WN_FLAT_MAX_DEPTH) return;
+    size_t splits = ((size_t)1 << depth) - 1, leaves = (size_t)1 << depth;
+    b->flat_feature = malloc(b->ntrees * splits + 1);
+    b->flat_threshold = malloc((b->ntrees * splits + 1) * sizeof(float));
+    b->flat_leaf = malloc(b->ntrees * leaves * sizeof(float));
+    if (!b->flat_feature || !b->flat_threshold || !b->flat_leaf) {
+        free(b->flat_feature);
+        free(b->flat_threshold);
+        free(b->flat_leaf);
+        b->flat_feature = NULL;
+        b->flat_threshold = NULL;
+        b->flat_leaf = NULL;
+        return;
+    }
+    for (uint32_t t = 0; t < b->ntrees; t++)
+        flatten(b->nodes + b->tree_start[t], 0, 0, 0, depth, b->flat_feature + t * splits,
+                b->flat_threshold + t * splits, b->flat_leaf + t * leaves);
+    b->flat_depth = depth;
 }
 
 static int parse_trees(cursor *c, wn_clf_bucket *b, uint32_t ntrees)
@@ -314,6 +373,9 @@ void wn_classifier_free(wn_classifier *c)
     for (uint32_t b = 0; b < WN_MAX_BUCKETS; b++) {
         free(c->bucket[b].tree_start);
         free(c->bucket[b].nodes);
+        free(c->bucket[b].flat_feature);
+        free(c->bucket[b].flat_threshold);
+        free(c->bucket[b].flat_leaf);
     }
     memset(c, 0, sizeof *c);
 }
@@ -327,6 +389,27 @@ static uint32_t bucket_of(const wn_classifier *c, const float *f)
     return b;
 }
 
+/* Adds bucket b's trees to the margins of its rows, tree by tree (the
+ * order of the sums is that of the node walk), on the flat layout. */
+static void predict_flat(const wn_classifier *c, uint32_t b, const float *x, uint32_t rows, float *out)
+{
+    const wn_clf_bucket *bk = &c->bucket[b];
+    uint32_t depth = bk->flat_depth;
+    size_t splits = ((size_t)1 << depth) - 1, leaves = (size_t)1 << depth;
+    for (uint32_t t = 0; t < bk->ntrees; t++) {
+        const uint8_t *feature = bk->flat_feature + t * splits;
+        const float *threshold = bk->flat_threshold + t * splits;
+        const float *leaf = bk->flat_leaf + t * leaves;
+        for (uint32_t r = 0; r < rows; r++) {
+            const float *f = x + (size_t)r * WN_NFEAT;
+            if (c->nbuckets > 1 && bucket_of(c, f) != b) continue;
+            size_t k = 0;
+            for (uint32_t l = 0; l < depth; l++) k = 2 * k + 1 + !(f[feature[k]] < threshold[k]);
+            out[r] += leaf[k - splits];
+        }
+    }
+}
+
 void wn_classifier_predict(const wn_classifier *c, const float *x, uint32_t rows, float *out)
 {
     if (c->kind == WN_CLF_FOREST || c->kind == WN_CLF_BOOST) {
@@ -336,6 +419,10 @@ void wn_classifier_predict(const wn_classifier *c, const float *x, uint32_t rows
         for (uint32_t r = 0; r < rows; r++) out[r] = c->bucket[bucket_of(c, x + (size_t)r * WN_NFEAT)].base_margin;
         for (uint32_t b = 0; b < c->nbuckets; b++) {
             const wn_clf_bucket *bk = &c->bucket[b];
+            if (bk->flat_leaf) {
+                predict_flat(c, b, x, rows, out);
+                continue;
+            }
             for (uint32_t t = 0; t < bk->ntrees; t++) {
                 const wn_tree_node *nodes = bk->nodes + bk->tree_start[t];
                 for (uint32_t r = 0; r < rows; r++) {
