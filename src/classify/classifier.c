@@ -389,25 +389,43 @@ static uint32_t bucket_of(const wn_classifier *c, const float *f)
     return b;
 }
 
-/* Adds bucket b's trees to the margins of its rows, tree by tree (the
- * order of the sums is that of the node walk), on the flat layout. */
-static void predict_flat(const wn_classifier *c, uint32_t b, const float *x, uint32_t rows, float *out)
+/* Leaf value of one flat tree for one row: depth steps from node k to
+ * 2k+1 (x < threshold) or 2k+2, then the leaf below. */
+static inline float flat_eval(const uint8_t *feature, const float *threshold, const float *leaf, uint32_t depth,
+                              const float *f)
 {
-    const wn_clf_bucket *bk = &c->bucket[b];
-    uint32_t depth = bk->flat_depth;
+    size_t k = 0;
+    for (uint32_t l = 0; l < depth; l++) k = 2 * k + 1 + !(f[feature[k]] < threshold[k]);
+    return leaf[k - (((size_t)1 << depth) - 1)];
+}
+
+/* One row's margin over its bucket's flat trees, summed in tree order as
+ * the node walk sums them. Rows outer, trees inner: the trees of a bucket
+ * (28 KiB for 50 of depth 6) stay in cache, the row's features too, and
+ * the walks of successive trees are independent work the CPU overlaps. */
+static inline float flat_margin(const wn_clf_bucket *bk, uint32_t depth, const float *f)
+{
     size_t splits = ((size_t)1 << depth) - 1, leaves = (size_t)1 << depth;
-    for (uint32_t t = 0; t < bk->ntrees; t++) {
-        const uint8_t *feature = bk->flat_feature + t * splits;
-        const float *threshold = bk->flat_threshold + t * splits;
-        const float *leaf = bk->flat_leaf + t * leaves;
-        for (uint32_t r = 0; r < rows; r++) {
-            const float *f = x + (size_t)r * WN_NFEAT;
-            if (c->nbuckets > 1 && bucket_of(c, f) != b) continue;
-            size_t k = 0;
-            for (uint32_t l = 0; l < depth; l++) k = 2 * k + 1 + !(f[feature[k]] < threshold[k]);
-            out[r] += leaf[k - splits];
-        }
+    float z = bk->base_margin;
+    for (uint32_t t = 0; t < bk->ntrees; t++)
+        z += flat_eval(bk->flat_feature + t * splits, bk->flat_threshold + t * splits, bk->flat_leaf + t * leaves,
+                       depth, f);
+    return z;
+}
+
+/* Margins of every row when every bucket has the flat layout; 0 when some
+ * bucket lacks it (nothing written then). */
+static int predict_flat(const wn_classifier *c, const float *x, uint32_t rows, float *out)
+{
+    for (uint32_t b = 0; b < c->nbuckets; b++)
+        if (!c->bucket[b].flat_leaf) return 0;
+    for (uint32_t r = 0; r < rows; r++) {
+        const float *f = x + (size_t)r * WN_NFEAT;
+        const wn_clf_bucket *bk = &c->bucket[bucket_of(c, f)];
+        /* the usual depth as a constant: its walk is fully unrolled */
+        out[r] = bk->flat_depth == 6 ? flat_margin(bk, 6, f) : flat_margin(bk, bk->flat_depth, f);
     }
+    return 1;
 }
 
 void wn_classifier_predict(const wn_classifier *c, const float *x, uint32_t rows, float *out)
@@ -416,13 +434,13 @@ void wn_classifier_predict(const wn_classifier *c, const float *x, uint32_t rows
         /* trees outer, rows inner: one tree stays in cache while every
          * row of the page walks it (rows outer thrashed the cache with the
          * whole ensemble per row, and cost more than parsing) */
+        if (predict_flat(c, x, rows, out)) {
+            for (uint32_t r = 0; r < rows; r++) out[r] = sigmoid(out[r]);
+            return;
+        }
         for (uint32_t r = 0; r < rows; r++) out[r] = c->bucket[bucket_of(c, x + (size_t)r * WN_NFEAT)].base_margin;
         for (uint32_t b = 0; b < c->nbuckets; b++) {
             const wn_clf_bucket *bk = &c->bucket[b];
-            if (bk->flat_leaf) {
-                predict_flat(c, b, x, rows, out);
-                continue;
-            }
             for (uint32_t t = 0; t < bk->ntrees; t++) {
                 const wn_tree_node *nodes = bk->nodes + bk->tree_start[t];
                 for (uint32_t r = 0; r < rows; r++) {
