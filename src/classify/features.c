@@ -202,9 +202,10 @@ int wn_features_compute(const winnow_doc *d, const wn_page_scores *ps, const cha
     float *dnb = wn_arena_alloc(a, ((size_t)nd + 1) * sizeof(float));
     uint8_t *dtitle = wn_arena_alloc(a, (size_t)nd + 1);
     if (!dlog || !dnb || !dtitle) return -1;
+    if (nb) wn_nb_weights(nb, dw, nd, dnb);
+    else memset(dnb, 0, (size_t)nd * sizeof *dnb);
     for (uint32_t k = 0; k < nd; k++) {
         dlog[k] = log((double)wc[k] / (double)W);
-        dnb[k] = nb ? wn_nb_weight(nb, dw[k]) : 0.0f;
         dtitle[k] = (uint8_t)set_has(&ts, dw[k]);
     }
     xent[0] = 0;
