@@ -389,28 +389,43 @@ static uint32_t bucket_of(const wn_classifier *c, const float *f)
     return b;
 }
 
-/* Leaf value of one flat tree for one row: depth steps from node k to
- * 2k+1 (x < threshold) or 2k+2, then the leaf below. */
-static inline float flat_eval(const uint8_t *feature, const float *threshold, const float *leaf, uint32_t depth,
-                              const float *f)
-{
-    size_t k = 0;
-    for (uint32_t l = 0; l < depth; l++) k = 2 * k + 1 + !(f[feature[k]] < threshold[k]);
-    return leaf[k - (((size_t)1 << depth) - 1)];
-}
-
-/* One row's margin over its bucket's flat trees, summed in tree order as
- * the node walk sums them. Rows outer, trees inner: the trees of a bucket
- * (28 KiB for 50 of depth 6) stay in cache, the row's features too, and
- * the walks of successive trees are independent work the CPU overlaps. */
-static inline float flat_margin(const wn_clf_bucket *bk, uint32_t depth, const float *f)
+/* Margins of g consecutive rows of one bucket on the flat layout (g <=
+ * FLAT_GROUP, a constant where called). Each row's leaves are summed in
+ * tree order, as the node walk sums them. Rows outer, trees inner: the
+ * bucket's trees (28 KiB for 50 of depth 6) and the rows stay in cache;
+ * the g walks of a tree go side by side, independent work the CPU
+ * overlaps, where one walk alone is a chain of dependent loads. */
+#define FLAT_GROUP 16
+static inline void flat_margin_group(const wn_clf_bucket *bk, uint32_t depth, int g, const float *f, float *out)
 {
     size_t splits = ((size_t)1 << depth) - 1, leaves = (size_t)1 << depth;
-    float z = bk->base_margin;
-    for (uint32_t t = 0; t < bk->ntrees; t++)
-        z += flat_eval(bk->flat_feature + t * splits, bk->flat_threshold + t * splits, bk->flat_leaf + t * leaves,
-                       depth, f);
-    return z;
+    float z[FLAT_GROUP];
+    for (int j = 0; j < g; j++) z[j] = bk->base_margin;
+    for (uint32_t t = 0; t < bk->ntrees; t++) {
+        const uint8_t *feature = bk->flat_feature + t * splits;
+        const float *threshold = bk->flat_threshold + t * splits;
+        const float *leaf = bk->flat_leaf + t * leaves;
+        size_t k[FLAT_GROUP] = {0};
+        for (uint32_t l = 0; l < depth; l++)
+            for (int j = 0; j < g; j++)
+                k[j] = 2 * k[j] + 1 + !(f[(size_t)j * WN_NFEAT + feature[k[j]]] < threshold[k[j]]);
+        for (int j = 0; j < g; j++) z[j] += leaf[k[j] - splits];
+    }
+    for (int j = 0; j < g; j++) out[j] = z[j];
+}
+
+/* Rows [r, rows) of a one-bucket model in groups of g while they last;
+ * returns the first row left. The usual depth, 6, is passed as a constant
+ * so that its walks are fully unrolled. */
+static inline uint32_t flat_groups(const wn_clf_bucket *bk, int g, const float *x, uint32_t r, uint32_t rows,
+                                   float *out)
+{
+    for (; rows - r >= (uint32_t)g; r += (uint32_t)g) {
+        const float *f = x + (size_t)r * WN_NFEAT;
+        if (bk->flat_depth == 6) flat_margin_group(bk, 6, g, f, out + r);
+        else flat_margin_group(bk, bk->flat_depth, g, f, out + r);
+    }
+    return r;
 }
 
 /* Margins of every row when every bucket has the flat layout; 0 when some
@@ -419,11 +434,16 @@ static int predict_flat(const wn_classifier *c, const float *x, uint32_t rows, f
 {
     for (uint32_t b = 0; b < c->nbuckets; b++)
         if (!c->bucket[b].flat_leaf) return 0;
+    if (c->nbuckets == 1) {
+        uint32_t r = flat_groups(&c->bucket[0], FLAT_GROUP, x, 0, rows, out);
+        r = flat_groups(&c->bucket[0], 4, x, r, rows, out);
+        flat_groups(&c->bucket[0], 1, x, r, rows, out);
+        return 1;
+    }
     for (uint32_t r = 0; r < rows; r++) {
         const float *f = x + (size_t)r * WN_NFEAT;
         const wn_clf_bucket *bk = &c->bucket[bucket_of(c, f)];
-        /* the usual depth as a constant: its walk is fully unrolled */
-        out[r] = bk->flat_depth == 6 ? flat_margin(bk, 6, f) : flat_margin(bk, bk->flat_depth, f);
+        flat_margin_group(bk, bk->flat_depth, 1, f, out + r);
     }
     return 1;
 }
@@ -431,13 +451,12 @@ static int predict_flat(const wn_classifier *c, const float *x, uint32_t rows, f
 void wn_classifier_predict(const wn_classifier *c, const float *x, uint32_t rows, float *out)
 {
     if (c->kind == WN_CLF_FOREST || c->kind == WN_CLF_BOOST) {
-        /* trees outer, rows inner: one tree stays in cache while every
-         * row of the page walks it (rows outer thrashed the cache with the
-         * whole ensemble per row, and cost more than parsing) */
         if (predict_flat(c, x, rows, out)) {
             for (uint32_t r = 0; r < rows; r++) out[r] = sigmoid(out[r]);
             return;
         }
+        /* the node walk (trees too deep for the flat layout): trees outer,
+         * rows inner, one tree stays in cache while every row walks it */
         for (uint32_t r = 0; r < rows; r++) out[r] = c->bucket[bucket_of(c, x + (size_t)r * WN_NFEAT)].base_margin;
         for (uint32_t b = 0; b < c->nbuckets; b++) {
             const wn_clf_bucket *bk = &c->bucket[b];
