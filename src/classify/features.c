@@ -78,6 +78,13 @@ static void set_add(word_set *s, uint64_t w)
     s->slot[i] = w;
 }
 
+/* Prefix sums at a word position: -log p_page(w), the NB log-ratio (0
+ * without a word model), title membership. */
+typedef struct word_prefix {
+    double xent, nb;
+    uint32_t title;
+} word_prefix;
+
 static float ratio(double a, double b) { return b > 0 ? (float)(a / b) : 0.0f; }
 
 /* (float)log1p(v) of counts, the small ones computed once per page: a
@@ -109,12 +116,10 @@ int wn_features_compute(const winnow_doc *d, const wn_page_scores *ps, const cha
     float *posm = wn_arena_calloc(a, n, sizeof(float));
     float *negm = wn_arena_calloc(a, n, sizeof(float));
     uint16_t *kids = wn_arena_calloc(a, n, sizeof(uint16_t));
-    /* prefix sums over word positions: -log p_page(w), title membership, NB log-ratio */
+    /* prefix sums over word positions, side by side as a row reads them */
     uint32_t W = pt->nwords;
-    double *xent = wn_arena_alloc(a, ((size_t)W + 1) * sizeof(double));
-    uint32_t *intitle = wn_arena_alloc(a, ((size_t)W + 1) * sizeof(uint32_t));
-    double *nbp = nb ? wn_arena_alloc(a, ((size_t)W + 1) * sizeof(double)) : NULL;
-    if (!out->node || !intra || !posm || !negm || !kids || !xent || !intitle || (nb && !nbp)) return -1;
+    word_prefix *pre = wn_arena_alloc(a, ((size_t)W + 1) * sizeof *pre);
+    if (!out->node || !intra || !posm || !negm || !kids || !pre) return -1;
 
     /* page host for intra-site links */
     const char *page_host = NULL;
@@ -143,7 +148,7 @@ int wn_features_compute(const winnow_doc *d, const wn_page_scores *ps, const cha
         if (i > 0 && x->tag != WN_TAG_TEXT && kids[x->parent] < UINT16_MAX) kids[x->parent]++;
     }
     out->count = count;
-    out->x = wn_arena_calloc(a, (size_t)count * WN_NFEAT + 1, sizeof(float));
+    out->x = wn_arena_alloc(a, ((size_t)count * WN_NFEAT + 1) * sizeof(float)); /* every feature is written */
     if (!out->x) return -1;
     /* one backward pass: the subtree sums (a node's are complete when the
      * pass reaches it, its descendants coming after it), and the
@@ -208,16 +213,14 @@ int wn_features_compute(const winnow_doc *d, const wn_page_scores *ps, const cha
         dlog[k] = log((double)wc[k] / (double)W);
         dtitle[k] = (uint8_t)set_has(&ts, dw[k]);
     }
-    xent[0] = 0;
-    intitle[0] = 0;
-    if (nbp) nbp[0] = 0;
+    pre[0] = (word_prefix){0, 0, 0};
     for (uint32_t t = 0; t < W; t++) {
         uint32_t k = id_of[t];
-        xent[t + 1] = xent[t] - dlog[k];
-        intitle[t + 1] = intitle[t] + dtitle[k];
-        if (nbp) nbp[t + 1] = nbp[t] + dnb[k];
+        pre[t + 1].xent = pre[t].xent - dlog[k];
+        pre[t + 1].nb = pre[t].nb + dnb[k];
+        pre[t + 1].title = pre[t].title + dtitle[k];
     }
-    double page_xent = W ? xent[W] / W : 0;
+    double page_xent = W ? pre[W].xent / W : 0;
 
     float l1p[LOG1P_CACHE];
     for (uint32_t v = 0; v < LOG1P_CACHE; v++) l1p[v] = -1.0f;
@@ -261,12 +264,15 @@ int wn_features_compute(const winnow_doc *d, const wn_page_scores *ps, const cha
         uint32_t sib = x->parent != WN_NONE ? kids[x->parent] : 1;
         f[WN_F_SIBLINGS] = log1p_count(l1p, sib);
         f[WN_F_SIBLING_POS] = sib > 1 ? ratio(x->sibling_index, sib - 1) : 0.0f;
-        uint32_t in_t = intitle[s->w_end] - intitle[s->w_begin];
+        const word_prefix *pb = &pre[s->w_begin], *pe = &pre[s->w_end];
+        uint32_t in_t = pe->title - pb->title;
         f[WN_F_TITLE_WORDS] = ratio(in_t, words);
         f[WN_F_TITLE_COVER] = nt ? (float)fmin((double)in_t / nt, 1.0) : 0.0f;
         uint32_t nw = s->w_end - s->w_begin;
+        f[WN_F_XENT_PAGE] = 0.0f;
+        f[WN_F_XENT_GAP] = 0.0f;
         if (nw > 0) {
-            double own = (xent[s->w_end] - xent[s->w_begin]) / nw;
+            double own = (pe->xent - pb->xent) / nw;
             f[WN_F_XENT_PAGE] = (float)own;
             f[WN_F_XENT_GAP] = (float)(own - page_xent);
         }
@@ -293,8 +299,10 @@ int wn_features_compute(const winnow_doc *d, const wn_page_scores *ps, const cha
         f[WN_F_BEST_SHARE] = (float)fmax(-1.0, fmin(1.0, (posm[i] - negm[i]) / best_pos));
         f[WN_F_LOG_PAGE_CHARS] = log_page_chars;
         f[WN_F_PAGE_LINK_SHARE] = page_link_share;
-        if (nbp && nw > 0) {
-            double sum = nbp[s->w_end] - nbp[s->w_begin];
+        f[WN_F_NB_MEAN] = 0.0f;
+        f[WN_F_NB_SUM] = 0.0f;
+        if (nb && nw > 0) {
+            double sum = pe->nb - pb->nb;
             f[WN_F_NB_MEAN] = (float)(sum / nw);
             double z = nb->prior + sum;
             f[WN_F_NB_SUM] = (float)fmax(-50.0, fmin(50.0, z));
