@@ -68,6 +68,7 @@ typedef struct wn_clf_bucket {
 } wn_clf_bucket;
 
 #define WN_FLAT_MAX_DEPTH 8
+_Static_assert(WN_NFEAT <= 256, "flat_feature holds feature indices in one byte");
 
 typedef struct wn_classifier {
     int kind;
