@@ -40,8 +40,8 @@ int wn_classify_page(winnow_doc *d, wn_page_scores *ps, const wn_classifier *clf
         float *score = wn_arena_alloc(&d->arena, (size_t)n * sizeof(float));
         if (!lb->segment || !score) return -1;
         for (uint32_t i = 0; i < n; i++) score[i] = lb->clf[i] >= 0 ? lb->clf[i] : 0.5f;
-        double cost;
-        if (wn_smooth_page(d, score, &o->so, &d->arena, y, lb->segment, &cost) != 0) return -1;
+        /* the solution's cost is not used here: not computed */
+        if (wn_smooth_page(d, score, &o->so, &d->arena, y, lb->segment, NULL) != 0) return -1;
     } else {
         for (uint32_t i = 0; i < n; i++) {
             if (lb->clf[i] >= 0) y[i] = lb->clf[i];

@@ -103,11 +103,70 @@ static int floats(cursor *c, const char *name, float *out, uint32_t n)
     return 0;
 }
 
+/* Depth of the subtree at node k (0 for a leaf); above `limit` stops
+ * early. Children come after their parents, so the recursion ends. */
+static uint32_t tree_depth(const wn_tree_node *nodes, int32_t k, uint32_t limit)
+{
+    if (nodes[k].feature < 0) return 0;
+    if (limit == 0) return 1;
+    uint32_t a = tree_depth(nodes, nodes[k].yes, limit - 1), b = tree_depth(nodes, nodes[k].no, limit - 1);
+    return 1 + (a > b ? a : b);
+}
+
+/* Copies the subtree at node k to flat position pos at level `level`. */
+static void flatten(const wn_tree_node *nodes, int32_t k, uint32_t pos, uint32_t level, uint32_t depth,
+                    uint8_t *feature, float *threshold, float *leaf)
+{
+    uint32_t splits = (1u << depth) - 1;
+    if (level == depth) {
+        leaf[pos - splits] = nodes[k].leaf;
+        return;
+    }
+    int is_leaf = nodes[k].feature < 0;
+    /* a leaf above the last level: either side ends in the same leaf */
+    feature[pos] = is_leaf ? 0 : (uint8_t)nodes[k].feature;
+    threshold[pos] = is_leaf ? 0.0f : nodes[k].threshold;
+    flatten(nodes, is_leaf ? k : nodes[k].yes, 2 * pos + 1, level + 1, depth, feature, threshold, leaf);
+    flatten(nodes, is_leaf ? k : nodes[k].no, 2 * pos + 2, level + 1, depth, feature, threshold, leaf);
+}
+
 void wn_clf_bucket_finish(wn_clf_bucket *b)
 {
     b->paired = 1;
     for (size_t k = 0; b->tree_start && k < b->tree_start[b->ntrees]; k++)
         if (b->nodes[k].feature >= 0 && b->nodes[k].no != b->nodes[k].yes + 1) b->paired = 0;
+
+    free(b->flat_feature);
+    free(b->flat_threshold);
+    free(b->flat_leaf);
+    b->flat_feature = NULL;
+    b->flat_threshold = NULL;
+    b->flat_leaf = NULL;
+    b->flat_depth = 0;
+    if (!b->tree_start || b->ntrees == 0) return;
+    uint32_t depth = 0;
+    for (uint32_t t = 0; t < b->ntrees && depth <= WN_FLAT_MAX_DEPTH; t++) {
+        uint32_t d = tree_depth(b->nodes + b->tree_start[t], 0, WN_FLAT_MAX_DEPTH);
+        if (d > depth) depth = d;
+    }
+    if (depth > WN_FLAT_MAX_DEPTH) return;
+    size_t splits = ((size_t)1 << depth) - 1, leaves = (size_t)1 << depth;
+    b->flat_feature = malloc(b->ntrees * splits + 1);
+    b->flat_threshold = malloc((b->ntrees * splits + 1) * sizeof(float));
+    b->flat_leaf = malloc(b->ntrees * leaves * sizeof(float));
+    if (!b->flat_feature || !b->flat_threshold || !b->flat_leaf) {
+        free(b->flat_feature);
+        free(b->flat_threshold);
+        free(b->flat_leaf);
+        b->flat_feature = NULL;
+        b->flat_threshold = NULL;
+        b->flat_leaf = NULL;
+        return;
+    }
+    for (uint32_t t = 0; t < b->ntrees; t++)
+        flatten(b->nodes + b->tree_start[t], 0, 0, 0, depth, b->flat_feature + t * splits,
+                b->flat_threshold + t * splits, b->flat_leaf + t * leaves);
+    b->flat_depth = depth;
 }
 
 static int parse_trees(cursor *c, wn_clf_bucket *b, uint32_t ntrees)
@@ -219,6 +278,7 @@ int wn_classifier_parse(const char *text, size_t len, wn_classifier *out, char *
         out->nb.count = k + 1;
         next_line(&c);
     }
+    if (wn_nb_index(&out->nb) != 0) { fail(&c, "out of memory"); goto bad; }
     if (expect(&c, "buckets") || unum(&c, &out->nbuckets, WN_MAX_BUCKETS)) goto bad;
     if (out->nbuckets == 0) { fail(&c, "no buckets"); goto bad; }
     /* B - 1 edges between buckets; the last bucket is open-ended */
@@ -313,6 +373,9 @@ void wn_classifier_free(wn_classifier *c)
     for (uint32_t b = 0; b < WN_MAX_BUCKETS; b++) {
         free(c->bucket[b].tree_start);
         free(c->bucket[b].nodes);
+        free(c->bucket[b].flat_feature);
+        free(c->bucket[b].flat_threshold);
+        free(c->bucket[b].flat_leaf);
     }
     memset(c, 0, sizeof *c);
 }
@@ -326,12 +389,74 @@ static uint32_t bucket_of(const wn_classifier *c, const float *f)
     return b;
 }
 
+/* Margins of g consecutive rows of one bucket on the flat layout (g <=
+ * FLAT_GROUP, a constant where called). Each row's leaves are summed in
+ * tree order, as the node walk sums them. Rows outer, trees inner: the
+ * bucket's trees (28 KiB for 50 of depth 6) and the rows stay in cache;
+ * the g walks of a tree go side by side, independent work the CPU
+ * overlaps, where one walk alone is a chain of dependent loads. */
+#define FLAT_GROUP 16
+static inline void flat_margin_group(const wn_clf_bucket *bk, uint32_t depth, int g, const float *f, float *out)
+{
+    size_t splits = ((size_t)1 << depth) - 1, leaves = (size_t)1 << depth;
+    float z[FLAT_GROUP];
+    for (int j = 0; j < g; j++) z[j] = bk->base_margin;
+    for (uint32_t t = 0; t < bk->ntrees; t++) {
+        const uint8_t *feature = bk->flat_feature + t * splits;
+        const float *threshold = bk->flat_threshold + t * splits;
+        const float *leaf = bk->flat_leaf + t * leaves;
+        size_t k[FLAT_GROUP] = {0};
+        for (uint32_t l = 0; l < depth; l++)
+            for (int j = 0; j < g; j++)
+                k[j] = 2 * k[j] + 1 + !(f[(size_t)j * WN_NFEAT + feature[k[j]]] < threshold[k[j]]);
+        for (int j = 0; j < g; j++) z[j] += leaf[k[j] - splits];
+    }
+    for (int j = 0; j < g; j++) out[j] = z[j];
+}
+
+/* Rows [r, rows) of a one-bucket model in groups of g while they last;
+ * returns the first row left. The usual depth, 6, is passed as a constant
+ * so that its walks are fully unrolled. */
+static inline uint32_t flat_groups(const wn_clf_bucket *bk, int g, const float *x, uint32_t r, uint32_t rows,
+                                   float *out)
+{
+    for (; rows - r >= (uint32_t)g; r += (uint32_t)g) {
+        const float *f = x + (size_t)r * WN_NFEAT;
+        if (bk->flat_depth == 6) flat_margin_group(bk, 6, g, f, out + r);
+        else flat_margin_group(bk, bk->flat_depth, g, f, out + r);
+    }
+    return r;
+}
+
+/* Margins of every row when every bucket has the flat layout; 0 when some
+ * bucket lacks it (nothing written then). */
+static int predict_flat(const wn_classifier *c, const float *x, uint32_t rows, float *out)
+{
+    for (uint32_t b = 0; b < c->nbuckets; b++)
+        if (!c->bucket[b].flat_leaf) return 0;
+    if (c->nbuckets == 1) {
+        uint32_t r = flat_groups(&c->bucket[0], FLAT_GROUP, x, 0, rows, out);
+        r = flat_groups(&c->bucket[0], 4, x, r, rows, out);
+        flat_groups(&c->bucket[0], 1, x, r, rows, out);
+        return 1;
+    }
+    for (uint32_t r = 0; r < rows; r++) {
+        const float *f = x + (size_t)r * WN_NFEAT;
+        const wn_clf_bucket *bk = &c->bucket[bucket_of(c, f)];
+        flat_margin_group(bk, bk->flat_depth, 1, f, out + r);
+    }
+    return 1;
+}
+
 void wn_classifier_predict(const wn_classifier *c, const float *x, uint32_t rows, float *out)
 {
     if (c->kind == WN_CLF_FOREST || c->kind == WN_CLF_BOOST) {
-        /* trees outer, rows inner: one tree stays in cache while every
-         * row of the page walks it (rows outer thrashed the cache with the
-         * whole ensemble per row, and cost more than parsing) */
+        if (predict_flat(c, x, rows, out)) {
+            for (uint32_t r = 0; r < rows; r++) out[r] = sigmoid(out[r]);
+            return;
+        }
+        /* the node walk (trees too deep for the flat layout): trees outer,
+         * rows inner, one tree stays in cache while every row walks it */
         for (uint32_t r = 0; r < rows; r++) out[r] = c->bucket[bucket_of(c, x + (size_t)r * WN_NFEAT)].base_margin;
         for (uint32_t b = 0; b < c->nbuckets; b++) {
             const wn_clf_bucket *bk = &c->bucket[b];

@@ -53,7 +53,22 @@ typedef struct wn_clf_bucket {
     wn_tree_node *nodes;
     float base_margin;
     int paired;          /* every split's `no` child directly follows its `yes` child */
+    /* prediction layout built by wn_clf_bucket_finish: every tree padded to
+     * a perfect binary tree of depth flat_depth (a leaf above that depth
+     * becomes splits whose two sides end in copies of it), so a walk is
+     * flat_depth branch-free steps from node k to 2k+1 (x < threshold) or
+     * 2k+2, and the leaf is read at k - (2^depth - 1). Tree t's splits are
+     * flat_feature/flat_threshold[t * (2^depth - 1) ...], its leaves
+     * flat_leaf[t * 2^depth ...]. NULL when a tree is deeper than
+     * WN_FLAT_MAX_DEPTH (or out of memory): prediction then walks nodes. */
+    uint32_t flat_depth;
+    uint8_t *flat_feature;
+    float *flat_threshold;
+    float *flat_leaf;
 } wn_clf_bucket;
+
+#define WN_FLAT_MAX_DEPTH 8
+_Static_assert(WN_NFEAT <= 256, "flat_feature holds feature indices in one byte");
 
 typedef struct wn_classifier {
     int kind;
@@ -79,7 +94,8 @@ static inline float wn_tree_eval(const wn_tree_node *nodes, const float *f, int 
     return nodes[k].leaf;
 }
 
-/* Sets b->paired after the trees are in place. */
+/* Sets b->paired and builds the flat layout after the trees are in place
+ * (and frees a previous flat layout). */
 void wn_clf_bucket_finish(wn_clf_bucket *b);
 
 /* Parses a model file's text. Returns 0, or -1 with a message in err. */

@@ -78,7 +78,24 @@ static void set_add(word_set *s, uint64_t w)
     s->slot[i] = w;
 }
 
+/* Prefix sums at a word position: -log p_page(w), the NB log-ratio (0
+ * without a word model), title membership. */
+typedef struct word_prefix {
+    double xent, nb;
+    uint32_t title;
+} word_prefix;
+
 static float ratio(double a, double b) { return b > 0 ? (float)(a / b) : 0.0f; }
+
+/* (float)log1p(v) of counts, the small ones computed once per page: a
+ * page's rows repeat the same few link, image, element and sibling counts. */
+#define LOG1P_CACHE 1024
+static float log1p_count(float *cache, uint32_t v)
+{
+    if (v >= LOG1P_CACHE) return (float)log1p((double)v);
+    if (cache[v] < 0) cache[v] = (float)log1p((double)v);
+    return cache[v];
+}
 
 int wn_features_compute(const winnow_doc *d, const wn_page_scores *ps, const char *url, const wn_nb_model *nb,
                         wn_arena *a, wn_node_features *out)
@@ -92,38 +109,32 @@ int wn_features_compute(const winnow_doc *d, const wn_page_scores *ps, const cha
 
     out->row_of = wn_arena_alloc(a, (size_t)n * sizeof(int32_t));
     if (!out->row_of) return -1;
-    uint32_t count = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        const wn_node *x = &dom->nodes[i];
-        int scored = x->tag != WN_TAG_TEXT && !(x->flags & WN_NF_HIDDEN) && st[i].chars >= WN_FEATURE_MIN_CHARS;
-        out->row_of[i] = scored ? (int32_t)count++ : -1;
-    }
-    out->count = count;
-    out->node = wn_arena_alloc(a, ((size_t)count + 1) * sizeof(uint32_t));
-    out->x = wn_arena_calloc(a, (size_t)count * WN_NFEAT + 1, sizeof(float));
+    out->node = wn_arena_alloc(a, ((size_t)n + 1) * sizeof(uint32_t));
     /* per-node sums over the subtree: intra-site links, positive and
      * negative unit values, child element counts */
     uint32_t *intra = wn_arena_calloc(a, n, sizeof(uint32_t));
     float *posm = wn_arena_calloc(a, n, sizeof(float));
     float *negm = wn_arena_calloc(a, n, sizeof(float));
     uint16_t *kids = wn_arena_calloc(a, n, sizeof(uint16_t));
-    /* prefix sums over word positions: -log p_page(w), title membership, NB log-ratio */
+    /* prefix sums over word positions, side by side as a row reads them */
     uint32_t W = pt->nwords;
-    double *xent = wn_arena_alloc(a, ((size_t)W + 1) * sizeof(double));
-    uint32_t *intitle = wn_arena_alloc(a, ((size_t)W + 1) * sizeof(uint32_t));
-    double *nbp = nb ? wn_arena_alloc(a, ((size_t)W + 1) * sizeof(double)) : NULL;
-    if (!out->node || !out->x || !intra || !posm || !negm || !kids || !xent || !intitle || (nb && !nbp)) return -1;
-    for (uint32_t i = 0; i < n; i++)
-        if (out->row_of[i] >= 0) out->node[out->row_of[i]] = i;
+    word_prefix *pre = wn_arena_alloc(a, ((size_t)W + 1) * sizeof *pre);
+    if (!out->node || !intra || !posm || !negm || !kids || !pre) return -1;
 
     /* page host for intra-site links */
     const char *page_host = NULL;
     size_t page_host_len = url ? url_host(url, &page_host) : 0;
     if (page_host_len > 4 && !strncasecmp(page_host, "www.", 4)) { page_host += 4; page_host_len -= 4; }
 
+    /* one forward pass: the scored nodes, and each node's own part of the
+     * sums and maxima */
+    uint32_t count = 0;
     uint32_t max_depth = 1, max_line = 1;
     for (uint32_t i = 0; i < n; i++) {
         const wn_node *x = &dom->nodes[i];
+        int scored = x->tag != WN_TAG_TEXT && !(x->flags & WN_NF_HIDDEN) && st[i].chars >= WN_FEATURE_MIN_CHARS;
+        out->row_of[i] = scored ? (int32_t)count : -1;
+        if (scored) out->node[count++] = i;
         if (x->depth > max_depth) max_depth = x->depth;
         if (x->line > max_line) max_line = x->line;
         if (x->tag == WN_TAG_A && (x->flags & WN_NF_LINK) && !(x->flags & WN_NF_HIDDEN)) {
@@ -136,8 +147,18 @@ int wn_features_compute(const winnow_doc *d, const wn_page_scores *ps, const cha
         }
         if (i > 0 && x->tag != WN_TAG_TEXT && kids[x->parent] < UINT16_MAX) kids[x->parent]++;
     }
+    out->count = count;
+    out->x = wn_arena_alloc(a, ((size_t)count * WN_NFEAT + 1) * sizeof(float)); /* every feature is written */
+    if (!out->x) return -1;
+    /* one backward pass: the subtree sums (a node's are complete when the
+     * pass reaches it, its descendants coming after it), and the
+     * best-scoring subtree's mass: how a node compares with the page's
+     * main candidate */
+    double best_pos = 1.0;
     for (uint32_t i = n; i-- > 1;) {
-        uint32_t p = dom->nodes[i].parent;
+        const wn_node *x = &dom->nodes[i];
+        if (x->tag != WN_TAG_TEXT && posm[i] - negm[i] > best_pos) best_pos = posm[i] - negm[i];
+        uint32_t p = x->parent;
         intra[p] += intra[i];
         posm[p] += posm[i];
         negm[p] += negm[i];
@@ -150,53 +171,69 @@ int wn_features_compute(const winnow_doc *d, const wn_page_scores *ps, const cha
     double total_neg = negm[root] > 1.0f ? negm[root] : 1.0;
     double doc_len = dom->nodes[0].src_len > 0 ? dom->nodes[0].src_len : 1;
     double text_len = pt->len > 0 ? pt->len : 1;
-    /* the best-scoring subtree's mass: how a node compares with the
-     * page's main candidate */
-    double best_pos = 1.0;
-    for (uint32_t i = 1; i < n; i++)
-        if (dom->nodes[i].tag != WN_TAG_TEXT && posm[i] - negm[i] > best_pos) best_pos = posm[i] - negm[i];
 
-    /* word distribution of the page (counts in an open-addressing table) */
+    /* word distribution of the page: distinct words numbered in an
+     * open-addressing table, then per distinct word (not per occurrence)
+     * its log probability, Naive Bayes weight and title membership */
     uint32_t cap = 64;
     while (cap < 2 * W + 2) cap <<= 1;
     uint64_t *wk = wn_arena_calloc(a, cap, sizeof(uint64_t));
-    uint32_t *wc = wn_arena_calloc(a, cap, sizeof(uint32_t));
-    uint32_t *slot_of = wn_arena_alloc(a, ((size_t)W + 1) * sizeof(uint32_t));
-    float *slot_nb = nb ? wn_arena_alloc(a, (size_t)cap * sizeof(float)) : NULL;
-    if (!wk || !wc || !slot_of || (nb && !slot_nb)) return -1;
+    uint32_t *wid = wn_arena_alloc(a, (size_t)cap * sizeof(uint32_t));
+    uint32_t *id_of = wn_arena_alloc(a, ((size_t)W + 1) * sizeof(uint32_t));
+    uint32_t *wc = wn_arena_alloc(a, ((size_t)W + 1) * sizeof(uint32_t));
+    uint64_t *dw = wn_arena_alloc(a, ((size_t)W + 1) * sizeof(uint64_t));
+    if (!wk || !wid || !id_of || !wc || !dw) return -1;
+    uint32_t nd = 0;
     for (uint32_t t = 0; t < W; t++) {
         uint64_t w = pt->words[t] | 1;
         uint32_t s = (uint32_t)((w * 0x9E3779B97F4A7C15ull) >> 40) & (cap - 1);
         while (wk[s] && wk[s] != w) s = (s + 1) & (cap - 1);
-        /* the word table's weight once per distinct word, not per occurrence */
-        if (!wk[s] && slot_nb) slot_nb[s] = wn_nb_weight(nb, w);
-        wk[s] = w;
-        wc[s]++;
-        slot_of[t] = s;
+        if (!wk[s]) {
+            wk[s] = w;
+            wid[s] = nd;
+            wc[nd] = 0;
+            dw[nd] = w;
+            nd++;
+        }
+        wc[wid[s]]++;
+        id_of[t] = wid[s];
     }
     uint64_t title[64];
     uint32_t nt = dom->title ? wn_word_keys(dom->title, strlen(dom->title), title, 64) : 0;
     uint64_t tslots[256] = {0};
     word_set ts = {nt ? tslots : NULL, 255};
     for (uint32_t k = 0; k < nt; k++) set_add(&ts, title[k]);
-    xent[0] = 0;
-    intitle[0] = 0;
-    if (nbp) nbp[0] = 0;
-    for (uint32_t t = 0; t < W; t++) {
-        xent[t + 1] = xent[t] - log((double)wc[slot_of[t]] / (double)W);
-        intitle[t + 1] = intitle[t] + (uint32_t)set_has(&ts, pt->words[t]);
-        if (nbp) nbp[t + 1] = nbp[t] + slot_nb[slot_of[t]];
+    double *dlog = wn_arena_alloc(a, ((size_t)nd + 1) * sizeof(double));
+    float *dnb = wn_arena_alloc(a, ((size_t)nd + 1) * sizeof(float));
+    uint8_t *dtitle = wn_arena_alloc(a, (size_t)nd + 1);
+    if (!dlog || !dnb || !dtitle) return -1;
+    if (nb) wn_nb_weights(nb, dw, nd, dnb);
+    else memset(dnb, 0, (size_t)nd * sizeof *dnb);
+    for (uint32_t k = 0; k < nd; k++) {
+        dlog[k] = log((double)wc[k] / (double)W);
+        dtitle[k] = (uint8_t)set_has(&ts, dw[k]);
     }
-    double page_xent = W ? xent[W] / W : 0;
+    pre[0] = (word_prefix){0, 0, 0};
+    for (uint32_t t = 0; t < W; t++) {
+        uint32_t k = id_of[t];
+        pre[t + 1].xent = pre[t].xent - dlog[k];
+        pre[t + 1].nb = pre[t].nb + dnb[k];
+        pre[t + 1].title = pre[t].title + dtitle[k];
+    }
+    double page_xent = W ? pre[W].xent / W : 0;
 
+    float l1p[LOG1P_CACHE];
+    for (uint32_t v = 0; v < LOG1P_CACHE; v++) l1p[v] = -1.0f;
+    float log_page_chars = (float)log1p(page_chars);
+    float page_link_share = ratio(st[root].link_chars, page_chars);
     for (uint32_t r = 0; r < count; r++) {
         uint32_t i = out->node[r];
         const wn_node *x = &dom->nodes[i];
         const wn_stats *s = &st[i];
         float *f = out->x + (size_t)r * WN_NFEAT;
         double chars = s->chars, words = s->words;
-        f[WN_F_LOG_CHARS] = (float)log1p(chars);
-        f[WN_F_LOG_WORDS] = (float)log1p(words);
+        f[WN_F_LOG_CHARS] = log1p_count(l1p, s->chars);
+        f[WN_F_LOG_WORDS] = log1p_count(l1p, s->words);
         f[WN_F_CHAR_SHARE] = ratio(chars, page_chars);
         f[WN_F_WORD_SHARE] = ratio(words, page_words);
         f[WN_F_DISTINCT_RATIO] = ratio(s->distinct_words, words);
@@ -209,10 +246,10 @@ int wn_features_compute(const winnow_doc *d, const wn_page_scores *ps, const cha
         f[WN_F_LINKS_PER_WORD] = ratio(s->links, words > 0 ? words : 1);
         f[WN_F_ANCHOR_SIZE] = s->links ? (float)log1p((double)s->link_chars / s->links) : 0.0f;
         f[WN_F_INTRA_SITE] = s->links ? ratio(intra[i], s->links) : 0.0f;
-        f[WN_F_LOG_LINKS] = (float)log1p(s->links);
-        f[WN_F_LOG_IMAGES] = (float)log1p(s->images);
+        f[WN_F_LOG_LINKS] = log1p_count(l1p, s->links);
+        f[WN_F_LOG_IMAGES] = log1p_count(l1p, s->images);
         f[WN_F_IMAGES_PER_WORD] = ratio(s->images, words > 0 ? words : 1);
-        f[WN_F_LOG_ELEMENTS] = (float)log1p(s->elements);
+        f[WN_F_LOG_ELEMENTS] = log1p_count(l1p, s->elements);
         f[WN_F_TAGS_PER_CHAR] = ratio(s->elements, chars);
         f[WN_F_ELEMENT_SHARE] = ratio(s->elements, page_elems);
         f[WN_F_VISIBLE_PER_HTML] = x->src_len ? (float)fmin(chars / x->src_len, 1.0) : 0.0f;
@@ -223,16 +260,19 @@ int wn_features_compute(const winnow_doc *d, const wn_page_scores *ps, const cha
         f[WN_F_LINE] = ratio(x->line, max_line);
         f[WN_F_DEPTH] = (float)x->depth;
         f[WN_F_DEPTH_SHARE] = ratio(x->depth, max_depth);
-        f[WN_F_SIBLING_INDEX] = (float)log1p(x->sibling_index);
+        f[WN_F_SIBLING_INDEX] = log1p_count(l1p, x->sibling_index);
         uint32_t sib = x->parent != WN_NONE ? kids[x->parent] : 1;
-        f[WN_F_SIBLINGS] = (float)log1p(sib);
+        f[WN_F_SIBLINGS] = log1p_count(l1p, sib);
         f[WN_F_SIBLING_POS] = sib > 1 ? ratio(x->sibling_index, sib - 1) : 0.0f;
-        uint32_t in_t = intitle[s->w_end] - intitle[s->w_begin];
+        const word_prefix *pb = &pre[s->w_begin], *pe = &pre[s->w_end];
+        uint32_t in_t = pe->title - pb->title;
         f[WN_F_TITLE_WORDS] = ratio(in_t, words);
         f[WN_F_TITLE_COVER] = nt ? (float)fmin((double)in_t / nt, 1.0) : 0.0f;
         uint32_t nw = s->w_end - s->w_begin;
+        f[WN_F_XENT_PAGE] = 0.0f;
+        f[WN_F_XENT_GAP] = 0.0f;
         if (nw > 0) {
-            double own = (xent[s->w_end] - xent[s->w_begin]) / nw;
+            double own = (pe->xent - pb->xent) / nw;
             f[WN_F_XENT_PAGE] = (float)own;
             f[WN_F_XENT_GAP] = (float)(own - page_xent);
         }
@@ -257,10 +297,12 @@ int wn_features_compute(const winnow_doc *d, const wn_page_scores *ps, const cha
         uint32_t u = lb->unit[i];
         f[WN_F_UNIT_VALUE] = ps->own[u].chars ? (float)fmax(-1.0, fmin(1.5, lb->value[u] / ps->own[u].chars)) : 0.0f;
         f[WN_F_BEST_SHARE] = (float)fmax(-1.0, fmin(1.0, (posm[i] - negm[i]) / best_pos));
-        f[WN_F_LOG_PAGE_CHARS] = (float)log1p(page_chars);
-        f[WN_F_PAGE_LINK_SHARE] = ratio(st[root].link_chars, page_chars);
-        if (nbp && nw > 0) {
-            double sum = nbp[s->w_end] - nbp[s->w_begin];
+        f[WN_F_LOG_PAGE_CHARS] = log_page_chars;
+        f[WN_F_PAGE_LINK_SHARE] = page_link_share;
+        f[WN_F_NB_MEAN] = 0.0f;
+        f[WN_F_NB_SUM] = 0.0f;
+        if (nb && nw > 0) {
+            double sum = pe->nb - pb->nb;
             f[WN_F_NB_MEAN] = (float)(sum / nw);
             double z = nb->prior + sum;
             f[WN_F_NB_SUM] = (float)fmax(-50.0, fmin(50.0, z));

@@ -18,10 +18,29 @@ typedef struct wn_nb_model {
     uint32_t count;        /* words kept */
     uint64_t *word;        /* sorted word keys */
     float *weight;         /* log-ratio per word */
+    /* open-addressing index of the same table (wn_nb_index), read-only
+     * once built; NULL: lookups binary-search the sorted keys */
+    uint64_t *slot_word;   /* 0: empty slot */
+    float *slot_weight;
+    uint32_t slot_mask;
+    /* 4 * (slot_mask + 1) bits, a word's bit set when it is in the table
+     * (its hash's low bits are also its home slot): most words of a page
+     * are not in the table, and this filter, 8 times smaller, tells so
+     * without a cache miss in the table */
+    uint64_t *filter;
 } wn_nb_model;
 
 /* Log-ratio of a word key, 0 when unknown. */
 float wn_nb_weight(const wn_nb_model *m, uint64_t word);
+
+/* wn_nb_weight of n word keys into out[0..n): the same values, with the
+ * table's cache misses overlapped. */
+void wn_nb_weights(const wn_nb_model *m, const uint64_t *words, uint32_t n, float *out);
+
+/* Builds the hash index of a filled table (the model parser and
+ * wn_nb_build call it); lookups give the same weights with or without it.
+ * Returns 0, or -1 out of memory (the model then works without an index). */
+int wn_nb_index(wn_nb_model *m);
 
 /* Training: counts of word keys per class. */
 typedef struct wn_nb_counts wn_nb_counts;

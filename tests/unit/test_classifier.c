@@ -215,6 +215,138 @@ static void test_page_features(void)
     winnow_engine_free(e);
 }
 
+/* ---- the flat tree layout and the NB index against the plain lookups ---- */
+
+static uint64_t rnd_next(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+    return *s >> 11;
+}
+
+static float rnd_unit(uint64_t *s) { return (float)(rnd_next(s) % 1000000) / 1000000.0f; }
+
+/* Appends a random subtree of at most `depth` levels of splits, children
+ * after their parent (the `no` child after the whole `yes` subtree). */
+static int32_t grow_tree(wn_tree_node *nodes, int32_t *used, uint32_t depth, uint64_t *rng)
+{
+    int32_t k = (*used)++;
+    if (depth == 0 || rnd_next(rng) % 4 == 0) {
+        nodes[k] = (wn_tree_node){-1, 0, 0, 0, rnd_unit(rng) - 0.5f};
+        return k;
+    }
+    nodes[k].feature = (int32_t)(rnd_next(rng) % WN_NFEAT);
+    nodes[k].threshold = rnd_unit(rng);
+    nodes[k].leaf = 0;
+    nodes[k].yes = grow_tree(nodes, used, depth - 1, rng);
+    nodes[k].no = grow_tree(nodes, used, depth - 1, rng);
+    return k;
+}
+
+/* Random ensembles of each depth: the flat layout (depth <= 8) gives
+ * exactly the node walk's probabilities, rows in groups and alone, NaN
+ * features included; deeper trees keep the node walk. */
+static void test_flat_trees(void)
+{
+    uint64_t rng = 42;
+    enum { ROWS = 37, TREES = 20 };
+    float *x = malloc(sizeof(float) * ROWS * WN_NFEAT);
+    for (int i = 0; i < ROWS * WN_NFEAT; i++) x[i] = rnd_unit(&rng);
+    x[3 * WN_NFEAT + 5] = NAN;
+    x[20 * WN_NFEAT + 0] = NAN;
+    for (uint32_t depth = 0; depth <= 9; depth++) {
+        for (uint32_t nb = 1; nb <= 2; nb++) {
+            wn_classifier c;
+            memset(&c, 0, sizeof c);
+            c.kind = WN_CLF_BOOST;
+            c.nbuckets = nb;
+            c.edges[0] = nb == 2 ? 0.5f : INFINITY;
+            c.edges[1] = INFINITY;
+            for (uint32_t b = 0; b < nb; b++) {
+                wn_clf_bucket *bk = &c.bucket[b];
+                bk->ntrees = TREES;
+                bk->base_margin = 0.125f * (float)(b + 1);
+                bk->tree_start = calloc(TREES + 1, sizeof(uint32_t));
+                bk->nodes = calloc((size_t)TREES << (depth + 1), sizeof(wn_tree_node));
+                int32_t used = 0;
+                for (uint32_t t = 0; t < TREES; t++) {
+                    bk->tree_start[t] = (uint32_t)used;
+                    int32_t size = 0; /* node indices are relative to the tree */
+                    grow_tree(bk->nodes + used, &size, depth, &rng);
+                    used += size;
+                }
+                bk->tree_start[TREES] = (uint32_t)used;
+                wn_clf_bucket_finish(bk);
+                CHECK_EQ(bk->flat_leaf != NULL, depth <= WN_FLAT_MAX_DEPTH);
+            }
+            /* the same trees without the flat layout */
+            wn_classifier plain = c;
+            for (uint32_t b = 0; b < nb; b++) {
+                plain.bucket[b].flat_feature = NULL;
+                plain.bucket[b].flat_threshold = NULL;
+                plain.bucket[b].flat_leaf = NULL;
+            }
+            for (uint32_t rows = 1; rows <= ROWS; rows += 6) {
+                float p[ROWS], q[ROWS];
+                wn_classifier_predict(&c, x, rows, p);
+                wn_classifier_predict(&plain, x, rows, q);
+                CHECK(memcmp(p, q, rows * sizeof *p) == 0);
+            }
+            wn_classifier_free(&c);
+        }
+    }
+    free(x);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The hash index and the batch give the weights binary search gives, for
+ * keys in the table (with or without bit 0), absent ones and even ones. */
+static void test_nb_index(void)
+{
+    uint64_t rng = 7;
+    enum { N = 3000, Q = 9000 };
+    wn_nb_model m;
+    memset(&m, 0, sizeof m);
+    m.word = malloc(N * sizeof *m.word);
+    m.weight = malloc(N * sizeof *m.weight);
+    for (uint32_t k = 0; k < N; k++) m.word[k] = (rnd_next(&rng) << 12) | (k % 7 == 0 ? 0 : 1);
+    qsort(m.word, N, sizeof *m.word, cmp_u64);
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < N; k++)
+        if (n == 0 || m.word[k] != m.word[n - 1]) m.word[n++] = m.word[k];
+    m.count = n;
+    for (uint32_t k = 0; k < n; k++) m.weight[k] = rnd_unit(&rng) - 0.5f;
+    wn_nb_model plain = m; /* no index yet: binary search */
+    CHECK_EQ(wn_nb_index(&m), 0);
+    CHECK(m.slot_word != NULL);
+    uint64_t *q = malloc(Q * sizeof *q);
+    float *batch = malloc(Q * sizeof *batch);
+    for (uint32_t i = 0; i < Q; i++) {
+        uint64_t w = m.word[rnd_next(&rng) % n];
+        switch (i % 3) {
+        case 0: q[i] = w; break;
+        case 1: q[i] = w & ~1ull; break;
+        default: q[i] = rnd_next(&rng); break;
+        }
+    }
+    wn_nb_weights(&m, q, Q, batch);
+    int same = 1, hits = 0;
+    for (uint32_t i = 0; i < Q; i++) {
+        float a = wn_nb_weight(&plain, q[i]), b = wn_nb_weight(&m, q[i]);
+        if (a != b || batch[i] != a) same = 0;
+        hits += a != 0.0f;
+    }
+    CHECK(same);
+    CHECK(hits > Q / 2);
+    free(q);
+    free(batch);
+    wn_nb_free(&m);
+}
+
 /* The built-in model parses and is used by default. */
 static void test_default_model(void)
 {
@@ -235,6 +367,8 @@ int main(void)
     RUN(test_tree_model_round_trip);
     RUN(test_refused_models);
     RUN(test_linear_model);
+    RUN(test_flat_trees);
+    RUN(test_nb_index);
     RUN(test_page_features);
     RUN(test_default_model);
     return CHECK_DONE();
