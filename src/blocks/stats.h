@@ -38,6 +38,7 @@ enum {
     WN_HINT_SITE       = 1 << 12, /* not a name: the site model found the text on many pages */
     WN_HINT_MIXED      = 1 << 13, /* the name also had content words, dropped for its boilerplate ones */
     WN_HINT_GALLERY    = 1 << 14, /* gallery, slideshow, carousel: photo captions beside the text */
+    WN_HINT_SCRIPT     = 1 << 15, /* not a name: script or template code shown as text */
 };
 #define WN_HINT_BOILER (WN_HINT_NAV | WN_HINT_HEADER | WN_HINT_FOOTER | WN_HINT_SIDEBAR | WN_HINT_COMMENT | \
                         WN_HINT_SHARE | WN_HINT_RELATED | WN_HINT_AD | WN_HINT_OVERLAY | WN_HINT_GALLERY)

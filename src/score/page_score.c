@@ -62,6 +62,30 @@ static int marker_closes_content(const wn_dom *dom, const float *pos, float tota
     return before > 0.0f && after > 0.0f && after < 0.9f * total;
 }
 
+/* Script shown as text (a broken page, a document.write cut in two) or an
+ * unrendered page template ({{article.pretty_date}}): dense in braces and
+ * glued '=' outside <pre> and <code>, and written in the words of browser
+ * scripts or in double braces. Code samples, TeX and query strings on
+ * technical pages are dense too, but neither call the document or window
+ * nor leave placeholders. */
+static int is_script_text(const winnow_doc *d, uint32_t u, const wn_unit_stats *o)
+{
+    if (o->chars < 40 || o->code * 100 <= 3 * o->chars) return 0;
+    static const char *const marks[] = {"document.", "window.", "function(", "function ", "var ", "typeof "};
+    const wn_stats *s = &d->stats[u];
+    const char *t = d->page_text.text + s->nt_begin;
+    size_t n = s->nt_end - s->nt_begin;
+    for (size_t j = 0; j + 1 < n; j++)
+        if (t[j] == '{' && t[j + 1] == '{') return 1;
+    int found = 0;
+    for (size_t k = 0; k < sizeof marks / sizeof marks[0]; k++) {
+        size_t m = strlen(marks[k]);
+        for (size_t j = 0; j + m <= n; j++)
+            if (t[j] == marks[k][0] && memcmp(t + j, marks[k], m) == 0) { found++; break; }
+    }
+    return found >= 2;
+}
+
 /* Content value of a unit from its own text, before hints. */
 static float raw_value(const wn_unit_stats *u, unsigned tag)
 {
@@ -69,10 +93,6 @@ static float raw_value(const wn_unit_stats *u, unsigned tag)
     if (u->chars == 0) return 0.0f;
     float l = (float)u->link_chars;
     float plain = c - l;
-    /* script or style text shown as text (a broken page, a document.write
-     * cut in two): dense in { } = ;, which prose outside <pre> and <code>
-     * almost never is */
-    if (u->chars >= 40 && u->code * 100 > 3 * u->chars) return -c;
     if (wn_tag_has(tag, WN_TF_HEADING)) return l > plain ? -c : 0.0f;
     if (l > 0.5f * c) return -c;
     float v = plain - 1.5f * l;
@@ -134,6 +154,29 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
     for (uint32_t i = n; i-- > 1;) pos[dom->nodes[i].parent] += pos[i];
     float total = pos[0] > 1.0f ? pos[0] : 1.0f;
 
+    /* A page whose running text lies (nearly) all in elements named for
+     * comments is a discussion (a forum thread, its first post styled as a
+     * comment too); one whose text lies all in a gallery is a gallery page.
+     * There the name marks the content, not what surrounds it. */
+    uint16_t untrusted = 0;
+    {
+        float mass_comment = 0.0f, mass_gallery = 0.0f;
+        uint8_t *inside = comments_after; /* borrowed, cleared below: bit 0 comment, bit 1 gallery */
+        for (uint32_t i = 1; i < n; i++) {
+            const wn_node *x = &dom->nodes[i];
+            uint8_t in = inside[x->parent];
+            if (x->tag != WN_TAG_TEXT && !(st[i].hints & WN_HINT_MIXED)) {
+                uint16_t hb = (uint16_t)(st[i].hints & WN_HINT_BOILER);
+                if (hb == WN_HINT_COMMENT && !(in & 1)) { mass_comment += pos[i]; in |= 1; }
+                if (hb == WN_HINT_GALLERY && !(in & 2)) { mass_gallery += pos[i]; in |= 2; }
+            }
+            inside[i] = in;
+        }
+        memset(inside, 0, n);
+        if (total - mass_comment < 0.1f * total) untrusted |= WN_HINT_COMMENT;
+        if (total - mass_gallery < 0.1f * total) untrusted |= WN_HINT_GALLERY;
+    }
+
     for (uint32_t i = 1; i < n; i++) {
         const wn_node *x = &dom->nodes[i];
         uint32_t p = x->parent;
@@ -152,17 +195,20 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
         uint16_t hb = (uint16_t)(h & WN_HINT_BOILER);
         int specific = (hb == WN_HINT_COMMENT || hb == WN_HINT_GALLERY) && !(h & WN_HINT_MIXED);
         int trusted = pos[i] < 0.5f * total || (specific && pos[i] < 0.9f * total);
+        h = (uint16_t)(h & ~untrusted);
         if ((h & WN_HINT_BOILER) && trusted) ps->boiler[i] |= (uint16_t)(h & WN_HINT_BOILER);
         if (p != WN_NONE && comments_after[p]) ps->boiler[i] |= WN_HINT_COMMENT;
-        if (st[i].chars == 0 && p != WN_NONE && !comments_after[p] && is_comment_marker(dom, &st[i], x, h) &&
+        if (st[i].chars == 0 && p != WN_NONE && !comments_after[p] && !(untrusted & WN_HINT_COMMENT) &&
+            is_comment_marker(dom, &st[i], x, h) &&
             marker_closes_content(dom, pos, total, i))
             comments_after[p] = 1;
         if (content && pos[i] > 0.0f) ps->content_hint[i] = 1;
     }
 
-    /* hints applied to unit values */
+    /* hints applied to unit values; script text is boilerplate wherever it is */
     for (uint32_t i = 0; i < n; i++) {
         if (lb->unit[i] != i || ps->own[i].chars == 0) continue;
+        if (is_script_text(d, i, &ps->own[i])) ps->boiler[i] |= WN_HINT_SCRIPT;
         float c = (float)ps->own[i].chars;
         float v = lb->value[i];
         uint16_t b = ps->boiler[i];
