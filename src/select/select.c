@@ -34,12 +34,43 @@ static size_t words_of(const char *s, size_t n, uint64_t *out, size_t cap)
 
 /* Whether a unit's words are (nearly all) the document title's and cover
  * at least half of it. */
-static int title_like(const winnow_doc *d, uint32_t i, const uint64_t *title, size_t nt)
+typedef struct title_text {
+    const uint64_t *words;
+    size_t nwords;
+    char lower[512];   /* the title, ASCII lower-cased, spaces collapsed */
+    size_t len;
+} title_text;
+
+/* A unit of one "word" (CJK text has no spaces: "Docker常用命令") is the
+ * headline when its text is a part of the title making up at least a third
+ * of it. */
+static int title_part(const winnow_doc *d, uint32_t i, const title_text *tt)
 {
+    const wn_stats *s = &d->stats[i];
+    const char *u = d->page_text.text + s->nt_begin;
+    size_t n = s->nt_end - s->nt_begin;
+    while (n && u[0] == ' ') { u++; n--; }
+    while (n && u[n - 1] == ' ') n--;
+    if (n < 6 || n * 3 < tt->len || n > tt->len) return 0;
+    /* only text written without spaces: at least two characters of three
+     * UTF-8 bytes (CJK); a one-word Latin unit is a section or tag name */
+    int wide = 0;
+    for (size_t j = 0; j < n; j++) wide += (unsigned char)u[j] >= 0xE0;
+    if (wide < 2) return 0;
+    for (size_t j = 0; j + n <= tt->len; j++)
+        if (tt->lower[j] == u[0] && memcmp(tt->lower + j, u, n) == 0) return 1;
+    return 0;
+}
+
+static int title_like(const winnow_doc *d, uint32_t i, const title_text *tt)
+{
+    const uint64_t *title = tt->words;
+    size_t nt = tt->nwords;
     const wn_stats *s = &d->stats[i];
     if (s->chars < 8 || s->chars > 300) return 0;
     uint64_t unit[64];
     size_t nu = words_of(d->page_text.text + s->nt_begin, s->nt_end - s->nt_begin, unit, 64);
+    if (nu == 1) return title_part(d, i, tt);
     if (nu < 2 || nu > 40) return 0;
     size_t shared = 0;
     for (size_t a = 0; a < nu; a++)
@@ -64,7 +95,21 @@ static uint32_t find_headline(const winnow_doc *d, uint32_t container)
     const wn_stats *st = d->stats;
     uint64_t title[64];
     size_t nt = dom->title ? words_of(dom->title, strlen(dom->title), title, 64) : 0;
+    title_text tt = {title, nt, {0}, 0};
     if (nt >= 2) {
+        /* the page text is case-folded with runs of spaces collapsed */
+        int space = 1;
+        for (const char *c = dom->title; *c && tt.len < sizeof tt.lower; c++) {
+            unsigned char b = (unsigned char)*c;
+            if (b == ' ' || b == '\t' || b == '\n' || b == '\r') {
+                if (!space) tt.lower[tt.len++] = ' ';
+                space = 1;
+                continue;
+            }
+            tt.lower[tt.len++] = (char)(b < 0x80 ? tolower(b) : b);
+            space = 0;
+        }
+        while (tt.len && tt.lower[tt.len - 1] == ' ') tt.len--;
         /* the first units inside the block first (a headline the site
          * model took for template because other pages link to it), then
          * backwards from the block */
@@ -77,7 +122,7 @@ static uint32_t find_headline(const winnow_doc *d, uint32_t container)
              * or share links may come before the headline */
             scanned++;
             if (d->labels.keep[i]) inside++;
-            if (title_like(d, i, title, nt)) return i;
+            if (title_like(d, i, &tt)) return i;
         }
         int looked = 0;
         for (uint32_t i = container; i-- > 1 && looked < 60;) {
@@ -87,7 +132,7 @@ static uint32_t find_headline(const winnow_doc *d, uint32_t container)
             const wn_stats *s = &st[i];
             if (s->chars == 0) continue;
             looked++;
-            if (title_like(d, i, title, nt)) return i;
+            if (title_like(d, i, &tt)) return i;
         }
     }
     uint32_t best = WN_NONE;
