@@ -3,6 +3,15 @@
 #include <string.h>
 #include <strings.h>
 
+static int inside_article(const wn_dom *dom, const wn_node *x)
+{
+    for (uint32_t a = x->parent; a != WN_NONE && a != 0; a = dom->nodes[a].parent) {
+        unsigned t = dom->nodes[a].tag;
+        if (t == WN_TAG_ARTICLE || t == WN_TAG_MAIN) return 1;
+    }
+    return 0;
+}
+
 /* Boilerplate implied by the element itself: HTML5 landmarks and ARIA roles. */
 static uint16_t landmark_hints(const wn_dom *dom, const wn_node *x, int *content)
 {
@@ -11,7 +20,11 @@ static uint16_t landmark_hints(const wn_dom *dom, const wn_node *x, int *content
     case WN_TAG_NAV: h |= WN_HINT_NAV; break;
     case WN_TAG_ASIDE: h |= WN_HINT_SIDEBAR; break;
     case WN_TAG_FOOTER: h |= WN_HINT_FOOTER; break;
-    case WN_TAG_HEADER: h |= WN_HINT_HEADER; break;
+    case WN_TAG_HEADER:
+        /* HTML5: a <header> inside an <article> or <main> is that
+         * article's header (title, byline, standfirst), not the site's */
+        if (!inside_article(dom, x)) h |= WN_HINT_HEADER;
+        break;
     case WN_TAG_FORM: h |= WN_HINT_OVERLAY; break;
     case WN_TAG_BUTTON: h |= WN_HINT_NAV; break;
     case WN_TAG_ARTICLE: case WN_TAG_MAIN: *content = 1; break;
@@ -93,7 +106,9 @@ static float raw_value(const wn_unit_stats *u, unsigned tag)
     if (u->chars == 0) return 0.0f;
     float l = (float)u->link_chars;
     float plain = c - l;
-    if (wn_tag_has(tag, WN_TF_HEADING)) return l > plain ? -c : 0.0f;
+    /* a heading is a title, unless it runs on for sentences (a subtitle
+     * used for a whole summary) */
+    if (wn_tag_has(tag, WN_TF_HEADING) && !(plain >= 200.0f && u->stops + u->commas >= 2)) return l > plain ? -c : 0.0f;
     if (l > 0.5f * c) return -c;
     float v = plain - 1.5f * l;
     int sentences = u->stops + u->commas;
