@@ -209,6 +209,12 @@ static void keep_standfirst(winnow_doc *d, const wn_page_scores *ps)
             unsigned t = dom->nodes[a].tag;
             if (t == WN_TAG_FIGURE || t == WN_TAG_FIGCAPTION || d->stats[a].images || (d->stats[a].hints & WN_HINT_META)) { caption = 1; break; }
         }
+        /* ...unless the box is a video player's fallback (<object>): the
+         * text shown in place of the video describes it */
+        if (caption) {
+            for (uint32_t a = i; a != WN_NONE && !(c >= a && c < a + dom->nodes[a].size); a = dom->nodes[a].parent)
+                if (dom->nodes[a].tag == WN_TAG_OBJECT) { caption = 0; break; }
+        }
         if (caption) continue;
         uint32_t p = dom->nodes[i].parent;
         if (p == WN_NONE || (float)d->stats[p].link_chars >= LONE_MAX_LINK_DENSITY * (float)d->stats[p].chars) continue;
