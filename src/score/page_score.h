@@ -4,9 +4,15 @@
  * text node). Each unit gets a content value: positive for running text
  * (long, punctuated, few links), negative for link lists, short fragments
  * and text under boilerplate landmarks (nav, aside, footer, ARIA roles,
- * class/id names such as sidebar, share, related, comment). A class/id
- * name is trusted only when the element it names does not hold most of the
- * page's running text: wrappers named "has-sidebar" do not sink a page. */
+ * class/id names such as sidebar, share, related, comment, gallery). A
+ * class/id name is trusted only when the element it names does not hold
+ * most of the page's running text: wrappers named "has-sidebar" do not sink
+ * a page. Names that say only "comments" or "gallery" are trusted up to 90%
+ * of the text (long comments under a short article), and not at all when
+ * nearly all the text is under such names (a forum thread). Comments after
+ * an empty <a name="comments"> marker, script text shown as text and
+ * unrendered {{placeholders}} are boilerplate too; a <header> inside an
+ * <article> is the article's own. */
 #ifndef WN_PAGE_SCORE_H
 #define WN_PAGE_SCORE_H
 
