@@ -174,7 +174,7 @@ static void scan_text(scan_state *s, const char *t, size_t n, wn_stats *st)
             PUSH_WORD();
             /* script marks: braces, and = glued to what follows (a=b, ==), not
              * the spaced = of prose and rendered equations */
-            code += (b == '{') + (b == '}') + (b == '=' && i < n && ascii_class[(unsigned char)t[i] & 0x7F] != WN_CC_SPACE && (unsigned char)t[i] < 0x80);
+            code += (b == '{') + (b == '}') + (b == '=' && i < n && (unsigned char)t[i] > ' ' && (unsigned char)t[i] < 0x80);
             if (c == WN_CC_PUNCT) {
                 punct++;
                 commas += b == ',';

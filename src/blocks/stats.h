@@ -54,7 +54,7 @@ typedef struct wn_stats {
     uint64_t path_hash;          /* XXH3 chain over the tag names from <html> */
     uint16_t hist[WN_HIST_N];
     uint16_t hints;
-    uint16_t code_syms;          /* text nodes only: { } = ; (saturating), the mark of script text shown as text */
+    uint16_t code_syms;          /* text nodes only: braces and '=' glued to what follows (saturating), the mark of script text shown as text */
     uint8_t  is_block;           /* Kolcz & Yih block candidate */
 } wn_stats;
 

@@ -61,6 +61,11 @@ typedef struct wn_dom {
 } wn_dom;
 
 static inline int wn_node_is_text(const wn_node *n) { return n->tag == WN_TAG_TEXT; }
+/* Whether node i lies in the subtree of node root (root itself included). */
+static inline int wn_node_within(const wn_dom *d, uint32_t root, uint32_t i)
+{
+    return i >= root && i < root + d->nodes[root].size;
+}
 
 /* Attribute value by lower-case name, NULL when absent. */
 const char *wn_node_attr(const wn_dom *d, const wn_node *n, const char *name, size_t *len);

@@ -137,7 +137,8 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
     uint16_t *self_hint = wn_arena_calloc(a, n, sizeof(uint16_t));
     float *pos = wn_arena_calloc(a, n, sizeof(float));
     uint8_t *comments_after = wn_arena_calloc(a, n, 1);
-    if (!lb->unit || !lb->value || !lb->templ || !lb->keep || !ps->own || !ps->boiler || !ps->content_hint ||
+    uint8_t *inside = wn_arena_alloc(a, n);
+    if (!inside || !lb->unit || !lb->value || !lb->templ || !lb->keep || !ps->own || !ps->boiler || !ps->content_hint ||
         !self_hint || !pos || !comments_after)
         return -1;
 
@@ -176,7 +177,8 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
     uint16_t untrusted = 0;
     {
         float mass_comment = 0.0f, mass_gallery = 0.0f;
-        uint8_t *inside = comments_after; /* borrowed, cleared below: bit 0 comment, bit 1 gallery */
+        /* inside[i]: bit 0 under a comments name, bit 1 under a gallery name */
+        inside[0] = 0;
         for (uint32_t i = 1; i < n; i++) {
             const wn_node *x = &dom->nodes[i];
             uint8_t in = inside[x->parent];
@@ -187,7 +189,6 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
             }
             inside[i] = in;
         }
-        memset(inside, 0, n);
         if (total - mass_comment < 0.1f * total) untrusted |= WN_HINT_COMMENT;
         if (total - mass_gallery < 0.1f * total) untrusted |= WN_HINT_GALLERY;
     }

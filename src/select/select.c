@@ -203,19 +203,16 @@ static void keep_standfirst(winnow_doc *d, const wn_page_scores *ps)
     for (uint32_t i = h + dom->nodes[h].size; i < c; i++) {
         if (lb->unit[i] != i || lb->keep[i] || ps->boiler[i] || lb->value[i] < STANDFIRST_MIN_VALUE) continue;
         if (i + dom->nodes[i].size > c) continue; /* an ancestor of the container */
-        /* a caption: text in a box with an image, or in a figure */
-        int caption = 0;
-        for (uint32_t a = i; a != WN_NONE && !(c >= a && c < a + dom->nodes[a].size); a = dom->nodes[a].parent) {
+        /* a caption: text in a box with an image, or in a figure; unless
+         * the box is a video player's fallback (<object>), whose text
+         * describes the video shown in its place */
+        int caption = 0, player = 0;
+        for (uint32_t a = i; a != WN_NONE && !wn_node_within(dom, a, c); a = dom->nodes[a].parent) {
             unsigned t = dom->nodes[a].tag;
-            if (t == WN_TAG_FIGURE || t == WN_TAG_FIGCAPTION || d->stats[a].images || (d->stats[a].hints & WN_HINT_META)) { caption = 1; break; }
+            caption |= t == WN_TAG_FIGURE || t == WN_TAG_FIGCAPTION || d->stats[a].images || (d->stats[a].hints & WN_HINT_META);
+            player |= t == WN_TAG_OBJECT;
         }
-        /* ...unless the box is a video player's fallback (<object>): the
-         * text shown in place of the video describes it */
-        if (caption) {
-            for (uint32_t a = i; a != WN_NONE && !(c >= a && c < a + dom->nodes[a].size); a = dom->nodes[a].parent)
-                if (dom->nodes[a].tag == WN_TAG_OBJECT) { caption = 0; break; }
-        }
-        if (caption) continue;
+        if (caption && !player) continue;
         uint32_t p = dom->nodes[i].parent;
         if (p == WN_NONE || (float)d->stats[p].link_chars >= LONE_MAX_LINK_DENSITY * (float)d->stats[p].chars) continue;
         lb->keep[i] = 1;
@@ -225,7 +222,7 @@ static void keep_standfirst(winnow_doc *d, const wn_page_scores *ps)
     /* the walk covers the ancestor holding both, keeping only what is
      * marked; the headline comes out in its place */
     uint32_t a = c;
-    while (a != WN_NONE && !(h >= a && h < a + dom->nodes[a].size)) a = dom->nodes[a].parent;
+    while (a != WN_NONE && !wn_node_within(dom, a, h)) a = dom->nodes[a].parent;
     if (a == WN_NONE) a = dom->body;
     lb->container = a;
     lb->headline = WN_NONE;
@@ -284,7 +281,7 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
             if (h != WN_NONE) {
                 lb->keep[h] = 1;
                 /* outside the block it is walked on its own, first */
-                if (h < lb->container || h >= lb->container + dom->nodes[lb->container].size) lb->headline = h;
+                if (!wn_node_within(dom, lb->container, h)) lb->headline = h;
             }
         }
         if (lb->headline != WN_NONE && lb->headline < lb->container) keep_standfirst(d, ps);
