@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Accuracy on the shared evaluation corpora with the reference scorer.
-# usage: bench/accuracy.sh [CORPUS...]   (default: all five)
+# usage: bench/accuracy.sh [CORPUS...]   (default: all six)
 # Writes predictions to $OUT (default /tmp/winnow-acc/NAME) and prints one
 # line per corpus: name, shingle P/R/F1, token P/R/F1.
 set -euo pipefail
@@ -10,7 +10,7 @@ scorer=${SCORER:-$here/../shared/tools/score.py}
 winnow=${WINNOW:-$here/build/winnow}
 out=${OUT:-/tmp/winnow-acc}
 corpora=("$@")
-[ ${#corpora[@]} -gt 0 ] || corpora=(aeb big9 cleanportaleval l3s-gn1 readability)
+[ ${#corpora[@]} -gt 0 ] || corpora=(aeb big9 cleanportaleval l3s-gn1 readability chaos)
 printf '%-16s %s\n' corpus "shingle P R F1 | token P R F1"
 for c in "${corpora[@]}"; do
   rm -rf "$out/$c"; mkdir -p "$out/$c"

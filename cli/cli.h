@@ -28,6 +28,8 @@ typedef struct cli_opts {
     int all;                     /* site: list every fingerprint, not only templates */
     const char **inputs;
     int ninputs;
+    const char *rules[32];       /* --rule NAME=VALUE, applied to every engine */
+    int nrules;
 } cli_opts;
 
 /* Option parsing shared by the commands; returns 0, or EXIT_USAGE after a message. */
@@ -73,5 +75,6 @@ int cmd_learn(int argc, char **argv);
 int cmd_sites(int argc, char **argv);
 int cmd_site(int argc, char **argv);
 int cmd_train(int argc, char **argv);
+int cmd_rules(int argc, char **argv);
 
 #endif

@@ -50,7 +50,7 @@ static void *extract_run(void *arg)
             continue;
         }
         if (s != WINNOW_OK && !o->quiet) cli_report("winnow: %s: warning: %s\n", name, winnow_doc_warning(doc));
-        if (s == WINNOW_NO_CONTENT) w->no_content++;
+        if (s == WINNOW_NO_CONTENT || s == WINNOW_NO_MAIN) w->no_content++;
         char *out_path = cli_output_path(o, &page, w->many);
         FILE *out = out_path ? fopen(out_path, "wb") : stdout;
         if (!out) {
@@ -81,7 +81,7 @@ int cmd_extract(int argc, char **argv, int blocks)
     cli_opts o;
     int rc = cli_parse(argc, argv, 2, &o,
                        "--output --format --charset --url --no-title --max-bytes --jobs --quiet --db --site "
-                       "--mode --method --exclude-self --model --no-model --no-smooth");
+                       "--mode --method --exclude-self --model --no-model --no-smooth --rule");
     if (rc) { free(o.inputs); return rc; }
     if (blocks == 1) o.format = WINNOW_FORMAT_BLOCKS;
     if (blocks == 2) o.format = WINNOW_FORMAT_SEGMENTS;

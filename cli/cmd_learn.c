@@ -37,7 +37,7 @@ static int extract_kept(const cli_opts *o, winnow_engine *e, kept_page *pages, s
             failed++;
             continue;
         }
-        if (s == WINNOW_NO_CONTENT) (*no_content)++;
+        if (s == WINNOW_NO_CONTENT || s == WINNOW_NO_MAIN) (*no_content)++;
         char *out_path = cli_output_path(o, p, 1);
         FILE *out = out_path ? fopen(out_path, "wb") : stdout;
         if (!out) {
@@ -58,7 +58,7 @@ int cmd_learn(int argc, char **argv)
     cli_opts o;
     int rc = cli_parse(argc, argv, 2, &o,
                        "--db --site --half-life --batch --output --format --quiet --max-bytes --no-title --mode "
-                       "--method --charset --model --no-model --no-smooth");
+                       "--method --charset --model --no-model --no-smooth --rule");
     if (rc) { free(o.inputs); return rc; }
     if (o.ninputs == 0) { fprintf(stderr, "winnow: learn needs pages (directories, WARC or JSONL files)\n"); free(o.inputs); return EXIT_USAGE; }
     if (!o.db_path && !o.batch) { fprintf(stderr, "winnow: learn needs --db PATH (or --batch)\n"); free(o.inputs); return EXIT_USAGE; }

@@ -106,7 +106,20 @@ int cli_parse(int argc, char **argv, int first, cli_opts *o, const char *allowed
         else if (!strcmp(name, "--model")) o->model = val;
         else if (!strcmp(name, "--no-model")) o->lib.classifier = 0;
         else if (!strcmp(name, "--no-smooth")) o->lib.smooth = 0;
-        else if (!strcmp(name, "--max-bytes")) {
+        else if (!strcmp(name, "--rule")) {
+            const char *eq = strchr(val, '=');
+            char *end = NULL;
+            if (eq) strtod(eq + 1, &end);
+            if (!eq || eq == val || !end || end == eq + 1 || *end) {
+                fprintf(stderr, "winnow: --rule needs NAME=NUMBER, got '%s' ('winnow rules' lists them)\n", val);
+                return EXIT_USAGE;
+            }
+            if (o->nrules == (int)(sizeof o->rules / sizeof o->rules[0])) {
+                fprintf(stderr, "winnow: too many --rule options\n");
+                return EXIT_USAGE;
+            }
+            o->rules[o->nrules++] = val;
+        } else if (!strcmp(name, "--max-bytes")) {
             char *end = NULL;
             errno = 0;
             unsigned long long v = strtoull(val, &end, 10);
@@ -161,6 +174,16 @@ winnow_engine *cli_engine_new(const cli_opts *o)
         fprintf(stderr, "winnow: %s\n", winnow_engine_error(e));
         winnow_engine_free(e);
         return NULL;
+    }
+    for (int k = 0; k < o->nrules; k++) {
+        const char *eq = strchr(o->rules[k], '=');
+        char name[128];
+        snprintf(name, sizeof name, "%.*s", (int)(eq - o->rules[k]), o->rules[k]);
+        if (winnow_engine_set_rule(e, name, strtod(eq + 1, NULL)) != WINNOW_OK) {
+            fprintf(stderr, "winnow: %s\n", winnow_engine_error(e));
+            winnow_engine_free(e);
+            return NULL;
+        }
     }
     return e;
 }

@@ -16,6 +16,7 @@ static const char usage_text[] =
     "  site NAME --db DB         show a site's template blocks with document frequencies\n"
     "  train SOURCE... -o MODEL  train the page-level node classifier from site-level labels\n"
     "                            (one site per SOURCE; --cv N measures it; train --help)\n"
+    "  rules                     the scorer's rule table: name, default, off value, reason\n"
     "  version, help\n"
     "\n"
     "INPUT / SOURCE: an HTML file, a directory (its *.html and *.htm), a .warc or .warc.gz\n"
@@ -40,6 +41,7 @@ static const char usage_text[] =
     "      --model FILE      node classifier from 'winnow train' instead of the built-in one\n"
     "      --no-model        page mode without the node classifier (heuristic scorer alone)\n"
     "      --no-smooth       classifier scores without isotonic smoothing over the tree\n"
+    "      --rule NAME=VALUE set one rule of the table ('winnow rules'), e.g. to turn it off\n"
     "  -q, --quiet           no per-page warnings on stderr\n"
     "\n"
     "learn:\n"
@@ -55,6 +57,20 @@ static const char usage_text[] =
     "exit status: 0 every page produced content; 1 some page failed (its error is on stderr);\n"
     "             2 usage error; 3 nothing failed but some page had no content\n";
 
+/* The rule table, as TSV: name, stage, default, off value, reason. */
+int cmd_rules(int argc, char **argv)
+{
+    (void)argv;
+    if (argc > 2) { fprintf(stderr, "winnow: rules takes no arguments\n"); return EXIT_USAGE; }
+    printf("name\tstage\tdefault\toff\twhy\n");
+    for (int i = 0; i < winnow_rule_count(); i++) {
+        winnow_rule r;
+        winnow_rule_info(i, &r);
+        printf("%s\t%s\t%g\t%g\t%s\n", r.name, r.stage, r.default_value, r.off_value, r.why);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) { fputs(usage_text, stderr); return EXIT_USAGE; }
@@ -68,6 +84,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "sites")) return cmd_sites(argc, argv);
     if (!strcmp(cmd, "site")) return cmd_site(argc, argv);
     if (!strcmp(cmd, "train")) return cmd_train(argc, argv);
+    if (!strcmp(cmd, "rules")) return cmd_rules(argc, argv);
     fprintf(stderr, "winnow: unknown command '%s' (try 'winnow help')\n", cmd);
     return EXIT_USAGE;
 }

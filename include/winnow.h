@@ -42,6 +42,9 @@ typedef enum winnow_status {
     WINNOW_PARTIAL = 1,     /* a result, but the input was damaged: invalid bytes replaced,
                                nesting capped; winnow_doc_warning() says what */
     WINNOW_NO_CONTENT = 2,  /* the page parsed but holds no visible text (e.g. a frameset) */
+    WINNOW_NO_MAIN = 3,     /* the page has visible text but none was judged main content:
+                               the result is empty, winnow_doc_warning() says how much text
+                               there was */
     WINNOW_E_EMPTY = 10,    /* zero bytes of input */
     WINNOW_E_BINARY,        /* input is not text (image, archive, compressed data) */
     WINNOW_E_TOO_LARGE,     /* input exceeds winnow_options.max_input_bytes */
@@ -96,8 +99,26 @@ typedef struct winnow_input {
  * winnow_engine_error() has the detail. */
 WINNOW_API winnow_status winnow_extract(winnow_engine *e, const winnow_input *in, winnow_doc **out);
 WINNOW_API void winnow_doc_free(winnow_doc *d);
-/* Why a document is PARTIAL or NO_CONTENT, "" otherwise. */
+/* Why a document is PARTIAL, NO_CONTENT or NO_MAIN, "" otherwise. */
 WINNOW_API const char *winnow_doc_warning(const winnow_doc *d);
+/* How the main content was chosen: "scorer" (the page scorer's best block),
+ * "site-model", or a fallback taken when that keeps (nearly) none of the
+ * page's running text: "fallback-landmark" (<article>, <main>,
+ * itemprop=articleBody), "fallback-description" (the block holding the
+ * paragraph the page's description quotes), "fallback-unhinted" (the best
+ * block by text density alone); "none" when nothing was selected. */
+WINNOW_API const char *winnow_doc_source(const winnow_doc *d);
+
+/* The rule table: every threshold of the scorer and the selection, named,
+ * with its default, the value that turns it off, and its reason. An
+ * engine's copy can be changed (experiments, tests that pin a rule). */
+typedef struct winnow_rule {
+    const char *name, *stage, *why;
+    double default_value, off_value;
+} winnow_rule;
+WINNOW_API int winnow_rule_count(void);
+WINNOW_API winnow_status winnow_rule_info(int i, winnow_rule *out);
+WINNOW_API winnow_status winnow_engine_set_rule(winnow_engine *e, const char *name, double value);
 
 typedef enum winnow_format {
     WINNOW_FORMAT_TEXT,      /* main content as lines: paragraphs, headings, items, rows */

@@ -9,8 +9,18 @@
 #include "decode/decode.h"
 #include "dom/dom.h"
 #include "meta/meta.h"
+#include "score/rules.h"
 #include "util/arena.h"
 #include "util/buf.h"
+
+/* How the main content was chosen (winnow_doc_source). */
+typedef enum wn_source {
+    WN_SOURCE_NONE,        /* nothing was selected */
+    WN_SOURCE_SCORER,      /* the best block of the scorer's values */
+    WN_SOURCE_LANDMARK,    /* fallback: the <article>/<main>/articleBody element */
+    WN_SOURCE_DESCRIPTION, /* fallback: the block of the paragraph the description quotes */
+    WN_SOURCE_UNHINTED,    /* fallback: the best block by text alone */
+} wn_source;
 
 typedef struct wn_labels {
     float *templ;        /* per node: templateness in [0, 1] */
@@ -23,10 +33,12 @@ typedef struct wn_labels {
     uint8_t *segment;    /* per node: 1 where a smoothed segment starts */
     uint32_t container;  /* root of the main content, WN_NONE when nothing */
     uint32_t headline;   /* heading kept outside the container, WN_NONE when none */
+    wn_source source;    /* how the container was chosen */
 } wn_labels;
 
 struct winnow_doc {
     winnow_engine *engine;
+    const wn_rules *rules;   /* the engine's rule values */
     wn_arena arena;
     wn_buf utf8;             /* decoded input, when the bytes needed converting */
     wn_decode_info decode;

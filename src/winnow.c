@@ -31,6 +31,7 @@ struct winnow_engine {
     wn_classifier clf_store;
     const wn_classifier *clf;
     wn_classify_options smooth;
+    wn_rules rules;     /* the scorer's and selection's rule values */
     char error[512];
 };
 
@@ -45,6 +46,7 @@ const char *winnow_status_name(winnow_status s)
     case WINNOW_OK: return "WINNOW_OK";
     case WINNOW_PARTIAL: return "WINNOW_PARTIAL";
     case WINNOW_NO_CONTENT: return "WINNOW_NO_CONTENT";
+    case WINNOW_NO_MAIN: return "WINNOW_NO_MAIN";
     case WINNOW_E_EMPTY: return "WINNOW_E_EMPTY";
     case WINNOW_E_BINARY: return "WINNOW_E_BINARY";
     case WINNOW_E_TOO_LARGE: return "WINNOW_E_TOO_LARGE";
@@ -62,6 +64,7 @@ const char *winnow_status_message(winnow_status s)
     case WINNOW_OK: return "success";
     case WINNOW_PARTIAL: return "extracted, but the input was damaged (see the warning)";
     case WINNOW_NO_CONTENT: return "the page has no visible text to extract";
+    case WINNOW_NO_MAIN: return "the page has visible text but none of it was found to be main content";
     case WINNOW_E_EMPTY: return "the input is empty";
     case WINNOW_E_BINARY: return "the input is not HTML or text";
     case WINNOW_E_TOO_LARGE: return "the input is larger than the configured limit";
@@ -98,6 +101,7 @@ winnow_engine *winnow_engine_new(const winnow_options *opt)
     e->have_spare = 1;
     wn_classify_options_default(&e->smooth);
     e->smooth.smooth = e->opt.smooth;
+    wn_rules_default(&e->rules);
     /* the model built into the library; a build without one (or one this
      * code cannot read) runs the heuristic scorer alone */
     if (e->opt.classifier && wn_default_model_len > 0) {
@@ -209,6 +213,14 @@ static int collect_blocks(winnow_doc *d, int paths)
     return 0;
 }
 
+static uint64_t kept_chars(const winnow_doc *d)
+{
+    uint64_t kept = 0;
+    for (uint32_t i = 0; i < d->dom.count; i++)
+        if (d->dom.nodes[i].tag == WN_TAG_TEXT && d->labels.keep[i]) kept += d->stats[i].chars;
+    return kept;
+}
+
 static winnow_status run_pipeline(winnow_engine *e, const winnow_input *in, const site_hook *hook, winnow_doc **out);
 
 winnow_status wn_pipeline_run(winnow_engine *e, const winnow_input *in, const site_hook *hook, winnow_doc **out)
@@ -251,6 +263,7 @@ static winnow_status run_pipeline(winnow_engine *e, const winnow_input *in, cons
     winnow_doc *d = calloc(1, sizeof *d);
     if (!d) return fail(e, WINNOW_E_NOMEM, NULL);
     d->engine = e;
+    d->rules = &e->rules;
     if (e->have_spare) {
         d->arena = e->spare_arena;
         d->utf8 = e->spare_utf8;
@@ -326,11 +339,12 @@ static winnow_status run_pipeline(winnow_engine *e, const winnow_input *in, cons
         }
     }
     if (e->learning) goto status; /* no content selection or metadata */
+    /* metadata first: the selection's fallback reads the description */
+    wn_meta_extract(&d->dom, &d->decode, in->url, &d->arena, &d->meta);
     if (wn_select(d, &pscore, e->opt.include_title) != 0) {
         rc = fail(e, WINNOW_E_NOMEM, "out of memory while selecting content");
         goto failed;
     }
-    wn_meta_extract(&d->dom, &d->decode, in->url, &d->arena, &d->meta);
 
 status:
     d->status = WINNOW_OK;
@@ -355,6 +369,13 @@ status:
                  d->dom.body == 0 ? "the page has no <body> with text (a frameset or an empty document)"
                                   : "the page has no visible text");
         d->status = WINNOW_NO_CONTENT;
+    } else if (!e->learning && kept_chars(d) == 0) {
+        /* visible text, none of it main content: never an empty result
+         * that looks like success */
+        size_t at = w && w + 2 < sizeof d->warning ? w : 0;
+        snprintf(d->warning + at, sizeof d->warning - at, "%s%u characters of visible text, none of it main content",
+                 at ? "; " : "", d->stats[0].chars);
+        d->status = WINNOW_NO_MAIN;
     }
     *out = d;
     return d->status;
@@ -382,6 +403,44 @@ void winnow_doc_free(winnow_doc *d)
 }
 
 const char *winnow_doc_warning(const winnow_doc *d) { return d ? d->warning : ""; }
+
+const char *winnow_doc_source(const winnow_doc *d)
+{
+    if (!d) return "";
+    switch (d->labels.source) {
+    case WN_SOURCE_NONE: return "none";
+    case WN_SOURCE_SCORER: return d->site_pages > 0 ? "site-model" : "scorer";
+    case WN_SOURCE_LANDMARK: return "fallback-landmark";
+    case WN_SOURCE_DESCRIPTION: return "fallback-description";
+    case WN_SOURCE_UNHINTED: return "fallback-unhinted";
+    }
+    return "";
+}
+
+int winnow_rule_count(void) { return WN_RULE_COUNT; }
+
+winnow_status winnow_rule_info(int i, winnow_rule *out)
+{
+    if (!out || i < 0 || i >= WN_RULE_COUNT) return WINNOW_E_ARG;
+    out->name = wn_rule_defs[i].name;
+    out->stage = wn_rule_defs[i].stage;
+    out->why = wn_rule_defs[i].why;
+    out->default_value = wn_rule_defs[i].def;
+    out->off_value = wn_rule_defs[i].off;
+    return WINNOW_OK;
+}
+
+winnow_status winnow_engine_set_rule(winnow_engine *e, const char *name, double value)
+{
+    if (!e) return WINNOW_E_ARG;
+    int i = wn_rule_find(name);
+    if (i < 0) {
+        snprintf(e->error, sizeof e->error, "no rule named '%s' (winnow_rule_info lists them)", name ? name : "");
+        return WINNOW_E_ARG;
+    }
+    e->rules.v[i] = (float)value;
+    return WINNOW_OK;
+}
 
 int winnow_format_parse(const char *name, winnow_format *out)
 {

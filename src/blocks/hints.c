@@ -17,9 +17,11 @@ typedef struct hint_word {
     uint8_t len;
     uint8_t substring; /* may match inside a token */
     uint16_t bits;
+    const char *unless; /* a longer word that cancels a match inside it */
 } hint_word;
 
-#define W(word, bits, sub) {word, (uint8_t)(sizeof(word) - 1), sub, bits}
+#define W(word, bits, sub) {word, (uint8_t)(sizeof(word) - 1), sub, bits, NULL}
+#define WX(word, bits, unless) {word, (uint8_t)(sizeof(word) - 1), 1, bits, unless}
 
 static const hint_word hint_words[] = {
     W("nav", WN_HINT_NAV, 0), W("navbar", WN_HINT_NAV, 1), W("navigation", WN_HINT_NAV, 1),
@@ -44,7 +46,8 @@ static const hint_word hint_words[] = {
     W("dfp", WN_HINT_AD, 0), W("gpt", WN_HINT_AD, 0),
     W("cookie", WN_HINT_OVERLAY, 1), W("consent", WN_HINT_OVERLAY, 1), W("gdpr", WN_HINT_OVERLAY, 1),
     W("modal", WN_HINT_OVERLAY, 1), W("popup", WN_HINT_OVERLAY, 1), W("newsletter", WN_HINT_OVERLAY, 1),
-    W("subscribe", WN_HINT_OVERLAY, 1), W("signup", WN_HINT_OVERLAY, 1), W("login", WN_HINT_OVERLAY, 0),
+    /* "subscriber-premium" wraps the article for subscribers, not a prompt */
+    WX("subscribe", WN_HINT_OVERLAY, "subscriber"), W("signup", WN_HINT_OVERLAY, 1), W("login", WN_HINT_OVERLAY, 0),
     W("gallery", WN_HINT_GALLERY, 1), W("slideshow", WN_HINT_GALLERY, 1), W("carousel", WN_HINT_GALLERY, 1),
     W("byline", WN_HINT_META, 1), W("author", WN_HINT_META, 0), W("dateline", WN_HINT_META, 1),
     W("timestamp", WN_HINT_META, 1), W("tags", WN_HINT_META, 0), W("tag", WN_HINT_META, 0),
@@ -74,7 +77,11 @@ static uint16_t token_hints(const char *t, size_t n)
             continue;
         }
         for (size_t i = 0; i + wl <= n; i++)
-            if (t[i] == h->word[0] && memcmp(t + i, h->word, wl) == 0) { bits |= h->bits; break; }
+            if (t[i] == h->word[0] && memcmp(t + i, h->word, wl) == 0) {
+                size_t ul = h->unless ? strlen(h->unless) : 0;
+                if (!(ul && i + ul <= n && memcmp(t + i, h->unless, ul) == 0)) bits |= h->bits;
+                break;
+            }
     }
     return bits;
 }

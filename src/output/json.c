@@ -102,6 +102,7 @@ void wn_render_json(const winnow_doc *d, wn_out *o)
         json_kv(b, winnow_meta_name((winnow_meta_field)f), d->meta.field[f], f > 0);
     json_kv(b, "status", winnow_status_name(d->status), 1);
     if (d->warning[0]) json_kv(b, "warning", d->warning, 1);
+    json_kv(b, "content_source", winnow_doc_source(d), 1);
     if (d->labels.container != WN_NONE) {
         char path[1024];
         wn_node_path(&d->dom, d->labels.container, path, sizeof path);

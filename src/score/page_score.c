@@ -2,6 +2,60 @@
 
 #include <string.h>
 #include <strings.h>
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+/* Running text under each boilerplate class name, summed over all the
+ * elements that bear it: a name repeated on every paragraph wrapper
+ * ("section-and-ad" around each section of an article) is a layout name
+ * even though no one of its elements holds much. */
+typedef struct name_mass {
+    uint64_t *key;
+    float *mass;
+    uint32_t *chars, *links; /* text and link text of its elements */
+    size_t cap;
+} name_mass;
+
+static uint64_t class_key(const wn_dom *dom, const wn_node *x)
+{
+    size_t len = 0;
+    const char *c = wn_node_attr(dom, x, "class", &len);
+    if (!c || !len) return 0;
+    return XXH3_64bits(c, len) | 1;
+}
+
+static size_t name_mass_slot(name_mass *t, uint64_t k)
+{
+    size_t i = (size_t)(k ^ (k >> 29)) & (t->cap - 1);
+    while (t->key[i] && t->key[i] != k) i = (i + 1) & (t->cap - 1);
+    t->key[i] = k;
+    return i;
+}
+
+static int name_mass_build(wn_arena *a, const wn_dom *dom, const wn_stats *st, const float *pos, name_mass *t)
+{
+    size_t named = 0;
+    for (uint32_t i = 1; i < dom->count; i++)
+        if (dom->nodes[i].tag != WN_TAG_TEXT && (st[i].hints & WN_HINT_BOILER)) named++;
+    t->cap = 16;
+    while (t->cap < 2 * named) t->cap <<= 1;
+    t->key = wn_arena_calloc(a, t->cap, sizeof(uint64_t));
+    t->mass = wn_arena_calloc(a, t->cap, sizeof(float));
+    t->chars = wn_arena_calloc(a, t->cap, sizeof(uint32_t));
+    t->links = wn_arena_calloc(a, t->cap, sizeof(uint32_t));
+    if (!t->key || !t->mass || !t->chars || !t->links) return -1;
+    for (uint32_t i = 1; i < dom->count && named; i++) {
+        const wn_node *x = &dom->nodes[i];
+        if (x->tag == WN_TAG_TEXT || !(st[i].hints & WN_HINT_BOILER)) continue;
+        uint64_t k = class_key(dom, x);
+        if (!k) continue;
+        size_t slot = name_mass_slot(t, k);
+        t->mass[slot] += pos[i];
+        t->chars[slot] += st[i].chars;
+        t->links[slot] += st[i].link_chars;
+    }
+    return 0;
+}
 
 static int inside_article(const wn_dom *dom, const wn_node *x)
 {
@@ -134,12 +188,13 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
     ps->own = wn_arena_calloc(a, n, sizeof(wn_unit_stats));
     ps->boiler = wn_arena_calloc(a, n, sizeof(uint16_t));
     ps->content_hint = wn_arena_calloc(a, n, 1);
-    uint16_t *self_hint = wn_arena_calloc(a, n, sizeof(uint16_t));
+    uint16_t *self_hint = ps->self_hint = wn_arena_calloc(a, n, sizeof(uint16_t));
+    ps->raw = wn_arena_calloc(a, n, sizeof(float));
     float *pos = wn_arena_calloc(a, n, sizeof(float));
     uint8_t *comments_after = wn_arena_calloc(a, n, 1);
     uint8_t *inside = wn_arena_alloc(a, n);
     if (!inside || !lb->unit || !lb->value || !lb->templ || !lb->keep || !ps->own || !ps->boiler || !ps->content_hint ||
-        !self_hint || !pos || !comments_after)
+        !self_hint || !ps->raw || !pos || !comments_after)
         return -1;
 
     /* units and their own text */
@@ -163,7 +218,7 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
         }
     }
     for (uint32_t i = 0; i < n; i++)
-        if (lb->unit[i] == i) lb->value[i] = raw_value(&ps->own[i], dom->nodes[i].tag);
+        if (lb->unit[i] == i) ps->raw[i] = lb->value[i] = raw_value(&ps->own[i], dom->nodes[i].tag);
 
     /* positive text mass per subtree, to decide which hints to trust */
     for (uint32_t i = 0; i < n; i++) pos[i] = (lb->unit[i] == i && lb->value[i] > 0) ? lb->value[i] : 0.0f;
@@ -193,6 +248,9 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
         if (total - mass_gallery < 0.1f * total) untrusted |= WN_HINT_GALLERY;
     }
 
+    name_mass names;
+    if (name_mass_build(a, dom, st, pos, &names) != 0) return -1;
+    const float layout_share = WN_RULE(d, NAME_LAYOUT_SHARE);
     for (uint32_t i = 1; i < n; i++) {
         const wn_node *x = &dom->nodes[i];
         uint32_t p = x->parent;
@@ -210,7 +268,19 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
          * it: the comments or captions of a short article can outweigh it */
         uint16_t hb = (uint16_t)(h & WN_HINT_BOILER);
         int specific = (hb == WN_HINT_COMMENT || hb == WN_HINT_GALLERY) && !(h & WN_HINT_MIXED);
-        int trusted = pos[i] < 0.5f * total || (specific && pos[i] < 0.9f * total);
+        int trusted = pos[i] < layout_share * total || (specific && pos[i] < 0.9f * total);
+        /* (not for names of teasers, comments or photos: repetition is their nature) */
+        if (trusted && !specific && (st[i].hints & WN_HINT_BOILER) &&
+            !(st[i].hints & (WN_HINT_RELATED | WN_HINT_COMMENT | WN_HINT_GALLERY))) {
+            uint64_t k = class_key(dom, x);
+            if (k) {
+                /* repeated running text, not repeated teasers (a link each) */
+                size_t slot = name_mass_slot(&names, k);
+                if (names.mass[slot] >= layout_share * total &&
+                    (float)names.links[slot] < WN_RULE(d, NAME_LAYOUT_MAX_LINKS) * (float)names.chars[slot])
+                    trusted = 0;
+            }
+        }
         h = (uint16_t)(h & ~untrusted);
         if ((h & WN_HINT_BOILER) && trusted) ps->boiler[i] |= (uint16_t)(h & WN_HINT_BOILER);
         if (p != WN_NONE && comments_after[p]) ps->boiler[i] |= WN_HINT_COMMENT;

@@ -89,7 +89,7 @@ static int title_like(const winnow_doc *d, uint32_t i, const title_text *tt)
  * words are the document title's (<title> usually adds the site's name,
  * so the unit's words must be in the title, not the reverse); failing
  * that, the last <h1> before the block. */
-static uint32_t find_headline(const winnow_doc *d, uint32_t container)
+uint32_t wn_find_headline(const winnow_doc *d, uint32_t container)
 {
     const wn_dom *dom = &d->dom;
     const wn_stats *st = d->stats;
@@ -154,10 +154,6 @@ static void keep_subtree(winnow_doc *d, const wn_page_scores *ps, uint32_t r)
     for (uint32_t i = r; i < r + c->size; i++)
         if (d->labels.unit[i] == i && unit_keepable(d, ps, i)) d->labels.keep[i] = 1;
 }
-
-/* Measured on the evaluation corpora: 0.7-0.9 all do well; 1.0 (a plain
- * subtree sum) takes in teaser lists, 0.5 loses deeply wrapped articles. */
-#define DECAY 0.8f
 
 /* Site mode: long paragraphs outside the content block that no other page
  * of the site has (a video's caption, a note beside the article) are
@@ -242,7 +238,8 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
     if (!score) return -1;
     for (uint32_t i = 0; i < n; i++)
         if (lb->unit[i] == i) score[i] = lb->value[i];
-    for (uint32_t i = n; i-- > 1;) score[dom->nodes[i].parent] += DECAY * score[i];
+    const float decay = WN_RULE(d, SELECT_DECAY);
+    for (uint32_t i = n; i-- > 1;) score[dom->nodes[i].parent] += decay * score[i];
 
     uint32_t best = WN_NONE;
     float best_score = 0.0f;
@@ -277,7 +274,7 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
         keep_subtree(d, ps, best);
         if (joined) lb->container = parent;
         if (include_title) {
-            uint32_t h = find_headline(d, lb->container);
+            uint32_t h = wn_find_headline(d, lb->container);
             if (h != WN_NONE) {
                 lb->keep[h] = 1;
                 /* outside the block it is walked on its own, first */
@@ -287,6 +284,8 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
         if (lb->headline != WN_NONE && lb->headline < lb->container) keep_standfirst(d, ps);
         if (lb->unique) keep_lone_paragraphs(d, ps);
     }
+    if (wn_fallback(d, ps, include_title) != 0) return -1;
+    if (lb->source == WN_SOURCE_SCORER && best == WN_NONE) lb->source = WN_SOURCE_NONE;
     /* text nodes follow their unit */
     for (uint32_t i = 0; i < n; i++)
         if (dom->nodes[i].tag == WN_TAG_TEXT) lb->keep[i] = lb->keep[lb->unit[i]];

@@ -13,4 +13,12 @@
 
 int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title);
 
+/* After the selection: when it kept (nearly) none of the running text,
+ * choose the content again from evidence independent of the hints
+ * (fallback.c). Sets d->labels.source. */
+int wn_fallback(winnow_doc *d, const wn_page_scores *ps, int include_title);
+
+/* The page's headline for content block c, WN_NONE when none. */
+uint32_t wn_find_headline(const winnow_doc *d, uint32_t container);
+
 #endif

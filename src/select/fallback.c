@@ -1,0 +1,203 @@
+/* Stage 5, second opinion: when the selection keeps (nearly) none of the
+ * page's running text.
+ *
+ * The scorer's hints are evidence, not verdicts: a class name such as
+ * "subscriber-premium" or "nav-single" on the element that wraps the
+ * article sinks the whole article, and what is left to select is a bio, a
+ * caption or the headline alone. Such a failure shows as a selection that
+ * keeps a small share of the running text of the best block found without
+ * any hint. Then independent candidates are tried, each with evidence that
+ * does not depend on the names that failed:
+ *
+ *   1. landmark     the <article>/<main>/role=main/itemprop=articleBody
+ *                   element holding the most running text;
+ *   2. description  the block around the paragraph that the page's own
+ *                   summary (og:description, JSON-LD, <meta>) quotes;
+ *   3. unhinted     the best block by text density alone, unless reader
+ *                   comments make up most of it.
+ *
+ * Inside the chosen block units are kept by their text alone (running text,
+ * or short plain fragments that are not link lists); a boilerplate name
+ * inside it still counts, except a name of the kind that sank the block
+ * (the parts of a "subscriber" box are "subscriber" boxes too). The first
+ * candidate that keeps several times what the selection kept wins; the
+ * path taken is reported (winnow_doc_source, "content_source" in JSON).
+ *
+ * The check costs one pass over the units; the candidates are computed
+ * only for a weak selection. */
+#include "select.h"
+
+#include <ctype.h>
+#include <string.h>
+#include <strings.h>
+
+#include "../score/rules.h"
+
+/* Units kept by their text alone inside candidate c; returns the positive
+ * running text they hold. With apply, marks them kept. */
+static float keep_by_text(winnow_doc *d, const wn_page_scores *ps, const float *pos0, uint16_t *inner, uint32_t c,
+                          int apply)
+{
+    const wn_dom *dom = &d->dom;
+    wn_labels *lb = &d->labels;
+    uint16_t veto = (uint16_t)((ps->boiler[c] | ps->self_hint[c]) & WN_HINT_BOILER);
+    float prose = 0.0f;
+    uint32_t end = c + dom->nodes[c].size;
+    inner[c] = 0;
+    for (uint32_t i = c; i < end; i++) {
+        const wn_node *x = &dom->nodes[i];
+        if (i > c) {
+            uint16_t h = (uint16_t)(ps->self_hint[i] & WN_HINT_BOILER & ~veto);
+            int trusted = pos0[i] < WN_RULE(d, FALLBACK_INNER_TRUST) * pos0[c];
+            inner[i] = (uint16_t)(inner[x->parent] | (trusted ? h : 0));
+        }
+        if (x->tag == WN_TAG_TEXT || lb->unit[i] != i) continue;
+        const wn_unit_stats *o = &ps->own[i];
+        if (o->chars == 0 || inner[i] || (ps->boiler[i] & WN_HINT_SCRIPT)) continue;
+        float r = ps->raw[i];
+        if (r <= 0.0f && o->link_chars * 2 > o->chars) continue;
+        if (r > 0.0f) prose += r;
+        if (apply) lb->keep[i] = 1;
+    }
+    return prose;
+}
+
+static int is_landmark(const wn_dom *dom, const wn_node *x)
+{
+    if (x->tag == WN_TAG_ARTICLE || x->tag == WN_TAG_MAIN) return 1;
+    const char *role = wn_node_attr(dom, x, "role", NULL);
+    if (role && (!strcasecmp(role, "main") || !strcasecmp(role, "article"))) return 1;
+    const char *ip = wn_node_attr(dom, x, "itemprop", NULL);
+    return ip && (!strcasecmp(ip, "articleBody") || !strcasecmp(ip, "text"));
+}
+
+/* Lower-case word hashes of s, at most cap. */
+static size_t word_hashes(const char *s, size_t n, uint64_t *out, size_t cap)
+{
+    size_t count = 0, i = 0;
+    while (i < n && count < cap) {
+        while (i < n && !((unsigned char)s[i] >= 0x80 || isalnum((unsigned char)s[i]))) i++;
+        uint64_t h = 0xcbf29ce484222325ull;
+        size_t b = i;
+        while (i < n && ((unsigned char)s[i] >= 0x80 || isalnum((unsigned char)s[i]))) {
+            h = (h ^ (unsigned char)tolower((unsigned char)s[i])) * 0x100000001b3ull;
+            i++;
+        }
+        if (i > b) out[count++] = h;
+    }
+    return count;
+}
+
+/* The unit whose text quotes the most of the description's first words. */
+static uint32_t description_unit(const winnow_doc *d, const wn_page_scores *ps, const char *desc)
+{
+    enum { DESC_WORDS = 24, UNIT_WORDS = 256 };
+    uint64_t dw[DESC_WORDS], uw[UNIT_WORDS];
+    size_t nd = word_hashes(desc, strlen(desc), dw, DESC_WORDS);
+    if (nd < (size_t)WN_RULE(d, FALLBACK_DESC_MIN_WORDS)) return WN_NONE;
+    const wn_dom *dom = &d->dom;
+    uint32_t best = WN_NONE;
+    size_t best_shared = 0;
+    for (uint32_t i = 0; i < dom->count; i++) {
+        if (d->labels.unit[i] != i || ps->raw[i] <= 0.0f) continue;
+        const wn_stats *s = &d->stats[i];
+        size_t nu = word_hashes(d->page_text.text + s->nt_begin, s->nt_end - s->nt_begin, uw, UNIT_WORDS);
+        size_t shared = 0;
+        for (size_t a = 0; a < nd; a++)
+            for (size_t b = 0; b < nu; b++)
+                if (dw[a] == uw[b]) { shared++; break; }
+        if (shared > best_shared) { best_shared = shared; best = i; }
+    }
+    return (float)best_shared >= WN_RULE(d, FALLBACK_DESC_SHARE) * (float)nd ? best : WN_NONE;
+}
+
+int wn_fallback(winnow_doc *d, const wn_page_scores *ps, int include_title)
+{
+    const wn_dom *dom = &d->dom;
+    wn_labels *lb = &d->labels;
+    uint32_t n = dom->count;
+    lb->source = WN_SOURCE_SCORER;
+
+    /* what the selection kept, and the best block by text alone */
+    float kept = 0.0f;
+    for (uint32_t i = 0; i < n; i++)
+        if (lb->unit[i] == i && lb->keep[i] && ps->raw[i] > 0.0f) kept += ps->raw[i];
+    float *pos0 = wn_arena_calloc(&d->arena, n, sizeof(float));
+    float *score0 = wn_arena_calloc(&d->arena, n, sizeof(float));
+    if (!pos0 || !score0) return -1;
+    for (uint32_t i = 0; i < n; i++)
+        if (lb->unit[i] == i) {
+            score0[i] = ps->raw[i];
+            pos0[i] = ps->raw[i] > 0.0f ? ps->raw[i] : 0.0f;
+        }
+    const float decay = WN_RULE(d, SELECT_DECAY);
+    for (uint32_t i = n; i-- > 1;) {
+        uint32_t p = dom->nodes[i].parent;
+        score0[p] += decay * score0[i];
+        pos0[p] += pos0[i];
+    }
+    uint32_t best0 = WN_NONE;
+    for (uint32_t i = 1; i < n; i++) {
+        const wn_node *x = &dom->nodes[i];
+        if (x->tag == WN_TAG_TEXT || (x->flags & WN_NF_HIDDEN)) continue;
+        if (best0 == WN_NONE || score0[i] > score0[best0]) best0 = i;
+    }
+    if (best0 == WN_NONE || score0[best0] <= 0.0f) return 0;
+    float prose0 = pos0[best0];
+    if (prose0 < WN_RULE(d, FALLBACK_MIN_PROSE) || kept >= WN_RULE(d, FALLBACK_WEAK_SHARE) * prose0) return 0;
+
+    float need = WN_RULE(d, FALLBACK_GAIN) * kept;
+    if (need < WN_RULE(d, FALLBACK_MIN_PROSE)) need = WN_RULE(d, FALLBACK_MIN_PROSE);
+    uint16_t *inner = wn_arena_alloc(&d->arena, (size_t)n * sizeof(uint16_t));
+    if (!inner) return -1;
+
+    uint32_t chosen = WN_NONE;
+    wn_source how = WN_SOURCE_SCORER;
+    /* 1. the landmark element with the most running text */
+    float best_prose = 0.0f;
+    for (uint32_t i = 1; i < n; i++) {
+        const wn_node *x = &dom->nodes[i];
+        if (x->tag == WN_TAG_TEXT || pos0[i] < need || !is_landmark(dom, x)) continue;
+        float p = keep_by_text(d, ps, pos0, inner, i, 0);
+        if (p >= need && p > best_prose) { best_prose = p; chosen = i; how = WN_SOURCE_LANDMARK; }
+    }
+    /* 2. the block around the paragraph the description quotes */
+    const char *desc = d->meta.field[WINNOW_META_DESCRIPTION];
+    if (chosen == WN_NONE && desc && *desc) {
+        uint32_t u = description_unit(d, ps, desc);
+        uint32_t top = WN_NONE;
+        for (uint32_t a = u; a != WN_NONE && a != 0; a = dom->nodes[a].parent)
+            if (top == WN_NONE || score0[a] > score0[top]) top = a;
+        if (top != WN_NONE && keep_by_text(d, ps, pos0, inner, top, 0) >= need) {
+            chosen = top;
+            how = WN_SOURCE_DESCRIPTION;
+        }
+    }
+    /* 3. the best block by text alone, unless it is mostly reader comments */
+    if (chosen == WN_NONE) {
+        float comments = 0.0f;
+        uint32_t end = best0 + dom->nodes[best0].size;
+        for (uint32_t i = best0; i < end; i++)
+            if (lb->unit[i] == i && (ps->boiler[i] & WN_HINT_COMMENT) && ps->raw[i] > 0.0f) comments += ps->raw[i];
+        if (comments < WN_RULE(d, FALLBACK_COMMENT_SHARE) * prose0 &&
+            keep_by_text(d, ps, pos0, inner, best0, 0) >= need) {
+            chosen = best0;
+            how = WN_SOURCE_UNHINTED;
+        }
+    }
+    if (chosen == WN_NONE) return 0;
+
+    memset(lb->keep, 0, n);
+    keep_by_text(d, ps, pos0, inner, chosen, 1);
+    lb->container = chosen;
+    lb->headline = WN_NONE;
+    lb->source = how;
+    if (include_title) {
+        uint32_t h = wn_find_headline(d, chosen);
+        if (h != WN_NONE) {
+            lb->keep[h] = 1;
+            if (!wn_node_within(dom, chosen, h)) lb->headline = h;
+        }
+    }
+    return 0;
+}
