@@ -12,6 +12,14 @@ PAGES_DIR/expected.tsv lists the checks, one per line (TAB-separated):
   PAGE  flags  FLAGS    extra `winnow extract` options for this page, space
                         separated (e.g. --no-model to check the heuristic
                         scorer's own rules, which the classifier may move)
+  PAGE  rule   NAME     the page pins rule NAME of the rule table: with
+                        `--rule NAME=OFF` (the rule's off value, from
+                        `winnow rules`) at least one of the page's other
+                        checks must fail
+
+Every rule of `winnow rules` must be pinned by a page, or be listed in
+PAGES_DIR/rules-unpinned.txt (the known gap; a listed rule that is pinned
+fails too, so the list only shrinks).
 Phrases are compared with all whitespace (including no-break spaces)
 collapsed to single spaces, on both sides.
 
@@ -57,7 +65,7 @@ def squash(s):
     return re.sub(r'\s+', ' ', s.replace('\u00a0', ' ')).strip()
 
 
-def run(winnow, page, fmt, flags=()):
+def run(winnow, page, fmt, flags=(), ok_codes=(0,)):
     """stdout of `winnow extract -f FMT [FLAGS] PAGE`, or raises with the reason."""
     env = dict(os.environ)
     # sanitizers exit with a code no winnow outcome uses
@@ -70,7 +78,7 @@ def run(winnow, page, fmt, flags=()):
     err = r.stderr.decode('utf-8', 'replace')
     if SANITIZER.search(err) or r.returncode == 86:
         raise RuntimeError('%s: sanitizer report:\n%s' % (fmt, err[:3000]))
-    if r.returncode != 0:
+    if r.returncode not in ok_codes:
         raise RuntimeError('%s: exit status %d: %s' % (fmt, r.returncode, err.strip()[:500]))
     return r.stdout.decode('utf-8')  # strict: the output must be valid UTF-8
 
@@ -107,10 +115,76 @@ def read_expected(path):
             if not line.strip() or line.startswith('#'):
                 continue
             parts = line.split('\t')
-            if len(parts) != 3 or parts[1] not in ('f1', 'has', 'lacks', 'flags'):
-                sys.exit('%s:%d: expected PAGE<TAB>f1|has|lacks|flags<TAB>VALUE' % (path, n))
+            if len(parts) != 3 or parts[1] not in ('f1', 'has', 'lacks', 'flags', 'rule'):
+                sys.exit('%s:%d: expected PAGE<TAB>f1|has|lacks|flags|rule<TAB>VALUE' % (path, n))
             checks.append(tuple(parts))
     return checks
+
+
+def check_text(pages_dir, page, kind, value, text):
+    """(ok, description) of one f1/has/lacks check on a page's text."""
+    if kind == 'f1':
+        gold_path = os.path.join(pages_dir, os.path.splitext(page)[0] + '.gold.txt')
+        with open(gold_path, encoding='utf-8') as f:
+            f1 = shingle_f1(f.read(), text)
+        return f1 >= float(value), 'shingle F1 %.3f (floor %s)' % (f1, value)
+    found = squash(value) in squash(text)
+    return found == (kind == 'has'), '%s "%s"' % ('has' if found else 'lacks', value)
+
+
+def rule_table(winnow):
+    """{name: off value} from `winnow rules`."""
+    out = subprocess.run([winnow, 'rules'], capture_output=True, check=True).stdout.decode('utf-8')
+    rows = [line.split('\t') for line in out.splitlines()[1:] if line.strip()]
+    return {r[0]: r[3] for r in rows}
+
+
+def check_rules(winnow, pages_dir, checks, rules, flags):
+    """(passed, failed) of the rule pins and of the table's coverage."""
+    passed = failed = 0
+    unpinned_path = os.path.join(pages_dir, 'rules-unpinned.txt')
+    unpinned = set()
+    if os.path.exists(unpinned_path):
+        with open(unpinned_path, encoding='utf-8') as f:
+            unpinned = {l.split('#')[0].strip() for l in f} - {''}
+    pinned = set()
+    for page, kind, name in checks:
+        if kind != 'rule':
+            continue
+        if name not in rules:
+            print('FAIL %s: pins rule %s, which the table does not have' % (page, name))
+            failed += 1
+            continue
+        path = os.path.join(pages_dir, page)
+        try:
+            # exit 3: the page came out empty, which breaks its checks
+            text = run(winnow, path, 'text', [*flags.get(page, ()), '--rule', '%s=%s' % (name, rules[name])],
+                       ok_codes=(0, 3))
+        except (RuntimeError, UnicodeDecodeError) as e:
+            print('FAIL %s: with rule %s off: %s' % (page, name, e))
+            failed += 1
+            continue
+        broken = [what for (p, k, v) in checks if p == page and k in ('f1', 'has', 'lacks')
+                  for ok, what in [check_text(pages_dir, p, k, v, text)] if not ok]
+        if broken:
+            passed += 1
+            pinned.add(name)
+            print('ok   %s: rule %s off breaks it (%s)' % (page, name, broken[0]))
+        else:
+            failed += 1
+            print('FAIL %s: rule %s off changes none of its checks: the page does not pin it' % (page, name))
+    for name in sorted(rules):
+        if name in pinned and name in unpinned:
+            print('FAIL rule %s is pinned now: take it out of rules-unpinned.txt' % name)
+            failed += 1
+        elif name not in pinned and name not in unpinned:
+            print('FAIL rule %s: no page pins it (add a page and a rule line)' % name)
+            failed += 1
+    if unpinned - set(rules):
+        print('FAIL rules-unpinned.txt lists rules the table does not have: %s' % ', '.join(sorted(unpinned - set(rules))))
+        failed += 1
+    print('     %d of %d rules pinned by a page; %d listed as not yet pinned' % (len(pinned), len(rules), len(unpinned)))
+    return passed, failed
 
 
 def main(argv):
@@ -119,7 +193,8 @@ def main(argv):
     winnow, pages_dir = argv
     checks = read_expected(os.path.join(pages_dir, 'expected.tsv'))
     flags = {c[0]: c[2].split() for c in checks if c[1] == 'flags'}
-    checks = [c for c in checks if c[1] != 'flags']
+    all_checks = [c for c in checks if c[1] != 'flags']
+    checks = [c for c in all_checks if c[1] != 'rule']
     passed = failed = 0
     texts = {}
     for page in dict.fromkeys(c[0] for c in checks):  # each page once, in file order
@@ -139,21 +214,15 @@ def main(argv):
         text = texts.get(page)
         if text is None:
             continue  # already failed above
-        if kind == 'f1':
-            gold_path = os.path.join(pages_dir, os.path.splitext(page)[0] + '.gold.txt')
-            with open(gold_path, encoding='utf-8') as f:
-                f1 = shingle_f1(f.read(), text)
-            ok = f1 >= float(value)
-            what = 'shingle F1 %.3f (floor %s)' % (f1, value)
-        else:
-            found = squash(value) in squash(text)
-            ok = found == (kind == 'has')
-            what = '%s "%s"' % ('has' if found else 'lacks', value)
+        ok, what = check_text(pages_dir, page, kind, value, text)
         if ok:
             passed += 1
         else:
             failed += 1
         print('%s %s: %s' % ('ok  ' if ok else 'FAIL', page, what))
+    p, f = check_rules(winnow, pages_dir, all_checks, rule_table(winnow), flags)
+    passed += p
+    failed += f
     print('%d passed, %d failed' % (passed, failed))
     return 1 if failed else 0
 

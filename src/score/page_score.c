@@ -119,14 +119,15 @@ static int is_comment_marker(const wn_dom *dom, const wn_stats *s, const wn_node
  * it under the same parent and at least a tenth of the page's running text
  * lies outside them (the layout-name rule below, for a section without
  * its own element). */
-static int marker_closes_content(const wn_dom *dom, const float *pos, float total, uint32_t m)
+static int marker_closes_content(const winnow_doc *d, const float *pos, float total, uint32_t m)
 {
+    const wn_dom *dom = &d->dom;
     uint32_t p = dom->nodes[m].parent;
     float before = 0.0f;
     for (uint32_t c = dom->nodes[p].first_child; c != m && c != WN_NONE; c = dom->nodes[c].next_sibling)
         before += pos[c];
     float after = pos[p] - before - pos[m];
-    return before > 0.0f && after > 0.0f && after < 0.9f * total;
+    return before > 0.0f && after > 0.0f && after < WN_RULE(d, COMMENT_MARKER_MAX_SHARE) * total;
 }
 
 /* Script shown as text (a broken page, a document.write cut in two) or an
@@ -137,7 +138,8 @@ static int marker_closes_content(const wn_dom *dom, const float *pos, float tota
  * nor leave placeholders. */
 static int is_script_text(const winnow_doc *d, uint32_t u, const wn_unit_stats *o)
 {
-    if (o->chars < 40 || o->code * 100 <= 3 * o->chars) return 0;
+    if ((float)o->chars < WN_RULE(d, SCRIPT_MIN_CHARS) || (float)o->code <= WN_RULE(d, SCRIPT_CODE_SHARE) * (float)o->chars)
+        return 0;
     static const char *const marks[] = {"document.", "window.", "function(", "function ", "var ", "typeof "};
     const wn_stats *s = &d->stats[u];
     const char *t = d->page_text.text + s->nt_begin;
@@ -150,11 +152,11 @@ static int is_script_text(const winnow_doc *d, uint32_t u, const wn_unit_stats *
         for (size_t j = 0; j + m <= n; j++)
             if (t[j] == marks[k][0] && memcmp(t + j, marks[k], m) == 0) { found++; break; }
     }
-    return found >= 2;
+    return (float)found >= WN_RULE(d, SCRIPT_MIN_MARKS);
 }
 
 /* Content value of a unit from its own text, before hints. */
-static float raw_value(const wn_unit_stats *u, unsigned tag)
+static float raw_value(const winnow_doc *d, const wn_unit_stats *u, unsigned tag)
 {
     float c = (float)u->chars;
     if (u->chars == 0) return 0.0f;
@@ -162,13 +164,15 @@ static float raw_value(const wn_unit_stats *u, unsigned tag)
     float plain = c - l;
     /* a heading is a title, unless it runs on for sentences (a subtitle
      * used for a whole summary) */
-    if (wn_tag_has(tag, WN_TF_HEADING) && !(plain >= 200.0f && u->stops + u->commas >= 2)) return l > plain ? -c : 0.0f;
-    if (l > 0.5f * c) return -c;
-    float v = plain - 1.5f * l;
+    if (wn_tag_has(tag, WN_TF_HEADING) &&
+        !(plain >= WN_RULE(d, HEADING_PROSE_CHARS) && (float)(u->stops + u->commas) >= WN_RULE(d, HEADING_PROSE_MARKS)))
+        return l > plain ? -c : 0.0f;
+    if (l > WN_RULE(d, LINK_LIST_SHARE) * c) return -c;
+    float v = plain - WN_RULE(d, LINK_PENALTY) * l;
     int sentences = u->stops + u->commas;
     if (sentences == 0) {
-        if (plain < 30.0f) return -0.25f * c;
-        if (plain < 80.0f) v *= 0.5f;
+        if (plain < WN_RULE(d, FRAGMENT_CHARS)) return -WN_RULE(d, FRAGMENT_PENALTY) * c;
+        if (plain < WN_RULE(d, UNPUNCTUATED_CHARS)) v *= WN_RULE(d, UNPUNCTUATED_WEIGHT);
     }
     return v;
 }
@@ -218,7 +222,7 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
         }
     }
     for (uint32_t i = 0; i < n; i++)
-        if (lb->unit[i] == i) ps->raw[i] = lb->value[i] = raw_value(&ps->own[i], dom->nodes[i].tag);
+        if (lb->unit[i] == i) ps->raw[i] = lb->value[i] = raw_value(d, &ps->own[i], dom->nodes[i].tag);
 
     /* positive text mass per subtree, to decide which hints to trust */
     for (uint32_t i = 0; i < n; i++) pos[i] = (lb->unit[i] == i && lb->value[i] > 0) ? lb->value[i] : 0.0f;
@@ -244,8 +248,9 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
             }
             inside[i] = in;
         }
-        if (total - mass_comment < 0.1f * total) untrusted |= WN_HINT_COMMENT;
-        if (total - mass_gallery < 0.1f * total) untrusted |= WN_HINT_GALLERY;
+        const float discussion = WN_RULE(d, DISCUSSION_SHARE);
+        if (mass_comment > discussion * total) untrusted |= WN_HINT_COMMENT;
+        if (mass_gallery > discussion * total) untrusted |= WN_HINT_GALLERY;
     }
 
     name_mass names;
@@ -268,7 +273,7 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
          * it: the comments or captions of a short article can outweigh it */
         uint16_t hb = (uint16_t)(h & WN_HINT_BOILER);
         int specific = (hb == WN_HINT_COMMENT || hb == WN_HINT_GALLERY) && !(h & WN_HINT_MIXED);
-        int trusted = pos[i] < layout_share * total || (specific && pos[i] < 0.9f * total);
+        int trusted = pos[i] < layout_share * total || (specific && pos[i] < WN_RULE(d, SPECIFIC_NAME_SHARE) * total);
         /* (not for names of teasers, comments or photos: repetition is their nature) */
         if (trusted && !specific && (st[i].hints & WN_HINT_BOILER) &&
             !(st[i].hints & (WN_HINT_RELATED | WN_HINT_COMMENT | WN_HINT_GALLERY))) {
@@ -286,7 +291,7 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
         if (p != WN_NONE && comments_after[p]) ps->boiler[i] |= WN_HINT_COMMENT;
         if (st[i].chars == 0 && p != WN_NONE && !comments_after[p] && !(untrusted & WN_HINT_COMMENT) &&
             is_comment_marker(dom, &st[i], x, h) &&
-            marker_closes_content(dom, pos, total, i))
+            marker_closes_content(d, pos, total, i))
             comments_after[p] = 1;
         if (content && pos[i] > 0.0f) ps->content_hint[i] = 1;
     }
@@ -301,9 +306,9 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
         if (b) v = -c;
         /* bylines, datelines and tag lists are short; a long text in an
          * element named "...meta_field" is body text */
-        else if (((self_hint[i] | self_hint[dom->nodes[i].parent]) & WN_HINT_META) && c < 200.0f)
+        else if (((self_hint[i] | self_hint[dom->nodes[i].parent]) & WN_HINT_META) && c < WN_RULE(d, META_MAX_CHARS))
             v = v > 0 ? 0.0f : v;
-        if (!b && ps->content_hint[i] && v > 0) v *= 1.25f;
+        if (!b && ps->content_hint[i] && v > 0) v *= WN_RULE(d, CONTENT_LANDMARK_BOOST);
         lb->value[i] = v;
         float t = 0.5f - v / (2.0f * c);
         lb->templ[i] = t < 0 ? 0 : (t > 1 ? 1 : t);

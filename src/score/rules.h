@@ -12,23 +12,82 @@
 
 #define WN_RULES(X)                                                                                                  \
     /* page scorer (src/score/page_score.c) */                                                                       \
+    X(LINK_LIST_SHARE, 0.5f, 1e30f, "score",                                                                         \
+      "a unit with more than this share of its characters in links is a link list: its value is -characters")       \
+    X(LINK_PENALTY, 1.5f, 0.0f, "score",                                                                             \
+      "each link character in a unit costs this many plain characters of value (links in running text are few)")   \
+    X(FRAGMENT_CHARS, 30.0f, 0.0f, "score",                                                                          \
+      "a unit without a stop or comma and under this many plain characters is a fragment (a label, a date, a "      \
+      "button): value -FRAGMENT_PENALTY x characters")                                                                \
+    X(FRAGMENT_PENALTY, 0.25f, 0.0f, "score", "the value per character of a fragment, negated")                      \
+    X(UNPUNCTUATED_CHARS, 80.0f, 0.0f, "score",                                                                      \
+      "a unit without a stop or comma under this many plain characters counts UNPUNCTUATED_WEIGHT of its value")    \
+    X(UNPUNCTUATED_WEIGHT, 0.5f, 1.0f, "score", "weight of a short unpunctuated unit's value")                      \
+    X(HEADING_PROSE_CHARS, 200.0f, 1e30f, "score",                                                                   \
+      "a heading is a title (value 0) unless it runs on for this many characters with HEADING_PROSE_MARKS stops or " \
+      "commas: a subtitle used for a whole summary")                                                                  \
+    X(HEADING_PROSE_MARKS, 2.0f, 1e30f, "score", "stops and commas that make a long heading running text")          \
+    X(SPECIFIC_NAME_SHARE, 0.9f, 0.0f, "score",                                                                      \
+      "a name that says only comments or gallery is trusted up to this share of the running text: the comments of " \
+      "a short article can outweigh it")                                                                              \
+    X(DISCUSSION_SHARE, 0.9f, 1e30f, "score",                                                                        \
+      "when more than this share of the running text lies under comment (gallery) names, the page is a discussion " \
+      "(a gallery) and those names mark the content")                                                                \
+    X(COMMENT_MARKER_MAX_SHARE, 0.9f, 0.0f, "score",                                                                 \
+      "siblings after an empty <a name=comments> are comments when they hold less than this share of the running " \
+      "text and running text comes before the marker")                                                               \
+    X(META_MAX_CHARS, 200.0f, 0.0f, "score",                                                                         \
+      "a unit under a byline/date/tag name counts no positive value when shorter than this; a long one is body "    \
+      "text")                                                                                                         \
+    X(CONTENT_LANDMARK_BOOST, 1.25f, 1.0f, "score",                                                                  \
+      "running text inside <article>, <main>, itemprop=articleBody or a content name counts this many times")       \
+    X(SCRIPT_MIN_CHARS, 40.0f, 1e30f, "score", "script shown as text is judged on units of at least this many characters") \
+    X(SCRIPT_CODE_SHARE, 0.03f, 1e30f, "score",                                                                      \
+      "a unit is script shown as text when braces, '=' and ';' outside <pre>/<code> exceed this share of it and it "\
+      "has SCRIPT_MIN_MARKS browser-script words, or {{placeholders}}")                                               \
+    X(SCRIPT_MIN_MARKS, 2.0f, 1e30f, "score", "browser-script words (document., window., function, var, typeof) a script unit needs") \
     X(NAME_LAYOUT_SHARE, 0.5f, 1e30f, "score",                                                                       \
       "a boilerplate class/id name is a layout name, not a verdict, on an element holding this share of the "       \
       "page's running text, or when all the elements of its class together hold it (a wrapper on every paragraph)") \
-    X(NAME_LAYOUT_MAX_LINKS, 0.15f, 0.0f, "score",                                                                   \
+    X(NAME_LAYOUT_MAX_LINKS, 0.15f, 1e30f, "score",                                                                   \
       "a class repeated on wrappers is a layout name only when their text is running text, less than this share "   \
       "of it in links: repeated teasers (a headline link each) stay what their name says")                          \
     /* selection (src/select/select.c) */                                                                            \
     X(SELECT_DECAY, 0.8f, 1.0f, "select",                                                                            \
       "weight of a unit's value per level above it when blocks are summed: 0.7-0.9 do well on the corpora; 1.0 "  \
       "(a plain subtree sum) takes in teaser lists, 0.5 loses deeply wrapped articles")                              \
+    X(KEEP_FRAGMENT_MAX_LINKS, 0.5f, -1.0f, "select",                                                                \
+      "inside the content block a unit without running text (a subheading, a cell, a caption) stays unless more "   \
+      "than this share of it is links")                                                                               \
+    X(JOIN_SHARE, 0.2f, 1e30f, "select",                                                                             \
+      "a sibling of the best block scoring this share of its score joins it (an article split by an ad or figure)") \
+    X(JOIN_MIN_VALUE, 40.0f, 1e30f, "select", "the least score with which a sibling joins the best block")          \
+    X(TITLE_WORD_SHARE, 0.8f, 2.0f, "select",                                                                        \
+      "a unit is the headline when this share of its words are the <title>'s and they cover TITLE_COVER of it "     \
+      "(or it is a heading carrying 3 or more of them)")                                                             \
+    X(TITLE_COVER, 0.5f, 2.0f, "select", "share of the <title>'s words a headline must carry")                      \
+    X(STANDFIRST_MIN_VALUE, 100.0f, 1e30f, "select",                                                                 \
+      "running text between an outside headline and the content block (a standfirst, a video description) worth "  \
+      "this much value (about 20 words) is kept; not captions, not among links")                                     \
+    X(LONE_MIN_VALUE, 300.0f, 1e30f, "select",                                                                       \
+      "site mode: a paragraph outside the content block that no other page of the site has is kept when worth "    \
+      "this much value (about 200 characters of running text after the unique bonus)")                               \
+    X(LONE_MAX_LINK_DENSITY, 0.15f, 0.0f, "select",                                                                  \
+      "standfirsts and lone paragraphs are kept only when their parent has less than this share of link text")      \
+    X(ANCHOR_SHARE, 0.2f, 0.0f, "select",                                                                           \
+      "the best block inside the headline's article (the region around the title-matching heading holding no other "\
+      "headline of its rank) replaces a best block outside it, or one holding other articles too, when it scores "  \
+      "at least this share of it: the next article of an endless page or a teaser list loses to the page's own")   \
+    X(ANCHOR_PEER_MIN_WORDS, 4.0f, 1e9f, "select",                                                                   \
+      "a heading of the headline's tag is another article's headline when it has at least this many words "        \
+      "(a one-word widget title is not)")                                                                            \
     /* fallback (src/select/fallback.c) */                                                                           \
     X(FALLBACK_WEAK_SHARE, 0.15f, 0.0f, "fallback",                                                                  \
       "a selection is weak when it keeps less than this share of the running text of the best block found "         \
       "without hints: a hint sank the article and a bio, a caption or the headline alone was left")                 \
-    X(FALLBACK_MIN_PROSE, 300.0f, 1e30f, "fallback",                                                                 \
-      "characters of running text a page must have in one block before an empty or tiny selection is second-"      \
-      "guessed, and that a fallback candidate must keep")                                                             \
+    X(FALLBACK_MIN_PROSE, 200.0f, 1e30f, "fallback",                                                                 \
+      "characters (not counting spaces: about 40 words) of running text a page must have in one block before an "      \
+      "empty or tiny selection is second-guessed, and that a fallback candidate must keep")                                                             \
     X(FALLBACK_GAIN, 3.0f, 1e30f, "fallback",                                                                        \
       "a fallback candidate replaces the selection only when it keeps this many times its running text")           \
     X(FALLBACK_INNER_TRUST, 0.5f, 0.0f, "fallback",                                                                  \
@@ -37,9 +96,7 @@
     X(FALLBACK_DESC_MIN_WORDS, 6.0f, 1e30f, "fallback",                                                              \
       "a page description shorter than this many words is no evidence of where the article is")                     \
     X(FALLBACK_DESC_SHARE, 0.6f, 2.0f, "fallback",                                                                   \
-      "the paragraph the description quotes holds at least this share of its first 24 words")                       \
-    X(FALLBACK_COMMENT_SHARE, 0.5f, 0.0f, "fallback",                                                                \
-      "the best block by text alone is no fallback when reader comments make up this share of its text")
+      "the paragraph the description quotes holds at least this share of its first 24 words")
 
 typedef enum wn_rule_id {
 #define WN_RULE_ENUM(name, def, off, stage, why) WN_RULE_##name,

@@ -13,8 +13,11 @@
  *                   element holding the most running text;
  *   2. description  the block around the paragraph that the page's own
  *                   summary (og:description, JSON-LD, <meta>) quotes;
- *   3. unhinted     the best block by text density alone, unless reader
- *                   comments make up most of it.
+ *   3. unhinted     the best block by text density alone.
+ *
+ * Reader comments are a class of their own, not a hint that can fail: text
+ * under a trusted comment name counts as no running text in the check and
+ * in the candidates.
  *
  * Inside the chosen block units are kept by their text alone (running text,
  * or short plain fragments that are not link lists); a boilerplate name
@@ -94,7 +97,7 @@ static uint32_t description_unit(const winnow_doc *d, const wn_page_scores *ps, 
     enum { DESC_WORDS = 24, UNIT_WORDS = 256 };
     uint64_t dw[DESC_WORDS], uw[UNIT_WORDS];
     size_t nd = word_hashes(desc, strlen(desc), dw, DESC_WORDS);
-    if (nd < (size_t)WN_RULE(d, FALLBACK_DESC_MIN_WORDS)) return WN_NONE;
+    if ((float)nd < WN_RULE(d, FALLBACK_DESC_MIN_WORDS)) return WN_NONE;
     const wn_dom *dom = &d->dom;
     uint32_t best = WN_NONE;
     size_t best_shared = 0;
@@ -122,13 +125,15 @@ int wn_fallback(winnow_doc *d, const wn_page_scores *ps, int include_title)
     float kept = 0.0f;
     for (uint32_t i = 0; i < n; i++)
         if (lb->unit[i] == i && lb->keep[i] && ps->raw[i] > 0.0f) kept += ps->raw[i];
+    /* unit values by text alone; comments stay what they are */
     float *pos0 = wn_arena_calloc(&d->arena, n, sizeof(float));
     float *score0 = wn_arena_calloc(&d->arena, n, sizeof(float));
     if (!pos0 || !score0) return -1;
     for (uint32_t i = 0; i < n; i++)
         if (lb->unit[i] == i) {
-            score0[i] = ps->raw[i];
-            pos0[i] = ps->raw[i] > 0.0f ? ps->raw[i] : 0.0f;
+            float r = (ps->boiler[i] & WN_HINT_COMMENT) ? -(float)ps->own[i].chars : ps->raw[i];
+            score0[i] = r;
+            pos0[i] = r > 0.0f ? r : 0.0f;
         }
     const float decay = WN_RULE(d, SELECT_DECAY);
     for (uint32_t i = n; i-- > 1;) {
@@ -165,22 +170,22 @@ int wn_fallback(winnow_doc *d, const wn_page_scores *ps, int include_title)
     const char *desc = d->meta.field[WINNOW_META_DESCRIPTION];
     if (chosen == WN_NONE && desc && *desc) {
         uint32_t u = description_unit(d, ps, desc);
+        /* its best-scoring ancestor; for a paragraph under a name that
+         * sank it, within the element that bears the name */
         uint32_t top = WN_NONE;
-        for (uint32_t a = u; a != WN_NONE && a != 0; a = dom->nodes[a].parent)
+        int vetoed = u != WN_NONE && ps->boiler[u];
+        for (uint32_t a = u; a != WN_NONE && a != 0; a = dom->nodes[a].parent) {
+            if (vetoed && !ps->boiler[a]) break;
             if (top == WN_NONE || score0[a] > score0[top]) top = a;
+        }
         if (top != WN_NONE && keep_by_text(d, ps, pos0, inner, top, 0) >= need) {
             chosen = top;
             how = WN_SOURCE_DESCRIPTION;
         }
     }
-    /* 3. the best block by text alone, unless it is mostly reader comments */
+    /* 3. the best block by text alone */
     if (chosen == WN_NONE) {
-        float comments = 0.0f;
-        uint32_t end = best0 + dom->nodes[best0].size;
-        for (uint32_t i = best0; i < end; i++)
-            if (lb->unit[i] == i && (ps->boiler[i] & WN_HINT_COMMENT) && ps->raw[i] > 0.0f) comments += ps->raw[i];
-        if (comments < WN_RULE(d, FALLBACK_COMMENT_SHARE) * prose0 &&
-            keep_by_text(d, ps, pos0, inner, best0, 0) >= need) {
+        if (keep_by_text(d, ps, pos0, inner, best0, 0) >= need) {
             chosen = best0;
             how = WN_SOURCE_UNHINTED;
         }

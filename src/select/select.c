@@ -11,7 +11,7 @@ static int unit_keepable(const winnow_doc *d, const wn_page_scores *ps, uint32_t
     if (d->labels.value[u] > 0) return 1;
     /* short plain fragments inside the content (subheadings, table cells,
      * captions) stay; link lists do not */
-    return o->link_chars * 2 <= o->chars;
+    return (float)o->link_chars <= WN_RULE(d, KEEP_FRAGMENT_MAX_LINKS) * (float)o->chars;
 }
 
 /* Words of a string as hashes (lower-case ASCII letters and digits, other
@@ -76,8 +76,8 @@ static int title_like(const winnow_doc *d, uint32_t i, const title_text *tt)
     for (size_t a = 0; a < nu; a++)
         for (size_t b = 0; b < nt; b++)
             if (unit[a] == title[b]) { shared++; break; }
-    if (shared * 10 < nu * 8) return 0;
-    if (shared * 2 >= nt) return 1;
+    if ((float)shared < WN_RULE(d, TITLE_WORD_SHARE) * (float)nu) return 0;
+    if ((float)shared >= WN_RULE(d, TITLE_COVER) * (float)nt) return 1;
     /* a title with a long subtitle or section name: a heading carrying
      * three or more of its words is the headline */
     unsigned tag = d->dom.nodes[i].tag;
@@ -89,27 +89,39 @@ static int title_like(const winnow_doc *d, uint32_t i, const title_text *tt)
  * words are the document title's (<title> usually adds the site's name,
  * so the unit's words must be in the title, not the reverse); failing
  * that, the last <h1> before the block. */
+/* The document title as words and as folded text; 0 when it has fewer
+ * than two words (no evidence). */
+static int title_text_init(const winnow_doc *d, uint64_t *words, title_text *tt)
+{
+    const wn_dom *dom = &d->dom;
+    size_t nt = dom->title ? words_of(dom->title, strlen(dom->title), words, 64) : 0;
+    tt->words = words;
+    tt->nwords = nt;
+    tt->len = 0;
+    if (nt < 2) return 0;
+    /* the page text is case-folded with runs of spaces collapsed */
+    int space = 1;
+    for (const char *c = dom->title; *c && tt->len < sizeof tt->lower; c++) {
+        unsigned char b = (unsigned char)*c;
+        if (b == ' ' || b == '\t' || b == '\n' || b == '\r') {
+            if (!space) tt->lower[tt->len++] = ' ';
+            space = 1;
+            continue;
+        }
+        tt->lower[tt->len++] = (char)(b < 0x80 ? tolower(b) : b);
+        space = 0;
+    }
+    while (tt->len && tt->lower[tt->len - 1] == ' ') tt->len--;
+    return 1;
+}
+
 uint32_t wn_find_headline(const winnow_doc *d, uint32_t container)
 {
     const wn_dom *dom = &d->dom;
     const wn_stats *st = d->stats;
     uint64_t title[64];
-    size_t nt = dom->title ? words_of(dom->title, strlen(dom->title), title, 64) : 0;
-    title_text tt = {title, nt, {0}, 0};
-    if (nt >= 2) {
-        /* the page text is case-folded with runs of spaces collapsed */
-        int space = 1;
-        for (const char *c = dom->title; *c && tt.len < sizeof tt.lower; c++) {
-            unsigned char b = (unsigned char)*c;
-            if (b == ' ' || b == '\t' || b == '\n' || b == '\r') {
-                if (!space) tt.lower[tt.len++] = ' ';
-                space = 1;
-                continue;
-            }
-            tt.lower[tt.len++] = (char)(b < 0x80 ? tolower(b) : b);
-            space = 0;
-        }
-        while (tt.len && tt.lower[tt.len - 1] == ' ') tt.len--;
+    title_text tt;
+    if (title_text_init(d, title, &tt)) {
         /* the first units inside the block first (a headline the site
          * model took for template because other pages link to it), then
          * backwards from the block */
@@ -147,6 +159,58 @@ uint32_t wn_find_headline(const winnow_doc *d, uint32_t container)
     return best;
 }
 
+/* Title anchoring: the article is the running text under the page's
+ * headline (the <h1>-<h3> whose words are the <title>'s). Its region is
+ * the largest element around the headline that holds no other headline of
+ * the same rank (a heading of that tag with several words): the next
+ * article of an endless page, a teaser list or a bio stays outside.
+ * Returns WN_NONE when the page has no such headline. */
+static uint32_t anchor_region(const winnow_doc *d, uint32_t *peers_out, uint32_t *npeers_out)
+{
+    const wn_dom *dom = &d->dom;
+    uint64_t title[64];
+    title_text tt;
+    *npeers_out = 0;
+    if (!title_text_init(d, title, &tt)) return WN_NONE;
+    uint32_t h = WN_NONE;
+    for (uint32_t i = 1; i < dom->count; i++) {
+        const wn_node *x = &dom->nodes[i];
+        if (!wn_tag_has(x->tag, WN_TF_HEADING) || x->tag > WN_TAG_H3 || (x->flags & WN_NF_HIDDEN)) continue;
+        if (d->stats[i].link_chars * 2 > d->stats[i].chars || !title_like(d, i, &tt)) continue;
+        if (h == WN_NONE || (x->tag == WN_TAG_H1 && dom->nodes[h].tag != WN_TAG_H1)) h = i;
+        if (x->tag == WN_TAG_H1) break;
+    }
+    if (h == WN_NONE) return WN_NONE;
+    /* headlines of the same rank elsewhere, in document order */
+    unsigned tag = dom->nodes[h].tag;
+    uint32_t np = 0, cap = *npeers_out;
+    (void)cap;
+    const float min_words = WN_RULE(d, ANCHOR_PEER_MIN_WORDS);
+    for (uint32_t i = 1; i < dom->count; i++) {
+        const wn_node *x = &dom->nodes[i];
+        if (x->tag != tag || i == h || (x->flags & WN_NF_HIDDEN) || (float)d->stats[i].words < min_words) continue;
+        peers_out[np++] = i;
+    }
+    *npeers_out = np;
+    uint32_t a = h, next = 0; /* next: first peer at or after a's start */
+    for (;;) {
+        uint32_t p = dom->nodes[a].parent;
+        if (p == WN_NONE || p == 0) break;
+        uint32_t end = p + dom->nodes[p].size;
+        while (next < np && peers_out[next] < p) next++;
+        if (next < np && peers_out[next] < end) break; /* p holds another headline */
+        a = p;
+    }
+    return a;
+}
+
+static int holds_peer(const wn_dom *dom, uint32_t c, const uint32_t *peers, uint32_t np)
+{
+    for (uint32_t k = 0; k < np; k++)
+        if (wn_node_within(dom, c, peers[k])) return 1;
+    return 0;
+}
+
 /* Keep the units of subtree r. */
 static void keep_subtree(winnow_doc *d, const wn_page_scores *ps, uint32_t r)
 {
@@ -160,8 +224,6 @@ static void keep_subtree(winnow_doc *d, const wn_page_scores *ps, uint32_t r)
  * content too, unless they sit among links (teaser lists). Values are in
  * characters of plain text, after the x1.5 a unique unit gets: 300 is about
  * 200 characters of running text. */
-#define LONE_MIN_VALUE 300.0f
-#define LONE_MAX_LINK_DENSITY 0.15f
 
 static void keep_lone_paragraphs(winnow_doc *d, const wn_page_scores *ps)
 {
@@ -169,10 +231,10 @@ static void keep_lone_paragraphs(winnow_doc *d, const wn_page_scores *ps)
     wn_labels *lb = &d->labels;
     int added = 0;
     for (uint32_t i = 0; i < dom->count; i++) {
-        if (lb->unit[i] != i || lb->keep[i] || !lb->unique[i] || ps->boiler[i] || lb->value[i] < LONE_MIN_VALUE)
+        if (lb->unit[i] != i || lb->keep[i] || !lb->unique[i] || ps->boiler[i] || lb->value[i] < WN_RULE(d, LONE_MIN_VALUE))
             continue;
         uint32_t p = dom->nodes[i].parent;
-        if (p == WN_NONE || (float)d->stats[p].link_chars >= LONE_MAX_LINK_DENSITY * (float)d->stats[p].chars) continue;
+        if (p == WN_NONE || (float)d->stats[p].link_chars >= WN_RULE(d, LONE_MAX_LINK_DENSITY) * (float)d->stats[p].chars) continue;
         lb->keep[i] = 1;
         added = 1;
     }
@@ -188,7 +250,6 @@ static void keep_lone_paragraphs(winnow_doc *d, const wn_page_scores *ps)
  * running text there (a standfirst, a summary, a video's description) is
  * the article's, unless it sits among links or is a photo's caption. 100 is
  * about 20 words of plain text (letters, not spaces). */
-#define STANDFIRST_MIN_VALUE 100.0f
 
 static void keep_standfirst(winnow_doc *d, const wn_page_scores *ps)
 {
@@ -197,7 +258,7 @@ static void keep_standfirst(winnow_doc *d, const wn_page_scores *ps)
     uint32_t h = lb->headline, c = lb->container;
     int added = 0;
     for (uint32_t i = h + dom->nodes[h].size; i < c; i++) {
-        if (lb->unit[i] != i || lb->keep[i] || ps->boiler[i] || lb->value[i] < STANDFIRST_MIN_VALUE) continue;
+        if (lb->unit[i] != i || lb->keep[i] || ps->boiler[i] || lb->value[i] < WN_RULE(d, STANDFIRST_MIN_VALUE)) continue;
         if (i + dom->nodes[i].size > c) continue; /* an ancestor of the container */
         /* a caption: text in a box with an image, or in a figure; unless
          * the box is a video player's fallback (<object>), whose text
@@ -210,7 +271,7 @@ static void keep_standfirst(winnow_doc *d, const wn_page_scores *ps)
         }
         if (caption && !player) continue;
         uint32_t p = dom->nodes[i].parent;
-        if (p == WN_NONE || (float)d->stats[p].link_chars >= LONE_MAX_LINK_DENSITY * (float)d->stats[p].chars) continue;
+        if (p == WN_NONE || (float)d->stats[p].link_chars >= WN_RULE(d, LONE_MAX_LINK_DENSITY) * (float)d->stats[p].chars) continue;
         lb->keep[i] = 1;
         added = 1;
     }
@@ -248,6 +309,32 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
         if (x->tag == WN_TAG_TEXT || (x->flags & WN_NF_HIDDEN)) continue;
         if (score[i] > best_score) { best_score = score[i]; best = i; }
     }
+    /* the best block must be the headline's article, when the page has a
+     * headline and that article holds a fair share of the best's value */
+    uint32_t *peers = wn_arena_alloc(&d->arena, (size_t)n * sizeof(uint32_t));
+    if (!peers) return -1;
+    uint32_t npeers = 0;
+    uint32_t anchor = best != WN_NONE && WN_RULE(d, ANCHOR_SHARE) > 0.0f ? anchor_region(d, peers, &npeers) : WN_NONE;
+    if (anchor != WN_NONE && !wn_node_within(dom, anchor, best)) {
+        /* the best block lies outside the article, or holds it and other
+         * articles besides */
+        int outside = !wn_node_within(dom, best, anchor);
+        int others = 0;
+        for (uint32_t k = 0; k < npeers && !outside; k++)
+            others += wn_node_within(dom, best, peers[k]) && !wn_node_within(dom, anchor, peers[k]);
+        if (outside || others > 0) {
+            uint32_t inner = WN_NONE;
+            for (uint32_t i = anchor; i < anchor + dom->nodes[anchor].size; i++) {
+                const wn_node *x = &dom->nodes[i];
+                if (x->tag == WN_TAG_TEXT || (x->flags & WN_NF_HIDDEN)) continue;
+                if (inner == WN_NONE || score[i] > score[inner]) inner = i;
+            }
+            if (inner != WN_NONE && score[inner] >= WN_RULE(d, ANCHOR_SHARE) * best_score) {
+                best = inner;
+                best_score = score[inner];
+            }
+        }
+    }
     lb->container = best;
     lb->headline = WN_NONE;
 
@@ -263,11 +350,14 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
          * container is then their parent, of which only those children are
          * kept. */
         uint32_t parent = dom->nodes[best].parent;
-        float threshold = 0.2f * best_score > 40.0f ? 0.2f * best_score : 40.0f;
+        float threshold = WN_RULE(d, JOIN_SHARE) * best_score;
+        if (threshold < WN_RULE(d, JOIN_MIN_VALUE)) threshold = WN_RULE(d, JOIN_MIN_VALUE);
         int joined = 0;
         if (parent != WN_NONE && parent != 0 && !(dom->nodes[parent].flags & WN_NF_HIDDEN)) {
             for (uint32_t c = dom->nodes[parent].first_child; c != WN_NONE; c = dom->nodes[c].next_sibling) {
                 if (c == best || dom->nodes[c].tag == WN_TAG_TEXT) continue;
+                /* another article of the page does not join the headline's */
+                if (anchor != WN_NONE && !wn_node_within(dom, c, anchor) && holds_peer(dom, c, peers, npeers)) continue;
                 if (score[c] >= threshold && !ps->boiler[c]) { keep_subtree(d, ps, c); joined++; }
             }
         }
