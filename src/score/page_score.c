@@ -101,6 +101,30 @@ static uint16_t landmark_hints(const wn_dom *dom, const wn_node *x, int *content
     return h;
 }
 
+static int has_caption_name(const wn_dom *dom, const wn_node *x, const char *attr)
+{
+    size_t n = 0;
+    const char *v = wn_node_attr(dom, x, attr, &n);
+    for (size_t i = 0; v && i + 7 <= n; i++)
+        if ((v[i] | 0x20) == 'c' && strncasecmp(v + i, "caption", 7) == 0) return 1;
+    return 0;
+}
+
+/* A photo's caption or credit: <figcaption>, or an element named for a
+ * caption, of caption size. A box named "image-with-caption" that holds
+ * the story itself is no caption, nor is a video player's description. Captions count as the photos they
+ * describe (the gallery hint): beside the article, not in it. */
+static int is_caption(const winnow_doc *d, const wn_node *x, uint32_t i)
+{
+    if ((float)d->stats[i].chars > WN_RULE(d, CAPTION_MAX_CHARS)) return 0;
+    if (!(x->tag == WN_TAG_FIGCAPTION || has_caption_name(&d->dom, x, "class") || has_caption_name(&d->dom, x, "id")))
+        return 0;
+    /* a plugin player's fallback describes the video shown in its place */
+    for (uint32_t a = x->parent; a != WN_NONE && a != 0; a = d->dom.nodes[a].parent)
+        if (d->dom.nodes[a].tag == WN_TAG_OBJECT) return 0;
+    return 1;
+}
+
 /* An empty element named for comments and nothing else (<a name="comments">,
  * <div id="comments"></div>): where the comments begin, when they are not
  * wrapped in an element of their own. */
@@ -264,6 +288,7 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
         if (x->tag == WN_TAG_TEXT) continue;
         int content = 0;
         uint16_t h = (uint16_t)(st[i].hints | landmark_hints(dom, x, &content));
+        if (is_caption(d, x, i)) h |= WN_HINT_GALLERY;
         if (h & WN_HINT_CONTENT) content = 1;
         self_hint[i] = h;
         /* a boilerplate name on an element holding most of the page's

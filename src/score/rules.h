@@ -46,6 +46,10 @@
       "a unit is script shown as text when braces, '=' and ';' outside <pre>/<code> exceed this share of it and it "\
       "has SCRIPT_MIN_MARKS browser-script words, or {{placeholders}}")                                               \
     X(SCRIPT_MIN_MARKS, 2.0f, 1e30f, "score", "browser-script words (document., window., function, var, typeof) a script unit needs") \
+    X(CAPTION_MAX_CHARS, 400.0f, -1.0f, "score",                                                                     \
+      "<figcaption> and elements named for a caption holding at most this many characters are a photo's caption, "  \
+      "beside the article like a gallery (gold texts leave them out); a larger one is the story in a box with an "  \
+      "image")                                                                                                        \
     X(NAME_LAYOUT_SHARE, 0.5f, 1e30f, "score",                                                                       \
       "a boilerplate class/id name is a layout name, not a verdict, on an element holding this share of the "       \
       "page's running text, or when all the elements of its class together hold it (a wrapper on every paragraph)") \
