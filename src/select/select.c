@@ -186,9 +186,21 @@ static uint32_t anchor_region(const winnow_doc *d, uint32_t *peers_out, uint32_t
     uint32_t np = 0, cap = *npeers_out;
     (void)cap;
     const float min_words = WN_RULE(d, ANCHOR_PEER_MIN_WORDS);
+    uint64_t hw[64];
+    size_t hn = words_of(d->page_text.text + d->stats[h].nt_begin, d->stats[h].nt_end - d->stats[h].nt_begin, hw, 64);
     for (uint32_t i = 1; i < dom->count; i++) {
         const wn_node *x = &dom->nodes[i];
         if (x->tag != tag || i == h || (x->flags & WN_NF_HIDDEN) || (float)d->stats[i].words < min_words) continue;
+        /* a reply's "Re: <headline>" in a thread is the same story */
+        if (hn >= 2) {
+            uint64_t pw[64];
+            size_t pn = words_of(d->page_text.text + d->stats[i].nt_begin, d->stats[i].nt_end - d->stats[i].nt_begin, pw, 64);
+            size_t shared = 0;
+            for (size_t a = 0; a < hn; a++)
+                for (size_t b = 0; b < pn; b++)
+                    if (hw[a] == pw[b]) { shared++; break; }
+            if ((float)shared >= WN_RULE(d, TITLE_WORD_SHARE) * (float)hn) continue;
+        }
         peers_out[np++] = i;
     }
     *npeers_out = np;
