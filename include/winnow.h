@@ -167,7 +167,12 @@ typedef struct winnow_record {
     size_t len;
     const char *charset;  /* from the HTTP Content-Type header or JSONL "charset"; NULL if none */
     const char *source;   /* "file", "file.warc.gz#offset" or "file.jsonl:line" */
-    const char *id;       /* stable name for output files: the file stem, or the record number */
+    const char *id;       /* the page's name: the file stem, or the record number ("00042") */
+    const char *file;     /* the file it was read from: the HTML file (a directory's entry too),
+                             the WARC or JSONL file, "-" for stdin */
+    long long number;     /* its record in that file: WARC records counted from 0 (every record,
+                             warcinfo included), JSONL lines from 1; -1 for a whole file */
+    const char *record_id; /* WARC-Record-ID as written ("<urn:uuid:...>"); NULL when none */
 } winnow_record;
 
 /* Opens PATH: a directory (its *.html and *.htm files, sorted, not
