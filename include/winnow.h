@@ -84,11 +84,20 @@ WINNOW_API winnow_status winnow_engine_load_model(winnow_engine *e, const char *
 /* 1 when the engine scores nodes with a classifier in page mode. */
 WINNOW_API int winnow_engine_has_model(const winnow_engine *e);
 
+/* Where a page came from, for tracing a result back to its input; the JSON
+ * output reports it (with the input's url) as "source". */
+typedef struct winnow_source {
+    const char *file;       /* the file the page was read from, or NULL */
+    long long record;       /* its record in that file (winnow_record.number), -1 for none */
+    const char *record_id;  /* the record's WARC-Record-ID, or NULL */
+} winnow_source;
+
 typedef struct winnow_input {
     const void *data;
     size_t len;
     const char *charset;  /* from HTTP Content-Type, or NULL */
     const char *url;      /* page URL, or NULL */
+    const winnow_source *source;  /* where the page came from, or NULL (unknown) */
 } winnow_input;
 
 /* Runs the whole pipeline on one page. On success (OK, PARTIAL, NO_CONTENT)
