@@ -167,6 +167,19 @@ page i1 >"$tmp/case/Page.html"
 page i2 >"$tmp/case/page.html"
 run "Page.html and page.html" 0 extract -q "$tmp/case" -o "$tmp/o9" && expect_pages "Page.html and page.html" "$tmp/o9" 2
 
+# a suffix that is some file's own name, and names too long to keep whole
+mkdir -p "$tmp/tilde" "$tmp/long"
+page k1 >"$tmp/tilde/page.htm"
+page k2 >"$tmp/tilde/page.html"
+page k3 >"$tmp/tilde/page~2.html"
+run "page.htm, page.html, page~2.html" 0 extract -q "$tmp/tilde" -o "$tmp/o10" &&
+  expect_pages "page.htm, page.html and page~2.html" "$tmp/o10" 3
+long=$(printf 'n%.0s' $(seq 245))
+page l1 >"$tmp/long/${long}a.html"
+page l2 >"$tmp/long/${long}b.html"
+run "two 251-byte names" 0 extract -q -f json "$tmp/long" -o "$tmp/o11" &&
+  expect_pages "two names alike in their first 245 bytes" "$tmp/o11" 2 .json
+
 # --- two threads: every page whole in a file of its own, the same names ---------
 make warc "$tmp/in/www.a.warc.gz" ja 40
 make warc "$tmp/in/www.b.warc.gz" jb 40
