@@ -6,6 +6,7 @@
 
 #include <pthread.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "winnow.h"
 
@@ -38,17 +39,59 @@ int cli_parse(int argc, char **argv, int first, cli_opts *o, const char *allowed
 /* Inputs: every record of every input, in order, shared by worker threads. */
 typedef struct cli_page {
     char *url, *charset, *id, *source;
+    char *file;          /* the file the page was read from ("-" for stdin) */
+    long long record;    /* its record number in file (WARC, JSONL), -1 for a whole file */
+    char *record_id;     /* WARC-Record-ID, NULL when none */
+    char *name;          /* with -o: its output name without extension, unique in the run */
+    size_t seq;          /* its place in input order (the manifest's line) */
     char *data;
     size_t len;
 } cli_page;
 
+/* Output names, unique in a run (see outputs.c): base, else base~2, base~3,
+ * ... (ASCII case ignored). Bases are cut to CLI_NAME_MAX bytes. */
+#define CLI_NAME_MAX 180
+typedef struct cli_names cli_names;
+cli_names *cli_names_new(void);
+char *cli_names_take(cli_names *n, const char *base);  /* malloc'd; NULL on OOM */
+void cli_names_free(cli_names *n);
+
+/* OUT/manifest.tsv: a header, then one line per input page in input order
+ * (seq), whatever order the lines come in: output name ("" when none was
+ * written), input file, record number ("" for a whole file), WARC-Record-ID,
+ * URL, status name, error or warning. Tabs, line ends and backslashes in a
+ * field are written \t, \n, \r and \\. Thread-safe. */
+typedef struct cli_entry {
+    const char *output, *file;
+    long long record;
+    const char *record_id, *url;
+    winnow_status status;
+    const char *message;
+} cli_entry;
+typedef struct cli_manifest cli_manifest;
+cli_manifest *cli_manifest_open(const char *dir);   /* NULL after a message */
+void cli_manifest_add(cli_manifest *m, size_t seq, const cli_entry *e);  /* m may be NULL */
+int cli_manifest_close(cli_manifest *m);             /* 0, or -1 after a message; m may be NULL */
+/* The line of a page: its source fields with the output name, status and message. */
+void cli_manifest_page(cli_manifest *m, const cli_page *p, const char *output, winnow_status s, const char *msg);
+
+/* A file that appears whole: cli_tmp_create opens a new hidden file beside
+ * path (*tmp gets its name; NULL with errno on failure), cli_tmp_commit
+ * closes it and renames it to path when keep is set, else removes it.
+ * 0, or -1 with errno (the temporary file is gone either way). */
+FILE *cli_tmp_create(const char *path, char **tmp);
+int cli_tmp_commit(FILE *f, char *tmp, const char *path, int keep);
+
 typedef struct cli_inputs cli_inputs;
 cli_inputs *cli_inputs_open(const cli_opts *o);
-/* 1 page, 0 end; thread-safe. Errors and warnings of readers go to stderr. */
+/* 1 page, 0 end; thread-safe. Errors and warnings of readers go to stderr;
+ * inputs that cannot be read and whole files that are skipped get their
+ * manifest line here (cli_inputs_set_manifest). */
 int cli_inputs_next(cli_inputs *in, cli_page *page);
 void cli_page_free(cli_page *p);
 int cli_inputs_failed(const cli_inputs *in);
 int cli_inputs_many(const cli_inputs *in);  /* more than one page may come: -o is a directory */
+void cli_inputs_set_manifest(cli_inputs *in, cli_manifest *m);
 void cli_inputs_close(cli_inputs *in);
 
 /* Site of a page: --site, else the URL's host ("" when neither). */
@@ -66,6 +109,11 @@ winnow_engine *cli_engine_new(const cli_opts *o);
 
 int cli_mkdir_p(const char *path);
 char *cli_output_path(const cli_opts *o, const cli_page *p, int many);
+/* Renders doc in o->format to path (NULL: stdout). whole: through a
+ * temporary file renamed into place (outputs in a directory). WINNOW_OK, or
+ * a failure with "cannot write PATH: why" in err. */
+winnow_status cli_write_doc(const cli_opts *o, const winnow_doc *doc, const char *path, int whole, char *err,
+                            size_t errcap);
 const char *cli_format_ext(winnow_format f);
 void cli_report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_write_file(void *ctx, const char *data, size_t len);

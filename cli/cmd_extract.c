@@ -11,6 +11,7 @@ typedef struct extract_worker {
     const cli_opts *o;
     cli_inputs *in;
     cli_sites *sites;
+    cli_manifest *manifest;  /* with a directory of outputs */
     int many;
     int failed, no_content;
     atomic_int *warned_no_site;
@@ -25,7 +26,8 @@ static void *extract_run(void *arg)
     cli_page page;
     while (cli_inputs_next(w->in, &page)) {
         const char *name = page.source ? page.source : "<stdin>";
-        winnow_input input = {page.data, page.len, page.charset, page.url};
+        winnow_source src = {page.file, page.record, page.record_id};
+        winnow_input input = {page.data, page.len, page.charset, page.url, &src};
         winnow_site *site = NULL;
         if (w->sites && o->site_opt.mode != WINNOW_MODE_PAGE) {
             char site_name[256], err[512] = "";
@@ -35,6 +37,7 @@ static void *extract_run(void *arg)
                     cli_report("winnow: %s: page has no URL to tell its site: page mode (use --site NAME)\n", name);
             } else if (!(site = cli_sites_get(w->sites, site_name, err, sizeof err))) {
                 cli_report("winnow: %s: %s\n", name, err);
+                cli_manifest_page(w->manifest, &page, "", WINNOW_E_IO, err);
                 w->failed++;
                 cli_page_free(&page);
                 continue;
@@ -45,6 +48,7 @@ static void *extract_run(void *arg)
                                : winnow_extract(e, &input, &doc);
         if (WINNOW_FAILED(s)) {
             cli_report("winnow: %s: %s\n", name, winnow_engine_error(e));
+            cli_manifest_page(w->manifest, &page, "", s, winnow_engine_error(e));
             w->failed++;
             cli_page_free(&page);
             continue;
@@ -52,21 +56,16 @@ static void *extract_run(void *arg)
         if (s != WINNOW_OK && !o->quiet) cli_report("winnow: %s: warning: %s\n", name, winnow_doc_warning(doc));
         if (s == WINNOW_NO_CONTENT || s == WINNOW_NO_MAIN) w->no_content++;
         char *out_path = cli_output_path(o, &page, w->many);
-        FILE *out = out_path ? fopen(out_path, "wb") : stdout;
-        if (!out) {
-            cli_report("winnow: %s: cannot write: %s\n", out_path, strerror(errno));
+        char err[1024] = "out of memory";
+        winnow_status rs = o->output && !out_path ? WINNOW_E_NOMEM
+                                                  : cli_write_doc(o, doc, out_path, w->many, err, sizeof err);
+        if (rs != WINNOW_OK) {
+            cli_report("winnow: %s: %s\n", name, err);
+            cli_manifest_page(w->manifest, &page, "", rs, err);
             w->failed++;
         } else {
-            winnow_status rs = winnow_render(doc, o->format, cli_write_file, out);
-            if (out != stdout) {
-                if (fclose(out) != 0) rs = WINNOW_E_IO;
-            } else {
-                fflush(stdout);
-            }
-            if (rs != WINNOW_OK) {
-                cli_report("winnow: %s: %s\n", out_path ? out_path : "<stdout>", winnow_status_message(rs));
-                w->failed++;
-            }
+            const char *base = out_path ? strrchr(out_path, '/') : NULL;
+            cli_manifest_page(w->manifest, &page, base ? base + 1 : out_path, s, winnow_doc_warning(doc));
         }
         free(out_path);
         winnow_doc_free(doc);
@@ -102,11 +101,20 @@ int cmd_extract(int argc, char **argv, int blocks)
     cli_inputs *in = cli_inputs_open(&o);
     if (!in) { free(o.inputs); return EXIT_SOME_FAILED; }
     int many = cli_inputs_many(in);
-    if (many && o.output && cli_mkdir_p(o.output) != 0) {
-        fprintf(stderr, "winnow: cannot create output directory %s: %s\n", o.output, strerror(errno));
-        cli_inputs_close(in);
-        free(o.inputs);
-        return EXIT_SOME_FAILED;
+    cli_manifest *manifest = NULL;
+    if (many && o.output) {
+        if (cli_mkdir_p(o.output) != 0) {
+            fprintf(stderr, "winnow: cannot create output directory %s: %s\n", o.output, strerror(errno));
+            cli_inputs_close(in);
+            free(o.inputs);
+            return EXIT_SOME_FAILED;
+        }
+        if (!(manifest = cli_manifest_open(o.output))) {
+            cli_inputs_close(in);
+            free(o.inputs);
+            return EXIT_SOME_FAILED;
+        }
+        cli_inputs_set_manifest(in, manifest);
     }
     int nthreads = o.output ? o.jobs : 1; /* pages on stdout must not interleave */
     extract_worker *ws = calloc((size_t)nthreads, sizeof *ws);
@@ -115,7 +123,8 @@ int cmd_extract(int argc, char **argv, int blocks)
     atomic_int warned = 0;
     if (!ws || !tids || !started) return EXIT_SOME_FAILED;
     for (int t = 0; t < nthreads; t++) {
-        ws[t] = (extract_worker){.o = &o, .in = in, .sites = sites, .many = many, .warned_no_site = &warned};
+        ws[t] = (extract_worker){.o = &o, .in = in, .sites = sites, .manifest = manifest, .many = many,
+                                 .warned_no_site = &warned};
         if (t > 0) started[t] = pthread_create(&tids[t], NULL, extract_run, &ws[t]) == 0;
     }
     extract_run(&ws[0]);
@@ -128,6 +137,7 @@ int cmd_extract(int argc, char **argv, int blocks)
     free(ws);
     free(tids);
     free(started);
+    if (cli_manifest_close(manifest) != 0) failed++;
     cli_inputs_close(in);
     cli_sites_free(sites);
     winnow_sitedb_close(db);

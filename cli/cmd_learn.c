@@ -20,32 +20,34 @@ static double now_s(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-static int extract_kept(const cli_opts *o, winnow_engine *e, kept_page *pages, size_t n, int *no_content)
+static int extract_kept(const cli_opts *o, winnow_engine *e, kept_page *pages, size_t n, cli_manifest *manifest,
+                        int *no_content)
 {
     int failed = 0;
-    if (o->output && cli_mkdir_p(o->output) != 0) {
-        fprintf(stderr, "winnow: cannot create output directory %s: %s\n", o->output, strerror(errno));
-        return 1;
-    }
     for (size_t i = 0; i < n; i++) {
         cli_page *p = &pages[i].page;
-        winnow_input input = {p->data, p->len, p->charset, p->url};
+        winnow_source src = {p->file, p->record, p->record_id};
+        winnow_input input = {p->data, p->len, p->charset, p->url, &src};
         winnow_doc *doc = NULL;
         winnow_status s = winnow_extract_site(e, &input, pages[i].site, &o->site_opt, &doc);
         if (WINNOW_FAILED(s)) {
             cli_report("winnow: %s: %s\n", p->source, winnow_engine_error(e));
+            cli_manifest_page(manifest, p, "", s, winnow_engine_error(e));
             failed++;
             continue;
         }
         if (s == WINNOW_NO_CONTENT || s == WINNOW_NO_MAIN) (*no_content)++;
         char *out_path = cli_output_path(o, p, 1);
-        FILE *out = out_path ? fopen(out_path, "wb") : stdout;
-        if (!out) {
-            cli_report("winnow: %s: cannot write: %s\n", out_path, strerror(errno));
+        char err[1024] = "out of memory";
+        winnow_status rs = o->output && !out_path ? WINNOW_E_NOMEM
+                                                  : cli_write_doc(o, doc, out_path, 1, err, sizeof err);
+        if (rs != WINNOW_OK) {
+            cli_report("winnow: %s: %s\n", p->source, err);
+            cli_manifest_page(manifest, p, "", rs, err);
             failed++;
         } else {
-            if (winnow_render(doc, o->format, cli_write_file, out) != WINNOW_OK) failed++;
-            if (out != stdout && fclose(out) != 0) failed++;
+            const char *base = out_path ? strrchr(out_path, '/') : NULL;
+            cli_manifest_page(manifest, p, base ? base + 1 : out_path, s, winnow_doc_warning(doc));
         }
         free(out_path);
         winnow_doc_free(doc);
@@ -75,6 +77,16 @@ int cmd_learn(int argc, char **argv)
     kept_page *kept = NULL;
     size_t nkept = 0, capkept = 0;
     if (!sites || !in || !e) { fprintf(stderr, "winnow: out of memory\n"); return EXIT_SOME_FAILED; }
+    /* --batch -o OUT: OUT/NAME.txt for every page, and OUT/manifest.tsv */
+    cli_manifest *manifest = NULL;
+    if (o.batch && o.output) {
+        if (cli_mkdir_p(o.output) != 0) {
+            fprintf(stderr, "winnow: cannot create output directory %s: %s\n", o.output, strerror(errno));
+            return EXIT_SOME_FAILED;
+        }
+        if (!(manifest = cli_manifest_open(o.output))) return EXIT_SOME_FAILED;
+        cli_inputs_set_manifest(in, manifest);
+    }
 
     double t0 = now_s();
     size_t pages = 0, counted = 0, duplicates = 0, bytes = 0;
@@ -88,6 +100,7 @@ int cmd_learn(int argc, char **argv)
         if (!*name) {
             if (!no_site_reported++)
                 cli_report("winnow: %s: no URL to tell the page's site: give --site NAME\n", page.source);
+            cli_manifest_page(manifest, &page, "", WINNOW_E_ARG, "no URL to tell the page's site: give --site NAME");
             failed++;
             cli_page_free(&page);
             continue;
@@ -95,15 +108,18 @@ int cmd_learn(int argc, char **argv)
         winnow_site *site = cli_sites_get(sites, name, err, sizeof err);
         if (!site) {
             cli_report("winnow: %s: %s\n", page.source, err);
+            cli_manifest_page(manifest, &page, "", WINNOW_E_IO, err);
             failed++;
             cli_page_free(&page);
             continue;
         }
-        winnow_input input = {page.data, page.len, page.charset, page.url};
+        winnow_source src = {page.file, page.record, page.record_id};
+        winnow_input input = {page.data, page.len, page.charset, page.url, &src};
         int was_counted = 0;
         winnow_status s = winnow_site_learn(e, site, &input, &was_counted);
         if (WINNOW_FAILED(s)) {
             cli_report("winnow: %s: %s\n", page.source, winnow_engine_error(e));
+            cli_manifest_page(manifest, &page, "", s, winnow_engine_error(e));
             failed++;
         } else if (was_counted) {
             counted++;
@@ -143,7 +159,8 @@ int cmd_learn(int argc, char **argv)
                 t_learn > 0 ? (double)pages / t_learn : 0.0, t_learn > 0 ? (double)bytes / 1e6 / t_learn : 0.0);
 
     int no_content = 0;
-    if (o.batch) failed += extract_kept(&o, e, kept, nkept, &no_content);
+    if (o.batch) failed += extract_kept(&o, e, kept, nkept, manifest, &no_content);
+    if (cli_manifest_close(manifest) != 0) failed++;
     for (size_t i = 0; i < nkept; i++) cli_page_free(&kept[i].page);
     free(kept);
     winnow_engine_free(e);

@@ -198,6 +198,9 @@ struct cli_inputs {
     int failed;
     int many;
     size_t count;
+    size_t seq;              /* manifest lines handed out */
+    cli_names *names;        /* with -o: output names given so far */
+    cli_manifest *manifest;
     pthread_mutex_t lock;
 };
 
@@ -207,22 +210,29 @@ static int is_dir(const char *p)
     return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-static int is_container(const char *p)
+/* The length of p's container extension (".warc.gz", ...), 0 when it has none. */
+static size_t container_ext(const char *p)
 {
-    static const char *const ext[] = {".warc", ".warc.gz", ".jsonl", ".jsonl.gz", ".ndjson", ".ndjson.gz"};
+    static const char *const ext[] = {".warc.gz", ".jsonl.gz", ".ndjson.gz", ".warc", ".jsonl", ".ndjson"};
     size_t n = strlen(p);
     for (size_t k = 0; k < sizeof ext / sizeof ext[0]; k++) {
         size_t e = strlen(ext[k]);
-        if (n > e && !strcasecmp(p + n - e, ext[k])) return 1;
+        if (n > e && !strcasecmp(p + n - e, ext[k])) return e;
     }
     return 0;
 }
+
+static int is_container(const char *p) { return container_ext(p) > 0; }
 
 cli_inputs *cli_inputs_open(const cli_opts *o)
 {
     cli_inputs *in = calloc(1, sizeof *in);
     if (!in) return NULL;
     in->o = o;
+    if (o->output && !(in->names = cli_names_new())) {
+        free(in);
+        return NULL;
+    }
     pthread_mutex_init(&in->lock, NULL);
     in->many = o->ninputs > 1;
     for (int i = 0; i < o->ninputs; i++)
@@ -231,6 +241,37 @@ cli_inputs *cli_inputs_open(const cli_opts *o)
 }
 
 int cli_inputs_many(const cli_inputs *in) { return in->many; }
+void cli_inputs_set_manifest(cli_inputs *in, cli_manifest *m) { in->manifest = m; }
+
+/* The manifest line of an input that failed without a page to show for it
+ * (it cannot be opened or read, a file was skipped). */
+static void input_failed(cli_inputs *in, const char *message)
+{
+    /* the readers' words for a page over --max-bytes */
+    winnow_status s = strstr(message, "-byte limit") ? WINNOW_E_TOO_LARGE : WINNOW_E_IO;
+    cli_entry e = {"", in->reader_path, -1, NULL, NULL, s, message};
+    cli_manifest_add(in->manifest, in->seq++, &e);
+}
+
+/* The output name of a record: its own id, after its container's name
+ * without the extension ("crawl-00042" for record 42 of crawl.warc.gz);
+ * unique in the run. */
+static char *page_name(cli_inputs *in, const winnow_record *rec)
+{
+    const char *id = rec->id && *rec->id ? rec->id : "page";
+    if (!is_container(in->reader_path)) return cli_names_take(in->names, id);
+    const char *base = strrchr(in->reader_path, '/');
+    base = base ? base + 1 : in->reader_path;
+    size_t stem = strlen(base) - container_ext(base);
+    size_t n = stem + strlen(id) + 2;
+    char *full = malloc(n);
+    if (!full) return NULL;
+    snprintf(full, n, "%.*s-%s", (int)stem, base, id);
+    char *name = cli_names_take(in->names, full);
+    free(full);
+    return name;
+}
+
 int cli_inputs_failed(const cli_inputs *in) { return in->failed; }
 
 static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
@@ -248,6 +289,7 @@ int cli_inputs_next(cli_inputs *in, cli_page *page)
             if (!in->reader) { cli_report("winnow: out of memory\n"); in->failed++; break; }
             if (*winnow_reader_error(in->reader)) {
                 cli_report("winnow: %s\n", winnow_reader_error(in->reader));
+                input_failed(in, winnow_reader_error(in->reader));
                 in->failed++;
                 winnow_reader_close(in->reader);
                 in->reader = NULL;
@@ -255,9 +297,16 @@ int cli_inputs_next(cli_inputs *in, cli_page *page)
             }
         }
         winnow_record rec;
+        size_t skipped = winnow_reader_skipped(in->reader);
         int r = winnow_reader_next(in->reader, &rec);
         if (*winnow_reader_warning(in->reader) && !in->o->quiet)
             cli_report("winnow: warning: %s\n", winnow_reader_warning(in->reader));
+        /* a skipped file was asked for by name or directory: it failed (WARC
+         * and JSONL skip non-HTML records as a matter of course); the
+         * reader's warning names it */
+        if (!is_container(in->reader_path))
+            for (size_t k = skipped; k < winnow_reader_skipped(in->reader); k++)
+                input_failed(in, winnow_reader_warning(in->reader));
         if (r == 1) {
             page->data = malloc(rec.len ? rec.len : 1);
             if (!page->data) { cli_report("winnow: out of memory\n"); in->failed++; break; }
@@ -266,27 +315,30 @@ int cli_inputs_next(cli_inputs *in, cli_page *page)
             page->url = dup_or_null(rec.url ? rec.url : in->o->url);
             page->charset = dup_or_null(rec.charset ? rec.charset : in->o->charset);
             page->source = dup_or_null(rec.source);
-            /* ids from WARC/JSONL records are numbers: prefix the file so
-             * several containers do not collide */
-            if (is_container(in->reader_path) && in->o->ninputs > 1) {
-                const char *base = strrchr(in->reader_path, '/');
-                base = base ? base + 1 : in->reader_path;
-                size_t n = strlen(base) + strlen(rec.id ? rec.id : "") + 2;
-                page->id = malloc(n);
-                if (page->id) snprintf(page->id, n, "%.*s-%s", (int)strcspn(base, "."), base, rec.id ? rec.id : "");
-            } else {
-                page->id = dup_or_null(rec.id ? rec.id : "page");
+            page->id = dup_or_null(rec.id ? rec.id : "page");
+            page->file = dup_or_null(rec.file ? rec.file : in->reader_path);
+            page->record = rec.number;
+            page->record_id = dup_or_null(rec.record_id);
+            page->seq = in->seq++;
+            if (in->names) page->name = page_name(in, &rec);
+            int oom = !page->id || !page->file || (in->names && !page->name) || (rec.source && !page->source) ||
+                      (rec.record_id && !page->record_id) || ((rec.url || in->o->url) && !page->url) ||
+                      ((rec.charset || in->o->charset) && !page->charset);
+            if (oom) {
+                cli_report("winnow: out of memory\n");
+                in->failed++;
+                cli_manifest_page(in->manifest, page, "", WINNOW_E_NOMEM, "out of memory");
+                cli_page_free(page);
+                break;
             }
             in->count++;
             got = 1;
         } else {
             if (r < 0) {
                 cli_report("winnow: %s\n", winnow_reader_error(in->reader));
+                input_failed(in, winnow_reader_error(in->reader));
                 in->failed++;
             }
-            /* a skipped file (too large, unreadable) was asked for by name or
-             * directory: it failed; WARC and JSONL skip non-HTML records as a
-             * matter of course */
             if (!is_container(in->reader_path)) in->failed += (int)winnow_reader_skipped(in->reader);
             winnow_reader_close(in->reader);
             in->reader = NULL;
@@ -303,6 +355,9 @@ void cli_page_free(cli_page *p)
     free(p->charset);
     free(p->id);
     free(p->source);
+    free(p->file);
+    free(p->record_id);
+    free(p->name);
     memset(p, 0, sizeof *p);
 }
 
@@ -310,6 +365,7 @@ void cli_inputs_close(cli_inputs *in)
 {
     if (!in) return;
     if (in->reader) winnow_reader_close(in->reader);
+    cli_names_free(in->names);
     pthread_mutex_destroy(&in->lock);
     free(in);
 }
@@ -418,14 +474,44 @@ char *cli_output_path(const cli_opts *o, const cli_page *p, int many)
 {
     if (!o->output) return NULL;
     if (!many) return strdup(o->output);
-    const char *id = p->id && *p->id ? p->id : "page";
+    /* names never hold '/' (cli_names_take), so OUT/NAME.EXT stays in OUT */
+    const char *name = p->name && *p->name ? p->name : "page";
     const char *ext = cli_format_ext(o->format);
-    size_t n = strlen(o->output) + strlen(id) + strlen(ext) + 2;
+    size_t n = strlen(o->output) + strlen(name) + strlen(ext) + 2;
     char *path = malloc(n);
     if (!path) return NULL;
-    snprintf(path, n, "%s%s%s%s", o->output, o->output[strlen(o->output) - 1] == '/' ? "" : "/", id, ext);
-    /* ids are file stems or record numbers, but never let one climb out */
-    for (char *q = path + strlen(o->output); *q; q++)
-        if (q[0] == '.' && q[1] == '.') q[0] = '_';
+    snprintf(path, n, "%s%s%s%s", o->output, o->output[strlen(o->output) - 1] == '/' ? "" : "/", name, ext);
     return path;
+}
+
+winnow_status cli_write_doc(const cli_opts *o, const winnow_doc *doc, const char *path, int whole, char *err,
+                            size_t errcap)
+{
+    err[0] = '\0';
+    if (!path) {
+        winnow_status rs = winnow_render(doc, o->format, cli_write_file, stdout);
+        if (fflush(stdout) != 0 && rs == WINNOW_OK) rs = WINNOW_E_IO;
+        if (rs != WINNOW_OK) snprintf(err, errcap, "<stdout>: %s", winnow_status_message(rs));
+        return rs;
+    }
+    char *tmp = NULL;
+    FILE *out = whole ? cli_tmp_create(path, &tmp) : fopen(path, "wb");
+    if (!out) {
+        snprintf(err, errcap, "cannot write %s: %s", path, strerror(errno));
+        return WINNOW_E_IO;
+    }
+    winnow_status rs = winnow_render(doc, o->format, cli_write_file, out);
+    int saved = errno;
+    if (whole) {
+        if (cli_tmp_commit(out, tmp, path, rs == WINNOW_OK) != 0 && rs == WINNOW_OK) {
+            rs = WINNOW_E_IO;
+            saved = errno;
+        }
+    } else if (fclose(out) != 0 && rs == WINNOW_OK) {
+        rs = WINNOW_E_IO;
+        saved = errno;
+    }
+    if (rs != WINNOW_OK)
+        snprintf(err, errcap, "cannot write %s: %s", path, rs == WINNOW_E_IO && saved ? strerror(saved) : winnow_status_message(rs));
+    return rs;
 }

@@ -87,11 +87,20 @@ WINNOW_API winnow_status winnow_engine_load_model(winnow_engine *e, const char *
 /* 1 when the engine scores nodes with a classifier in page mode. */
 WINNOW_API int winnow_engine_has_model(const winnow_engine *e);
 
+/* Where a page came from, for tracing a result back to its input; the JSON
+ * output reports it (with the input's url) as "source". */
+typedef struct winnow_source {
+    const char *file;       /* the file the page was read from, or NULL */
+    long long record;       /* its record in that file (winnow_record.number), -1 for none */
+    const char *record_id;  /* the record's WARC-Record-ID, or NULL */
+} winnow_source;
+
 typedef struct winnow_input {
     const void *data;
     size_t len;
     const char *charset;  /* from HTTP Content-Type, or NULL */
     const char *url;      /* page URL, or NULL */
+    const winnow_source *source;  /* where the page came from, or NULL (unknown) */
 } winnow_input;
 
 /* Runs the whole pipeline on one page. On success (OK, PARTIAL, NO_CONTENT)
@@ -188,7 +197,12 @@ typedef struct winnow_record {
     size_t len;
     const char *charset;  /* from the HTTP Content-Type header or JSONL "charset"; NULL if none */
     const char *source;   /* "file", "file.warc.gz#offset" or "file.jsonl:line" */
-    const char *id;       /* stable name for output files: the file stem, or the record number */
+    const char *id;       /* the page's name: the file stem, or the record number ("00042") */
+    const char *file;     /* the file it was read from: the HTML file (a directory's entry too),
+                             the WARC or JSONL file, "-" for stdin */
+    long long number;     /* its record in that file: WARC records counted from 0 (every record,
+                             warcinfo included), JSONL lines from 1; -1 for a whole file */
+    const char *record_id; /* WARC-Record-ID as written ("<urn:uuid:...>"); NULL when none */
 } winnow_record;
 
 /* Opens PATH: a directory (its *.html and *.htm files, sorted, not

@@ -55,6 +55,9 @@ struct winnow_doc {
     uint64_t site_template_chars, site_unique_chars; /* text the site model judged */
     winnow_status status;
     char warning[256];
+    /* where the page came from, as the caller said (in the arena; NULL when unknown) */
+    const char *src_url, *src_file, *src_record_id;
+    long long src_record;    /* -1 when unknown */
 };
 
 #endif

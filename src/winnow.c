@@ -245,6 +245,28 @@ static int site_applies(const wn_site_model *m, const winnow_site_options *opt, 
     return counted + 1e-9 >= (double)min_pages;
 }
 
+static const char *arena_str(wn_arena *a, const char *s, int *oom)
+{
+    if (!s) return NULL;
+    const char *c = wn_arena_strndup(a, s, strlen(s));
+    if (!c) *oom = 1;
+    return c;
+}
+
+/* The caller's word on where the page came from, kept with the document. */
+static int copy_source(winnow_doc *d, const winnow_input *in)
+{
+    int oom = 0;
+    d->src_record = -1;
+    d->src_url = arena_str(&d->arena, in->url, &oom);
+    if (in->source) {
+        d->src_file = arena_str(&d->arena, in->source->file, &oom);
+        d->src_record_id = arena_str(&d->arena, in->source->record_id, &oom);
+        d->src_record = in->source->record >= 0 ? in->source->record : -1;
+    }
+    return oom ? -1 : 0;
+}
+
 static winnow_status run_pipeline(winnow_engine *e, const winnow_input *in, const site_hook *hook, winnow_doc **out)
 {
     if (!out) return WINNOW_E_ARG;
@@ -343,6 +365,10 @@ static winnow_status run_pipeline(winnow_engine *e, const winnow_input *in, cons
     wn_meta_extract(&d->dom, &d->decode, in->url, &d->arena, &d->meta);
     if (wn_select(d, &pscore, e->opt.include_title) != 0) {
         rc = fail(e, WINNOW_E_NOMEM, "out of memory while selecting content");
+        goto failed;
+    }
+    if (copy_source(d, in) != 0) {
+        rc = fail(e, WINNOW_E_NOMEM, "out of memory while copying the page's source");
         goto failed;
     }
 

@@ -371,6 +371,8 @@ static int jsonl_next(winnow_reader *r, winnow_record *rec)
         rec->charset = charset.set && r->charset.len ? wn_buf_cstr(&r->charset) : NULL;
         rec->source = wn_buf_cstr(&r->source);
         rec->id = wn_buf_cstr(&r->id);
+        rec->file = r->path;
+        rec->number = (long long)lineno;
         return 1;
     }
 }

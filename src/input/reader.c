@@ -514,6 +514,8 @@ static int fill_file_record(winnow_reader *r, file_state *f, const char *path, w
     rec->len = f->data.len;
     rec->source = source;
     rec->id = r->id.data;
+    rec->file = source;
+    rec->number = -1;
     return 1;
 }
 
@@ -666,6 +668,8 @@ static int stdin_next(winnow_reader *r, winnow_record *rec)
     rec->len = f->data.len;
     rec->source = source;
     rec->id = id;
+    rec->file = "-";
+    rec->number = -1;
     return 1;
 }
 
@@ -705,6 +709,7 @@ winnow_reader *winnow_reader_open(const char *path, size_t max_record_bytes)
     wn_buf_init(&r->charset);
     wn_buf_init(&r->source);
     wn_buf_init(&r->id);
+    wn_buf_init(&r->record_id);
     r->max_record = max_record_bytes ? max_record_bytes : WN_READER_DEFAULT_MAX;
     if (!path || !*path) {
         r->path = strdup("");
@@ -759,6 +764,7 @@ void winnow_reader_close(winnow_reader *r)
     wn_buf_free(&r->charset);
     wn_buf_free(&r->source);
     wn_buf_free(&r->id);
+    wn_buf_free(&r->record_id);
     free(r->path);
     free(r);
 }

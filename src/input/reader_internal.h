@@ -34,6 +34,9 @@ typedef struct winnow_record {
     const char *charset;
     const char *source;
     const char *id;
+    const char *file;
+    long long number;
+    const char *record_id;
 } winnow_record;
 
 winnow_reader *winnow_reader_open(const char *path, size_t max_record_bytes);
@@ -126,7 +129,7 @@ struct winnow_reader {
     char warning[600];
 
     /* strings of the record handed out last */
-    wn_buf url, charset, source, id;
+    wn_buf url, charset, source, id, record_id;
 
     /* kind-specific state and its two operations */
     void *state;

@@ -223,6 +223,7 @@ static rec_result read_head(winnow_reader *r, warc_state *w, warc_head *h, uint6
 {
     memset(h, 0, sizeof *h);
     wn_buf_clear(&r->url);
+    wn_buf_clear(&r->record_id);
     size_t head_len = 0;
     for (;;) {
         size_t total;
@@ -292,6 +293,11 @@ static rec_result read_head(winnow_reader *r, warc_state *w, warc_head *h, uint6
             /* WARC/1.0 examples wrap the URI in <>; 1.1 does not */
             if (vn >= 2 && v[0] == '<' && v[vn - 1] == '>') v++, vn -= 2;
             if (!wn_reader_str(&r->url, v, vn)) {
+                wn_reader_set_error(r, "out of memory");
+                return REC_ERROR;
+            }
+        } else if (wn_ascii_ieq(s, name_n, "WARC-Record-ID")) {
+            if (!wn_reader_str(&r->record_id, v, vn)) {
                 wn_reader_set_error(r, "out of memory");
                 return REC_ERROR;
             }
@@ -739,7 +745,10 @@ static int warc_next(winnow_reader *r, winnow_record *rec)
         wn_buf_printf(&r->id, "%05zu", index);
         rec->source = wn_buf_cstr(&r->source);
         rec->id = wn_buf_cstr(&r->id);
-        if (r->source.oom || r->id.oom) {
+        rec->file = r->path;
+        rec->number = (long long)index;
+        rec->record_id = r->record_id.len ? wn_buf_cstr(&r->record_id) : NULL;
+        if (r->source.oom || r->id.oom || r->record_id.oom) {
             wn_reader_set_error(r, "out of memory");
             return -1;
         }

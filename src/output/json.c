@@ -13,6 +13,12 @@ static void json_kv(wn_buf *b, const char *key, const char *v, int comma)
     wn_buf_putc(b, '"');
 }
 
+static void json_kv_or_null(wn_buf *b, const char *key, const char *v, int comma)
+{
+    if (v) json_kv(b, key, v, comma);
+    else wn_buf_printf(b, "%s\"%s\":null", comma ? "," : "", key);
+}
+
 /* Display text of a node: its normalized text would be case-folded, so
  * collect the raw text nodes with whitespace collapsed. */
 static void node_text(const winnow_doc *d, uint32_t i, wn_buf *t)
@@ -100,6 +106,14 @@ void wn_render_json(const winnow_doc *d, wn_out *o)
     wn_buf_putc(b, '{');
     for (int f = 0; f < WINNOW_META_COUNT; f++)
         json_kv(b, winnow_meta_name((winnow_meta_field)f), d->meta.field[f], f > 0);
+    /* where the page came from, as the caller said: null when unknown */
+    wn_buf_puts(b, ",\"source\":{");
+    json_kv_or_null(b, "file", d->src_file, 0);
+    if (d->src_record >= 0) wn_buf_printf(b, ",\"record\":%lld", d->src_record);
+    else wn_buf_puts(b, ",\"record\":null");
+    json_kv_or_null(b, "record_id", d->src_record_id, 1);
+    json_kv_or_null(b, "url", d->src_url, 1);
+    wn_buf_putc(b, '}');
     json_kv(b, "status", winnow_status_name(d->status), 1);
     if (d->warning[0]) json_kv(b, "warning", d->warning, 1);
     json_kv(b, "content_source", winnow_doc_source(d), 1);

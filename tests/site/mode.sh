@@ -79,10 +79,10 @@ run "learn JSONL by host" 0 learn "$tmp/learned.jsonl" --db "$db" -q
 if run "JSONL by host" 0 extract "$tmp/unseen.jsonl" --db "$db" -o "$tmp/by-host"; then
   n=0
   for k in 1 2 3 4 5; do
-    if exact "$tmp/by-host/$(printf %05d $k).txt" "$tmp/truth/page-$(printf %05d $((19 + k))).txt"; then n=$((n + 1)); fi
+    if exact "$tmp/by-host/unseen-$(printf %05d $k).txt" "$tmp/truth/page-$(printf %05d $((19 + k))).txt"; then n=$((n + 1)); fi
   done
   [ "$n" -eq 5 ] && ok "JSONL with the site from the URL's host: site mode on all 5 pages" ||
-    bad "JSONL with the site from the URL's host: site mode output on only $n of 5 pages" "$tmp/by-host/00001.txt"
+    bad "JSONL with the site from the URL's host: site mode output on only $n of 5 pages" "$tmp/by-host/unseen-00001.txt"
 fi
 
 # learn --batch: the models stay in memory, each page extracted with its site's

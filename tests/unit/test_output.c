@@ -152,6 +152,42 @@ static void test_json(void)
     extraction_free(&x);
 }
 
+/* The caller's source comes back in the JSON, copied (the caller's strings
+ * may be gone by the time the document is rendered); null when not given. */
+static void test_json_source(void)
+{
+    char file[64] = "crawl.warc.gz", rid[64] = "<urn:uuid:\"x\">", url[64] = "http://ex.com/a?b=1";
+    winnow_source src = {file, 42, rid};
+    winnow_input in = {article_page, strlen(article_page), NULL, url, &src};
+    winnow_doc *doc = NULL;
+    CHECK_EQ(winnow_extract(engine, &in, &doc), WINNOW_OK);
+    memset(file, 'z', sizeof file - 1);
+    memset(rid, 'z', sizeof rid - 1);
+    memset(url, 'z', sizeof url - 1);
+    char *js = render_str(doc, WINNOW_FORMAT_JSON);
+    CHECK(json_valid(js, strlen(js)));
+    CHECK_HAS(js, ",\"source\":{\"file\":\"crawl.warc.gz\",\"record\":42,\"record_id\":\"<urn:uuid:\\\"x\\\">\","
+                  "\"url\":\"http://ex.com/a?b=1\"},");
+    free(js);
+    winnow_doc_free(doc);
+
+    /* a whole file: no record */
+    winnow_source whole = {"page.html", -1, NULL};
+    winnow_input in2 = {article_page, strlen(article_page), NULL, NULL, &whole};
+    CHECK_EQ(winnow_extract(engine, &in2, &doc), WINNOW_OK);
+    js = render_str(doc, WINNOW_FORMAT_JSON);
+    CHECK_HAS(js, "\"source\":{\"file\":\"page.html\",\"record\":null,\"record_id\":null,\"url\":null}");
+    free(js);
+    winnow_doc_free(doc);
+
+    extraction x = extract_str(engine, article_page);
+    js = render_str(x.doc, WINNOW_FORMAT_JSON);
+    CHECK(json_valid(js, strlen(js)));
+    CHECK_HAS(js, "\"source\":{\"file\":null,\"record\":null,\"record_id\":null,\"url\":null}");
+    free(js);
+    extraction_free(&x);
+}
+
 static void test_html(void)
 {
     extraction x = extract_str(engine, article_page);
@@ -248,6 +284,7 @@ int main(void)
     RUN(test_markdown_details);
     RUN(test_markdown_block_link);
     RUN(test_json);
+    RUN(test_json_source);
     RUN(test_html);
     RUN(test_blocks);
     RUN(test_empty_documents_render);

@@ -894,6 +894,76 @@ static void test_jsonl(void)
     wn_buf_free(&f);
 }
 
+/* ---------------------------------------------------------------------- */
+/* where each page came from: file, record number, WARC-Record-ID          */
+
+static void test_provenance(void)
+{
+    static const char page[] = "<p>page</p>";
+    wn_buf w;
+    wn_buf_init(&w);
+    /* record 0: warcinfo; 1: a page; 2: a request (no page); 3: a page
+     * whose Record-ID is padded with blanks; 4: a page without one */
+    wn_buf_puts(&w, "WARC/1.1\r\nWARC-Type: warcinfo\r\nWARC-Record-ID: <urn:uuid:info>\r\n"
+                    "Content-Length: 0\r\n\r\n\r\n\r\n");
+    warc_record(&w, "resource", "http://ex.com/1", "text/html", page, strlen(page), 0);
+    warc_record(&w, "request", "http://ex.com/3", "application/http", "GET / HTTP/1.1\r\n\r\n", 18, 0);
+    wn_buf_printf(&w, "WARC/1.1\r\nWARC-Type: resource\r\nWARC-Record-ID:   <urn:uuid:three>  \r\n"
+                      "WARC-Target-URI: http://ex.com/3\r\nContent-Type: text/html\r\nContent-Length: %zu\r\n\r\n%s\r\n\r\n",
+                  strlen(page), page);
+    wn_buf_printf(&w, "WARC/1.1\r\nWARC-Type: resource\r\nWARC-Target-URI: http://ex.com/4\r\n"
+                      "Content-Type: text/html\r\nContent-Length: %zu\r\n\r\n%s\r\n\r\n",
+                  strlen(page), page);
+    const char *path = tmp_path("prov.warc");
+    write_file(path, w.data, w.len);
+    winnow_reader *r = winnow_reader_open(path, 0);
+    winnow_record rec;
+    CHECK_EQ(winnow_reader_next(r, &rec), 1);
+    CHECK_STR(rec.file, path);
+    CHECK_EQ(rec.number, 1);
+    CHECK_STR(rec.id, "00001");
+    CHECK(rec.record_id && !strncmp(rec.record_id, "<urn:uuid:00000000-0000-0000-0000-", 34));
+    CHECK_EQ(winnow_reader_next(r, &rec), 1);
+    CHECK_EQ(rec.number, 3);
+    CHECK_STR(rec.id, "00003");
+    CHECK_STR(rec.record_id, "<urn:uuid:three>");
+    CHECK_EQ(winnow_reader_next(r, &rec), 1);
+    CHECK_EQ(rec.number, 4);
+    CHECK(rec.record_id == NULL); /* not the previous record's */
+    CHECK_STR(rec.url, "http://ex.com/4");
+    CHECK_EQ(winnow_reader_next(r, &rec), 0);
+    winnow_reader_close(r);
+
+    /* JSONL: the line number, no record id */
+    const char *jl = tmp_path("prov.jsonl");
+    write_str(jl, "{\"html\":\"a\"}\n\n{\"html\":\"b\"}\n");
+    r = winnow_reader_open(jl, 0);
+    CHECK_EQ(winnow_reader_next(r, &rec), 1);
+    CHECK_STR(rec.file, jl);
+    CHECK_EQ(rec.number, 1);
+    CHECK(rec.record_id == NULL);
+    CHECK_EQ(winnow_reader_next(r, &rec), 1);
+    CHECK_EQ(rec.number, 3);
+    winnow_reader_close(r);
+
+    /* whole files: the file itself (a directory's entry), no number */
+    mkdir(tmp_path("prov"), 0755);
+    const char *entry = tmp_path("prov/one.html");
+    write_str(entry, page);
+    r = winnow_reader_open(tmp_path("prov"), 0);
+    CHECK_EQ(winnow_reader_next(r, &rec), 1);
+    CHECK_STR(rec.file, entry);
+    CHECK_EQ(rec.number, -1);
+    CHECK(rec.record_id == NULL);
+    winnow_reader_close(r);
+    r = winnow_reader_open(entry, 0);
+    CHECK_EQ(winnow_reader_next(r, &rec), 1);
+    CHECK_STR(rec.file, entry);
+    CHECK_EQ(rec.number, -1);
+    winnow_reader_close(r);
+    wn_buf_free(&w);
+}
+
 int main(void)
 {
     snprintf(tmp_root, sizeof tmp_root, "%s/winnow-reader-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -913,6 +983,7 @@ int main(void)
     RUN(test_warc_codings);
     RUN(test_fixtures);
     RUN(test_jsonl);
+    RUN(test_provenance);
     nftw(tmp_root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
     return CHECK_DONE();
 }

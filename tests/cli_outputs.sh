@@ -1,0 +1,271 @@
+#!/usr/bin/env bash
+# Output files and the manifest of the command-line tool (issue 11: data
+# loss and traceability).
+#
+# usage: cli_outputs.sh WINNOW_BINARY
+#
+# Every page of a run that writes a directory gets a file of its own, whatever
+# the inputs' names (two WARCs named blog.a and blog.b, the same file name in
+# two directories, x.html beside x.htm, ...), the same names with one thread
+# or two, and no file mixes two pages. OUT/manifest.tsv has one line per page,
+# in input order, with the output name, the input file, the record number, the
+# WARC-Record-ID, the URL, the status and the message; failed pages too. JSON
+# output carries the same source fields. Inputs are made at run time in a
+# temporary directory (python3 writes the WARC and JSONL files).
+set -u
+winnow=${1:?usage: cli_outputs.sh WINNOW_BINARY}
+command -v python3 >/dev/null || { echo "python3 not found: skipped"; exit 0; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/winnow-outputs.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=86"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}halt_on_error=1:print_stacktrace=1:exitcode=86"
+
+passed=0 failed=0
+ok() { passed=$((passed + 1)); echo "ok   $1"; }
+bad() {
+  failed=$((failed + 1)); echo "FAIL $1"
+  shift
+  for f in "$@"; do [ -f "$f" ] && sed -n '1,12p' "$f" | sed 's/^/     | /'; done
+  return 0
+}
+
+# run NAME EXIT WINNOW_ARGS...: runs winnow (stderr in $tmp/err); 0 when it
+# exited as expected without a sanitizer report
+run() {
+  local name=$1 want=$2 rc
+  shift 2
+  timeout 120 "$winnow" "$@" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  if [ "$rc" -eq 86 ] || grep -qE 'Sanitizer|runtime error:' "$tmp/err"; then bad "$name: sanitizer report" "$tmp/err"; return 1; fi
+  if [ "$rc" -ne "$want" ]; then bad "$name: exit $rc, expected $want" "$tmp/err"; return 1; fi
+  return 0
+}
+
+# outputs DIR EXT: how many output files DIR holds (the manifest and hidden
+# files not counted)
+outputs() { find "$1" -maxdepth 1 -type f -name "*$2" ! -name '.*' | wc -l; }
+
+# lines DIR: manifest lines after the header
+lines() { if [ -f "$1/manifest.tsv" ]; then tail -n +2 "$1/manifest.tsv" | wc -l; else echo 0; fi; }
+
+# the same number of output files and manifest lines as pages, no temporary
+# file left, and no output holding the marker of two pages
+expect_pages() { # NAME DIR PAGES [EXT]
+  local name=$1 dir=$2 want=$3 ext=${4:-.txt} n m mixed leftovers
+  n=$(outputs "$dir" "$ext")
+  m=$(lines "$dir")
+  # every page's text carries "marker-K-" tokens of its own K
+  mixed=$(for f in "$dir"/*"$ext"; do
+            [ -f "$f" ] || continue
+            k=$(grep -oE 'marker-[0-9a-z]+-' "$f" | sort -u | wc -l)
+            [ "$k" -gt 1 ] && echo "$f"
+          done | head -3)
+  leftovers=$(find "$dir" -maxdepth 1 -name '.*' -type f | head -3)
+  if [ "$n" -eq "$want" ] && [ "$m" -eq "$want" ] && [ -z "$mixed" ] && [ -z "$leftovers" ]; then
+    ok "$name: $n files, $m manifest lines for $want pages"
+  else
+    bad "$name: $n files and $m manifest lines for $want pages${mixed:+; mixed pages in $mixed}${leftovers:+; left over: $leftovers}" "$tmp/err"
+  fi
+}
+
+# page TOKEN: an HTML page whose article names TOKEN in every paragraph
+page() {
+  printf '<!DOCTYPE html><html><head><meta charset="utf-8"><title>Page %s</title></head><body>' "$1"
+  printf '<nav><a href="/">Home</a> <a href="/about">About</a></nav><article><h1>Page %s</h1>' "$1"
+  for i in 1 2 3 4 5 6; do
+    printf '<p>Paragraph %d of marker-%s- tells how the tide comes in twice a day and the pools fill again with sand and fish.</p>' "$i" "$1"
+  done
+  printf '</article></body></html>'
+}
+
+# python3 writes WARC (one gzip member per record, a warcinfo record first)
+# and JSONL files: make.py KIND OUT PREFIX N [SPECIAL...]
+cat >"$tmp/make.py" <<'EOF'
+import gzip, json, sys
+kind, out, prefix, n = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+special = sys.argv[5:]  # per page: "" (normal), "empty", "binary"
+
+def page(tok):
+    paras = ''.join('<p>Paragraph %d of marker-%s- tells how the tide comes in twice a day and the pools fill '
+                    'again with sand and fish.</p>' % (i, tok) for i in range(1, 7))
+    return ('<!DOCTYPE html><html><head><meta charset="utf-8"><title>Page %s</title></head><body>'
+            '<nav><a href="/">Home</a></nav><article><h1>Page %s</h1>%s</article></body></html>' % (tok, tok, paras))
+
+def body(k):
+    s = special[k] if k < len(special) else ''
+    if s == 'empty': return b''
+    if s == 'binary': return b'\x89PNG\r\n\x1a\n' + bytes(range(256)) * 16
+    return page('%s%d' % (prefix, k + 1)).encode()
+
+def record(typ, fields, block):
+    head = 'WARC/1.1\r\nWARC-Type: %s\r\n' % typ
+    for k, v in fields: head += '%s: %s\r\n' % (k, v)
+    head += 'Content-Length: %d\r\n\r\n' % len(block)
+    return gzip.compress(head.encode() + block + b'\r\n\r\n')
+
+with open(out, 'wb') as f:
+    if kind == 'warc':
+        f.write(record('warcinfo', [('WARC-Record-ID', '<urn:uuid:%s-info>' % prefix),
+                                    ('Content-Type', 'application/warc-fields')], b'software: test\r\n'))
+        for k in range(n):
+            b = body(k)
+            http = (b'HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: %d\r\n\r\n'
+                    % len(b)) + b
+            f.write(record('response', [('WARC-Record-ID', '<urn:uuid:%s-%d>' % (prefix, k + 1)),
+                                        ('WARC-Target-URI', 'http://%s.example/p/%d' % (prefix, k + 1)),
+                                        ('Content-Type', 'application/http; msgtype=response')], http))
+    else:
+        for k in range(n):
+            f.write((json.dumps({'url': 'http://%s.example/p/%d' % (prefix, k + 1),
+                                 'html': body(k).decode('latin-1')}) + '\n').encode())
+EOF
+make() { python3 "$tmp/make.py" "$@" || { echo "FAIL cannot make $2"; exit 1; }; }
+
+# --- collisions: every page gets a file -----------------------------------------
+mkdir -p "$tmp/in"
+make warc "$tmp/in/blog.a.warc.gz" a 3
+make warc "$tmp/in/blog.b.warc.gz" b 3
+run "blog.a and blog.b WARCs" 0 extract -q "$tmp/in/blog.a.warc.gz" "$tmp/in/blog.b.warc.gz" -o "$tmp/o1" &&
+  expect_pages "blog.a.warc.gz and blog.b.warc.gz" "$tmp/o1" 6
+
+make jsonl "$tmp/in/example.com.jsonl" c 3
+make jsonl "$tmp/in/example.org.jsonl" d 3
+run "example.com and example.org JSONL" 0 extract -q "$tmp/in/example.com.jsonl" "$tmp/in/example.org.jsonl" -o "$tmp/o2" &&
+  expect_pages "example.com.jsonl and example.org.jsonl" "$tmp/o2" 6
+run "learn --batch on two JSONL" 0 learn -q --batch --site s "$tmp/in/example.com.jsonl" "$tmp/in/example.org.jsonl" -o "$tmp/o3" &&
+  expect_pages "learn --batch on example.com.jsonl and example.org.jsonl" "$tmp/o3" 6
+
+mkdir -p "$tmp/d1" "$tmp/d2"
+page e1 >"$tmp/d1/page.html"
+page e2 >"$tmp/d2/page.html"
+run "d1/page.html and d2/page.html" 0 extract -q "$tmp/d1" "$tmp/d2" -o "$tmp/o4" &&
+  expect_pages "d1/page.html and d2/page.html (directories)" "$tmp/o4" 2
+run "d1/page.html and d2/page.html as files" 0 extract -q "$tmp/d1/page.html" "$tmp/d2/page.html" -o "$tmp/o5" &&
+  expect_pages "d1/page.html and d2/page.html (files)" "$tmp/o5" 2
+
+mkdir -p "$tmp/x"
+page f1 >"$tmp/x/x.html"
+page f2 >"$tmp/x/x.htm"
+run "x.html beside x.htm" 0 extract -q "$tmp/x" -o "$tmp/o6" && expect_pages "x.html beside x.htm" "$tmp/o6" 2
+
+mkdir -p "$tmp/j/d"
+make jsonl "$tmp/j/x.jsonl" g 1
+page g9 >"$tmp/j/d/x-00001.html"
+run "x.jsonl beside d/x-00001.html" 0 extract -q "$tmp/j/x.jsonl" "$tmp/j/d" -o "$tmp/o7" &&
+  expect_pages "x.jsonl beside d/x-00001.html" "$tmp/o7" 2
+
+mkdir -p "$tmp/dots"
+page h1 >"$tmp/dots/a..b.html"
+page h2 >"$tmp/dots/a_.b.html"
+run "a..b.html and a_.b.html" 0 extract -q "$tmp/dots" -o "$tmp/o8" && expect_pages "a..b.html and a_.b.html" "$tmp/o8" 2
+
+# names that differ only in case would share a file on a case-insensitive
+# file system
+mkdir -p "$tmp/case"
+page i1 >"$tmp/case/Page.html"
+page i2 >"$tmp/case/page.html"
+run "Page.html and page.html" 0 extract -q "$tmp/case" -o "$tmp/o9" && expect_pages "Page.html and page.html" "$tmp/o9" 2
+
+# a suffix that is some file's own name, and names too long to keep whole
+mkdir -p "$tmp/tilde" "$tmp/long"
+page k1 >"$tmp/tilde/page.htm"
+page k2 >"$tmp/tilde/page.html"
+page k3 >"$tmp/tilde/page~2.html"
+run "page.htm, page.html, page~2.html" 0 extract -q "$tmp/tilde" -o "$tmp/o10" &&
+  expect_pages "page.htm, page.html and page~2.html" "$tmp/o10" 3
+long=$(printf 'n%.0s' $(seq 245))
+page l1 >"$tmp/long/${long}a.html"
+page l2 >"$tmp/long/${long}b.html"
+run "two 251-byte names" 0 extract -q -f json "$tmp/long" -o "$tmp/o11" &&
+  expect_pages "two names alike in their first 245 bytes" "$tmp/o11" 2 .json
+
+# --- two threads: every page whole in a file of its own, the same names ---------
+make warc "$tmp/in/www.a.warc.gz" ja 40
+make warc "$tmp/in/www.b.warc.gz" jb 40
+run "www.a and www.b, -j 2" 0 extract -q -j 2 "$tmp/in/www.a.warc.gz" "$tmp/in/www.b.warc.gz" -o "$tmp/j2" &&
+  expect_pages "www.a.warc.gz and www.b.warc.gz with -j 2" "$tmp/j2" 80
+if run "www.a and www.b, -j 1" 0 extract -q -j 1 "$tmp/in/www.a.warc.gz" "$tmp/in/www.b.warc.gz" -o "$tmp/j1"; then
+  if diff -r "$tmp/j1" "$tmp/j2" >"$tmp/diff"; then ok "-j 1 and -j 2 write the same files and manifest"
+  else bad "-j 1 and -j 2 differ" "$tmp/diff"; fi
+fi
+# every file holds the page its manifest line names (the record's marker)
+wrong=$(tail -n +2 "$tmp/j2/manifest.tsv" 2>/dev/null | cut -f 1-3 | while IFS=$'\t' read -r name file rec; do
+          case $file in *www.a.warc.gz) p=ja ;; *) p=jb ;; esac
+          grep -q "marker-$p$((10#$rec))-" "$tmp/j2/$name" 2>/dev/null || echo "$name"
+        done | head -3)
+[ -f "$tmp/j2/manifest.tsv" ] && [ -z "$wrong" ] && ok "-j 2: every file holds the page its manifest line names" ||
+  bad "-j 2: files that do not hold their manifest line's page: ${wrong:-no manifest}"
+# a second run into the same directory replaces the files, adds none
+run "www.a and www.b again" 0 extract -q -j 2 "$tmp/in/www.a.warc.gz" "$tmp/in/www.b.warc.gz" -o "$tmp/j2" &&
+  expect_pages "the same run again into the same directory" "$tmp/j2" 80
+
+# --- the manifest -----------------------------------------------------------------
+# five pages, the third empty and the fourth a PNG: exit 1, five lines
+make warc "$tmp/in/mixed.warc.gz" m 5 '' '' empty binary ''
+if run "WARC with failed pages" 1 extract -q -j 2 "$tmp/in/mixed.warc.gz" "$tmp/x" -o "$tmp/m"; then
+  man=$tmp/m/manifest.tsv
+  header=$(head -n 1 "$man" 2>/dev/null)
+  [ "$header" = $'output\tinput\trecord\trecord_id\turl\tstatus\tmessage' ] && ok "manifest header" ||
+    bad "manifest header is '$header'"
+  [ "$(lines "$tmp/m")" -eq 7 ] && ok "manifest: 7 lines for 5 WARC records and 2 files" || bad "manifest: $(lines "$tmp/m") lines, expected 7" "$man"
+  # the good first record: every field
+  line=$(sed -n 2p "$man" 2>/dev/null)
+  want=$(printf 'mixed-00001.txt\t%s\t1\t<urn:uuid:m-1>\thttp://m.example/p/1\tWINNOW_OK\t' "$tmp/in/mixed.warc.gz")
+  [ "$line" = "$want" ] && ok "manifest: a page's line has its name, file, record, record id, URL and status" ||
+    bad "manifest: first line is '$line', expected '$want'"
+  [ -f "$tmp/m/mixed-00001.txt" ] && grep -q 'marker-m1-' "$tmp/m/mixed-00001.txt" &&
+    ok "manifest: the named file holds the page" || bad "manifest: mixed-00001.txt does not hold page m1"
+  # the failed ones: no output, their error (read tells no empty field from
+  # a tab; cut does)
+  f() { sed -n "$1p" "$man" | cut -f "$2"; }
+  [ -z "$(f 4 1)" ] && [ "$(f 4 3)" = 3 ] && [ "$(f 4 4)" = '<urn:uuid:m-3>' ] && [ "$(f 4 6)" = WINNOW_E_EMPTY ] &&
+    [ -n "$(f 4 7)" ] && ok "manifest: the empty page's line: no output, WINNOW_E_EMPTY, '$(f 4 7)'" ||
+    bad "manifest: empty page line is '$(sed -n 4p "$man")'"
+  [ -z "$(f 5 1)" ] && [ "$(f 5 3)" = 4 ] && [ "$(f 5 6)" = WINNOW_E_BINARY ] && [ -n "$(f 5 7)" ] &&
+    ok "manifest: the binary page's line: WINNOW_E_BINARY, '$(f 5 7)'" || bad "manifest: binary page line is '$(sed -n 5p "$man")'"
+  # input order, whatever the threads did; files: no record number, no id
+  recs=$(tail -n +2 "$man" | cut -f 3 | tr '\n' ' ')
+  [ "$recs" = "1 2 3 4 5   " ] && ok "manifest: input order" || bad "manifest: records in order '$recs'"
+  files=$(tail -n 2 "$man" | cut -f 1,2 | tr '\t\n' ' |')
+  [ "$files" = "x.txt $tmp/x/x.htm|x~2.txt $tmp/x/x.html|" ] && ok "manifest: files of a directory, with their names" ||
+    bad "manifest: directory lines are '$files'"
+  [ "$(outputs "$tmp/m" .txt)" -eq 5 ] && ok "manifest run: 5 files for 5 pages that produced content" ||
+    bad "manifest run: $(outputs "$tmp/m" .txt) files, expected 5"
+fi
+
+# an input that cannot be read is a page that failed: its line too
+if run "a missing input among others" 1 extract -q "$tmp/x/x.html" "$tmp/no-such.html" -o "$tmp/miss"; then
+  line=$(grep -F "$tmp/no-such.html" "$tmp/miss/manifest.tsv" 2>/dev/null)
+  [ "$(lines "$tmp/miss")" -eq 2 ] && case $line in *$'\t'WINNOW_E_*$'\t'*cannot\ open*) true ;; *) false ;; esac &&
+    ok "manifest: a missing input has its line with the error" || bad "manifest: missing input line is '$line'" "$tmp/miss/manifest.tsv"
+fi
+
+# one page to one named file: no manifest beside it
+run "one page with -o FILE" 0 extract -q "$tmp/x/x.html" -o "$tmp/one.txt"
+[ -s "$tmp/one.txt" ] && [ ! -e "$tmp/manifest.tsv" ] && ok "one page, -o FILE: the file, no manifest" ||
+  bad "one page, -o FILE: $(ls "$tmp" | tr '\n' ' ')"
+
+# --- JSON carries the source ----------------------------------------------------------
+if run "JSON of a WARC" 0 extract -q -f json "$tmp/in/blog.a.warc.gz" -o "$tmp/js"; then
+  if python3 - "$tmp/js" "$tmp/in/blog.a.warc.gz" >"$tmp/pyout" 2>&1 <<'EOF'
+import csv, json, os, sys
+out, warc = sys.argv[1], sys.argv[2]
+rows = list(csv.reader(open(os.path.join(out, 'manifest.tsv')), delimiter='\t'))[1:]
+assert len(rows) == 3, rows
+for name, file, rec, rid, url, st, msg in rows:
+    doc = json.load(open(os.path.join(out, name)))
+    src = doc['source']
+    assert src == {'file': warc, 'record': int(rec), 'record_id': rid, 'url': url}, (src, rec, rid, url)
+    assert url == 'http://a.example/p/%d' % int(rec), url
+EOF
+  then ok "JSON output: source file, record, record id and URL, as in the manifest"
+  else bad "JSON output lacks its source" "$tmp/pyout"; fi
+fi
+if run "JSON of one file" 0 extract -q -f json --url http://one.example/ "$tmp/x/x.html"; then
+  python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["source"]; assert s["file"]==sys.argv[2] and s["url"]=="http://one.example/" and s["record"] is None and s["record_id"] is None, s' \
+    "$tmp/out" "$tmp/x/x.html" 2>"$tmp/pyout" && ok "JSON of one file: its source, no record" || bad "JSON of one file: source" "$tmp/pyout"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
