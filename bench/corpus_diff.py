@@ -112,10 +112,19 @@ def load(path):
 
 
 def listing(d):
+    """{record key: file name}. Builds name a WARC's records differently
+    (`00042.json` alone, `SITE-00042.json` since output names carry the
+    container's name): the key is the trailing record number."""
     try:
-        return {f[:-5] for f in os.listdir(d) if f.endswith('.json')}
+        names = [f for f in os.listdir(d) if f.endswith('.json')]
     except OSError:
-        return set()
+        return {}
+    out = {}
+    for f in names:
+        stem = f[:-5]
+        m = re.search(r'(\d+)$', stem)
+        out[m.group(1) if m else stem] = f
+    return out
 
 
 def compare_warc(job):
@@ -124,10 +133,10 @@ def compare_warc(job):
     old_dir = os.path.join(runs, 'old', tag)
     new_dir = os.path.join(runs, 'new', tag)
     rows = []
-    ids = listing(old_dir) | listing(new_dir)
-    for rec in sorted(ids):
-        o = load(os.path.join(old_dir, rec + '.json'))
-        n = load(os.path.join(new_dir, rec + '.json'))
+    lo, ln = listing(old_dir), listing(new_dir)
+    for rec in sorted(set(lo) | set(ln)):
+        o = load(os.path.join(old_dir, lo[rec])) if rec in lo else None
+        n = load(os.path.join(new_dir, ln[rec])) if rec in ln else None
         flags = []
         if o is None:
             flags.append('missing_old')

@@ -279,6 +279,30 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
 
     name_mass names;
     if (name_mass_build(a, dom, st, pos, &names) != 0) return -1;
+
+    /* captions, unless they carry the page: a tutorial whose steps are the
+     * captions of its screenshots, a photo essay */
+    uint8_t *caption = wn_arena_calloc(a, n, 1);
+    if (!caption) return -1;
+    {
+        float mass = 0.0f;
+        int any = 0;
+        for (uint32_t i = 1; i < n; i++) {
+            const wn_node *x = &dom->nodes[i];
+            if (x->tag == WN_TAG_TEXT || !is_caption(d, x, i)) continue;
+            caption[i] = 1;
+            any = 1;
+            /* count the top-most caption of a nest once */
+            uint32_t p = x->parent;
+            int nested = 0;
+            for (uint32_t q = p; q != WN_NONE && q != 0 && !nested; q = dom->nodes[q].parent) nested = caption[q];
+            if (!nested) mass += pos[i];
+        }
+        if (any && mass >= WN_RULE(d, CAPTION_MAX_SHARE) * total) memset(caption, 0, n);
+        /* bit 1: a caption element (its hint below); bit 2: at or under one */
+        for (uint32_t i = 1; i < n && any; i++)
+            if ((caption[i] & 1) || (caption[dom->nodes[i].parent] & 2)) caption[i] |= 2;
+    }
     const float layout_share = WN_RULE(d, NAME_LAYOUT_SHARE);
     for (uint32_t i = 1; i < n; i++) {
         const wn_node *x = &dom->nodes[i];
@@ -288,7 +312,7 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
         if (x->tag == WN_TAG_TEXT) continue;
         int content = 0;
         uint16_t h = (uint16_t)(st[i].hints | landmark_hints(dom, x, &content));
-        if (is_caption(d, x, i)) h |= WN_HINT_GALLERY;
+        if (caption[i] & 1) h |= WN_HINT_GALLERY;
         if (h & WN_HINT_CONTENT) content = 1;
         self_hint[i] = h;
         /* a boilerplate name on an element holding most of the page's
@@ -328,7 +352,10 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
         float c = (float)ps->own[i].chars;
         float v = lb->value[i];
         uint16_t b = ps->boiler[i];
-        if (b) v = -c;
+        /* a caption is left out, but weighs nothing against the block
+         * around it: a section of screenshots is no worse for them */
+        if (b == WN_HINT_GALLERY && (caption[i] & 2)) v = 0.0f;
+        else if (b) v = -c;
         /* bylines, datelines and tag lists are short; a long text in an
          * element named "...meta_field" is body text */
         else if (((self_hint[i] | self_hint[dom->nodes[i].parent]) & WN_HINT_META) && c < WN_RULE(d, META_MAX_CHARS))

@@ -50,6 +50,9 @@
       "<figcaption> and elements named for a caption holding at most this many characters are a photo's caption, "  \
       "beside the article like a gallery (gold texts leave them out); a larger one is the story in a box with an "  \
       "image")                                                                                                        \
+    X(CAPTION_MAX_SHARE, 0.7f, 0.0f, "score",                                                                        \
+      "captions are beside the article only while all of them together hold less than this share of the page's "    \
+      "running text: where they carry it (a tutorial's steps under its screenshots, a photo essay) they are content") \
     X(NAME_LAYOUT_SHARE, 0.5f, 1e30f, "score",                                                                       \
       "a boilerplate class/id name is a layout name, not a verdict, on an element holding this share of the "       \
       "page's running text, or when all the elements of its class together hold it (a wrapper on every paragraph)") \
