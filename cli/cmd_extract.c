@@ -16,6 +16,19 @@ typedef struct extract_worker {
     atomic_int *warned_no_site;
 } extract_worker;
 
+/* --comments: after the main text, a blank line and each comment as a
+ * "-- author, date" line over its text. */
+static winnow_status write_comments(const winnow_doc *doc, FILE *out)
+{
+    size_t n = winnow_doc_comment_count(doc);
+    for (size_t i = 0; i < n; i++) {
+        winnow_comment c;
+        winnow_doc_comment(doc, i, &c);
+        fprintf(out, "\n-- %s%s%s\n%s\n", c.author, *c.author && *c.date ? ", " : "", c.date, c.text);
+    }
+    return ferror(out) ? WINNOW_E_IO : WINNOW_OK;
+}
+
 static void *extract_run(void *arg)
 {
     extract_worker *w = arg;
@@ -58,6 +71,8 @@ static void *extract_run(void *arg)
             w->failed++;
         } else {
             winnow_status rs = winnow_render(doc, o->format, cli_write_file, out);
+            if (rs == WINNOW_OK && o->comments && (o->format == WINNOW_FORMAT_TEXT || o->format == WINNOW_FORMAT_MARKDOWN))
+                rs = write_comments(doc, out);
             if (out != stdout) {
                 if (fclose(out) != 0) rs = WINNOW_E_IO;
             } else {
@@ -81,7 +96,7 @@ int cmd_extract(int argc, char **argv, int blocks)
     cli_opts o;
     int rc = cli_parse(argc, argv, 2, &o,
                        "--output --format --charset --url --no-title --max-bytes --jobs --quiet --db --site "
-                       "--mode --method --exclude-self --model --no-model --no-smooth --rule");
+                       "--mode --method --exclude-self --model --no-model --no-smooth --rule --comments");
     if (rc) { free(o.inputs); return rc; }
     if (blocks == 1) o.format = WINNOW_FORMAT_BLOCKS;
     if (blocks == 2) o.format = WINNOW_FORMAT_SEGMENTS;

@@ -83,7 +83,7 @@ int cli_parse(int argc, char **argv, int first, cli_opts *o, const char *allowed
         }
         int flag = !strcmp(name, "--quiet") || !strcmp(name, "--no-title") || !strcmp(name, "--exclude-self") ||
                    !strcmp(name, "--batch") || !strcmp(name, "--all") || !strcmp(name, "--no-model") ||
-                   !strcmp(name, "--no-smooth");
+                   !strcmp(name, "--no-smooth") || !strcmp(name, "--comments");
         if (!flag) {
             if (!val) { fprintf(stderr, "winnow: option %s needs a value\n", a); return EXIT_USAGE; }
             i++;
@@ -106,6 +106,7 @@ int cli_parse(int argc, char **argv, int first, cli_opts *o, const char *allowed
         else if (!strcmp(name, "--model")) o->model = val;
         else if (!strcmp(name, "--no-model")) o->lib.classifier = 0;
         else if (!strcmp(name, "--no-smooth")) o->lib.smooth = 0;
+        else if (!strcmp(name, "--comments")) o->comments = 1;
         else if (!strcmp(name, "--rule")) {
             const char *eq = strchr(val, '=');
             char *end = NULL;
