@@ -27,6 +27,7 @@ typedef struct cli_opts {
     int quiet;
     int batch;                   /* learn --batch */
     int all;                     /* site: list every fingerprint, not only templates */
+    int comments;                /* extract --comments: reader comments after the main text */
     const char **inputs;
     int ninputs;
     const char *rules[32];       /* --rule NAME=VALUE, applied to every engine */

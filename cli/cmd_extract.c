@@ -17,6 +17,8 @@ typedef struct extract_worker {
     atomic_int *warned_no_site;
 } extract_worker;
 
+/* --comments: after the main text, a blank line and each comment as a
+ * "-- author, date" line over its text. */
 static void *extract_run(void *arg)
 {
     extract_worker *w = arg;
@@ -80,7 +82,7 @@ int cmd_extract(int argc, char **argv, int blocks)
     cli_opts o;
     int rc = cli_parse(argc, argv, 2, &o,
                        "--output --format --charset --url --no-title --max-bytes --jobs --quiet --db --site "
-                       "--mode --method --exclude-self --model --no-model --no-smooth --rule");
+                       "--mode --method --exclude-self --model --no-model --no-smooth --rule --comments");
     if (rc) { free(o.inputs); return rc; }
     if (blocks == 1) o.format = WINNOW_FORMAT_BLOCKS;
     if (blocks == 2) o.format = WINNOW_FORMAT_SEGMENTS;

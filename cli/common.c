@@ -83,7 +83,7 @@ int cli_parse(int argc, char **argv, int first, cli_opts *o, const char *allowed
         }
         int flag = !strcmp(name, "--quiet") || !strcmp(name, "--no-title") || !strcmp(name, "--exclude-self") ||
                    !strcmp(name, "--batch") || !strcmp(name, "--all") || !strcmp(name, "--no-model") ||
-                   !strcmp(name, "--no-smooth");
+                   !strcmp(name, "--no-smooth") || !strcmp(name, "--comments");
         if (!flag) {
             if (!val) { fprintf(stderr, "winnow: option %s needs a value\n", a); return EXIT_USAGE; }
             i++;
@@ -106,6 +106,7 @@ int cli_parse(int argc, char **argv, int first, cli_opts *o, const char *allowed
         else if (!strcmp(name, "--model")) o->model = val;
         else if (!strcmp(name, "--no-model")) o->lib.classifier = 0;
         else if (!strcmp(name, "--no-smooth")) o->lib.smooth = 0;
+        else if (!strcmp(name, "--comments")) o->comments = 1;
         else if (!strcmp(name, "--rule")) {
             const char *eq = strchr(val, '=');
             char *end = NULL;
@@ -484,12 +485,30 @@ char *cli_output_path(const cli_opts *o, const cli_page *p, int many)
     return path;
 }
 
+static int wants_comments(const cli_opts *o)
+{
+    return o->comments && (o->format == WINNOW_FORMAT_TEXT || o->format == WINNOW_FORMAT_MARKDOWN);
+}
+
+/* --comments: the comments after the main text, a header line each */
+static winnow_status write_comments(const winnow_doc *doc, FILE *out)
+{
+    size_t n = winnow_doc_comment_count(doc);
+    for (size_t i = 0; i < n; i++) {
+        winnow_comment c;
+        winnow_doc_comment(doc, i, &c);
+        fprintf(out, "\n-- %s%s%s\n%s\n", c.author, *c.author && *c.date ? ", " : "", c.date, c.text);
+    }
+    return ferror(out) ? WINNOW_E_IO : WINNOW_OK;
+}
+
 winnow_status cli_write_doc(const cli_opts *o, const winnow_doc *doc, const char *path, int whole, char *err,
                             size_t errcap)
 {
     err[0] = '\0';
     if (!path) {
         winnow_status rs = winnow_render(doc, o->format, cli_write_file, stdout);
+        if (rs == WINNOW_OK && wants_comments(o)) rs = write_comments(doc, stdout);
         if (fflush(stdout) != 0 && rs == WINNOW_OK) rs = WINNOW_E_IO;
         if (rs != WINNOW_OK) snprintf(err, errcap, "<stdout>: %s", winnow_status_message(rs));
         return rs;
@@ -501,6 +520,7 @@ winnow_status cli_write_doc(const cli_opts *o, const winnow_doc *doc, const char
         return WINNOW_E_IO;
     }
     winnow_status rs = winnow_render(doc, o->format, cli_write_file, out);
+    if (rs == WINNOW_OK && wants_comments(o)) rs = write_comments(doc, out);
     int saved = errno;
     if (whole) {
         if (cli_tmp_commit(out, tmp, path, rs == WINNOW_OK) != 0 && rs == WINNOW_OK) {

@@ -33,6 +33,7 @@ static const char usage_text[] =
     "      --charset NAME    the charset HTTP declared (overrides <meta>, not valid UTF-8)\n"
     "      --url URL         the page's URL (one page)\n"
     "      --no-title        do not prepend the headline found before the content block\n"
+    "      --comments        text and markdown: reader comments after the main text\n"
     "      --max-bytes N     refuse pages larger than N bytes (default 268435456)\n"
     "  -j, --jobs N          threads, one engine each (default 1)\n"
     "      --db DB           use the site models in DB (site = --site, else the URL's host)\n"

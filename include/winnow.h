@@ -183,6 +183,18 @@ WINNOW_API size_t winnow_doc_block_count(const winnow_doc *d);
 /* Fills *b; returns 0 when i is out of range. */
 WINNOW_API int winnow_doc_block(const winnow_doc *d, size_t i, winnow_block *b);
 
+/* Reader comments found by their structure (a run of records after the
+ * post: who, when, text), in document order; they are not in the main
+ * content. Strings live as long as the document; author and date are ""
+ * when not found. */
+typedef struct winnow_comment {
+    const char *author, *date, *text;
+} winnow_comment;
+
+WINNOW_API size_t winnow_doc_comment_count(const winnow_doc *d);
+/* Fills *c; returns 0 when i is out of range. */
+WINNOW_API int winnow_doc_comment(const winnow_doc *d, size_t i, winnow_comment *c);
+
 /* ------------------------------------------------------------------------
  * Page readers: directories, single files, stdin, WARC and JSONL.
  * ------------------------------------------------------------------------ */

@@ -53,6 +53,8 @@ struct winnow_doc {
     uint32_t nblocks;
     double site_pages;       /* pages of the site model used, 0 in page mode */
     uint64_t site_template_chars, site_unique_chars; /* text the site model judged */
+    struct wn_comment *comments; /* reader comments told by structure (score/records.h) */
+    size_t ncomments;
     winnow_status status;
     char warning[256];
     /* where the page came from, as the caller said (in the arena; NULL when unknown) */

@@ -13,6 +13,7 @@
 #include "pipeline.h"
 #include "classify/apply.h"
 #include "score/page_score.h"
+#include "score/records.h"
 #include "score/site_score.h"
 #include "select/select.h"
 #include "site/model.h"
@@ -532,6 +533,17 @@ const char *winnow_meta_name(winnow_meta_field f)
     static const char *const names[WINNOW_META_COUNT] = {"title", "author", "date", "url", "site_name",
                                                          "description", "language", "charset"};
     return f >= 0 && f < WINNOW_META_COUNT ? names[f] : "";
+}
+
+size_t winnow_doc_comment_count(const winnow_doc *d) { return d ? d->ncomments : 0; }
+
+int winnow_doc_comment(const winnow_doc *d, size_t i, winnow_comment *c)
+{
+    if (!d || !c || i >= d->ncomments) return 0;
+    c->author = d->comments[i].author;
+    c->date = d->comments[i].date;
+    c->text = d->comments[i].text;
+    return 1;
 }
 
 size_t winnow_doc_block_count(const winnow_doc *d) { return d ? d->nblocks : 0; }

@@ -136,8 +136,18 @@ void wn_render_json(const winnow_doc *d, wn_out *o)
     wn_main_text(d, &text);
     wn_buf_puts(b, ",\"text\":\"");
     wn_buf_json_str(b, text.data ? text.data : "", text.len);
-    wn_buf_puts(b, "\",\"blocks\":[");
+    wn_buf_puts(b, "\",\"comments\":[");
     wn_buf_free(&text);
+    for (size_t k = 0; k < d->ncomments; k++) {
+        winnow_comment c;
+        winnow_doc_comment(d, k, &c);
+        wn_buf_putc(b, '{');
+        json_kv(b, "author", c.author, 0);
+        json_kv(b, "date", c.date, 1);
+        json_kv(b, "text", c.text, 1);
+        wn_buf_puts(b, k + 1 < d->ncomments ? "}," : "}");
+    }
+    wn_buf_puts(b, "],\"blocks\":[");
     wn_buf scratch;
     wn_buf_init(&scratch);
     for (uint32_t k = 0; k < d->nblocks; k++) {

@@ -1,5 +1,7 @@
 #include "page_score.h"
 
+#include "records.h"
+
 #include <string.h>
 #include <strings.h>
 #define XXH_INLINE_ALL
@@ -343,6 +345,16 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
             marker_closes_content(d, pos, total, i))
             comments_after[p] = 1;
         if (content && pos[i] > 0.0f) ps->content_hint[i] = 1;
+    }
+
+    /* comment threads without comment names, told by structure; not on a
+     * page whose text is all comments (a forum thread) */
+    ps->records = wn_arena_calloc(a, n, 1);
+    if (!ps->records) return -1;
+    if (!(untrusted & WN_HINT_COMMENT)) {
+        if (wn_comment_records(d, ps, ps->records) < 0) return -1;
+        for (uint32_t i = 1; i < n; i++)
+            if (ps->records[i]) ps->boiler[i] |= WN_HINT_COMMENT;
     }
 
     /* hints applied to unit values; script text is boilerplate wherever it is */

@@ -12,7 +12,9 @@
  * nearly all the text is under such names (a forum thread). Comments after
  * an empty <a name="comments"> marker, script text shown as text and
  * unrendered {{placeholders}} are boilerplate too; a <header> inside an
- * <article> is the article's own. */
+ * <article> is the article's own. Comment threads whose elements have no
+ * such names are found by their structure (records.h): a run of records
+ * of one shape after a longer post; not on a page that is a discussion. */
 #ifndef WN_PAGE_SCORE_H
 #define WN_PAGE_SCORE_H
 
@@ -29,6 +31,7 @@ typedef struct wn_page_scores {
     uint8_t *content_hint;/* per node: inside a trusted content landmark (article, main, itemprop) */
     float *raw;           /* per unit: content value of its own text alone, before any hint */
     uint16_t *self_hint;  /* per element: hint bits of its own name and landmark role */
+    uint8_t *records;     /* per node: inside a comment region told by structure (records.h) */
 } wn_page_scores;
 
 int wn_page_score(winnow_doc *d, wn_page_scores *ps);

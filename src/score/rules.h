@@ -59,6 +59,26 @@
     X(NAME_LAYOUT_MAX_LINKS, 0.15f, 1e30f, "score",                                                                   \
       "a class repeated on wrappers is a layout name only when their text is running text, less than this share "   \
       "of it in links: repeated teasers (a headline link each) stay what their name says")                          \
+    /* comment records told by structure (src/score/records.c) */                                                    \
+    X(COMMENT_MIN_RECORDS, 3.0f, 1e30f, "records",                                                                   \
+      "sibling elements of one shape (tag and class tokens, or child tags) that make a run of records: two alike "  \
+      "siblings are too common (a figure pair, two columns)")                                                        \
+    X(COMMENT_HEADER_SHARE, 0.6f, 1e30f, "records",                                                                  \
+      "share of a run's records that look like comments (a short line with a date or a reply link, and a second "   \
+      "sign: an author, an avatar, a permalink; one sign after a 'N comments' heading)")                             \
+    X(COMMENT_MAX_LINKS, 0.35f, 0.0f, "records",                                                                     \
+      "a run of records with more than this share of its text in links is a teaser or link list, not comments")     \
+    X(COMMENT_POST_RATIO, 1.0f, 1e30f, "records",                                                                    \
+      "running text before a run, as a multiple of its median record, that makes the run comments under a post; "   \
+      "a forum thread (the first post opens the run, no longer text before it) stays content")                       \
+    X(COMMENT_MIN_POST, 150.0f, 1e30f, "records",                                                                    \
+      "least running text before a run (about 25 words) for it to be comments under a post")                        \
+    X(COMMENT_MAX_RECORD, 2.0f, 1e30f, "records",                                                                    \
+      "a run whose largest record holds more than this multiple of the post's running text is a set of layout "     \
+      "sections (one of them holds the article), not comments")                                                      \
+    X(COMMENT_MAX_AFTER, 0.5f, 1e30f, "records",                                                                     \
+      "comments close the text: a run followed by more running text than this share of the post's is quotes or "   \
+      "embedded posts inside the article")                                                                           \
     /* selection (src/select/select.c) */                                                                            \
     X(SELECT_DECAY, 0.8f, 1.0f, "select",                                                                            \
       "weight of a unit's value per level above it when blocks are summed: 0.7-0.9 do well on the corpora; 1.0 "  \

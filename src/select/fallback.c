@@ -56,7 +56,7 @@ static float keep_by_text(winnow_doc *d, const wn_page_scores *ps, const float *
         }
         if (x->tag == WN_TAG_TEXT || lb->unit[i] != i) continue;
         const wn_unit_stats *o = &ps->own[i];
-        if (o->chars == 0 || inner[i] || (ps->boiler[i] & WN_HINT_SCRIPT)) continue;
+        if (o->chars == 0 || inner[i] || (ps->boiler[i] & WN_HINT_SCRIPT) || (ps->records && ps->records[i])) continue;
         float r = ps->raw[i];
         if (r <= 0.0f && o->link_chars * 2 > o->chars) continue;
         if (r > 0.0f) prose += r;

@@ -1,0 +1,456 @@
+#include "records.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/buf.h"
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+/* Longest own text of a header or footer line (author, date, "Reply"), in
+ * characters; longer units are the record's body. */
+enum { LINE_MAX_CHARS = 100, AUTHOR_MAX_CHARS = 40, AUTHOR_MAX_WORDS = 4, MARKER_MAX_CHARS = 60, LINK_MAX_CHARS = 40 };
+
+/* ---- words of the case-folded page text ---- */
+
+static int word_byte(unsigned char c) { return c >= 0x80 || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
+
+/* Calls fn on each word of t[0..n); stops when it returns non-zero. */
+static int each_word(const char *t, size_t n, int (*fn)(const char *w, size_t len, void *ctx), void *ctx)
+{
+    size_t i = 0;
+    while (i < n) {
+        while (i < n && !word_byte((unsigned char)t[i])) i++;
+        size_t b = i;
+        while (i < n && word_byte((unsigned char)t[i])) i++;
+        if (i > b && fn(t + b, i - b, ctx)) return 1;
+    }
+    return 0;
+}
+
+static int word_in(const char *w, size_t len, const char *const *list)
+{
+    for (; *list; list++)
+        if (strlen(*list) == len && memcmp(*list, w, len) == 0) return 1;
+    return 0;
+}
+
+static int word_has_stem(const char *w, size_t len, const char *const *stems)
+{
+    for (; *stems; stems++) {
+        size_t m = strlen(*stems);
+        for (size_t i = 0; i + m <= len; i++)
+            if (memcmp(w + i, *stems, m) == 0) return 1;
+    }
+    return 0;
+}
+
+/* Month names (English, German, French, Spanish, Italian, Dutch; the short
+ * forms that are also common words, "may", "mar", are left out) and words
+ * of relative time. */
+static const char *const date_words[] = {
+    "january", "february", "march", "april", "june", "july", "august", "september", "october", "november",
+    "december", "januar", "februar",
+    "märz", "mai", "juni", "juli", "oktober", "dezember", "janvier", "février", "mars", "avril", "juin", "juillet",
+    "août", "septembre", "octobre", "novembre", "décembre", "enero", "febrero", "marzo", "abril", "mayo", "junio",
+    "julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre", "gennaio", "febbraio", "aprile",
+    "maggio", "giugno", "luglio", "settembre", "ottobre", "dicembre", "januari", "februari", "maart", "mei",
+    "augustus", "ago", "yesterday", "today", "gestern", "heute", "hier", "ayer", "hoy", "ieri", "oggi", NULL};
+
+/* Short month names are also names and words ("Jun", "Dec"): a date only
+ * with a number in the same line. */
+static const char *const short_months[] = {"jan", "feb", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", NULL};
+
+static int date_word(const char *w, size_t len, void *ctx)
+{
+    const int *digits = ctx;
+    return word_in(w, len, date_words) || (digits && *digits && word_in(w, len, short_months));
+}
+
+/* A date or a time: a month name or a word of relative time, hh:mm, or
+ * d/m/y-like digits (a year alone is too common in other lines). */
+static int has_date(const char *t, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (t[i] < '0' || t[i] > '9') continue;
+        size_t b = i;
+        while (i < n && t[i] >= '0' && t[i] <= '9') i++;
+        size_t len = i - b;
+        /* hh:mm, minutes under 60, not a reference like 9:84:64 or 38:4349 */
+        /* and hours under 24: "41:12" is a verse, not a time */
+        int hour = len == 1 ? t[b] - '0' : len == 2 ? (t[b] - '0') * 10 + (t[b + 1] - '0') : 99;
+        if (i + 2 < n && len <= 2 && hour < 24 && t[i] == ':' && t[i + 1] >= '0' && t[i + 1] <= '5' && t[i + 2] >= '0' &&
+            t[i + 2] <= '9' && (i + 3 == n || (t[i + 3] != ':' && (t[i + 3] < '0' || t[i + 3] > '9'))))
+            return 1;
+        if (i + 1 < n && len <= 4 && (t[i] == '/' || t[i] == '.' || t[i] == '-') && t[i + 1] >= '0' && t[i + 1] <= '9') {
+            size_t j = i + 1;
+            while (j < n && t[j] >= '0' && t[j] <= '9') j++;
+            /* a year last, of two or four digits: "3.7.2" and "v2.0.0" are versions */
+            size_t y = j + 1;
+            while (y < n && t[y] >= '0' && t[y] <= '9') y++;
+            if (j + 1 < n && j - i - 1 <= 2 && t[j] == t[i] && (y - j - 1 == 2 || y - j - 1 == 4)) return 1;
+        }
+        if (i > b) i--;
+    }
+    int digits = 0;
+    for (size_t i = 0; i < n && !digits; i++) digits = t[i] >= '0' && t[i] <= '9';
+    return each_word(t, n, date_word, &digits);
+}
+
+static const char *const reply_words[] = {"reply", "antworten", "répondre", "responder", "rispondi", "reageer",
+                                          "beantworten", "odpowiedz", "responda", "quote", "permalink", NULL};
+static int reply_word(const char *w, size_t len, void *ctx)
+{
+    (void)ctx;
+    return word_in(w, len, reply_words);
+}
+
+/* "12 comments", "Leave a reply", "3 thoughts on ...", "Kommentare (4)". */
+static const char *const marker_stems[] = {"comment", "kommentar", "comentario", "reactie", "respons", "replies",
+                                           "reply", "thoughts", "discussion", "reacties", "comentário", NULL};
+static int marker_word(const char *w, size_t len, void *ctx)
+{
+    (void)ctx;
+    return word_has_stem(w, len, marker_stems);
+}
+
+/* ---- the page ---- */
+
+typedef struct page {
+    winnow_doc *d;
+    const wn_page_scores *ps;
+    float *pos;          /* positive running text per subtree */
+    uint64_t *cls;       /* class tokens without digits, 0 when none */
+    uint64_t *kids;      /* sequence of element children's tags, repeats folded, 0 when none */
+} page;
+
+static const char *text_of(const winnow_doc *d, uint32_t i, size_t *n)
+{
+    const wn_stats *s = &d->stats[i];
+    *n = s->nt_end - s->nt_begin;
+    return d->page_text.text + s->nt_begin;
+}
+
+static uint64_t class_shape(const wn_dom *dom, const wn_node *x)
+{
+    size_t len = 0;
+    const char *c = wn_node_attr(dom, x, "class", &len);
+    if (!c || !len) return 0;
+    /* "comment-1234 depth-2 odd" and "comment-1235 depth-2 even" are one
+     * shape: tokens with digits go, and so does the alternation */
+    XXH3_state_t st;
+    XXH3_64bits_reset(&st);
+    int any = 0;
+    size_t i = 0;
+    while (i < len) {
+        while (i < len && (c[i] == ' ' || c[i] == '\t' || c[i] == '\n')) i++;
+        size_t b = i;
+        int digit = 0;
+        while (i < len && c[i] != ' ' && c[i] != '\t' && c[i] != '\n') digit |= c[i] >= '0' && c[i] <= '9', i++;
+        size_t tl = i - b;
+        if (!tl || digit) continue;
+        if ((tl == 3 && (!memcmp(c + b, "odd", 3) || !memcmp(c + b, "alt", 3))) || (tl == 4 && !memcmp(c + b, "even", 4)))
+            continue;
+        XXH3_64bits_update(&st, c + b, tl);
+        XXH3_64bits_update(&st, " ", 1);
+        any = 1;
+    }
+    return any ? XXH3_64bits_digest(&st) | 1 : 0;
+}
+
+static int visible_element(const wn_dom *dom, const wn_stats *st, uint32_t c)
+{
+    const wn_node *x = &dom->nodes[c];
+    return x->tag != WN_TAG_TEXT && !(x->flags & WN_NF_HIDDEN) && (st[c].chars > 0 || st[c].images > 0);
+}
+
+static int alike(const page *pg, uint32_t a, uint32_t b)
+{
+    const wn_node *x = &pg->d->dom.nodes[a], *y = &pg->d->dom.nodes[b];
+    if (x->tag != y->tag) return 0;
+    return (pg->cls[a] && pg->cls[a] == pg->cls[b]) || (pg->kids[a] && pg->kids[a] == pg->kids[b]);
+}
+
+/* What one record shows. */
+typedef struct record_signs {
+    int lines, short_lines;
+    uint32_t date, author;   /* units or elements, WN_NONE when none */
+    int reply, avatar, permalink;
+    int headline;            /* a line that is a link of several words: a teaser */
+} record_signs;
+
+static void read_record(const page *pg, uint32_t r, record_signs *rs)
+{
+    const winnow_doc *d = pg->d;
+    const wn_dom *dom = &d->dom;
+    const wn_stats *st = d->stats;
+    const uint32_t *unit = d->labels.unit;
+    memset(rs, 0, sizeof *rs);
+    rs->date = rs->author = WN_NONE;
+    uint32_t end = r + dom->nodes[r].size;
+    for (uint32_t i = r; i < end; i++) {
+        const wn_node *x = &dom->nodes[i];
+        if (x->tag == WN_TAG_TEXT || (x->flags & WN_NF_HIDDEN)) continue;
+        size_t n;
+        const char *t = text_of(d, i, &n);
+        /* code samples hold dates and names that are not a byline */
+        int code = (x->flags & WN_NF_PRE) || x->tag == WN_TAG_CODE || x->tag == WN_TAG_KBD || x->tag == WN_TAG_SAMP;
+        if (x->tag == WN_TAG_IMG) rs->avatar = 1;
+        if (wn_tag_has(x->tag, WN_TF_HEADING) && st[i].words > AUTHOR_MAX_WORDS) rs->headline = 1;
+        if (x->tag == WN_TAG_TIME && rs->date == WN_NONE && st[i].chars) rs->date = i;
+        if (x->tag == WN_TAG_A || x->tag == WN_TAG_BUTTON) {
+            if (st[i].chars && st[i].chars <= LINK_MAX_CHARS && each_word(t, n, reply_word, NULL)) rs->reply = 1;
+            const char *href = x->tag == WN_TAG_A ? wn_node_attr(dom, x, "href", NULL) : NULL;
+            const char *hash = href ? strchr(href, '#') : NULL;
+            /* (a word or a number: a "¶" heading anchor is no permalink) */
+            if (st[i].words && st[i].chars <= LINK_MAX_CHARS && hash && hash[1]) rs->permalink = 1;
+            /* a teaser's headline: a link of more words than a name that
+             * makes most of its line (a link inside a comment's sentence
+             * does not) */
+            uint32_t u = unit[i];
+            if (st[i].words > AUTHOR_MAX_WORDS && 2 * st[i].chars >= pg->ps->own[u].chars && !has_date(t, n))
+                rs->headline = 1;
+        }
+        if (unit[i] == i && d->stats[i].chars) {
+            uint32_t own = pg->ps->own[i].chars;
+            if (own == 0) continue;
+            rs->lines++;
+            if (own <= LINE_MAX_CHARS) {
+                rs->short_lines++;
+            }
+        }
+        /* the date: the smallest element holding it ("9 hours ago", not
+         * "9 hours ago Reply") */
+        /* (a line, not a sentence: a caption "... in March 2015." is no date line) */
+        if (!code && st[i].chars && st[i].chars <= LINE_MAX_CHARS && st[i].stops == 0 && (rs->date == WN_NONE || wn_node_within(dom, rs->date, i)) &&
+            has_date(t, n))
+            rs->date = i;
+        /* an author: a short name of one to four words without digits, in
+         * an element of its own (a line, <b>, <cite>; a link first: a
+         * comment's bold title is no name) */
+        if (!code && (rs->author == WN_NONE || (x->tag == WN_TAG_A && dom->nodes[rs->author].tag != WN_TAG_A)) && st[i].chars && st[i].chars <= AUTHOR_MAX_CHARS && st[i].words >= 1 &&
+            st[i].words <= AUTHOR_MAX_WORDS && st[i].stops == 0 && st[i].elements <= 2) {
+            int digit = 0;
+            for (size_t k = 0; k < n && !digit; k++) digit = t[k] >= '0' && t[k] <= '9';
+            if (!digit && !each_word(t, n, reply_word, NULL) && !each_word(t, n, date_word, NULL)) rs->author = i;
+        }
+    }
+}
+
+/* A "N comments" or "Leave a reply" line among the few elements just
+ * before the run (under its parent, or before the parent). */
+static uint32_t marker_before(const page *pg, uint32_t first)
+{
+    const winnow_doc *d = pg->d;
+    const wn_dom *dom = &d->dom;
+    int looked = 0;
+    for (uint32_t i = first; i-- > 1 && looked < 6;) {
+        const wn_node *x = &dom->nodes[i];
+        if (x->tag == WN_TAG_TEXT || (x->flags & WN_NF_HIDDEN) || d->labels.unit[i] != i || !pg->ps->own[i].chars)
+            continue;
+        if (i + x->size > first) continue; /* an ancestor of the run */
+        looked++;
+        size_t n;
+        const char *t = text_of(d, i, &n);
+        if (d->stats[i].chars <= MARKER_MAX_CHARS && each_word(t, n, marker_word, NULL)) return i;
+    }
+    return WN_NONE;
+}
+
+/* Running text before the run (the post) or after it: the parent's
+ * children on that side together, or the largest sibling on that side of
+ * an ancestor. */
+static float text_beside(const page *pg, uint32_t parent, uint32_t first, uint32_t last, int after)
+{
+    const wn_dom *dom = &pg->d->dom;
+    float best = 0.0f;
+    int past = 0;
+    for (uint32_t c = dom->nodes[parent].first_child; c != WN_NONE; c = dom->nodes[c].next_sibling) {
+        if (c == first) past = 1;
+        if (past == (after ? 2 : 0)) best += pg->pos[c];
+        if (c == last) past = 2;
+    }
+    for (uint32_t b = parent; b != 0 && b != WN_NONE; b = dom->nodes[b].parent) {
+        uint32_t a = dom->nodes[b].parent;
+        if (a == WN_NONE) break;
+        int beyond = 0;
+        for (uint32_t c = dom->nodes[a].first_child; c != WN_NONE; c = dom->nodes[c].next_sibling) {
+            if (c == b) { beyond = 1; continue; }
+            if (beyond == after && pg->pos[c] > best) best = pg->pos[c];
+        }
+    }
+    return best;
+}
+
+static int cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* Display text of node i (raw text, whitespace collapsed) into the arena.
+ * With rs, the record's body: without its author and date, and without
+ * the short lines that are not sentences ("Reply", "says:"). */
+static const char *display_text(const page *pg, uint32_t i, const record_signs *rs)
+{
+    winnow_doc *d = pg->d;
+    const wn_dom *dom = &d->dom;
+    wn_buf b;
+    wn_buf_init(&b);
+    int space = 0;
+    uint32_t end = i + dom->nodes[i].size;
+    for (uint32_t k = i; k < end; k++) {
+        const wn_node *x = &dom->nodes[k];
+        if (x->tag != WN_TAG_TEXT) {
+            if (wn_tag_has(x->tag, WN_TF_BREAK) || x->tag == WN_TAG_BR) space = 1;
+            continue;
+        }
+        if (x->flags & WN_NF_HIDDEN) continue;
+        if (rs) {
+            uint32_t u = d->labels.unit[k];
+            if ((rs->author != WN_NONE && wn_node_within(dom, rs->author, k)) ||
+                (rs->date != WN_NONE && wn_node_within(dom, rs->date, k)) ||
+                (pg->ps->raw[u] <= 0.0f && pg->ps->own[u].chars <= LINE_MAX_CHARS))
+                continue;
+        }
+        const char *s = dom->text + x->text_begin;
+        for (uint32_t j = 0; j < x->text_len; j++) {
+            unsigned char c = (unsigned char)s[j];
+            if (c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f') { space = 1; continue; }
+            if (space && b.len) wn_buf_putc(&b, ' ');
+            space = 0;
+            wn_buf_putc(&b, (char)c);
+        }
+    }
+    const char *out = b.oom ? NULL : wn_arena_strndup(&d->arena, b.data ? b.data : "", b.len);
+    wn_buf_free(&b);
+    return out;
+}
+
+static int add_comment(const page *pg, uint32_t r, const record_signs *rs, size_t *cap)
+{
+    winnow_doc *d = pg->d;
+    if (d->ncomments == *cap) {
+        size_t nc = *cap ? 2 * *cap : 16;
+        wn_comment *m = wn_arena_alloc(&d->arena, nc * sizeof *m);
+        if (!m) return -1;
+        if (d->ncomments) memcpy(m, d->comments, d->ncomments * sizeof *m);
+        d->comments = m;
+        *cap = nc;
+    }
+    wn_comment *c = &d->comments[d->ncomments++];
+    c->node = r;
+    c->author = rs->author != WN_NONE ? display_text(pg, rs->author, NULL) : "";
+    c->date = rs->date != WN_NONE ? display_text(pg, rs->date, NULL) : "";
+    c->text = display_text(pg, r, rs);
+    if (c->text && !*c->text) c->text = display_text(pg, r, NULL);
+    return c->author && c->date && c->text ? 0 : -1;
+}
+
+int wn_comment_records(winnow_doc *d, const wn_page_scores *ps, uint8_t *is_comment)
+{
+    const wn_dom *dom = &d->dom;
+    const wn_stats *st = d->stats;
+    uint32_t n = dom->count;
+    d->comments = NULL;
+    d->ncomments = 0;
+    const float min_records = WN_RULE(d, COMMENT_MIN_RECORDS);
+    if (n < 2 || min_records > (float)n) return 0;
+    page pg = {d, ps, wn_arena_calloc(&d->arena, n, sizeof(float)), wn_arena_calloc(&d->arena, n, sizeof(uint64_t)),
+               wn_arena_calloc(&d->arena, n, sizeof(uint64_t))};
+    float *mass = wn_arena_alloc(&d->arena, (size_t)n * sizeof(float));
+    if (!pg.pos || !pg.cls || !pg.kids || !mass) return -1;
+    for (uint32_t i = 0; i < n; i++)
+        pg.pos[i] = (d->labels.unit[i] == i && ps->raw[i] > 0.0f) ? ps->raw[i] : 0.0f;
+    for (uint32_t i = n; i-- > 1;) pg.pos[dom->nodes[i].parent] += pg.pos[i];
+    for (uint32_t i = 1; i < n; i++) {
+        const wn_node *x = &dom->nodes[i];
+        if (x->tag == WN_TAG_TEXT) continue;
+        pg.cls[i] = class_shape(dom, x);
+        uint64_t h = 0;
+        unsigned last = WN_TAG_UNKNOWN;
+        for (uint32_t c = x->first_child; c != WN_NONE; c = dom->nodes[c].next_sibling) {
+            unsigned t = dom->nodes[c].tag;
+            if (t == WN_TAG_TEXT || t == WN_TAG_BR || t == last || !visible_element(dom, st, c)) continue;
+            h = (h ^ t) * 0x100000001b3ull + 0x9e3779b97f4a7c15ull;
+            last = t;
+        }
+        pg.kids[i] = h;
+    }
+
+    const float header_share = WN_RULE(d, COMMENT_HEADER_SHARE);
+    const float max_links = WN_RULE(d, COMMENT_MAX_LINKS);
+    const float post_ratio = WN_RULE(d, COMMENT_POST_RATIO);
+    const float min_post = WN_RULE(d, COMMENT_MIN_POST);
+    const float max_record = WN_RULE(d, COMMENT_MAX_RECORD);
+    const float max_after = WN_RULE(d, COMMENT_MAX_AFTER);
+    size_t cap = 0;
+    int found = 0;
+    for (uint32_t p = 1; p < n; p++) {
+        const wn_node *px = &dom->nodes[p];
+        /* not inside a sidebar, a footer or a list of links already known
+         * (comments named as such are listed too) */
+        if (px->tag == WN_TAG_TEXT || is_comment[p] || (px->flags & WN_NF_HIDDEN) || pg.pos[p] <= 0.0f ||
+            (ps->boiler[p] & WN_HINT_BOILER & ~WN_HINT_COMMENT))
+            continue;
+        uint32_t c = px->first_child;
+        while (c != WN_NONE) {
+            if (!visible_element(dom, st, c)) { c = dom->nodes[c].next_sibling; continue; }
+            /* the run of records alike to c, empty elements between them skipped */
+            uint32_t first = c, last = c, count = 1;
+            uint32_t k = dom->nodes[c].next_sibling;
+            for (; k != WN_NONE; k = dom->nodes[k].next_sibling) {
+                if (dom->nodes[k].tag == WN_TAG_TEXT || !visible_element(dom, st, k)) continue;
+                if (!alike(&pg, last, k)) break;
+                last = k;
+                count++;
+            }
+            c = k;
+            /* rows and cells: a data table, not a thread */
+            unsigned tag = dom->nodes[first].tag;
+            if ((float)count < min_records || tag == WN_TAG_TR || tag == WN_TAG_TD || tag == WN_TAG_TH) continue;
+            uint32_t marker = marker_before(&pg, first);
+            uint32_t chars = 0, links = 0, liked = 0, nm = 0;
+            float run_pos = 0.0f;
+            for (uint32_t r = first; r != WN_NONE; r = r == last ? WN_NONE : dom->nodes[r].next_sibling) {
+                if (dom->nodes[r].tag == WN_TAG_TEXT || !visible_element(dom, st, r)) continue;
+                record_signs rs;
+                read_record(&pg, r, &rs);
+                chars += st[r].chars;
+                links += st[r].link_chars;
+                run_pos += pg.pos[r];
+                mass[nm++] = pg.pos[r];
+                /* a comment: a header or footer line with a date or a reply
+                 * link, and a second sign unless a marker heads the run */
+                int when = rs.date != WN_NONE || rs.reply;
+                int signs = (rs.date != WN_NONE) + rs.reply + rs.avatar + rs.permalink + (rs.author != WN_NONE);
+                if (rs.lines >= 2 && rs.short_lines >= 1 && when && !rs.headline && signs >= (marker != WN_NONE ? 1 : 2))
+                    liked++;
+            }
+            if ((float)liked < header_share * (float)count || run_pos <= 0.0f ||
+                (float)links > max_links * (float)chars)
+                continue;
+            /* forum or comments: the post before the run must outweigh a
+             * typical record; a thread whose first post opens the run has
+             * no such text before it, and stays content */
+            qsort(mass, nm, sizeof *mass, cmp_float);
+            float median = mass[nm / 2];
+            float post = text_beside(&pg, p, first, last, 0);
+            if (post < min_post || post < post_ratio * median) continue;
+            /* sections of the page layout (one of them holds the article)
+             * and quotes or embedded posts inside an article (its text
+             * goes on after them) are no thread under a post */
+            if (mass[nm - 1] > max_record * post || text_beside(&pg, p, first, last, 1) > max_after * post) continue;
+            for (uint32_t r = first; r != WN_NONE; r = r == last ? WN_NONE : dom->nodes[r].next_sibling) {
+                if (dom->nodes[r].tag == WN_TAG_TEXT || !visible_element(dom, st, r)) continue;
+                memset(is_comment + r, 1, dom->nodes[r].size);
+                record_signs rs;
+                read_record(&pg, r, &rs);
+                if (add_comment(&pg, r, &rs, &cap) != 0) return -1;
+                found++;
+            }
+            if (marker != WN_NONE) memset(is_comment + marker, 1, dom->nodes[marker].size);
+        }
+    }
+    return found;
+}

@@ -1,0 +1,42 @@
+/* Reader comments told by their structure, not their names.
+ *
+ * Blog and story pages often hold their comment thread in elements with no
+ * telling class or id: a run of sibling records of one shape after the
+ * post, each a short header line (who, when, a permalink, an avatar, a
+ * reply link) over a few lines of text. Such a run is a comment region
+ * when the page has running text of its own before it (the post) that
+ * outweighs a typical record; a thread whose first record is the longest
+ * text on the page (a forum, the posts being the content) is not.
+ *
+ * What counts (every threshold a row of rules.h, COMMENT_*):
+ *   - a run: at least COMMENT_MIN_RECORDS consecutive element siblings of
+ *     one tag with the same class tokens (digits ignored) or the same
+ *     sequence of child tags; a record spans at least two lines;
+ *   - a record is comment-like when its first line is short and it shows
+ *     a date or time (<time>, digits with ':' or '/', a month name, "ago")
+ *     or a reply link, plus a second sign (an author line, an avatar, a
+ *     permalink, a reply link); a "N comments" / "Leave a reply" heading
+ *     just before the run makes one sign enough;
+ *   - COMMENT_HEADER_SHARE of the run's records are comment-like, the run
+ *     holds running text and few links;
+ *   - the post: the running text before the run (its parent's earlier
+ *     children together, or one earlier sibling of an ancestor) is at least
+ *     COMMENT_POST_RATIO times the median record and COMMENT_MIN_POST. */
+#ifndef WN_RECORDS_H
+#define WN_RECORDS_H
+
+#include "page_score.h"
+
+/* One detected comment record (author and date "" when not found). */
+typedef struct wn_comment {
+    uint32_t node;
+    const char *author, *date, *text;
+} wn_comment;
+
+/* Marks is_comment[i] = 1 for every node inside a detected comment region
+ * and lists the records in d->comments. Needs ps->own and ps->raw and the
+ * page's units (d->labels.unit). Returns the number of records, -1 when out
+ * of memory. */
+int wn_comment_records(winnow_doc *d, const wn_page_scores *ps, uint8_t *is_comment);
+
+#endif
