@@ -31,7 +31,7 @@ static int each_word(const char *t, size_t n, int (*fn)(const char *w, size_t le
 static int word_in(const char *w, size_t len, const char *const *list)
 {
     for (; *list; list++)
-        if (strlen(*list) == len && memcmp(*list, w, len) == 0) return 1;
+        if ((*list)[0] == w[0] && strlen(*list) == len && memcmp(*list, w, len) == 0) return 1;
     return 0;
 }
 
@@ -409,9 +409,18 @@ int wn_comment_records(winnow_doc *d, const wn_page_scores *ps, uint8_t *is_comm
             /* rows and cells: a data table, not a thread */
             unsigned tag = dom->nodes[first].tag;
             if ((float)count < min_records || tag == WN_TAG_TR || tag == WN_TAG_TD || tag == WN_TAG_TH) continue;
-            uint32_t marker = marker_before(&pg, first);
+            /* the cheap tests first: most runs are menus and link lists */
             uint32_t chars = 0, links = 0, liked = 0, nm = 0;
             float run_pos = 0.0f;
+            for (uint32_t r = first; r != WN_NONE; r = r == last ? WN_NONE : dom->nodes[r].next_sibling) {
+                chars += st[r].chars;
+                links += st[r].link_chars;
+                run_pos += pg.pos[r];
+            }
+            if (run_pos <= 0.0f || (float)links > max_links * (float)chars) continue;
+            uint32_t marker = marker_before(&pg, first);
+            chars = links = 0;
+            run_pos = 0.0f;
             for (uint32_t r = first; r != WN_NONE; r = r == last ? WN_NONE : dom->nodes[r].next_sibling) {
                 if (dom->nodes[r].tag == WN_TAG_TEXT || !visible_element(dom, st, r)) continue;
                 record_signs rs;
