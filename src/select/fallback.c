@@ -74,29 +74,12 @@ static int is_landmark(const wn_dom *dom, const wn_node *x)
     return ip && (!strcasecmp(ip, "articleBody") || !strcasecmp(ip, "text"));
 }
 
-/* Lower-case word hashes of s, at most cap. */
-static size_t word_hashes(const char *s, size_t n, uint64_t *out, size_t cap)
-{
-    size_t count = 0, i = 0;
-    while (i < n && count < cap) {
-        while (i < n && !((unsigned char)s[i] >= 0x80 || isalnum((unsigned char)s[i]))) i++;
-        uint64_t h = 0xcbf29ce484222325ull;
-        size_t b = i;
-        while (i < n && ((unsigned char)s[i] >= 0x80 || isalnum((unsigned char)s[i]))) {
-            h = (h ^ (unsigned char)tolower((unsigned char)s[i])) * 0x100000001b3ull;
-            i++;
-        }
-        if (i > b) out[count++] = h;
-    }
-    return count;
-}
-
 /* The unit whose text quotes the most of the description's first words. */
 static uint32_t description_unit(const winnow_doc *d, const wn_page_scores *ps, const char *desc)
 {
     enum { DESC_WORDS = 24, UNIT_WORDS = 256 };
     uint64_t dw[DESC_WORDS], uw[UNIT_WORDS];
-    size_t nd = word_hashes(desc, strlen(desc), dw, DESC_WORDS);
+    size_t nd = wn_words_of(desc, strlen(desc), dw, DESC_WORDS);
     if ((float)nd < WN_RULE(d, FALLBACK_DESC_MIN_WORDS)) return WN_NONE;
     const wn_dom *dom = &d->dom;
     uint32_t best = WN_NONE;
@@ -104,7 +87,7 @@ static uint32_t description_unit(const winnow_doc *d, const wn_page_scores *ps, 
     for (uint32_t i = 0; i < dom->count; i++) {
         if (d->labels.unit[i] != i || ps->raw[i] <= 0.0f) continue;
         const wn_stats *s = &d->stats[i];
-        size_t nu = word_hashes(d->page_text.text + s->nt_begin, s->nt_end - s->nt_begin, uw, UNIT_WORDS);
+        size_t nu = wn_words_of(d->page_text.text + s->nt_begin, s->nt_end - s->nt_begin, uw, UNIT_WORDS);
         size_t shared = 0;
         for (size_t a = 0; a < nd; a++)
             for (size_t b = 0; b < nu; b++)

@@ -16,7 +16,7 @@ static int unit_keepable(const winnow_doc *d, const wn_page_scores *ps, uint32_t
 
 /* Words of a string as hashes (lower-case ASCII letters and digits, other
  * bytes >= 0x80 kept as they are), at most cap of them. */
-static size_t words_of(const char *s, size_t n, uint64_t *out, size_t cap)
+size_t wn_words_of(const char *s, size_t n, uint64_t *out, size_t cap)
 {
     size_t count = 0, i = 0;
     while (i < n && count < cap) {
@@ -69,7 +69,7 @@ static int title_like(const winnow_doc *d, uint32_t i, const title_text *tt)
     const wn_stats *s = &d->stats[i];
     if (s->chars < 8 || s->chars > 300) return 0;
     uint64_t unit[64];
-    size_t nu = words_of(d->page_text.text + s->nt_begin, s->nt_end - s->nt_begin, unit, 64);
+    size_t nu = wn_words_of(d->page_text.text + s->nt_begin, s->nt_end - s->nt_begin, unit, 64);
     if (nu == 1) return title_part(d, i, tt);
     if (nu < 2 || nu > 40) return 0;
     size_t shared = 0;
@@ -94,7 +94,7 @@ static int title_like(const winnow_doc *d, uint32_t i, const title_text *tt)
 static int title_text_init(const winnow_doc *d, uint64_t *words, title_text *tt)
 {
     const wn_dom *dom = &d->dom;
-    size_t nt = dom->title ? words_of(dom->title, strlen(dom->title), words, 64) : 0;
+    size_t nt = dom->title ? wn_words_of(dom->title, strlen(dom->title), words, 64) : 0;
     tt->words = words;
     tt->nwords = nt;
     tt->len = 0;
@@ -187,14 +187,14 @@ static uint32_t anchor_region(const winnow_doc *d, uint32_t *peers_out, uint32_t
     (void)cap;
     const float min_words = WN_RULE(d, ANCHOR_PEER_MIN_WORDS);
     uint64_t hw[64];
-    size_t hn = words_of(d->page_text.text + d->stats[h].nt_begin, d->stats[h].nt_end - d->stats[h].nt_begin, hw, 64);
+    size_t hn = wn_words_of(d->page_text.text + d->stats[h].nt_begin, d->stats[h].nt_end - d->stats[h].nt_begin, hw, 64);
     for (uint32_t i = 1; i < dom->count; i++) {
         const wn_node *x = &dom->nodes[i];
         if (x->tag != tag || i == h || (x->flags & WN_NF_HIDDEN) || (float)d->stats[i].words < min_words) continue;
         /* a reply's "Re: <headline>" in a thread is the same story */
         if (hn >= 2) {
             uint64_t pw[64];
-            size_t pn = words_of(d->page_text.text + d->stats[i].nt_begin, d->stats[i].nt_end - d->stats[i].nt_begin, pw, 64);
+            size_t pn = wn_words_of(d->page_text.text + d->stats[i].nt_begin, d->stats[i].nt_end - d->stats[i].nt_begin, pw, 64);
             size_t shared = 0;
             for (size_t a = 0; a < hn; a++)
                 for (size_t b = 0; b < pn; b++)

@@ -18,6 +18,10 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title);
  * (fallback.c). Sets d->labels.source. */
 int wn_fallback(winnow_doc *d, const wn_page_scores *ps, int include_title);
 
+/* Words of s as hashes of their lower-cased letters and digits (bytes >=
+ * 0x80 kept as they are), at most cap of them. */
+size_t wn_words_of(const char *s, size_t n, uint64_t *out, size_t cap);
+
 /* The page's headline for content block c, WN_NONE when none. */
 uint32_t wn_find_headline(const winnow_doc *d, uint32_t container);
 
