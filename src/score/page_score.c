@@ -350,12 +350,11 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
 
     /* comment threads without comment names, told by structure; not on a
      * page whose text is all comments (a forum thread) */
-    ps->records = wn_arena_calloc(a, n, 1);
-    if (!ps->records) return -1;
     if (!(untrusted & WN_HINT_COMMENT)) {
-        if (wn_comment_records(d, ps, ps->records) < 0) return -1;
+        uint8_t *records = wn_arena_calloc(a, n, 1);
+        if (!records || wn_comment_records(d, ps, records) < 0) return -1;
         for (uint32_t i = 1; i < n; i++)
-            if (ps->records[i]) ps->boiler[i] |= WN_HINT_COMMENT;
+            if (records[i]) ps->boiler[i] |= WN_HINT_COMMENT;
     }
 
     /* hints applied to unit values; script text is boilerplate wherever it is */

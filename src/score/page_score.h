@@ -31,7 +31,6 @@ typedef struct wn_page_scores {
     uint8_t *content_hint;/* per node: inside a trusted content landmark (article, main, itemprop) */
     float *raw;           /* per unit: content value of its own text alone, before any hint */
     uint16_t *self_hint;  /* per element: hint bits of its own name and landmark role */
-    uint8_t *records;     /* per node: inside a comment region told by structure (records.h) */
 } wn_page_scores;
 
 int wn_page_score(winnow_doc *d, wn_page_scores *ps);

@@ -56,7 +56,7 @@ static float keep_by_text(winnow_doc *d, const wn_page_scores *ps, const float *
         }
         if (x->tag == WN_TAG_TEXT || lb->unit[i] != i) continue;
         const wn_unit_stats *o = &ps->own[i];
-        if (o->chars == 0 || inner[i] || (ps->boiler[i] & WN_HINT_SCRIPT) || (ps->records && ps->records[i])) continue;
+        if (o->chars == 0 || inner[i] || (ps->boiler[i] & (WN_HINT_SCRIPT | WN_HINT_COMMENT))) continue;
         float r = ps->raw[i];
         if (r <= 0.0f && o->link_chars * 2 > o->chars) continue;
         if (r > 0.0f) prose += r;
@@ -104,11 +104,16 @@ int wn_fallback(winnow_doc *d, const wn_page_scores *ps, int include_title)
     uint32_t n = dom->count;
     lb->source = WN_SOURCE_SCORER;
 
-    /* what the selection kept, and the best block by text alone */
-    float kept = 0.0f;
-    for (uint32_t i = 0; i < n; i++)
-        if (lb->unit[i] == i && lb->keep[i] && ps->raw[i] > 0.0f) kept += ps->raw[i];
-    /* unit values by text alone; comments stay what they are */
+    /* what the selection kept, against all the running text: no block
+     * holds more, so most pages are done here, before any array is made */
+    float kept = 0.0f, all = 0.0f;
+    for (uint32_t i = 0; i < n; i++) {
+        if (lb->unit[i] != i || ps->raw[i] <= 0.0f || (ps->boiler[i] & WN_HINT_COMMENT)) continue;
+        all += ps->raw[i];
+        if (lb->keep[i]) kept += ps->raw[i];
+    }
+    if (all < WN_RULE(d, FALLBACK_MIN_PROSE) || kept >= WN_RULE(d, FALLBACK_WEAK_SHARE) * all) return 0;
+    /* the best block by text alone; comments stay what they are */
     float *pos0 = wn_arena_calloc(&d->arena, n, sizeof(float));
     float *score0 = wn_arena_calloc(&d->arena, n, sizeof(float));
     if (!pos0 || !score0) return -1;
