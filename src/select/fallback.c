@@ -30,11 +30,9 @@
  * only for a weak selection. */
 #include "select.h"
 
-#include <ctype.h>
 #include <string.h>
 #include <strings.h>
 
-#include "../score/rules.h"
 
 /* Units kept by their text alone inside candidate c; returns the positive
  * running text they hold. With apply, marks them kept. */
@@ -88,10 +86,7 @@ static uint32_t description_unit(const winnow_doc *d, const wn_page_scores *ps, 
         if (d->labels.unit[i] != i || ps->raw[i] <= 0.0f) continue;
         const wn_stats *s = &d->stats[i];
         size_t nu = wn_words_of(d->page_text.text + s->nt_begin, s->nt_end - s->nt_begin, uw, UNIT_WORDS);
-        size_t shared = 0;
-        for (size_t a = 0; a < nd; a++)
-            for (size_t b = 0; b < nu; b++)
-                if (dw[a] == uw[b]) { shared++; break; }
+        size_t shared = wn_words_shared(dw, nd, uw, nu);
         if (shared > best_shared) { best_shared = shared; best = i; }
     }
     return (float)best_shared >= WN_RULE(d, FALLBACK_DESC_SHARE) * (float)nd ? best : WN_NONE;

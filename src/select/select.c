@@ -62,6 +62,15 @@ static int title_part(const winnow_doc *d, uint32_t i, const title_text *tt)
     return 0;
 }
 
+size_t wn_words_shared(const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
+{
+    size_t shared = 0;
+    for (size_t i = 0; i < na; i++)
+        for (size_t j = 0; j < nb; j++)
+            if (a[i] == b[j]) { shared++; break; }
+    return shared;
+}
+
 static int title_like(const winnow_doc *d, uint32_t i, const title_text *tt)
 {
     const uint64_t *title = tt->words;
@@ -72,10 +81,7 @@ static int title_like(const winnow_doc *d, uint32_t i, const title_text *tt)
     size_t nu = wn_words_of(d->page_text.text + s->nt_begin, s->nt_end - s->nt_begin, unit, 64);
     if (nu == 1) return title_part(d, i, tt);
     if (nu < 2 || nu > 40) return 0;
-    size_t shared = 0;
-    for (size_t a = 0; a < nu; a++)
-        for (size_t b = 0; b < nt; b++)
-            if (unit[a] == title[b]) { shared++; break; }
+    size_t shared = wn_words_shared(unit, nu, title, nt);
     if ((float)shared < WN_RULE(d, TITLE_WORD_SHARE) * (float)nu) return 0;
     if ((float)shared >= WN_RULE(d, TITLE_COVER) * (float)nt) return 1;
     /* a title with a long subtitle or section name: a heading carrying
@@ -85,10 +91,6 @@ static int title_like(const winnow_doc *d, uint32_t i, const title_text *tt)
     return heading && shared >= 3;
 }
 
-/* The page's headline: the nearest text before the content block whose
- * words are the document title's (<title> usually adds the site's name,
- * so the unit's words must be in the title, not the reverse); failing
- * that, the last <h1> before the block. */
 /* The document title as words and as folded text; 0 when it has fewer
  * than two words (no evidence). */
 static int title_text_init(const winnow_doc *d, uint64_t *words, title_text *tt)
@@ -115,6 +117,10 @@ static int title_text_init(const winnow_doc *d, uint64_t *words, title_text *tt)
     return 1;
 }
 
+/* The page's headline: the nearest text before the content block whose
+ * words are the document title's (<title> usually adds the site's name,
+ * so the unit's words must be in the title, not the reverse); failing
+ * that, the last <h1> before the block. */
 uint32_t wn_find_headline(const winnow_doc *d, uint32_t container)
 {
     const wn_dom *dom = &d->dom;
@@ -183,8 +189,7 @@ static uint32_t anchor_region(const winnow_doc *d, uint32_t *peers_out, uint32_t
     if (h == WN_NONE) return WN_NONE;
     /* headlines of the same rank elsewhere, in document order */
     unsigned tag = dom->nodes[h].tag;
-    uint32_t np = 0, cap = *npeers_out;
-    (void)cap;
+    uint32_t np = 0;
     const float min_words = WN_RULE(d, ANCHOR_PEER_MIN_WORDS);
     uint64_t hw[64];
     size_t hn = wn_words_of(d->page_text.text + d->stats[h].nt_begin, d->stats[h].nt_end - d->stats[h].nt_begin, hw, 64);
@@ -195,11 +200,7 @@ static uint32_t anchor_region(const winnow_doc *d, uint32_t *peers_out, uint32_t
         if (hn >= 2) {
             uint64_t pw[64];
             size_t pn = wn_words_of(d->page_text.text + d->stats[i].nt_begin, d->stats[i].nt_end - d->stats[i].nt_begin, pw, 64);
-            size_t shared = 0;
-            for (size_t a = 0; a < hn; a++)
-                for (size_t b = 0; b < pn; b++)
-                    if (hw[a] == pw[b]) { shared++; break; }
-            if ((float)shared >= WN_RULE(d, TITLE_WORD_SHARE) * (float)hn) continue;
+            if ((float)wn_words_shared(hw, hn, pw, pn) >= WN_RULE(d, TITLE_WORD_SHARE) * (float)hn) continue;
         }
         peers_out[np++] = i;
     }
