@@ -219,12 +219,13 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
     ps->own = wn_arena_calloc(a, n, sizeof(wn_unit_stats));
     ps->boiler = wn_arena_calloc(a, n, sizeof(uint16_t));
     ps->content_hint = wn_arena_calloc(a, n, 1);
+    ps->landmark = wn_arena_calloc(a, n, 1);
     uint16_t *self_hint = ps->self_hint = wn_arena_calloc(a, n, sizeof(uint16_t));
     ps->raw = wn_arena_calloc(a, n, sizeof(float));
     float *pos = wn_arena_calloc(a, n, sizeof(float));
     uint8_t *comments_after = wn_arena_calloc(a, n, 1);
     uint8_t *inside = wn_arena_alloc(a, n);
-    if (!inside || !lb->unit || !lb->value || !lb->templ || !lb->keep || !ps->own || !ps->boiler || !ps->content_hint ||
+    if (!inside || !lb->unit || !lb->value || !lb->templ || !lb->keep || !ps->own || !ps->boiler || !ps->content_hint || !ps->landmark ||
         !self_hint || !ps->raw || !pos || !comments_after)
         return -1;
 
@@ -315,6 +316,7 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
         if (x->tag == WN_TAG_TEXT) continue;
         int content = 0;
         uint16_t h = (uint16_t)(st[i].hints | landmark_hints(dom, x, &content));
+        ps->landmark[i] = (uint8_t)content;
         if (caption[i] & 1) h |= WN_HINT_GALLERY;
         if (h & WN_HINT_CONTENT) content = 1;
         self_hint[i] = h;

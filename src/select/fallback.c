@@ -31,7 +31,6 @@
 #include "select.h"
 
 #include <string.h>
-#include <strings.h>
 
 
 /* Units kept by their text alone inside candidate c; returns the positive
@@ -61,15 +60,6 @@ static float keep_by_text(winnow_doc *d, const wn_page_scores *ps, const float *
         if (apply) lb->keep[i] = 1;
     }
     return prose;
-}
-
-static int is_landmark(const wn_dom *dom, const wn_node *x)
-{
-    if (x->tag == WN_TAG_ARTICLE || x->tag == WN_TAG_MAIN) return 1;
-    const char *role = wn_node_attr(dom, x, "role", NULL);
-    if (role && (!strcasecmp(role, "main") || !strcasecmp(role, "article"))) return 1;
-    const char *ip = wn_node_attr(dom, x, "itemprop", NULL);
-    return ip && (!strcasecmp(ip, "articleBody") || !strcasecmp(ip, "text"));
 }
 
 /* The unit whose text quotes the most of the description's first words. */
@@ -145,7 +135,7 @@ int wn_fallback(winnow_doc *d, const wn_page_scores *ps, int include_title)
     float best_prose = 0.0f;
     for (uint32_t i = 1; i < n; i++) {
         const wn_node *x = &dom->nodes[i];
-        if (x->tag == WN_TAG_TEXT || pos0[i] < need || !is_landmark(dom, x)) continue;
+        if (x->tag == WN_TAG_TEXT || pos0[i] < need || !ps->landmark[i]) continue;
         float p = keep_by_text(d, ps, pos0, inner, i, 0);
         if (p >= need && p > best_prose) { best_prose = p; chosen = i; how = WN_SOURCE_LANDMARK; }
     }
