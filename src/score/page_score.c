@@ -289,23 +289,23 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
     uint8_t *caption = wn_arena_calloc(a, n, 1);
     if (!caption) return -1;
     {
+        /* bit 1: a caption element (its hint below); bit 2: at or under
+         * one. Pre-order: a node's parent is settled before it, and the
+         * top-most caption of a nest is counted once. */
         float mass = 0.0f;
         int any = 0;
         for (uint32_t i = 1; i < n; i++) {
             const wn_node *x = &dom->nodes[i];
-            if (x->tag == WN_TAG_TEXT || !is_caption(d, x, i)) continue;
-            caption[i] = 1;
-            any = 1;
-            /* count the top-most caption of a nest once */
-            uint32_t p = x->parent;
-            int nested = 0;
-            for (uint32_t q = p; q != WN_NONE && q != 0 && !nested; q = dom->nodes[q].parent) nested = caption[q];
-            if (!nested) mass += pos[i];
+            uint8_t under = caption[x->parent] & 2;
+            if (x->tag != WN_TAG_TEXT && is_caption(d, x, i)) {
+                if (!under) mass += pos[i];
+                caption[i] = 3;
+                any = 1;
+            } else {
+                caption[i] = under;
+            }
         }
         if (any && mass >= WN_RULE(d, CAPTION_MAX_SHARE) * total) memset(caption, 0, n);
-        /* bit 1: a caption element (its hint below); bit 2: at or under one */
-        for (uint32_t i = 1; i < n && any; i++)
-            if ((caption[i] & 1) || (caption[dom->nodes[i].parent] & 2)) caption[i] |= 2;
     }
     const float layout_share = WN_RULE(d, NAME_LAYOUT_SHARE);
     for (uint32_t i = 1; i < n; i++) {
