@@ -62,4 +62,13 @@ struct winnow_doc {
     long long src_record;    /* -1 when unknown */
 };
 
+/* Characters of the page's text that were kept as main content. */
+static inline uint64_t wn_kept_chars(const winnow_doc *d)
+{
+    uint64_t kept = 0;
+    for (uint32_t i = 0; i < d->dom.count; i++)
+        if (d->dom.nodes[i].tag == WN_TAG_TEXT && d->labels.keep[i]) kept += d->stats[i].chars;
+    return kept;
+}
+
 #endif

@@ -214,14 +214,6 @@ static int collect_blocks(winnow_doc *d, int paths)
     return 0;
 }
 
-static uint64_t kept_chars(const winnow_doc *d)
-{
-    uint64_t kept = 0;
-    for (uint32_t i = 0; i < d->dom.count; i++)
-        if (d->dom.nodes[i].tag == WN_TAG_TEXT && d->labels.keep[i]) kept += d->stats[i].chars;
-    return kept;
-}
-
 static winnow_status run_pipeline(winnow_engine *e, const winnow_input *in, const site_hook *hook, winnow_doc **out);
 
 winnow_status wn_pipeline_run(winnow_engine *e, const winnow_input *in, const site_hook *hook, winnow_doc **out)
@@ -396,7 +388,7 @@ status:
                  d->dom.body == 0 ? "the page has no <body> with text (a frameset or an empty document)"
                                   : "the page has no visible text");
         d->status = WINNOW_NO_CONTENT;
-    } else if (!e->learning && kept_chars(d) == 0) {
+    } else if (!e->learning && wn_kept_chars(d) == 0) {
         /* visible text, none of it main content: never an empty result
          * that looks like success */
         size_t at = w && w + 2 < sizeof d->warning ? w : 0;

@@ -38,3 +38,25 @@ size_t wn_node_path(const wn_dom *d, uint32_t i, char *out, size_t cap)
     }
     return len;
 }
+
+void wn_node_text(const wn_dom *d, uint32_t i, wn_buf *out, int (*skip)(const void *ctx, uint32_t k), const void *ctx)
+{
+    int space = 0;
+    uint32_t end = i + d->nodes[i].size;
+    for (uint32_t k = i; k < end; k++) {
+        const wn_node *x = &d->nodes[k];
+        if (x->tag != WN_TAG_TEXT) {
+            if (wn_tag_has(x->tag, WN_TF_BREAK) || x->tag == WN_TAG_BR) space = 1;
+            continue;
+        }
+        if ((x->flags & WN_NF_HIDDEN) || (skip && skip(ctx, k))) continue;
+        const char *s = d->text + x->text_begin;
+        for (uint32_t j = 0; j < x->text_len; j++) {
+            unsigned char c = (unsigned char)s[j];
+            if (c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f') { space = 1; continue; }
+            if (space && out->len) wn_buf_putc(out, ' ');
+            space = 0;
+            wn_buf_putc(out, (char)c);
+        }
+    }
+}

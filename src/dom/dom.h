@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "tags.h"
+#include "../util/buf.h"
 
 #define WN_NONE UINT32_MAX
 
@@ -69,6 +70,12 @@ static inline int wn_node_within(const wn_dom *d, uint32_t root, uint32_t i)
 
 /* Attribute value by lower-case name, NULL when absent. */
 const char *wn_node_attr(const wn_dom *d, const wn_node *n, const char *name, size_t *len);
+
+/* Appends the display text of subtree i to out: its raw text nodes, hidden
+ * ones left out, runs of whitespace and line-breaking elements as one
+ * space. With skip, text nodes k for which skip(ctx, k) is non-zero are
+ * left out too. */
+void wn_node_text(const wn_dom *d, uint32_t i, wn_buf *out, int (*skip)(const void *ctx, uint32_t k), const void *ctx);
 
 /* Writes the node's DOM path ("html.body.div.p") to out, truncated to cap. */
 size_t wn_node_path(const wn_dom *d, uint32_t i, char *out, size_t cap);

@@ -19,31 +19,6 @@ static void json_kv_or_null(wn_buf *b, const char *key, const char *v, int comma
     else wn_buf_printf(b, "%s\"%s\":null", comma ? "," : "", key);
 }
 
-/* Display text of a node: its normalized text would be case-folded, so
- * collect the raw text nodes with whitespace collapsed. */
-static void node_text(const winnow_doc *d, uint32_t i, wn_buf *t)
-{
-    const wn_dom *dom = &d->dom;
-    int space = 0;
-    uint32_t end = i + dom->nodes[i].size;
-    for (uint32_t k = i; k < end; k++) {
-        const wn_node *x = &dom->nodes[k];
-        if (x->tag != WN_TAG_TEXT) {
-            if (wn_tag_has(x->tag, WN_TF_BREAK) || x->tag == WN_TAG_BR) space = 1;
-            continue;
-        }
-        if (x->flags & WN_NF_HIDDEN) continue;
-        const char *s = dom->text + x->text_begin;
-        for (uint32_t j = 0; j < x->text_len; j++) {
-            unsigned char c = (unsigned char)s[j];
-            if (c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f') { space = 1; continue; }
-            if (space && t->len) wn_buf_putc(t, ' ');
-            space = 0;
-            wn_buf_putc(t, (char)c);
-        }
-    }
-}
-
 static void block_json(const winnow_doc *d, uint32_t k, wn_buf *b, wn_buf *scratch, int with_text)
 {
     winnow_block blk;
@@ -79,7 +54,8 @@ static void block_json(const winnow_doc *d, uint32_t k, wn_buf *b, wn_buf *scrat
                   (unsigned long long)blk.fingerprint, blk.templateness, blk.is_content ? "true" : "false");
     if (with_text) {
         wn_buf_clear(scratch);
-        node_text(d, i, scratch);
+        /* raw text: the page text is case-folded */
+        wn_node_text(&d->dom, i, scratch, NULL, NULL);
         wn_buf_puts(b, ",\"text\":\"");
         wn_buf_json_str(b, scratch->data ? scratch->data : "", scratch->len);
         wn_buf_putc(b, '"');
@@ -124,9 +100,7 @@ void wn_render_json(const winnow_doc *d, wn_out *o)
     }
     /* how much of the page is text, how much was kept, and what the site
      * model (if one was used) made of it */
-    uint64_t kept = 0;
-    for (uint32_t i = 0; i < d->dom.count; i++)
-        if (d->dom.nodes[i].tag == WN_TAG_TEXT && d->labels.keep[i]) kept += d->stats[i].chars;
+    uint64_t kept = wn_kept_chars(d);
     wn_buf_printf(b, ",\"chars\":%u,\"content_chars\":%llu", d->stats[0].chars, (unsigned long long)kept);
     if (d->site_pages > 0)
         wn_buf_printf(b, ",\"site\":{\"pages\":%.1f,\"template_chars\":%llu,\"unique_chars\":%llu}", d->site_pages,

@@ -288,40 +288,31 @@ static int cmp_float(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Display text of node i (raw text, whitespace collapsed) into the arena.
- * With rs, the record's body: without its author and date, and without
- * the short lines that are not sentences ("Reply", "says:"). */
+/* A record's body: without its author and date, and without the short
+ * lines that are not sentences ("Reply", "says:"). */
+typedef struct body_skip {
+    const page *pg;
+    const record_signs *rs;
+} body_skip;
+
+static int not_body(const void *ctx, uint32_t k)
+{
+    const body_skip *b = ctx;
+    const winnow_doc *d = b->pg->d;
+    uint32_t u = d->labels.unit[k];
+    return (b->rs->author != WN_NONE && wn_node_within(&d->dom, b->rs->author, k)) ||
+           (b->rs->date != WN_NONE && wn_node_within(&d->dom, b->rs->date, k)) ||
+           (b->pg->ps->raw[u] <= 0.0f && b->pg->ps->own[u].chars <= LINE_MAX_CHARS);
+}
+
+/* Display text of node i into the arena; with rs, the record's body. */
 static const char *display_text(const page *pg, uint32_t i, const record_signs *rs)
 {
     winnow_doc *d = pg->d;
-    const wn_dom *dom = &d->dom;
     wn_buf b;
     wn_buf_init(&b);
-    int space = 0;
-    uint32_t end = i + dom->nodes[i].size;
-    for (uint32_t k = i; k < end; k++) {
-        const wn_node *x = &dom->nodes[k];
-        if (x->tag != WN_TAG_TEXT) {
-            if (wn_tag_has(x->tag, WN_TF_BREAK) || x->tag == WN_TAG_BR) space = 1;
-            continue;
-        }
-        if (x->flags & WN_NF_HIDDEN) continue;
-        if (rs) {
-            uint32_t u = d->labels.unit[k];
-            if ((rs->author != WN_NONE && wn_node_within(dom, rs->author, k)) ||
-                (rs->date != WN_NONE && wn_node_within(dom, rs->date, k)) ||
-                (pg->ps->raw[u] <= 0.0f && pg->ps->own[u].chars <= LINE_MAX_CHARS))
-                continue;
-        }
-        const char *s = dom->text + x->text_begin;
-        for (uint32_t j = 0; j < x->text_len; j++) {
-            unsigned char c = (unsigned char)s[j];
-            if (c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f') { space = 1; continue; }
-            if (space && b.len) wn_buf_putc(&b, ' ');
-            space = 0;
-            wn_buf_putc(&b, (char)c);
-        }
-    }
+    body_skip ctx = {pg, rs};
+    wn_node_text(&d->dom, i, &b, rs ? not_body : NULL, &ctx);
     const char *out = b.oom ? NULL : wn_arena_strndup(&d->arena, b.data ? b.data : "", b.len);
     wn_buf_free(&b);
     return out;
