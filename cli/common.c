@@ -115,6 +115,16 @@ int cli_parse(int argc, char **argv, int first, cli_opts *o, const char *allowed
                 fprintf(stderr, "winnow: --rule needs NAME=NUMBER, got '%s' ('winnow rules' lists them)\n", val);
                 return EXIT_USAGE;
             }
+            int known = 0;
+            for (int k = 0; k < winnow_rule_count() && !known; k++) {
+                winnow_rule r;
+                winnow_rule_info(k, &r);
+                known = strlen(r.name) == (size_t)(eq - val) && !strncmp(r.name, val, (size_t)(eq - val));
+            }
+            if (!known) {
+                fprintf(stderr, "winnow: no rule named '%.*s' ('winnow rules' lists them)\n", (int)(eq - val), val);
+                return EXIT_USAGE;
+            }
             if (o->nrules == (int)(sizeof o->rules / sizeof o->rules[0])) {
                 fprintf(stderr, "winnow: too many --rule options\n");
                 return EXIT_USAGE;

@@ -51,6 +51,12 @@ page_head='<!DOCTYPE html><html><head><meta charset="utf-8"><title>Robustness</t
 para='<p>The tide comes in twice a day, and the pools fill again with water, sand and small fish.</p>'
 printf '%s<article>%s%s</article></body></html>' "$page_head" "$para" "$para" >"$tmp/good.html"
 
+# --- the rule table from the command line: names checked, values numbers ----
+check "unknown --rule name" 2 60 "no rule named 'NO_SUCH_RULE'" '' -- extract --rule NO_SUCH_RULE=1 "$tmp/good.html"
+check "--rule value not a number" 2 60 'needs NAME=NUMBER' '' -- extract --rule SELECT_DECAY=x "$tmp/good.html"
+check "--rule sets a rule" 0 60 '' 'tide comes in' -- extract --rule SELECT_DECAY=0.7 "$tmp/good.html"
+check "rules lists the table" 0 60 '' '^FALLBACK_WEAK_SHARE' -- rules
+
 # --- empty and binary input: exit 1 with the reason --------------------------
 : >"$tmp/empty.html"
 check "empty file" 1 60 'input is empty' '' -- extract "$tmp/empty.html"
