@@ -32,6 +32,7 @@ typedef struct wn_page_scores {
     uint8_t *landmark;    /* per element: itself <article>, <main>, role=main/article or itemprop=articleBody */
     float *raw;           /* per unit: content value of its own text alone, before any hint */
     uint16_t *self_hint;  /* per element: hint bits of its own name and landmark role */
+    uint32_t title_heading; /* the page's title heading (headline.h), WN_NONE when none */
 } wn_page_scores;
 
 int wn_page_score(winnow_doc *d, wn_page_scores *ps);

@@ -59,6 +59,9 @@
     X(NAME_LAYOUT_MAX_LINKS, 0.15f, 1e30f, "score",                                                                   \
       "a class repeated on wrappers is a layout name only when their text is running text, less than this share "   \
       "of it in links: repeated teasers (a headline link each) stay what their name says")                          \
+    X(OVERLAY_HOLDS_TITLE, 1.0f, 0.0f, "score",                                                                      \
+      "an overlay name (modal, popup, dialog) on an element holding the page's title heading is the frame of an "   \
+      "article shown in a modal, not a cookie or newsletter box (1: on, 0: off)")                                   \
     /* comment records told by structure (src/score/records.c) */                                                    \
     X(COMMENT_MIN_RECORDS, 3.0f, 1e30f, "records",                                                                   \
       "sibling elements of one shape (tag and class tokens, or child tags) that make a run of records: two alike "  \

@@ -14,108 +14,6 @@ static int unit_keepable(const winnow_doc *d, const wn_page_scores *ps, uint32_t
     return (float)o->link_chars <= WN_RULE(d, KEEP_FRAGMENT_MAX_LINKS) * (float)o->chars;
 }
 
-/* Words of a string as hashes (lower-case ASCII letters and digits, other
- * bytes >= 0x80 kept as they are), at most cap of them. */
-size_t wn_words_of(const char *s, size_t n, uint64_t *out, size_t cap)
-{
-    size_t count = 0, i = 0;
-    while (i < n && count < cap) {
-        while (i < n && !((unsigned char)s[i] >= 0x80 || isalnum((unsigned char)s[i]))) i++;
-        uint64_t h = 0xcbf29ce484222325ull;
-        size_t b = i;
-        while (i < n && ((unsigned char)s[i] >= 0x80 || isalnum((unsigned char)s[i]))) {
-            h = (h ^ (unsigned char)tolower((unsigned char)s[i])) * 0x100000001b3ull;
-            i++;
-        }
-        if (i > b) out[count++] = h;
-    }
-    return count;
-}
-
-/* Whether a unit's words are (nearly all) the document title's and cover
- * at least half of it. */
-typedef struct title_text {
-    const uint64_t *words;
-    size_t nwords;
-    char lower[512];   /* the title, ASCII lower-cased, spaces collapsed */
-    size_t len;
-} title_text;
-
-/* A unit of one "word" (CJK text has no spaces: "Docker常用命令") is the
- * headline when its text is a part of the title making up at least a third
- * of it. */
-static int title_part(const winnow_doc *d, uint32_t i, const title_text *tt)
-{
-    const wn_stats *s = &d->stats[i];
-    const char *u = d->page_text.text + s->nt_begin;
-    size_t n = s->nt_end - s->nt_begin;
-    while (n && u[0] == ' ') { u++; n--; }
-    while (n && u[n - 1] == ' ') n--;
-    if (n < 6 || n * 3 < tt->len || n > tt->len) return 0;
-    /* only text written without spaces: at least two characters of three
-     * UTF-8 bytes (CJK); a one-word Latin unit is a section or tag name */
-    int wide = 0;
-    for (size_t j = 0; j < n; j++) wide += (unsigned char)u[j] >= 0xE0;
-    if (wide < 2) return 0;
-    for (size_t j = 0; j + n <= tt->len; j++)
-        if (tt->lower[j] == u[0] && memcmp(tt->lower + j, u, n) == 0) return 1;
-    return 0;
-}
-
-size_t wn_words_shared(const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
-{
-    size_t shared = 0;
-    for (size_t i = 0; i < na; i++)
-        for (size_t j = 0; j < nb; j++)
-            if (a[i] == b[j]) { shared++; break; }
-    return shared;
-}
-
-static int title_like(const winnow_doc *d, uint32_t i, const title_text *tt)
-{
-    const uint64_t *title = tt->words;
-    size_t nt = tt->nwords;
-    const wn_stats *s = &d->stats[i];
-    if (s->chars < 8 || s->chars > 300) return 0;
-    uint64_t unit[64];
-    size_t nu = wn_words_of(d->page_text.text + s->nt_begin, s->nt_end - s->nt_begin, unit, 64);
-    if (nu == 1) return title_part(d, i, tt);
-    if (nu < 2 || nu > 40) return 0;
-    size_t shared = wn_words_shared(unit, nu, title, nt);
-    if ((float)shared < WN_RULE(d, TITLE_WORD_SHARE) * (float)nu) return 0;
-    if ((float)shared >= WN_RULE(d, TITLE_COVER) * (float)nt) return 1;
-    /* a title with a long subtitle or section name: a heading carrying
-     * three or more of its words is the headline */
-    unsigned tag = d->dom.nodes[i].tag;
-    int heading = tag == WN_TAG_H1 || tag == WN_TAG_H2 || tag == WN_TAG_H3 || (s->hints & WN_HINT_TITLE);
-    return heading && shared >= 3;
-}
-
-/* The document title as words and as folded text; 0 when it has fewer
- * than two words (no evidence). */
-static int title_text_init(const winnow_doc *d, uint64_t *words, title_text *tt)
-{
-    const wn_dom *dom = &d->dom;
-    size_t nt = dom->title ? wn_words_of(dom->title, strlen(dom->title), words, 64) : 0;
-    tt->words = words;
-    tt->nwords = nt;
-    tt->len = 0;
-    if (nt < 2) return 0;
-    /* the page text is case-folded with runs of spaces collapsed */
-    int space = 1;
-    for (const char *c = dom->title; *c && tt->len < sizeof tt->lower; c++) {
-        unsigned char b = (unsigned char)*c;
-        if (b == ' ' || b == '\t' || b == '\n' || b == '\r') {
-            if (!space) tt->lower[tt->len++] = ' ';
-            space = 1;
-            continue;
-        }
-        tt->lower[tt->len++] = (char)(b < 0x80 ? tolower(b) : b);
-        space = 0;
-    }
-    while (tt->len && tt->lower[tt->len - 1] == ' ') tt->len--;
-    return 1;
-}
 
 /* The page's headline: the nearest text before the content block whose
  * words are the document title's (<title> usually adds the site's name,
@@ -126,8 +24,8 @@ uint32_t wn_find_headline(const winnow_doc *d, uint32_t container)
     const wn_dom *dom = &d->dom;
     const wn_stats *st = d->stats;
     uint64_t title[64];
-    title_text tt;
-    if (title_text_init(d, title, &tt)) {
+    wn_title tt;
+    if (wn_title_init(d, title, &tt)) {
         /* the first units inside the block first (a headline the site
          * model took for template because other pages link to it), then
          * backwards from the block */
@@ -140,7 +38,7 @@ uint32_t wn_find_headline(const winnow_doc *d, uint32_t container)
              * or share links may come before the headline */
             scanned++;
             if (d->labels.keep[i]) inside++;
-            if (title_like(d, i, &tt)) return i;
+            if (wn_title_like(d, i, &tt)) return i;
         }
         int looked = 0;
         for (uint32_t i = container; i-- > 1 && looked < 60;) {
@@ -150,7 +48,7 @@ uint32_t wn_find_headline(const winnow_doc *d, uint32_t container)
             const wn_stats *s = &st[i];
             if (s->chars == 0) continue;
             looked++;
-            if (title_like(d, i, &tt)) return i;
+            if (wn_title_like(d, i, &tt)) return i;
         }
     }
     uint32_t best = WN_NONE;
@@ -171,21 +69,11 @@ uint32_t wn_find_headline(const winnow_doc *d, uint32_t container)
  * the same rank (a heading of that tag with several words): the next
  * article of an endless page, a teaser list or a bio stays outside.
  * Returns WN_NONE when the page has no such headline. */
-static uint32_t anchor_region(const winnow_doc *d, uint32_t *peers_out, uint32_t *npeers_out)
+static uint32_t anchor_region(const winnow_doc *d, const wn_page_scores *ps, uint32_t *peers_out, uint32_t *npeers_out)
 {
     const wn_dom *dom = &d->dom;
-    uint64_t title[64];
-    title_text tt;
     *npeers_out = 0;
-    if (!title_text_init(d, title, &tt)) return WN_NONE;
-    uint32_t h = WN_NONE;
-    for (uint32_t i = 1; i < dom->count; i++) {
-        const wn_node *x = &dom->nodes[i];
-        if (!wn_tag_has(x->tag, WN_TF_HEADING) || x->tag > WN_TAG_H3 || (x->flags & WN_NF_HIDDEN)) continue;
-        if (d->stats[i].link_chars * 2 > d->stats[i].chars || !title_like(d, i, &tt)) continue;
-        if (h == WN_NONE || (x->tag == WN_TAG_H1 && dom->nodes[h].tag != WN_TAG_H1)) h = i;
-        if (x->tag == WN_TAG_H1) break;
-    }
+    uint32_t h = ps->title_heading;
     if (h == WN_NONE) return WN_NONE;
     /* headlines of the same rank elsewhere, in document order */
     unsigned tag = dom->nodes[h].tag;
@@ -327,7 +215,7 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
     uint32_t *peers = wn_arena_alloc(&d->arena, (size_t)n * sizeof(uint32_t));
     if (!peers) return -1;
     uint32_t npeers = 0;
-    uint32_t anchor = best != WN_NONE && WN_RULE(d, ANCHOR_SHARE) > 0.0f ? anchor_region(d, peers, &npeers) : WN_NONE;
+    uint32_t anchor = best != WN_NONE && WN_RULE(d, ANCHOR_SHARE) > 0.0f ? anchor_region(d, ps, peers, &npeers) : WN_NONE;
     if (anchor != WN_NONE && !wn_node_within(dom, anchor, best)) {
         /* the best block lies outside the article, or holds it and other
          * articles besides */

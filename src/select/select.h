@@ -9,6 +9,7 @@
 #define WN_SELECT_H
 
 #include "../doc.h"
+#include "../score/headline.h"
 #include "../score/page_score.h"
 
 int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title);
@@ -17,12 +18,6 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title);
  * choose the content again from evidence independent of the hints
  * (fallback.c). Sets d->labels.source. */
 int wn_fallback(winnow_doc *d, const wn_page_scores *ps, int include_title);
-
-/* Words of s as hashes of their lower-cased letters and digits (bytes >=
- * 0x80 kept as they are), at most cap of them. */
-size_t wn_words_of(const char *s, size_t n, uint64_t *out, size_t cap);
-/* How many of a's words are among b's. */
-size_t wn_words_shared(const uint64_t *a, size_t na, const uint64_t *b, size_t nb);
 
 /* The page's headline for content block c, WN_NONE when none. */
 uint32_t wn_find_headline(const winnow_doc *d, uint32_t container);
