@@ -52,6 +52,12 @@ typedef enum winnow_status {
     WINNOW_E_PARSE,         /* the HTML parser failed */
     WINNOW_E_IO,            /* a write callback failed */
     WINNOW_E_ARG,           /* invalid argument */
+    WINNOW_E_DB_DAMAGED,    /* the site database is damaged: SQLite's integrity check or a site's
+                               checksum failed; nothing is written into such a file */
+    WINNOW_E_DB_READONLY,   /* the site database cannot be written (the file or its folder) */
+    WINNOW_E_DB_FORMAT,     /* not a winnow site database, or one of a format this winnow does
+                               not read */
+    WINNOW_E_DB_BUSY,       /* another process kept the site database locked past the timeout */
 } winnow_status;
 
 #define WINNOW_FAILED(s) ((s) >= WINNOW_E_EMPTY)

@@ -55,6 +55,10 @@ const char *winnow_status_name(winnow_status s)
     case WINNOW_E_PARSE: return "WINNOW_E_PARSE";
     case WINNOW_E_IO: return "WINNOW_E_IO";
     case WINNOW_E_ARG: return "WINNOW_E_ARG";
+    case WINNOW_E_DB_DAMAGED: return "WINNOW_E_DB_DAMAGED";
+    case WINNOW_E_DB_READONLY: return "WINNOW_E_DB_READONLY";
+    case WINNOW_E_DB_FORMAT: return "WINNOW_E_DB_FORMAT";
+    case WINNOW_E_DB_BUSY: return "WINNOW_E_DB_BUSY";
     }
     return "WINNOW_UNKNOWN";
 }
@@ -73,6 +77,10 @@ const char *winnow_status_message(winnow_status s)
     case WINNOW_E_PARSE: return "the HTML parser failed on this input";
     case WINNOW_E_IO: return "writing the output failed";
     case WINNOW_E_ARG: return "invalid argument";
+    case WINNOW_E_DB_DAMAGED: return "the site database is damaged";
+    case WINNOW_E_DB_READONLY: return "the site database is read-only";
+    case WINNOW_E_DB_FORMAT: return "the file is not a site database of a format this winnow reads";
+    case WINNOW_E_DB_BUSY: return "another process kept the site database locked";
     }
     return "unknown status";
 }

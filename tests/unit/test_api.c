@@ -16,6 +16,8 @@ static void test_version_and_names(void)
         {WINNOW_E_EMPTY, "WINNOW_E_EMPTY"}, {WINNOW_E_BINARY, "WINNOW_E_BINARY"},
         {WINNOW_E_TOO_LARGE, "WINNOW_E_TOO_LARGE"}, {WINNOW_E_NOMEM, "WINNOW_E_NOMEM"},
         {WINNOW_E_PARSE, "WINNOW_E_PARSE"}, {WINNOW_E_IO, "WINNOW_E_IO"}, {WINNOW_E_ARG, "WINNOW_E_ARG"},
+        {WINNOW_E_DB_DAMAGED, "WINNOW_E_DB_DAMAGED"}, {WINNOW_E_DB_READONLY, "WINNOW_E_DB_READONLY"},
+        {WINNOW_E_DB_FORMAT, "WINNOW_E_DB_FORMAT"}, {WINNOW_E_DB_BUSY, "WINNOW_E_DB_BUSY"},
     };
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
         CHECK_STR(winnow_status_name(all[i].s), all[i].name);
