@@ -25,6 +25,9 @@ void wn_site_model_free(wn_site_model *m)
     for (size_t i = 0; i < m->pages_cap; i++) free(m->page_tab[i].url);
     wn_ce_model_free(&m->ce);
     pthread_mutex_destroy(&m->ce_lock);
+    free(m->journal.pages);
+    free(m->journal.keys);
+    free(m->journal.text);
     free(m->keys);
     free(m->page_tab);
     free(m->name);
@@ -186,13 +189,106 @@ int wn_site_model_put_page(wn_site_model *m, uint64_t imatch, double t, const ch
     return 0;
 }
 
+/* ---- counting a page: shared by learning and replaying ---- */
+
+/* Advances the clock for a new page; 0 when the page was counted before. */
+static int page_begin(wn_site_model *m, uint64_t imatch)
+{
+    if (imatch && find_page(m, imatch)) return 0;
+    m->clock += 1.0;
+    m->pages = m->pages * exp2(-1.0 / m->half_life) + 1.0;
+    return 1;
+}
+
+/* The decay of the last clock seen: keys of one earlier page share it. */
+typedef struct decay_memo {
+    double t, decay;
+} decay_memo;
+
+static wn_key_entry *count_key(wn_site_model *m, uint8_t kind, uint64_t key, decay_memo *memo)
+{
+    wn_key_entry *e = find_or_add(m, kind, key, 1);
+    if (!e) return NULL;
+    if (e->t != memo->t) {
+        memo->t = e->t;
+        memo->decay = wn_site_model_decay(m, e->t);
+    }
+    e->df = e->df * memo->decay + 1.0;
+    e->t = m->clock;
+    e->dirty = 1;
+    return e;
+}
+
+/* a sample only once the key recurs: unique content needs none */
+static int wants_sample(const wn_key_entry *e)
+{
+    return !e->sample && e->df >= 1.5 && (e->kind == WN_KEY_BLOCK || e->kind == WN_KEY_CHUNK);
+}
+
+static int page_end(wn_site_model *m, uint64_t imatch, const char *url)
+{
+    if (imatch) {
+        if (wn_site_model_put_page(m, imatch, m->clock, url) != 0) return -1;
+        find_page(m, imatch)->dirty = 1;
+    }
+    m->dirty = 1;
+    return 0;
+}
+
+/* ---- the journal ---- */
+
+#define SAMPLE_CAP 96
+
+static int grow(void **p, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap) return 0;
+    size_t c = *cap ? *cap : 64;
+    while (c < need) c *= 2;
+    void *q = realloc(*p, c * size);
+    if (!q) return -1;
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
+static uint32_t journal_text(wn_journal *j, const char *t, size_t len)
+{
+    uint32_t at = (uint32_t)j->text_len + 1;
+    memcpy(j->text + j->text_len, t, len);
+    j->text[j->text_len + len] = '\0';
+    j->text_len += len + 1;
+    return at;
+}
+
+/* Room for a page of nkeys keys and a URL, so that recording it cannot
+ * fail once the model has counted it. */
+static int journal_reserve(wn_journal *j, uint32_t nkeys, size_t url_len)
+{
+    size_t text = j->text_len + (size_t)nkeys * SAMPLE_CAP + url_len + 1;
+    if (text >= UINT32_MAX) return -1; /* offsets are 32-bit: save more often */
+    return grow((void **)&j->pages, &j->pages_cap, j->npages + 1, sizeof *j->pages) ||
+           grow((void **)&j->keys, &j->keys_cap, j->nkeys + nkeys, sizeof *j->keys) ||
+           grow((void **)&j->text, &j->text_cap, text, 1);
+}
+
+void wn_journal_clear(wn_journal *j)
+{
+    /* freed, not kept: a run holds many sites, most of them done */
+    free(j->pages);
+    free(j->keys);
+    free(j->text);
+    int on = j->on;
+    memset(j, 0, sizeof *j);
+    j->on = on;
+}
+
 int wn_site_model_add_page(wn_site_model *m, const winnow_doc *doc, const wn_page_signals *sig, const char *url)
 {
     if (sig->imatch && find_page(m, sig->imatch)) return 0;
-    m->clock += 1.0;
-    m->pages = m->pages * exp2(-1.0 / m->half_life) + 1.0;
-    /* the decay of the last clock seen: keys of one earlier page share it */
-    double memo_t = m->clock, memo_decay = 1.0;
+    wn_journal *j = m->journal.on ? &m->journal : NULL;
+    if (j && journal_reserve(j, sig->nkeys, url ? strlen(url) : 0) != 0) return -1;
+    page_begin(m, sig->imatch);
+    decay_memo memo = {m->clock, 1.0};
     enum { AHEAD = 8 };
     for (uint32_t k = 0; k < sig->nkeys && k < AHEAD && m->keys_cap; k++)
         __builtin_prefetch(&m->keys[slot_of(sig->keys[k].key, sig->keys[k].kind, m->keys_cap)]);
@@ -202,30 +298,66 @@ int wn_site_model_add_page(wn_site_model *m, const winnow_doc *doc, const wn_pag
          * (a prefetch into a table that has grown since is only wasted) */
         if (k + AHEAD < sig->nkeys && m->keys_cap)
             __builtin_prefetch(&m->keys[slot_of(sig->keys[k + AHEAD].key, sig->keys[k + AHEAD].kind, m->keys_cap)]);
-        wn_key_entry *e = find_or_add(m, pk->kind, pk->key, 1);
+        wn_key_entry *e = count_key(m, pk->kind, pk->key, &memo);
         if (!e) return -1;
-        if (e->t != memo_t) {
-            memo_t = e->t;
-            memo_decay = wn_site_model_decay(m, e->t);
-        }
-        e->df = e->df * memo_decay + 1.0;
-        e->t = m->clock;
-        e->dirty = 1;
-        /* a sample only once the key recurs: unique content needs none */
-        if (!e->sample && e->df >= 1.5 && (pk->kind == WN_KEY_BLOCK || pk->kind == WN_KEY_CHUNK)) {
-            char buf[96];
-            size_t len = wn_signals_sample(doc, pk, buf, sizeof buf);
-            if (len && set_sample(m, e, strdup(buf)) != 0) return -1;
-        }
+        char buf[SAMPLE_CAP];
+        size_t len = 0;
+        int sampled = pk->kind == WN_KEY_BLOCK || pk->kind == WN_KEY_CHUNK;
+        if (sampled && (j || wants_sample(e))) len = wn_signals_sample(doc, pk, buf, sizeof buf);
+        if (len && wants_sample(e) && set_sample(m, e, strdup(buf)) != 0) return -1;
+        if (j) j->keys[j->nkeys + k] = (wn_journal_key){pk->key, len ? journal_text(j, buf, len) : 0, pk->kind};
     }
-    if (sig->ce && m->ce.pages < WN_CE_TRAINING_PAGES && wn_ce_model_add_page(&m->ce, sig->ce, sig->imatch) < 0)
-        return -1;
-    if (sig->imatch) {
-        if (wn_site_model_put_page(m, sig->imatch, m->clock, url) != 0) return -1;
-        find_page(m, sig->imatch)->dirty = 1;
+    uint32_t ce_page = UINT32_MAX;
+    if (sig->ce && m->ce.pages < WN_CE_TRAINING_PAGES) {
+        int r = wn_ce_model_add_page(&m->ce, sig->ce, sig->imatch);
+        if (r < 0) return -1;
+        if (r > 0) ce_page = m->ce.pages - 1;
     }
-    m->dirty = 1;
+    if (page_end(m, sig->imatch, url) != 0) return -1;
+    if (j) {
+        j->pages[j->npages++] = (wn_journal_page){sig->imatch, url ? journal_text(j, url, strlen(url)) : 0, ce_page,
+                                                  j->nkeys, sig->nkeys};
+        j->nkeys += sig->nkeys;
+    }
     return 1;
+}
+
+/* Training page `from` of src becomes dst's next training page. */
+static int replay_ce_page(wn_ce_model *dst, const wn_ce_model *src, uint32_t from, uint64_t imatch)
+{
+    uint32_t page = dst->pages;
+    for (size_t b = 0; b < src->count; b++)
+        if (src->blocks[b].page == from &&
+            wn_ce_model_put_block(dst, page, src->blocks[b].path, &src->blocks[b].vec) != 0)
+            return -1;
+    dst->pages = page + 1;
+    dst->page_imatch[page] = imatch;
+    dst->dirty = 1;
+    dst->prepared = 0;
+    return 0;
+}
+
+int wn_site_model_replay(wn_site_model *dst, const wn_site_model *src)
+{
+    const wn_journal *j = &src->journal;
+    for (size_t p = 0; p < j->npages; p++) {
+        const wn_journal_page *jp = &j->pages[p];
+        if (!page_begin(dst, jp->imatch)) continue;
+        decay_memo memo = {dst->clock, 1.0};
+        for (uint32_t k = 0; k < jp->nkeys; k++) {
+            const wn_journal_key *jk = &j->keys[jp->key0 + k];
+            wn_key_entry *e = count_key(dst, jk->kind, jk->key, &memo);
+            if (!e) return -1;
+            if (jk->sample && wants_sample(e) && set_sample(dst, e, strdup(j->text + jk->sample - 1)) != 0) return -1;
+        }
+        /* a training page of src is one of dst's while dst takes them (a
+         * page src had no room for is not: its blocks were never kept) */
+        if (jp->ce_page != UINT32_MAX && dst->ce.pages < WN_CE_TRAINING_PAGES &&
+            replay_ce_page(&dst->ce, &src->ce, jp->ce_page, jp->imatch) != 0)
+            return -1;
+        if (page_end(dst, jp->imatch, jp->url ? j->text + jp->url - 1 : NULL) != 0) return -1;
+    }
+    return 0;
 }
 
 double wn_site_model_df(const wn_site_model *m, uint8_t kind, uint64_t key)

@@ -36,6 +36,34 @@ typedef struct wn_page_entry {
     char *url;
 } wn_page_entry;
 
+/* Pages counted since the model was last saved, as they came: a learn that
+ * finds its site changed by another learn when it saves replays them onto
+ * the stored state (wn_site_model_replay) instead of overwriting it. Kept
+ * only for models loaded from a site database (`on`). */
+typedef struct wn_journal_key {
+    uint64_t key;
+    uint32_t sample;     /* 1 + offset of its display text in `text`, 0 for none */
+    uint8_t kind;
+} wn_journal_key;
+
+typedef struct wn_journal_page {
+    uint64_t imatch;
+    uint32_t url;        /* 1 + offset in `text`, 0 for none */
+    uint32_t ce_page;    /* the ContentExtractor training page it became, UINT32_MAX for none */
+    size_t key0;         /* its keys: keys[key0 .. key0 + nkeys) */
+    uint32_t nkeys;
+} wn_journal_page;
+
+typedef struct wn_journal {
+    int on;
+    wn_journal_page *pages;
+    size_t npages, pages_cap;
+    wn_journal_key *keys;
+    size_t nkeys, keys_cap;
+    char *text;          /* NUL-terminated samples and URLs */
+    size_t text_len, text_cap;
+} wn_journal;
+
 typedef struct wn_site_model {
     char *name;
     int64_t id;          /* row id in the store, 0 when new */
@@ -44,6 +72,9 @@ typedef struct wn_site_model {
     double half_life;
     int64_t updated;     /* unix time of the last learn */
     double loaded_clock; /* clock as stored when loaded, -1 for a new site: spots concurrent learns */
+    uint64_t stored_head;/* the stored head checksum (store.c) when loaded or last saved, 0 for a
+                            site the database did not have: spots another learn's saves */
+    wn_journal journal;  /* pages counted since then */
     wn_key_entry *keys;
     size_t keys_cap, keys_count;
     char **samples;      /* the keys' display texts */
@@ -66,8 +97,17 @@ int wn_site_model_put_page(wn_site_model *m, uint64_t imatch, double t, const ch
 
 /* Counts one page. Returns 1 when counted, 0 when it duplicates a page
  * already counted (same I-Match signature), -1 on OOM. `doc` supplies
- * display samples for keys that become frequent. */
+ * display samples for keys that become frequent. With the journal on, the
+ * page is also recorded there. */
 int wn_site_model_add_page(wn_site_model *m, const winnow_doc *doc, const wn_page_signals *sig, const char *url);
+
+/* Counts the pages of src's journal into dst, in order, as if they had
+ * been learned on dst (duplicates of dst's pages are skipped; a page that
+ * was one of src's ContentExtractor training pages becomes one of dst's
+ * while dst takes them). 0, or -1 on OOM. */
+int wn_site_model_replay(wn_site_model *dst, const wn_site_model *src);
+/* Forgets the journal (after a save) and frees its memory; keeps it on. */
+void wn_journal_clear(wn_journal *j);
 
 /* Aged document frequency of a key at the current clock (0 when unseen). */
 double wn_site_model_df(const wn_site_model *m, uint8_t kind, uint64_t key);

@@ -11,6 +11,8 @@
 #include <math.h>
 
 #include "check.h"
+#include "site/model.h"
+#include "site/site_api.h"
 #include "site_pages.h"
 #include "winnow.h"
 
@@ -430,6 +432,82 @@ static void test_arguments(void)
     winnow_site_free(NULL);
 }
 
+/* ---- replaying a journal (two learns of one site merged on save) ---- */
+
+/* Every stored quantity of two models is the same: clock, page mass, each
+ * key's count, clock and sample, each counted page, each ContentExtractor
+ * training page and block. */
+static int same_model(const wn_site_model *a, const wn_site_model *b, const char *what)
+{
+    int same = a->clock == b->clock && a->pages == b->pages && a->keys_count == b->keys_count &&
+               a->pages_count == b->pages_count && a->ce.pages == b->ce.pages && a->ce.count == b->ce.count;
+    for (size_t i = 0; same && i < a->keys_cap; i++) {
+        const wn_key_entry *e = &a->keys[i];
+        if (!e->used) continue;
+        const wn_key_entry *f = wn_site_model_find(b, e->kind, e->key);
+        const char *sa = wn_site_model_sample(a, e), *sb = f ? wn_site_model_sample(b, f) : NULL;
+        same = f && f->df == e->df && f->t == e->t && (sa ? sb && !strcmp(sa, sb) : !sb);
+    }
+    for (size_t i = 0; same && i < a->pages_cap; i++) {
+        const wn_page_entry *p = &a->page_tab[i];
+        if (!p->used) continue;
+        same = wn_site_model_self_weight(b, p->imatch) == wn_site_model_self_weight(a, p->imatch);
+    }
+    for (uint32_t p = 0; same && p < a->ce.pages; p++) same = a->ce.page_imatch[p] == b->ce.page_imatch[p];
+    for (size_t i = 0; same && i < a->ce.count; i++) {
+        const wn_ce_block *x = &a->ce.blocks[i], *y = &b->ce.blocks[i];
+        same = x->page == y->page && x->path == y->path && x->vec.n == y->vec.n &&
+               !memcmp(x->vec.dims, y->vec.dims, x->vec.n * sizeof *x->vec.dims) &&
+               !memcmp(x->vec.vals, y->vec.vals, x->vec.n * sizeof *x->vec.vals);
+    }
+    if (!same)
+        fprintf(stderr, "%s: models differ (clock %g/%g, keys %zu/%zu, pages %zu/%zu, ce pages %u/%u)\n", what,
+                a->clock, b->clock, a->keys_count, b->keys_count, a->pages_count, b->pages_count, a->ce.pages,
+                b->ce.pages);
+    return same;
+}
+
+/* Two runs start from one state (`base` pages of template A, half-life 25
+ * so that ageing matters); one learns pages [a0, a1), the other [b0, b1),
+ * some of them shared. Replaying the first's journal onto the second gives
+ * exactly the model of learning base, then b, then a, one page after the
+ * other: counts, clocks, samples, and the ContentExtractor training pages
+ * (30 of them, taken in order, whoever learned them). */
+static void replay_case(unsigned base, unsigned a0, unsigned a1, unsigned b0, unsigned b1)
+{
+    winnow_site *first = winnow_site_new("r.example", 25), *second = winnow_site_new("r.example", 25),
+                *seq = winnow_site_new("r.example", 25);
+    learn_range(first, 'A', 0, base);
+    learn_range(second, 'A', 0, base);
+    learn_range(seq, 'A', 0, base);
+    wn_site_unwrap(first)->journal.on = 1;
+    learn_range(first, 'A', a0, a1);
+    learn_range(second, 'A', b0, b1);
+    for (unsigned k = b0; k < b1; k++) CHECK(learn(seq, 'A', k, NULL) >= 0);
+    for (unsigned k = a0; k < a1; k++) CHECK(learn(seq, 'A', k, NULL) >= 0);
+    CHECK_EQ(wn_site_unwrap(first)->journal.npages, a1 - a0);
+    CHECK_EQ(wn_site_model_replay(wn_site_unwrap(second), wn_site_unwrap(first)), 0);
+    char what[96];
+    snprintf(what, sizeof what, "base %u, pages %u-%u replayed after %u-%u", base, a0, a1, b0, b1);
+    CHECK(same_model(wn_site_unwrap(second), wn_site_unwrap(seq), what));
+    /* and the merged model extracts as the sequential one does */
+    char *x = extract_with(second, 'A', 77, WINNOW_MODE_SITE, 0), *y = extract_with(seq, 'A', 77, WINNOW_MODE_SITE, 0);
+    CHECK_STR(x, y);
+    free(x);
+    free(y);
+    winnow_site_free(first);
+    winnow_site_free(second);
+    winnow_site_free(seq);
+}
+
+static void test_replay_equals_sequential(void)
+{
+    replay_case(10, 10, 25, 25, 40);  /* both runs still take training pages */
+    replay_case(10, 10, 30, 30, 45);  /* the second fills them: none of the first's replayed pages is one */
+    replay_case(4, 4, 20, 12, 26);    /* pages 12-19 in both runs: counted once */
+    replay_case(0, 0, 12, 12, 12);    /* onto an empty model */
+}
+
 int main(void)
 {
     engine = winnow_engine_new(NULL);
@@ -446,6 +524,7 @@ int main(void)
     RUN(test_auto_min_pages);
     RUN(test_exclude_self_min_pages);
     RUN(test_arguments);
+    RUN(test_replay_equals_sequential);
     winnow_engine_free(engine);
     return CHECK_DONE();
 }
