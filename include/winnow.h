@@ -249,13 +249,29 @@ typedef struct winnow_site winnow_site;
 
 /* Opens (writable: creates) a site database. NULL on failure, with the
  * reason in err (a corrupt file, another program's database, a newer
- * format). One handle per thread. */
+ * format, a file or folder that cannot be written). One handle per thread.
+ *
+ * A writable handle first checks the whole file (SQLite's integrity check
+ * and every site's checksums) and writes nothing into a damaged one; while
+ * it is open the file is in WAL mode (readers keep reading while it
+ * commits), and closing it checkpoints and leaves the file alone again, in
+ * rollback-journal mode, without -wal or -shm files. A read handle works
+ * on a file or folder that cannot be written and creates no files there. */
 WINNOW_API winnow_sitedb *winnow_sitedb_open(const char *path, int writable, char *err, size_t errcap);
+/* The same, with the reason as a status: WINNOW_E_DB_READONLY (writable
+ * asked of a file or folder that cannot be written), WINNOW_E_DB_DAMAGED,
+ * WINNOW_E_DB_FORMAT (not a winnow site database, another format version,
+ * or an empty file opened for reading), WINNOW_E_DB_BUSY, WINNOW_E_IO
+ * (cannot open or create it), WINNOW_E_NOMEM, WINNOW_E_ARG. */
+WINNOW_API winnow_status winnow_sitedb_open_ex(const char *path, int writable, winnow_sitedb **out, char *err,
+                                               size_t errcap);
 WINNOW_API void winnow_sitedb_close(winnow_sitedb *db);
 WINNOW_API const char *winnow_sitedb_error(const winnow_sitedb *db);
 
 /* Loads a site's model; a site the database does not know yet comes back
- * empty (0 pages). half_life (in pages) applies to new sites; 0 = default 1000. */
+ * empty (0 pages). half_life (in pages) applies to new sites; 0 = default 1000.
+ * The rows read are checked against the site's checksum: WINNOW_E_DB_DAMAGED
+ * when they do not match. */
 WINNOW_API winnow_status winnow_site_load(winnow_sitedb *db, const char *name, double half_life, winnow_site **out);
 /* A model that lives only in memory (batch use, tests). */
 WINNOW_API winnow_site *winnow_site_new(const char *name, double half_life);
@@ -267,7 +283,16 @@ WINNOW_API double winnow_site_pages(const winnow_site *s);   /* aged page count 
  * one already counted (same I-Match signature: the same page under another
  * URL), 1 otherwise. */
 WINNOW_API winnow_status winnow_site_learn(winnow_engine *e, winnow_site *s, const winnow_input *in, int *counted);
-/* Writes models in one transaction: a crash leaves the old or the new state. */
+/* Writes the models' changes in one transaction: a crash leaves the old or
+ * the new state. Call it as often as a run should keep what it learned
+ * (every few hundred pages); each call writes what changed since the last.
+ * When another writer saved one of these sites since it was loaded (two
+ * learns of one site at once), the pages counted since are counted again
+ * onto the stored state, after the other writer's, and the model is
+ * replaced by the result: both runs' pages count. On failure nothing is
+ * written and the models keep their changes for the next call
+ * (WINNOW_E_DB_BUSY: try again later). Models from winnow_site_new can be
+ * saved only as sites the database does not have yet. */
 WINNOW_API winnow_status winnow_sitedb_save(winnow_sitedb *db, winnow_site *const *sites, size_t n);
 
 typedef enum winnow_mode {
@@ -308,8 +333,24 @@ typedef struct winnow_site_summary {
     long long keys;         /* distinct fingerprints stored */
 } winnow_site_summary;
 
-/* Calls fn for every site in the database, by name; a non-zero return stops. */
+/* Calls fn for every site in the database, by name; a non-zero return stops.
+ * Every row is checked against its checksum before the first call:
+ * WINNOW_E_DB_DAMAGED, and no call, when one does not match. */
 WINNOW_API winnow_status winnow_sitedb_list(winnow_sitedb *db, int (*fn)(void *ctx, const winnow_site_summary *s), void *ctx);
+
+typedef struct winnow_sitedb_report {
+    int format;             /* the file's format version (1: without checksums) */
+    size_t sites, keys, pages, ce_pages, ce_blocks;  /* rows checked */
+    size_t problems;
+} winnow_sitedb_report;
+
+/* Checks the whole database: SQLite's integrity check, the schema, the
+ * list of sites and every site's rows against its checksums. problem (may
+ * be NULL) gets one sentence per problem found. WINNOW_OK when sound,
+ * WINNOW_E_DB_DAMAGED when problems were found, another failure when the
+ * check could not run (winnow_sitedb_error says why). report may be NULL. */
+WINNOW_API winnow_status winnow_sitedb_check(winnow_sitedb *db, void (*problem)(void *ctx, const char *what), void *ctx,
+                                             winnow_sitedb_report *report);
 
 /* Calls fn for every fingerprint of a loaded site whose document frequency
  * is at least min_share of its pages (0.1: the template threshold), most

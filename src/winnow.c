@@ -611,6 +611,12 @@ winnow_site *wn_site_wrap(wn_site_model *m)
 
 wn_site_model *wn_site_unwrap(const winnow_site *s) { return s ? s->model : NULL; }
 
+void wn_site_rewrap(winnow_site *s, wn_site_model *m)
+{
+    wn_site_model_free(s->model);
+    s->model = m;
+}
+
 winnow_status winnow_site_learn(winnow_engine *e, winnow_site *s, const winnow_input *in, int *counted)
 {
     if (counted) *counted = 0;

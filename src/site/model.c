@@ -11,7 +11,6 @@ wn_site_model *wn_site_model_new(const char *name, double half_life)
     if (!m) return NULL;
     m->name = strdup(name ? name : "");
     m->half_life = half_life > 0 ? half_life : WN_DEFAULT_HALF_LIFE;
-    m->loaded_clock = -1.0;
     if (!m->name) { free(m); return NULL; }
     pthread_mutex_init(&m->ce_lock, NULL);
     return m;

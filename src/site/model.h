@@ -71,7 +71,6 @@ typedef struct wn_site_model {
     double pages;        /* aged page mass at clock */
     double half_life;
     int64_t updated;     /* unix time of the last learn */
-    double loaded_clock; /* clock as stored when loaded, -1 for a new site: spots concurrent learns */
     uint64_t stored_head;/* the stored head checksum (store.c) when loaded or last saved, 0 for a
                             site the database did not have: spots another learn's saves */
     wn_journal journal;  /* pages counted since then */

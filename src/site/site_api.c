@@ -1,4 +1,4 @@
-/* Public API over the site store: open, load, save, list, inspect. */
+/* Public API over the site store: open, load, save, list, check, inspect. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,19 +8,30 @@
 
 struct winnow_sitedb {
     wn_store *store;
-    char error[512];
+    char error[1024];
 };
+
+winnow_status winnow_sitedb_open_ex(const char *path, int writable, winnow_sitedb **out, char *err, size_t errcap)
+{
+    char local[1024];
+    if (!err || !errcap) { err = local; errcap = sizeof local; }
+    err[0] = '\0';
+    if (!out) { snprintf(err, errcap, "no handle to fill"); return WINNOW_E_ARG; }
+    *out = NULL;
+    if (!path || !*path) { snprintf(err, errcap, "no site database path given"); return WINNOW_E_ARG; }
+    winnow_sitedb *db = calloc(1, sizeof *db);
+    if (!db) { snprintf(err, errcap, "out of memory"); return WINNOW_E_NOMEM; }
+    winnow_status st = WINNOW_OK;
+    db->store = wn_store_open(path, writable, &st, err, errcap);
+    if (!db->store) { free(db); return st; }
+    *out = db;
+    return WINNOW_OK;
+}
 
 winnow_sitedb *winnow_sitedb_open(const char *path, int writable, char *err, size_t errcap)
 {
-    char local[512];
-    if (!err || !errcap) { err = local; errcap = sizeof local; }
-    err[0] = '\0';
-    if (!path || !*path) { snprintf(err, errcap, "no site database path given"); return NULL; }
-    winnow_sitedb *db = calloc(1, sizeof *db);
-    if (!db) { snprintf(err, errcap, "out of memory"); return NULL; }
-    db->store = wn_store_open(path, writable, err, errcap);
-    if (!db->store) { free(db); return NULL; }
+    winnow_sitedb *db = NULL;
+    winnow_sitedb_open_ex(path, writable, &db, err, errcap);
     return db;
 }
 
@@ -37,15 +48,25 @@ const char *winnow_sitedb_error(const winnow_sitedb *db)
     return db->error[0] ? db->error : wn_store_error(db->store);
 }
 
+/* The store's failure, kept as the handle's error. */
+static winnow_status store_failed(winnow_sitedb *db)
+{
+    snprintf(db->error, sizeof db->error, "%s", wn_store_error(db->store));
+    winnow_status st = wn_store_status(db->store);
+    return st == WINNOW_OK ? WINNOW_E_IO : st;
+}
+
 winnow_status winnow_site_load(winnow_sitedb *db, const char *name, double half_life, winnow_site **out)
 {
     if (!out) return WINNOW_E_ARG;
     *out = NULL;
     if (!db || !name || !*name) return WINNOW_E_ARG;
+    db->error[0] = '\0';
     wn_site_model *m = NULL;
-    if (wn_store_load(db->store, name, &m) != 0) return WINNOW_E_IO;
+    if (wn_store_load(db->store, name, &m) != 0) return store_failed(db);
     if (!m) m = wn_site_model_new(name, half_life);
     if (!m) return WINNOW_E_NOMEM;
+    m->journal.on = 1; /* so that a save can merge with another learn's */
     *out = wn_site_wrap(m);
     if (!*out) { wn_site_model_free(m); return WINNOW_E_NOMEM; }
     return WINNOW_OK;
@@ -53,25 +74,19 @@ winnow_status winnow_site_load(winnow_sitedb *db, const char *name, double half_
 
 winnow_status winnow_sitedb_save(winnow_sitedb *db, winnow_site *const *sites, size_t n)
 {
-    if (!db) return WINNOW_E_ARG;
+    if (!db || (n && !sites)) return WINNOW_E_ARG;
     db->error[0] = '\0';
-    if (wn_store_begin(db->store) != 0) return WINNOW_E_IO;
-    for (size_t i = 0; i < n; i++) {
-        wn_site_model *m = wn_site_unwrap(sites[i]);
-        if (m && wn_store_save(db->store, m) != 0) {
-            snprintf(db->error, sizeof db->error, "%s", wn_store_error(db->store));
-            wn_store_rollback(db->store);
-            return WINNOW_E_IO;
-        }
-    }
-    if (wn_store_commit(db->store) != 0) {
-        snprintf(db->error, sizeof db->error, "%s", wn_store_error(db->store));
-        wn_store_rollback(db->store);
-        return WINNOW_E_IO;
-    }
-    for (size_t i = 0; i < n; i++)
-        if (wn_site_unwrap(sites[i])) wn_store_saved(wn_site_unwrap(sites[i]));
-    return WINNOW_OK;
+    wn_site_model **models = calloc(2 * n + 1, sizeof *models);
+    if (!models) return WINNOW_E_NOMEM;
+    wn_site_model **use = models + n;
+    for (size_t i = 0; i < n; i++) models[i] = wn_site_unwrap(sites[i]);
+    winnow_status st = WINNOW_OK;
+    if (wn_store_save(db->store, models, n, use) != 0) st = store_failed(db);
+    else
+        for (size_t i = 0; i < n; i++)
+            if (use[i]) wn_site_rewrap(sites[i], use[i]);
+    free(models);
+    return st;
 }
 
 typedef struct list_ctx {
@@ -90,8 +105,34 @@ static int list_row(void *c, const wn_site_row *row)
 winnow_status winnow_sitedb_list(winnow_sitedb *db, int (*fn)(void *ctx, const winnow_site_summary *s), void *ctx)
 {
     if (!db || !fn) return WINNOW_E_ARG;
+    db->error[0] = '\0';
     list_ctx lc = {fn, ctx};
-    return wn_store_sites(db->store, list_row, &lc) == 0 ? WINNOW_OK : WINNOW_E_IO;
+    return wn_store_sites(db->store, list_row, &lc) == 0 ? WINNOW_OK : store_failed(db);
+}
+
+winnow_status winnow_sitedb_check(winnow_sitedb *db, void (*problem)(void *ctx, const char *what), void *ctx,
+                                  winnow_sitedb_report *report)
+{
+    if (!db) return WINNOW_E_ARG;
+    db->error[0] = '\0';
+    wn_store_report rep;
+    int r = wn_store_check(db->store, problem, ctx, &rep);
+    if (r < 0) return store_failed(db);
+    if (report) {
+        report->format = rep.format;
+        report->sites = rep.sites;
+        report->keys = rep.keys;
+        report->pages = rep.pages;
+        report->ce_pages = rep.ce_pages;
+        report->ce_blocks = rep.ce_blocks;
+        report->problems = rep.problems;
+    }
+    if (r > 0) {
+        snprintf(db->error, sizeof db->error, "site database is damaged: %zu problem%s", rep.problems,
+                 rep.problems == 1 ? "" : "s");
+        return WINNOW_E_DB_DAMAGED;
+    }
+    return WINNOW_OK;
 }
 
 typedef struct tmpl_row {

@@ -7,5 +7,7 @@
 
 winnow_site *wn_site_wrap(wn_site_model *m);
 wn_site_model *wn_site_unwrap(const winnow_site *s);
+/* Puts m in s in place of its model, which is freed. */
+void wn_site_rewrap(winnow_site *s, wn_site_model *m);
 
 #endif

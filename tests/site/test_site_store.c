@@ -1,10 +1,15 @@
 /* Site databases through the public API (winnow_sitedb_open, winnow_site_load,
- * winnow_sitedb_save, winnow_sitedb_list): what is saved loads back the same,
- * learning in two sessions equals learning in one, the half-life of a site
- * stays its own, opening errors name the file, and a reader that loads a
- * site while a writer commits sees the old or the new state, not a mix. */
+ * winnow_sitedb_save, winnow_sitedb_list, winnow_sitedb_check): what is saved
+ * loads back the same, learning in two sessions equals learning in one, the
+ * half-life of a site stays its own, opening errors name the file, a reader
+ * that loads a site while a writer commits sees the old or the new state,
+ * not a mix; two writers of one site both count (the second merges); a
+ * changed value is found by its site's checksum and nothing is written into
+ * such a file; format 1 files are read and upgraded; no -wal or -shm file
+ * stays after a handle closes. */
 #include <math.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -416,10 +421,329 @@ static void test_load_during_commit(void)
     winnow_sitedb_close(w);
 }
 
+/* ---- two writers of one site ---- */
+
+/* Two handles load the same site (10 pages saved), learn pages 10-30 and
+ * 30-50, and save one after the other. The second save finds the site
+ * changed and counts its pages after the first's: the file then holds
+ * what learning 0-10, 10-30 and 30-50 in a row gives, exactly. The second
+ * handle's model becomes that state, and goes on from there. */
+static void test_two_writers_merge(void)
+{
+    winnow_sitedb *w0 = open_db("merge.db", 1);
+    if (!w0) { CHECK(w0 != NULL); return; }
+    winnow_site *s0 = load(w0, "m.example", 40);
+    learn_range(s0, 'A', 0, 10);
+    CHECK_EQ(winnow_sitedb_save(w0, &s0, 1), WINNOW_OK);
+    winnow_site_free(s0);
+    winnow_sitedb_close(w0);
+
+    winnow_sitedb *a = open_db("merge.db", 1), *b = open_db("merge.db", 1);
+    if (!a || !b) { CHECK(a && b); return; }
+    winnow_site *sa = load(a, "m.example", 0), *sb = load(b, "m.example", 0);
+    learn_range(sa, 'A', 10, 30);
+    learn_range(sb, 'A', 30, 50);
+    CHECK_EQ(winnow_sitedb_save(a, &sa, 1), WINNOW_OK);
+    CHECK_EQ(winnow_sitedb_save(b, &sb, 1), WINNOW_OK);
+
+    winnow_site *seq = winnow_site_new("m.example", 40);
+    learn_range(seq, 'A', 0, 50);
+    CHECK(fabs(winnow_site_pages(sb) - winnow_site_pages(seq)) < 1e-12);
+    listing want = list_site(seq, 0.0), got_b = list_site(sb, 0.0);
+    check_same_listing(&got_b, &want, "the second writer's model after merging");
+    winnow_sitedb *r = open_db("merge.db", 0);
+    winnow_site *stored = r ? load(r, "m.example", 0) : NULL;
+    CHECK(stored != NULL);
+    if (stored) {
+        listing got = list_site(stored, 0.0);
+        check_same_listing(&got, &want, "the file after two writers");
+        CHECK(fabs(winnow_site_pages(stored) - winnow_site_pages(seq)) < 1e-12);
+        char *x = extract_text(stored, 'A', 77), *y = extract_text(seq, 'A', 77);
+        CHECK_STR(x, y);
+        free(x);
+        free(y);
+        free_listing(&got);
+        winnow_site_free(stored);
+    }
+    summary_ctx sc = {0};
+    CHECK_EQ(r ? winnow_sitedb_list(r, add_summary, &sc) : WINNOW_E_ARG, WINNOW_OK);
+    CHECK_EQ(sc.n, 1);
+    if (sc.n == 1) CHECK(sc.rows[0].pages_learned == 50);
+    /* the merged model goes on: ten more pages through the second handle */
+    learn_range(sb, 'A', 50, 60);
+    CHECK_EQ(winnow_sitedb_save(b, &sb, 1), WINNOW_OK);
+    /* and the first, whose site changed again, merges too */
+    learn_range(sa, 'A', 60, 65);
+    CHECK_EQ(winnow_sitedb_save(a, &sa, 1), WINNOW_OK);
+    learn_range(seq, 'A', 50, 65);
+    winnow_site *again = r ? load(r, "m.example", 0) : NULL;
+    if (again) {
+        listing got = list_site(again, 0.0), want2 = list_site(seq, 0.0);
+        check_same_listing(&got, &want2, "the file after more saves of both writers");
+        free_listing(&got);
+        free_listing(&want2);
+        winnow_site_free(again);
+    }
+    char err[512];
+    CHECK_EQ(r ? winnow_sitedb_check(r, NULL, NULL, NULL) : WINNOW_E_ARG, WINNOW_OK);
+    if (r && winnow_sitedb_check(r, NULL, NULL, NULL) != WINNOW_OK) fprintf(stderr, "%s\n", winnow_sitedb_error(r));
+    (void)err;
+    /* a model not loaded from the file cannot overwrite a site it has */
+    winnow_site *fresh = winnow_site_new("m.example", 0);
+    learn_range(fresh, 'A', 70, 72);
+    CHECK_EQ(winnow_sitedb_save(a, &fresh, 1), WINNOW_E_ARG);
+    winnow_site_free(fresh);
+    free_listing(&want);
+    free_listing(&got_b);
+    winnow_site_free(seq);
+    winnow_site_free(sa);
+    winnow_site_free(sb);
+    winnow_sitedb_close(r);
+    winnow_sitedb_close(a);
+    winnow_sitedb_close(b);
+}
+
+/* ---- damage ---- */
+
+static int sql_on(const char *name, const char *sql)
+{
+    char path[512];
+    path_of(path, sizeof path, name);
+    sqlite3 *db = NULL;
+    int rc = sqlite3_open(path, &db);
+    if (rc == SQLITE_OK) rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+    if (rc != SQLITE_OK) fprintf(stderr, "%s: %s\n", sql, sqlite3_errmsg(db));
+    sqlite3_close(db);
+    return rc;
+}
+
+static char *slurp(const char *name, size_t *len)
+{
+    char path[512];
+    path_of(path, sizeof path, name);
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = malloc((size_t)n + 1);
+    *len = b && fread(b, 1, (size_t)n, f) == (size_t)n ? (size_t)n : 0;
+    fclose(f);
+    return b;
+}
+
+typedef struct problem_list {
+    int n;
+    char first[512];
+} problem_list;
+
+static void note_problem(void *ctx, const char *what)
+{
+    problem_list *p = ctx;
+    if (!p->n++) snprintf(p->first, sizeof p->first, "%s", what);
+}
+
+/* One value changed behind winnow's back (a count, a sample, a site's
+ * row, a vanished site): SQLite's own check passes, but the site's
+ * checksum does not; readers get WINNOW_E_DB_DAMAGED where they read it,
+ * winnow_sitedb_check reports it, and a writer refuses the file without
+ * changing a byte. */
+static void test_checksums_find_changes(void)
+{
+    static const struct {
+        const char *what, *sql, *reader_fails; /* reader_fails: "open", "list", "load" */
+    } cases[] = {
+        {"a count", "UPDATE keys SET df = df + 1 WHERE (site, kind, key) = (SELECT site, kind, key FROM keys)",
+         "load"},
+        {"a sample", "UPDATE keys SET sample = 'x' || sample WHERE (site, kind, key) = "
+                     "(SELECT site, kind, key FROM keys WHERE sample IS NOT NULL)", "load"},
+        {"a page's URL", "UPDATE pages SET url = 'https://elsewhere.example/' WHERE (site, imatch) = "
+                         "(SELECT site, imatch FROM pages)", "load"},
+        {"a training block", "UPDATE ce_blocks SET path = path + 1 WHERE rowid = 1", "load"},
+        {"a fingerprint moved to another site", "UPDATE keys SET site = 2 WHERE (site, kind, key) = "
+                                                "(SELECT site, kind, key FROM keys WHERE site = 1)", "list"},
+        {"a site's page count", "UPDATE sites SET pages = pages + 1 WHERE name = 'd.example'", "open"},
+        {"a vanished site", "DELETE FROM sums WHERE site = (SELECT id FROM sites WHERE name = 'e.example');"
+                            "DELETE FROM sites WHERE name = 'e.example'", "open"},
+    };
+    winnow_sitedb *w = open_db("sound.db", 1);
+    if (!w) { CHECK(w != NULL); return; }
+    winnow_site *d = load(w, "d.example", 0), *e = load(w, "e.example", 0);
+    learn_range(d, 'A', 0, 12);
+    learn_range(e, 'B', 0, 6);
+    winnow_site *both[2] = {d, e};
+    CHECK_EQ(winnow_sitedb_save(w, both, 2), WINNOW_OK);
+    winnow_site_free(d);
+    winnow_site_free(e);
+    winnow_sitedb_close(w);
+    winnow_sitedb *r = open_db("sound.db", 0);
+    CHECK(r && winnow_sitedb_check(r, NULL, NULL, NULL) == WINNOW_OK);
+    winnow_sitedb_close(r);
+    size_t good_len;
+    char *good = slurp("sound.db", &good_len);
+
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char path[512];
+        path_of(path, sizeof path, "changed.db");
+        FILE *f = fopen(path, "wb");
+        if (!f || fwrite(good, 1, good_len, f) != good_len) { CHECK(!"copy"); if (f) fclose(f); continue; }
+        fclose(f);
+        if (sql_on("changed.db", cases[c].sql) != SQLITE_OK) { CHECK(!"change"); continue; }
+        size_t before_len, after_len;
+        char *before = slurp("changed.db", &before_len);
+        char err[1024] = "";
+        winnow_sitedb *db = NULL;
+        winnow_status st = winnow_sitedb_open_ex(path, 0, &db, err, sizeof err);
+        if (!strcmp(cases[c].reader_fails, "open")) {
+            if (st != WINNOW_E_DB_DAMAGED) fprintf(stderr, "%s: open: %s\n", cases[c].what, err);
+            CHECK_EQ(st, WINNOW_E_DB_DAMAGED);
+            CHECK_HAS(err, path);
+        } else {
+            CHECK_EQ(st, WINNOW_OK);
+            summary_ctx sc = {0};
+            winnow_status ls = db ? winnow_sitedb_list(db, add_summary, &sc) : WINNOW_E_ARG;
+            winnow_site *site = NULL;
+            winnow_status lo = db ? winnow_site_load(db, "d.example", 0, &site) : WINNOW_E_ARG;
+            if (!strcmp(cases[c].reader_fails, "list")) {
+                CHECK_EQ(ls, WINNOW_E_DB_DAMAGED);
+                CHECK_EQ(sc.n, 0); /* nothing listed before the damage was found */
+            } else {
+                CHECK_EQ(ls, WINNOW_OK);
+            }
+            CHECK_EQ(lo, WINNOW_E_DB_DAMAGED);
+            CHECK(site == NULL);
+            if (db) CHECK_HAS(winnow_sitedb_error(db), "damaged");
+            problem_list pl = {0, ""};
+            winnow_sitedb_report rep;
+            CHECK_EQ(db ? winnow_sitedb_check(db, note_problem, &pl, &rep) : WINNOW_E_ARG, WINNOW_E_DB_DAMAGED);
+            CHECK(pl.n >= 1);
+            CHECK_EQ(rep.problems, pl.n);
+            CHECK_HAS(pl.first, "site");
+            winnow_sitedb_close(db);
+        }
+        err[0] = '\0';
+        db = NULL;
+        st = winnow_sitedb_open_ex(path, 1, &db, err, sizeof err);
+        if (st != WINNOW_E_DB_DAMAGED) fprintf(stderr, "%s: a writer opened it: %s\n", cases[c].what, err);
+        CHECK_EQ(st, WINNOW_E_DB_DAMAGED);
+        CHECK(db == NULL);
+        CHECK_HAS(err, "nothing was written");
+        winnow_sitedb_close(db);
+        char *after = slurp("changed.db", &after_len);
+        CHECK(before && after && before_len == after_len && !memcmp(before, after, before_len));
+        free(before);
+        free(after);
+    }
+    free(good);
+}
+
+/* ---- older files, side files ---- */
+
+static int side_files(const char *name)
+{
+    char path[512];
+    int n = 0;
+    const char *const suffix[] = {"-wal", "-shm", "-journal"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s%s", dir, name, suffix[i]);
+        n += access(path, F_OK) == 0;
+    }
+    return n;
+}
+
+/* A format 1 file (no checksums, left in WAL mode as that format's
+ * writers left it) is read as it is, and upgraded by the first writer:
+ * the same sites, now with checksums that check. */
+static void test_format1_upgrade(void)
+{
+    winnow_sitedb *w = open_db("old.db", 1);
+    if (!w) { CHECK(w != NULL); return; }
+    winnow_site *s = load(w, "o.example", 0);
+    learn_range(s, 'A', 0, 10);
+    CHECK_EQ(winnow_sitedb_save(w, &s, 1), WINNOW_OK);
+    listing want = list_site(s, 0.0);
+    winnow_site_free(s);
+    winnow_sitedb_close(w);
+    CHECK_EQ(sql_on("old.db", "DROP TABLE sums; DELETE FROM meta WHERE key = 'sites'; PRAGMA user_version = 1;"
+                              "PRAGMA journal_mode = WAL"),
+             SQLITE_OK);
+
+    winnow_sitedb *r = open_db("old.db", 0);
+    winnow_sitedb_report rep;
+    CHECK(r != NULL);
+    CHECK_EQ(r ? winnow_sitedb_check(r, NULL, NULL, &rep) : WINNOW_E_ARG, WINNOW_OK);
+    CHECK_EQ(rep.format, 1);
+    s = r ? load(r, "o.example", 0) : NULL;
+    if (s) {
+        listing got = list_site(s, 0.0);
+        check_same_listing(&got, &want, "format 1, read");
+        free_listing(&got);
+        winnow_site_free(s);
+    }
+    winnow_sitedb_close(r);
+    CHECK_EQ(side_files("old.db"), 0);
+
+    w = open_db("old.db", 1);
+    CHECK(w != NULL);
+    winnow_sitedb_close(w);
+    r = open_db("old.db", 0);
+    CHECK_EQ(r ? winnow_sitedb_check(r, NULL, NULL, &rep) : WINNOW_E_ARG, WINNOW_OK);
+    CHECK_EQ(rep.format, 2);
+    CHECK_EQ(rep.sites, 1);
+    s = r ? load(r, "o.example", 0) : NULL;
+    if (s) {
+        listing got = list_site(s, 0.0);
+        check_same_listing(&got, &want, "format 1, upgraded");
+        free_listing(&got);
+        winnow_site_free(s);
+    }
+    winnow_sitedb_close(r);
+    free_listing(&want);
+}
+
+/* Closing a writer checkpoints and leaves one file, in rollback mode (so
+ * that it can be read from a read-only folder); readers leave nothing. */
+static void test_no_side_files(void)
+{
+    winnow_sitedb *w = open_db("side.db", 1);
+    if (!w) { CHECK(w != NULL); return; }
+    winnow_site *s = load(w, "s.example", 0);
+    learn_range(s, 'A', 0, 6);
+    CHECK_EQ(winnow_sitedb_save(w, &s, 1), WINNOW_OK);
+    CHECK(side_files("side.db") > 0); /* WAL while the writer is open */
+    winnow_site_free(s);
+    winnow_sitedb_close(w);
+    CHECK_EQ(side_files("side.db"), 0);
+    char path[512];
+    path_of(path, sizeof path, "side.db");
+    unsigned char h[20] = {0};
+    FILE *f = fopen(path, "rb");
+    CHECK(f && fread(h, 1, sizeof h, f) == sizeof h);
+    if (f) fclose(f);
+    CHECK(h[18] == 1 && h[19] == 1); /* rollback journal mode at rest */
+    winnow_sitedb *r = open_db("side.db", 0);
+    s = r ? load(r, "s.example", 0) : NULL;
+    CHECK(s != NULL);
+    winnow_site_free(s);
+    summary_ctx sc = {0};
+    CHECK_EQ(r ? winnow_sitedb_list(r, add_summary, &sc) : WINNOW_E_ARG, WINNOW_OK);
+    winnow_sitedb_close(r);
+    CHECK_EQ(side_files("side.db"), 0);
+    /* a reader open while a writer closes: the last to close cleans up */
+    w = open_db("side.db", 1);
+    r = open_db("side.db", 0);
+    s = r ? load(r, "s.example", 0) : NULL;
+    winnow_site_free(s);
+    winnow_sitedb_close(w);
+    winnow_sitedb_close(r);
+    CHECK_EQ(side_files("side.db"), 0);
+}
+
 static void remove_dir(void)
 {
-    static const char *const names[] = {"round.db", "incremental.db", "unchanged.db", "missing.db", "empty.db",
-                                        "args.db", "concurrent.db"};
+    static const char *const names[] = {"round.db",  "incremental.db", "unchanged.db", "missing.db", "empty.db",
+                                        "args.db",   "concurrent.db",  "merge.db",     "sound.db",   "changed.db",
+                                        "old.db",    "side.db"};
     char path[512];
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         static const char *const suffix[] = {"", "-wal", "-shm", "-journal"};
@@ -443,6 +767,10 @@ int main(void)
     RUN(test_save_unchanged);
     RUN(test_open_errors);
     RUN(test_load_during_commit);
+    RUN(test_two_writers_merge);
+    RUN(test_checksums_find_changes);
+    RUN(test_format1_upgrade);
+    RUN(test_no_side_files);
     winnow_engine_free(engine);
     remove_dir();
     return CHECK_DONE();
