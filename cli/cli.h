@@ -10,7 +10,11 @@
 
 #include "winnow.h"
 
-enum { EXIT_OK = 0, EXIT_SOME_FAILED = 1, EXIT_USAGE = 2, EXIT_NO_CONTENT = 3 };
+enum { EXIT_OK = 0, EXIT_SOME_FAILED = 1, EXIT_USAGE = 2, EXIT_NO_CONTENT = 3, EXIT_DB_DAMAGED = 4 };
+
+/* The exit status of a failed site database call: EXIT_DB_DAMAGED for a
+ * damaged database, EXIT_SOME_FAILED otherwise. */
+int cli_db_exit(winnow_status s);
 
 typedef struct cli_opts {
     winnow_format format;
@@ -98,10 +102,13 @@ void cli_inputs_close(cli_inputs *in);
 /* Site of a page: --site, else the URL's host ("" when neither). */
 void cli_site_name(const cli_opts *o, const cli_page *p, char *out, size_t cap);
 
-/* Loaded site models by name, shared by threads (loads are serialised). */
+/* Loaded site models by name, shared by threads (loads are serialised). A
+ * site that failed to load is not tried again: its pages get the same error. */
 typedef struct cli_sites cli_sites;
 cli_sites *cli_sites_new(winnow_sitedb *db, double half_life);
 winnow_site *cli_sites_get(cli_sites *s, const char *name, char *err, size_t errcap);
+/* A site failed to load because the database is damaged. */
+int cli_sites_damaged(cli_sites *s);
 size_t cli_sites_all(cli_sites *s, winnow_site ***out);
 void cli_sites_free(cli_sites *s);
 
@@ -125,5 +132,6 @@ int cmd_sites(int argc, char **argv);
 int cmd_site(int argc, char **argv);
 int cmd_train(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 
 #endif

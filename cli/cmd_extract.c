@@ -32,7 +32,7 @@ static void *extract_run(void *arg)
         winnow_input input = {page.data, page.len, page.charset, page.url, &src};
         winnow_site *site = NULL;
         if (w->sites && o->site_opt.mode != WINNOW_MODE_PAGE) {
-            char site_name[256], err[512] = "";
+            char site_name[256], err[1200] = "";
             cli_site_name(o, &page, site_name, sizeof site_name);
             if (!*site_name) {
                 if (atomic_exchange(w->warned_no_site, 1) == 0 && !o->quiet)
@@ -94,9 +94,9 @@ int cmd_extract(int argc, char **argv, int blocks)
     winnow_sitedb *db = NULL;
     cli_sites *sites = NULL;
     if (o.db_path && o.site_opt.mode != WINNOW_MODE_PAGE) {
-        char err[512];
-        db = winnow_sitedb_open(o.db_path, 0, err, sizeof err);
-        if (!db) { fprintf(stderr, "winnow: %s\n", err); free(o.inputs); return EXIT_SOME_FAILED; }
+        char err[1024];
+        winnow_status st = winnow_sitedb_open_ex(o.db_path, 0, &db, err, sizeof err);
+        if (st != WINNOW_OK) { fprintf(stderr, "winnow: %s\n", err); free(o.inputs); return cli_db_exit(st); }
         sites = cli_sites_new(db, o.half_life);
         if (!sites) { winnow_sitedb_close(db); free(o.inputs); return EXIT_SOME_FAILED; }
     }
@@ -141,9 +141,11 @@ int cmd_extract(int argc, char **argv, int blocks)
     free(started);
     if (cli_manifest_close(manifest) != 0) failed++;
     cli_inputs_close(in);
+    int damaged = sites && cli_sites_damaged(sites);
     cli_sites_free(sites);
     winnow_sitedb_close(db);
     free(o.inputs);
+    if (damaged) return EXIT_DB_DAMAGED;
     if (failed) return EXIT_SOME_FAILED;
     return no_content ? EXIT_NO_CONTENT : EXIT_OK;
 }

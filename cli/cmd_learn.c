@@ -67,9 +67,9 @@ int cmd_learn(int argc, char **argv)
 
     winnow_sitedb *db = NULL;
     if (o.db_path) {
-        char err[512];
-        db = winnow_sitedb_open(o.db_path, 1, err, sizeof err);
-        if (!db) { fprintf(stderr, "winnow: %s\n", err); free(o.inputs); return EXIT_SOME_FAILED; }
+        char err[1024];
+        winnow_status st = winnow_sitedb_open_ex(o.db_path, 1, &db, err, sizeof err);
+        if (st != WINNOW_OK) { fprintf(stderr, "winnow: %s\n", err); free(o.inputs); return cli_db_exit(st); }
     }
     cli_sites *sites = cli_sites_new(db, o.half_life);
     cli_inputs *in = cli_inputs_open(&o);
@@ -95,7 +95,7 @@ int cmd_learn(int argc, char **argv)
     while (cli_inputs_next(in, &page)) {
         pages++;
         bytes += page.len;
-        char name[256], err[512] = "";
+        char name[256], err[1200] = "";
         cli_site_name(&o, &page, name, sizeof name);
         if (!*name) {
             if (!no_site_reported++)
@@ -111,6 +111,7 @@ int cmd_learn(int argc, char **argv)
             cli_manifest_page(manifest, &page, "", WINNOW_E_IO, err);
             failed++;
             cli_page_free(&page);
+            if (cli_sites_damaged(sites)) break; /* nothing more is written into it */
             continue;
         }
         winnow_source src = {page.file, page.record, page.record_id};
@@ -143,7 +144,8 @@ int cmd_learn(int argc, char **argv)
 
     winnow_site **all;
     size_t nsites = cli_sites_all(sites, &all);
-    if (db) {
+    int damaged = cli_sites_damaged(sites);
+    if (db && !damaged) {
         double t1 = now_s();
         if (winnow_sitedb_save(db, all, nsites) != WINNOW_OK) {
             fprintf(stderr, "winnow: saving to %s failed: %s (the database keeps its previous state)\n", o.db_path,
@@ -168,6 +170,7 @@ int cmd_learn(int argc, char **argv)
     cli_sites_free(sites);
     winnow_sitedb_close(db);
     free(o.inputs);
+    if (damaged) return EXIT_DB_DAMAGED;
     if (failed) return EXIT_SOME_FAILED;
     return no_content ? EXIT_NO_CONTENT : EXIT_OK;
 }

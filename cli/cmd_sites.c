@@ -8,7 +8,9 @@
 
 static int print_site(void *ctx, const winnow_site_summary *s)
 {
-    (void)ctx;
+    int *printed = ctx;
+    if (!(*printed)++) printf("%-40s %10s %10s %12s  %s\n", "site", "pages", "learned", "fingerprints", "updated");
+    if (!s) return 0;
     char when[32] = "-";
     time_t t = (time_t)s->updated;
     struct tm tmv;
@@ -23,15 +25,19 @@ int cmd_sites(int argc, char **argv)
     int rc = cli_parse(argc, argv, 2, &o, "--db");
     if (rc) { free(o.inputs); return rc; }
     if (!o.db_path) { fprintf(stderr, "winnow: sites needs --db PATH\n"); free(o.inputs); return EXIT_USAGE; }
-    char err[512];
-    winnow_sitedb *db = winnow_sitedb_open(o.db_path, 0, err, sizeof err);
-    if (!db) { fprintf(stderr, "winnow: %s\n", err); free(o.inputs); return EXIT_SOME_FAILED; }
-    printf("%-40s %10s %10s %12s  %s\n", "site", "pages", "learned", "fingerprints", "updated");
-    winnow_status s = winnow_sitedb_list(db, print_site, NULL);
+    char err[1024];
+    winnow_sitedb *db = NULL;
+    winnow_status s = winnow_sitedb_open_ex(o.db_path, 0, &db, err, sizeof err);
+    if (s != WINNOW_OK) { fprintf(stderr, "winnow: %s\n", err); free(o.inputs); return cli_db_exit(s); }
+    /* the rows are checked before the first is given, so the header is
+     * printed with the first */
+    int printed = 0;
+    s = winnow_sitedb_list(db, print_site, &printed);
+    if (s == WINNOW_OK && !printed) print_site(&printed, NULL);
     if (s != WINNOW_OK) fprintf(stderr, "winnow: %s\n", winnow_sitedb_error(db));
     winnow_sitedb_close(db);
     free(o.inputs);
-    return s == WINNOW_OK ? EXIT_OK : EXIT_SOME_FAILED;
+    return s == WINNOW_OK ? EXIT_OK : cli_db_exit(s);
 }
 
 static int print_template(void *ctx, const char *kind, double df, const char *sample)
@@ -51,11 +57,12 @@ int cmd_site(int argc, char **argv)
         free(o.inputs);
         return EXIT_USAGE;
     }
-    char err[512];
-    winnow_sitedb *db = winnow_sitedb_open(o.db_path, 0, err, sizeof err);
-    if (!db) { fprintf(stderr, "winnow: %s\n", err); free(o.inputs); return EXIT_SOME_FAILED; }
+    char err[1024];
+    winnow_sitedb *db = NULL;
+    winnow_status s = winnow_sitedb_open_ex(o.db_path, 0, &db, err, sizeof err);
+    if (s != WINNOW_OK) { fprintf(stderr, "winnow: %s\n", err); free(o.inputs); return cli_db_exit(s); }
     winnow_site *site = NULL;
-    winnow_status s = winnow_site_load(db, o.inputs[0], 0, &site);
+    s = winnow_site_load(db, o.inputs[0], 0, &site);
     if (s != WINNOW_OK) {
         fprintf(stderr, "winnow: %s\n", winnow_sitedb_error(db));
     } else if (winnow_site_pages(site) <= 0) {
@@ -71,5 +78,45 @@ int cmd_site(int argc, char **argv)
     winnow_site_free(site);
     winnow_sitedb_close(db);
     free(o.inputs);
-    return s == WINNOW_OK ? EXIT_OK : EXIT_SOME_FAILED;
+    return s == WINNOW_OK ? EXIT_OK : cli_db_exit(s);
+}
+
+static void print_problem(void *ctx, const char *what) { printf("%s: %s\n", (const char *)ctx, what); }
+
+/* winnow check --db DB: the whole file, checked; a report on stdout. */
+int cmd_check(int argc, char **argv)
+{
+    cli_opts o;
+    int rc = cli_parse(argc, argv, 2, &o, "--db");
+    if (rc) { free(o.inputs); return rc; }
+    if (!o.db_path || o.ninputs != 0) {
+        fprintf(stderr, "winnow: usage: winnow check --db PATH\n");
+        free(o.inputs);
+        return EXIT_USAGE;
+    }
+    char err[1024];
+    winnow_sitedb *db = NULL;
+    winnow_status s = winnow_sitedb_open_ex(o.db_path, 0, &db, err, sizeof err);
+    if (s != WINNOW_OK) {
+        printf("%s: %s\n", o.db_path, winnow_status_message(s));
+        fprintf(stderr, "winnow: %s\n", err);
+        free(o.inputs);
+        return cli_db_exit(s);
+    }
+    winnow_sitedb_report rep;
+    s = winnow_sitedb_check(db, print_problem, (void *)o.db_path, &rep);
+    if (s == WINNOW_OK) {
+        printf("%s: sound: format %d, %zu site%s, %zu fingerprints, %zu pages, %zu training blocks%s\n", o.db_path,
+               rep.format, rep.sites, rep.sites == 1 ? "" : "s", rep.keys, rep.pages, rep.ce_blocks,
+               rep.format < 2 ? " (format 1 has no checksums to compare; the next learn adds them)"
+                              : "; integrity and checksums verified");
+    } else if (s == WINNOW_E_DB_DAMAGED) {
+        fprintf(stderr, "winnow: site database %s is damaged: %zu problem%s (listed on stdout)\n", o.db_path,
+                rep.problems, rep.problems == 1 ? "" : "s");
+    } else {
+        fprintf(stderr, "winnow: %s\n", winnow_sitedb_error(db));
+    }
+    winnow_sitedb_close(db);
+    free(o.inputs);
+    return s == WINNOW_OK ? EXIT_OK : cli_db_exit(s);
 }

@@ -399,11 +399,20 @@ void cli_site_name(const cli_opts *o, const cli_page *p, char *out, size_t cap)
 
 /* ---- site cache ---- */
 
+int cli_db_exit(winnow_status s) { return s == WINNOW_E_DB_DAMAGED ? EXIT_DB_DAMAGED : EXIT_SOME_FAILED; }
+
+typedef struct failed_site {
+    char *name, *error;
+} failed_site;
+
 struct cli_sites {
     winnow_sitedb *db;
     double half_life;
     winnow_site **sites;
     size_t count, cap;
+    failed_site *failed;
+    size_t nfailed;
+    int damaged;
     pthread_mutex_t lock;
 };
 
@@ -417,17 +426,38 @@ cli_sites *cli_sites_new(winnow_sitedb *db, double half_life)
     return s;
 }
 
+static void remember_failure(cli_sites *s, const char *name, const char *err)
+{
+    failed_site *f = realloc(s->failed, (s->nfailed + 1) * sizeof *f);
+    if (!f) return;
+    s->failed = f;
+    f[s->nfailed].name = strdup(name);
+    f[s->nfailed].error = strdup(err);
+    if (f[s->nfailed].name && f[s->nfailed].error) s->nfailed++;
+    else { free(f[s->nfailed].name); free(f[s->nfailed].error); }
+}
+
 winnow_site *cli_sites_get(cli_sites *s, const char *name, char *err, size_t errcap)
 {
     pthread_mutex_lock(&s->lock);
     winnow_site *found = NULL;
     for (size_t i = 0; i < s->count && !found; i++)
         if (!strcmp(winnow_site_name(s->sites[i]), name)) found = s->sites[i];
+    for (size_t i = 0; i < s->nfailed && !found; i++)
+        if (!strcmp(s->failed[i].name, name)) {
+            snprintf(err, errcap, "%s", s->failed[i].error);
+            pthread_mutex_unlock(&s->lock);
+            return NULL;
+        }
     if (!found) {
         winnow_site *site = NULL;
         if (s->db) {
             winnow_status st = winnow_site_load(s->db, name, s->half_life, &site);
-            if (st != WINNOW_OK) snprintf(err, errcap, "cannot load site %s: %s", name, winnow_sitedb_error(s->db));
+            if (st != WINNOW_OK) {
+                snprintf(err, errcap, "cannot load site %s: %s", name, winnow_sitedb_error(s->db));
+                if (st == WINNOW_E_DB_DAMAGED) s->damaged = 1;
+                remember_failure(s, name, err);
+            }
         } else {
             site = winnow_site_new(name, s->half_life);
             if (!site) snprintf(err, errcap, "out of memory");
@@ -447,6 +477,14 @@ winnow_site *cli_sites_get(cli_sites *s, const char *name, char *err, size_t err
     return found;
 }
 
+int cli_sites_damaged(cli_sites *s)
+{
+    pthread_mutex_lock(&s->lock);
+    int d = s->damaged;
+    pthread_mutex_unlock(&s->lock);
+    return d;
+}
+
 size_t cli_sites_all(cli_sites *s, winnow_site ***out)
 {
     *out = s->sites;
@@ -458,6 +496,11 @@ void cli_sites_free(cli_sites *s)
     if (!s) return;
     for (size_t i = 0; i < s->count; i++) winnow_site_free(s->sites[i]);
     free(s->sites);
+    for (size_t i = 0; i < s->nfailed; i++) {
+        free(s->failed[i].name);
+        free(s->failed[i].error);
+    }
+    free(s->failed);
     pthread_mutex_destroy(&s->lock);
     free(s);
 }

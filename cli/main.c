@@ -14,6 +14,8 @@ static const char usage_text[] =
     "  learn SOURCE... --db DB   learn site templates from pages (incremental)\n"
     "  sites --db DB             list the sites in a site database\n"
     "  site NAME --db DB         show a site's template blocks with document frequencies\n"
+    "  check --db DB             check a site database: SQLite's integrity check and every\n"
+    "                            site's checksums; exit 0 when sound, 4 when damaged\n"
     "  train SOURCE... -o MODEL  train the page-level node classifier from site-level labels\n"
     "                            (one site per SOURCE; --cv N measures it; train --help)\n"
     "  rules                     the scorer's rule table: name, default, off value, reason\n"
@@ -61,7 +63,8 @@ static const char usage_text[] =
     "      --all             every fingerprint on >= 2 pages, not only those on >= 10% of them\n"
     "\n"
     "exit status: 0 every page produced content; 1 some page failed (its error is on stderr);\n"
-    "             2 usage error; 3 nothing failed but some page had no content\n";
+    "             2 usage error; 3 nothing failed but some page had no content; 4 the site\n"
+    "             database is damaged (nothing is written into it; see 'winnow check')\n";
 
 /* The rule table, as TSV: name, stage, default, off value, reason. */
 int cmd_rules(int argc, char **argv)
@@ -89,6 +92,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "learn")) return cmd_learn(argc, argv);
     if (!strcmp(cmd, "sites")) return cmd_sites(argc, argv);
     if (!strcmp(cmd, "site")) return cmd_site(argc, argv);
+    if (!strcmp(cmd, "check")) return cmd_check(argc, argv);
     if (!strcmp(cmd, "train")) return cmd_train(argc, argv);
     if (!strcmp(cmd, "rules")) return cmd_rules(argc, argv);
     fprintf(stderr, "winnow: unknown command '%s' (try 'winnow help')\n", cmd);

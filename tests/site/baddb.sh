@@ -9,10 +9,11 @@
 # fine, the tables do not); an SQLite database of another application; a
 # winnow database with PRAGMA user_version 99 (a newer format) and one with
 # user_version 0 (an older one); a directory. For each, `winnow sites`,
-# `winnow site NAME`, `winnow extract --db` and `winnow learn --db` must
-# exit with status 1, write exactly one line on stderr that names the file
-# and says what is wrong, raise no sanitizer report, and leave the file's
-# bytes unchanged.
+# `winnow site NAME`, `winnow extract --db`, `winnow learn --db` and
+# `winnow check --db` must exit with status 4 for a damaged database and 1
+# otherwise, write exactly one line on stderr that names the file and says
+# what is wrong, raise no sanitizer report, and leave the file's bytes
+# unchanged.
 set -u
 winnow=${1:?usage: baddb.sh WINNOW_BINARY}
 . "$(dirname "$0")/lib.sh"
@@ -50,19 +51,20 @@ for name, version in (("newer.db", 99), ("older.db", 0)):
 EOF
 mkdir dir.db
 
-# case FILE REASON_REGEX
+# case FILE EXIT REASON_REGEX
 case_db() {
-  local f=$1 reason=$2 label cmd
+  local f=$1 want=$2 reason=$3 label cmd
   cp -r "$f" "$f.orig"
-  for cmd in "sites" "site" "extract" "learn"; do
+  for cmd in "sites" "site" "extract" "learn" "check"; do
     label="$cmd on $f"
     case $cmd in
     sites) args=(sites --db "$f") ;;
     site) args=(site news --db "$f") ;;
     extract) args=(extract --db "$f" --site news pages/page-00003.html) ;;
     learn) args=(learn --db "$f" --site news pages) ;;
+    check) args=(check --db "$f") ;;
     esac
-    run "$label" 1 "${args[@]}" || continue
+    run "$label" "$want" "${args[@]}" || continue
     local lines problems=()
     lines=$(wc -l <"$tmp/err")
     [ "$lines" -eq 1 ] || problems+=("$lines lines on stderr, expected 1")
@@ -81,13 +83,13 @@ case_db() {
   done
 }
 
-case_db random.db 'not a (winnow site )?database'
-case_db truncated.db 'malformed|damaged|corrupt|truncated'
-case_db damaged.db 'malformed|damaged|corrupt'
-case_db other-app.db 'not a winnow site database'
-case_db newer.db 'format 99.*newer'
-case_db older.db 'format 0'
-case_db dir.db 'directory|cannot open|unable to open|I/O error'
+case_db random.db 1 'not a (winnow site )?database'
+case_db truncated.db 4 'malformed|damaged|corrupt|truncated'
+case_db damaged.db 4 'malformed|damaged|corrupt'
+case_db other-app.db 1 'not a winnow site database'
+case_db newer.db 1 'format 99.*newer'
+case_db older.db 1 'format 0'
+case_db dir.db 1 'directory|cannot open|unable to open|I/O error'
 
 # the good database still works after all this
 if run "sites on the good database" 0 sites --db good.db && grep -q '^news ' "$tmp/out"; then

@@ -9,7 +9,8 @@
 # is done: two run `winnow extract --db DB --site news PAGE` on changing
 # pages, one runs `winnow sites --db DB`. Every read must exit 0 within its
 # time limit, and produce output: the extract the page's whole article, the
-# listing the site. At the end the database holds every page once.
+# listing the site. At the end the database holds every page once, and
+# no -wal or -shm file is left beside it (the last to close removes them).
 set -u
 winnow=${1:?usage: wal.sh WINNOW_BINARY [WRITES]}
 writes=${2:-12}
@@ -101,4 +102,6 @@ if run "sites after the writes" 0 sites --db "$db"; then
   if [ "$learned" = $((first + writes * per_write)) ]; then ok "the database holds the $learned pages"
   else bad "the database holds $learned pages, expected $((first + writes * per_write))" "$tmp/out"; fi
 fi
+if [ -e "$db-wal" ] || [ -e "$db-shm" ]; then bad "files left beside the database: $(ls "$db"-* | tr '\n' ' ')"
+else ok "no -wal or -shm file left"; fi
 finish
