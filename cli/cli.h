@@ -27,6 +27,7 @@ typedef struct cli_opts {
     winnow_options lib;
     winnow_site_options site_opt;
     double half_life;
+    size_t commit_every;         /* learn --commit-every: pages per transaction */
     int jobs;
     int quiet;
     int batch;                   /* learn --batch */

@@ -66,6 +66,7 @@ int cli_parse(int argc, char **argv, int first, cli_opts *o, const char *allowed
     winnow_site_options_default(&o->site_opt);
     o->format = WINNOW_FORMAT_TEXT;
     o->jobs = 1;
+    o->commit_every = 1000;
     o->inputs = calloc((size_t)argc + 1, sizeof *o->inputs);
     if (!o->inputs) return EXIT_SOME_FAILED;
     for (int i = first; i < argc; i++) {
@@ -145,6 +146,15 @@ int cli_parse(int argc, char **argv, int first, cli_opts *o, const char *allowed
                 fprintf(stderr, "winnow: --jobs needs a number from 1 to 256, got '%s'\n", val);
                 return EXIT_USAGE;
             }
+        } else if (!strcmp(name, "--commit-every")) {
+            char *end = NULL;
+            errno = 0;
+            unsigned long long v = strtoull(val, &end, 10);
+            if (errno || !end || *end || v == 0 || val[0] == '-') {
+                fprintf(stderr, "winnow: --commit-every needs a positive number of pages, got '%s'\n", val);
+                return EXIT_USAGE;
+            }
+            o->commit_every = (size_t)v;
         } else if (!strcmp(name, "--half-life")) {
             if (parse_double(val, &o->half_life) != 0) {
                 fprintf(stderr, "winnow: --half-life needs a positive number of pages, got '%s'\n", val);

@@ -55,6 +55,10 @@ static const char usage_text[] =
     "      --db DB           the site database (created when missing)\n"
     "      --site NAME       put every page in site NAME (pages without URLs need it)\n"
     "      --half-life N     pages after which old evidence counts half (default 1000)\n"
+    "      --commit-every N  save to the database every N pages (default 1000) and every\n"
+    "                        30 s; Ctrl-C (SIGINT) or SIGTERM saves what was read, says\n"
+    "                        how many pages of how many sites were saved, and exits with\n"
+    "                        130 or 143; learning the same inputs again goes on from there\n"
     "      --batch           then extract every page with its site's model: -o OUT writes\n"
     "                        OUT/ID.txt and OUT/manifest.tsv; without --db the models stay\n"
     "                        in memory\n"
@@ -64,7 +68,8 @@ static const char usage_text[] =
     "\n"
     "exit status: 0 every page produced content; 1 some page failed (its error is on stderr);\n"
     "             2 usage error; 3 nothing failed but some page had no content; 4 the site\n"
-    "             database is damaged (nothing is written into it; see 'winnow check')\n";
+    "             database is damaged (nothing is written into it; see 'winnow check');\n"
+    "             130 / 143 learn stopped by SIGINT / SIGTERM after saving what it read\n";
 
 /* The rule table, as TSV: name, stage, default, off value, reason. */
 int cmd_rules(int argc, char **argv)

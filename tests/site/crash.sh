@@ -1,24 +1,27 @@
 #!/usr/bin/env bash
-# kill -9 during `winnow learn`: the site database keeps the old or the new
-# state, never anything in between, and stays usable.
+# kill -9 during `winnow learn`: the site database keeps the state of its
+# last commit, never anything in between, and stays usable.
 #
 # usage: crash.sh WINNOW_BINARY [KILLS]
 #
 # A first batch of two sites is learned and its state recorded (`winnow
 # sites` and `winnow site NAME` for each site). An uninterrupted learn of a
-# large second batch (more pages of both sites and a third, new site) on a
-# copy gives the "after" state, the run time T and the length S of the
-# save phase (from the first write to the WAL beyond the header and the
-# frame written at open, to the exit). Then, KILLS times, the same learn
-# starts on a fresh copy of the "before" database and gets SIGKILL: odd
-# kills at a random moment in [0.05 s, T/2], while pages are read; even kills
-# at a random moment in [0, 1.2 S] after the WAL starts to grow, that is
-# while the transaction is written, committed and checkpointed. After each
-# kill the database must open (`winnow sites` exit 0), pass PRAGMA
-# integrity_check, and be in exactly the before or the after state.
-# Finally the interrupted database learns the batch to the end and must
-# reach the after state. WINNOW_TEST_SEED makes the kill moments repeat
-# (as far as timing allows).
+# large second batch (more pages of both sites and a third, new site;
+# --commit-every 100, so it commits eight times) on a copy gives the
+# "after" state, the run time T and the length S of the save phase (from
+# the first write to the WAL beyond the header and the frame written at
+# open, to the exit). Then, KILLS times, the same learn starts on a fresh
+# copy of the "before" database and gets SIGKILL: odd kills at a random
+# moment in [0.05 s, T/2], while pages are read; even kills at a random
+# moment in [0, 1.2 S] after the WAL starts to grow, that is while a
+# transaction is written, committed and checkpointed. After each kill the
+# database must open (`winnow sites` exit 0), pass PRAGMA integrity_check
+# and `winnow check` (every site's checksum), and be in the before state,
+# the after state, or the state of a commit between them: one that learning
+# the batch again (on a copy) turns into exactly the after state. Finally
+# the interrupted database learns the batch to the end and must reach the
+# after state. WINNOW_TEST_SEED makes the kill moments repeat (as far as
+# timing allows).
 set -u
 winnow=${1:?usage: crash.sh WINNOW_BINARY [KILLS]}
 kills=${2:-8}
@@ -57,7 +60,7 @@ wait_save() {
 cp "$tmp/before.db" "$tmp/after.db"
 db=$tmp/after.db
 t0=$(now_ms)
-"$winnow" learn "${big[@]}" --db "$db" >"$tmp/out" 2>"$tmp/err" &
+"$winnow" learn "${big[@]}" --db "$db" --commit-every 100 >"$tmp/out" 2>"$tmp/err" &
 pid=$!
 track "$pid"
 wait_save "$pid"
@@ -77,7 +80,8 @@ fi
 grep -q '^herald.example' "$tmp/after.state" || bad "the after state lacks the new site" "$tmp/after.state"
 ((S < 5)) && S=5
 
-# check_db LABEL: opens, is intact, is the before or the after state; sets $state
+# check_db LABEL: opens, is intact, is the before or the after state or a
+# commit between them; sets $state
 check_db() {
   local label=$1
   state=broken
@@ -90,22 +94,34 @@ check_db() {
     bad "$label: integrity_check failed" "$tmp/integrity.out"
     return
   fi
+  if ! "$winnow" check --db "$db" >"$tmp/check.out" 2>&1; then
+    bad "$label: winnow check failed" "$tmp/check.out"
+    return
+  fi
   if cmp -s "$tmp/now.state" "$tmp/before.state"; then state=before
   elif cmp -s "$tmp/now.state" "$tmp/after.state"; then state=after
   else
-    diff "$tmp/before.state" "$tmp/now.state" | head -20 >"$tmp/diff.before"
-    diff "$tmp/after.state" "$tmp/now.state" | head -20 >"$tmp/diff.after"
-    bad "$label: the database is neither in the before nor in the after state" "$tmp/diff.before" "$tmp/diff.after"
-    return
+    # a commit between them: learning the batch again completes it
+    rm -f "$tmp/resume.db"
+    cp "$db" "$tmp/resume.db"
+    "$winnow" learn "${big[@]}" --db "$tmp/resume.db" --commit-every 100 -q >/dev/null 2>"$tmp/resume.err"
+    db_state "$tmp/resume.db" >"$tmp/resume.state"
+    if ! cmp -s "$tmp/resume.state" "$tmp/after.state"; then
+      diff "$tmp/before.state" "$tmp/now.state" | head -20 >"$tmp/diff.before"
+      diff "$tmp/after.state" "$tmp/resume.state" | head -20 >"$tmp/diff.after"
+      bad "$label: the database is neither the before nor the after state, and learning the batch again does not reach the after state" "$tmp/diff.before" "$tmp/diff.after" "$tmp/resume.err"
+      return
+    fi
+    state="between ($(awk 'NR > 1 { n += $3 } END { print n }' "$tmp/sites.out") pages learned)"
   fi
-  ok "$label: opens, integrity ok, $state state"
+  ok "$label: opens, integrity and checksums ok, $state state"
 }
 
-nbefore=0 nafter=0
+nbefore=0 nafter=0 nbetween=0
 for ((i = 1; i <= kills; i++)); do
   rm -f "$db" "$db-wal" "$db-shm"
   cp "$tmp/before.db" "$db"
-  "$winnow" learn "${big[@]}" --db "$db" -q >/dev/null 2>"$tmp/learn.err" &
+  "$winnow" learn "${big[@]}" --db "$db" --commit-every 100 -q >/dev/null 2>"$tmp/learn.err" &
   pid=$!
   track "$pid"
   if ((i % 2)); then
@@ -126,12 +142,12 @@ for ((i = 1; i <= kills; i++)); do
   wal=no
   [ -e "$db-wal" ] && wal="$(stat -c %s "$db-wal") bytes"
   check_db "kill $i $when (exit $r, WAL: $wal)"
-  case $state in before) nbefore=$((nbefore + 1)) ;; after) nafter=$((nafter + 1)) ;; esac
+  case $state in before) nbefore=$((nbefore + 1)) ;; after) nafter=$((nafter + 1)) ;; between*) nbetween=$((nbetween + 1)) ;; esac
 done
-echo "states after the kills: $nbefore before, $nafter after"
+echo "states after the kills: $nbefore before, $nbetween between, $nafter after"
 
 # the database is still writable, and the batch completes to the after state
-if run "learn after the kills" 0 learn "${big[@]}" --db "$db"; then ok "learn after the kills"; fi
+if run "learn after the kills" 0 learn "${big[@]}" --db "$db" --commit-every 100; then ok "learn after the kills"; fi
 db_state "$db" >"$tmp/now.state"
 if cmp -s "$tmp/now.state" "$tmp/after.state"; then
   ok "learning the batch to the end gives the after state"
