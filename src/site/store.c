@@ -56,6 +56,13 @@ static const char schema_v2_sums[] =
 
 /* ---- failures ---- */
 
+/* One line: a damaged name or SQLite's report can hold any byte. */
+static void one_line(char *msg)
+{
+    for (unsigned char *c = (unsigned char *)msg; *c; c++)
+        if (*c < 0x20 || *c == 0x7f) *c = *c == '\n' || *c == '\t' ? ' ' : '?';
+}
+
 static int fail(wn_store *s, winnow_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int fail(wn_store *s, winnow_status st, const char *fmt, ...)
 {
@@ -63,6 +70,7 @@ static int fail(wn_store *s, winnow_status st, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(s->error, sizeof s->error, fmt, ap);
     va_end(ap);
+    one_line(s->error);
     s->status = st;
     return -1;
 }
@@ -132,15 +140,27 @@ static char *dir_of(const char *path)
     return strndup(path, (size_t)(slash - path));
 }
 
-/* The file's header says WAL mode (read and write versions 2). */
-static int wal_header(const char *path)
+/* The file format versions in an SQLite header: bytes 18 (write) and 19
+ * (read), 1 for rollback-journal mode, 2 for WAL mode; 0, 0 when unread. */
+static void header_versions(const char *path, int *write, int *read)
 {
     unsigned char h[20];
+    *write = *read = 0;
     FILE *f = fopen(path, "rb");
-    if (!f) return 0;
-    size_t got = fread(h, 1, sizeof h, f);
+    if (!f) return;
+    if (fread(h, 1, sizeof h, f) == sizeof h) {
+        *write = h[18];
+        *read = h[19];
+    }
     fclose(f);
-    return got == sizeof h && h[18] == 2 && h[19] == 2;
+}
+
+/* The file's header says WAL mode. */
+static int wal_header(const char *path)
+{
+    int w, r;
+    header_versions(path, &w, &r);
+    return w == 2 && r == 2;
 }
 
 static int exists(const char *path, const char *suffix)
@@ -214,8 +234,7 @@ static void problem(problems *p, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    for (char *c = buf; *c; c++) /* one line each (SQLite's check writes several) */
-        if (*c == '\n' || *c == '\r' || *c == '\t') *c = ' ';
+    one_line(buf); /* SQLite's check writes several lines */
     if (!p->count++) snprintf(p->first, sizeof p->first, "%s", buf);
     if (p->fn) p->fn(p->ctx, buf);
 }
@@ -438,7 +457,11 @@ static int check_all(wn_store *s, problems *pr, wn_store_report *rep)
     }
     sqlite3_finalize(st);
     if (step != SQLITE_DONE) { fail_sql(s, "checking integrity"); goto done; }
-    if (check_schema(s, pr) != 0 || check_catalogue(s, pr) != 0) goto done;
+    /* what follows reads the tables: not when they are not the format's */
+    if (pr->count) { rc = 0; goto done; }
+    if (check_schema(s, pr) != 0) goto done;
+    if (pr->count) { rc = 0; goto done; }
+    if (check_catalogue(s, pr) != 0) goto done;
     if (pr->count) { rc = 0; goto done; } /* the tables cannot be trusted to scan */
 
     char sql[512];
@@ -668,6 +691,17 @@ wn_store *wn_store_open(const char *path, int writable, winnow_status *status, c
                  "cannot read %s: it is in WAL mode (a learn is running or was interrupted) and SQLite cannot "
                  "create the files it reads such a database with (SQLite says: %s)",
                  path, sqlite3_errmsg(s->db));
+        goto failed;
+    }
+    if (writable && sqlite3_db_readonly(s->db, "main") == 1) {
+        /* writable file and folder, but SQLite will not write: its header
+         * asks for a newer file format */
+        int w, r;
+        header_versions(path, &w, &r);
+        fail(s, WINNOW_E_DB_FORMAT,
+             "%s cannot be written by this SQLite: its header gives file format versions %d and %d (this SQLite "
+             "writes 1 and 2)",
+             path, w, r);
         goto failed;
     }
     if (tables > 0 && app != WN_STORE_APP_ID) {

@@ -60,7 +60,7 @@ db_state "$tmp/learned.db" >"$tmp/ref.learn"
 
 # the copies, and which are intact
 mkdir "$tmp/copies"
-python3 - "$good" "$tmp/copies" "$copies" "$seed" <<'EOF' >"$tmp/copies.tsv" || bad "making the copies"
+python3 - "$good" "$tmp/copies" "$copies" "$seed" <<'EOF' >"$tmp/copies.tsv" 2>"$tmp/copies.err" || bad "making the copies" "$tmp/copies.err"
 import random, sqlite3, sys
 good, out, n, seed = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 data = open(good, "rb").read()
@@ -69,22 +69,28 @@ r = random.Random(seed)
 def content(path):
     # immutable: nothing is created beside the file, nothing recovered
     con = sqlite3.connect("file:%s?immutable=1" % path, uri=True)
+    con.text_factory = bytes  # the bytes as stored, valid UTF-8 or not
     try:
-        if con.execute("PRAGMA integrity_check").fetchall() != [("ok",)]:
+        if con.execute("PRAGMA integrity_check").fetchall() != [(b"ok",)]:
             return None
         c = {"pragma": [con.execute("PRAGMA %s" % p).fetchall() for p in ("application_id", "user_version", "encoding")]}
         schema = con.execute("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name").fetchall()
         c["schema"] = schema
         for (kind, name, _, _) in schema:
-            if kind == "table":
-                c[name] = sorted(con.execute('SELECT * FROM "%s"' % name).fetchall(), key=repr)
+            if kind == b"table":
+                table = name.decode("utf-8", "replace")
+                c[table] = sorted(con.execute('SELECT * FROM "%s"' % table).fetchall(), key=repr)
+        if set(c) != {"pragma", "schema", "meta", "sites", "keys", "pages", "ce_pages", "ce_blocks", "sums"}:
+            return None
         return c
-    except sqlite3.Error:
+    except (sqlite3.Error, ValueError):
         return None
     finally:
         con.close()
 
 want = content(good)
+if want is None:
+    sys.exit("the undamaged database does not read back")
 for i in range(n):
     if i < 4:
         off = r.randrange(0, 100)
