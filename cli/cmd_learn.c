@@ -233,9 +233,10 @@ int cmd_learn(int argc, char **argv)
             cli_page_free(&page);
         }
         if (db && (++since_save >= o.commit_every || now_s() - last_save >= 30.0)) {
+            /* refused as busy: the next try is a batch later */
             save_status = save_batch(&o, db, sites, &tl, 0);
             if (save_status != WINNOW_OK && save_status != WINNOW_E_DB_BUSY) break;
-            if (save_status == WINNOW_OK) since_save = 0;
+            since_save = 0;
             last_save = now_s();
         }
     }
