@@ -271,7 +271,9 @@ WINNOW_API const char *winnow_sitedb_error(const winnow_sitedb *db);
 /* Loads a site's model; a site the database does not know yet comes back
  * empty (0 pages). half_life (in pages) applies to new sites; 0 = default 1000.
  * The rows read are checked against the site's checksum: WINNOW_E_DB_DAMAGED
- * when they do not match. */
+ * when they do not match. A loaded model also keeps the pages it counts
+ * until they are saved (a few kB each), to merge them with another
+ * writer's: save it every few hundred pages. */
 WINNOW_API winnow_status winnow_site_load(winnow_sitedb *db, const char *name, double half_life, winnow_site **out);
 /* A model that lives only in memory (batch use, tests). */
 WINNOW_API winnow_site *winnow_site_new(const char *name, double half_life);
