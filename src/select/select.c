@@ -112,6 +112,17 @@ static int holds_peer(const wn_dom *dom, uint32_t c, const uint32_t *peers, uint
     return 0;
 }
 
+/* Two elements of one shape: the same tag and the same class list. */
+static int same_shape(const wn_dom *dom, uint32_t a, uint32_t b)
+{
+    const wn_node *x = &dom->nodes[a], *y = &dom->nodes[b];
+    if (x->tag != y->tag || x->tag == WN_TAG_TEXT) return 0;
+    size_t la = 0, lb = 0;
+    const char *ca = wn_node_attr(dom, x, "class", &la), *cb = wn_node_attr(dom, y, "class", &lb);
+    if (!ca || !cb) return !ca && !cb;
+    return la == lb && memcmp(ca, cb, la) == 0;
+}
+
 /* Keep the units of subtree r. */
 static void keep_subtree(winnow_doc *d, const wn_page_scores *ps, uint32_t r)
 {
@@ -260,6 +271,25 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
                 /* another article of the page does not join the headline's */
                 if (anchor != WN_NONE && !wn_node_within(dom, c, anchor) && holds_peer(dom, c, peers, npeers)) continue;
                 if (score[c] >= threshold && !ps->boiler[c]) { keep_subtree(d, ps, c); joined++; }
+            }
+        }
+        if (!joined && WN_RULE(d, JOIN_SECTIONS) > 0.0f) {
+            /* an article split into sections, each wrapped more than once
+             * (the best block is the inner wrapper of one): sections of
+             * the same shape as its outermost wrapper join */
+            uint32_t w = best;
+            for (uint32_t p = dom->nodes[w].parent; p != WN_NONE && p != 0 && p != dom->body &&
+                                                    d->stats[p].chars == d->stats[best].chars && !ps->boiler[p];
+                 p = dom->nodes[p].parent)
+                w = p;
+            uint32_t wp = dom->nodes[w].parent;
+            if (w != best && wp != WN_NONE && wp != 0) {
+                for (uint32_t c = dom->nodes[wp].first_child; c != WN_NONE; c = dom->nodes[c].next_sibling) {
+                    if (c == w || !same_shape(dom, c, w)) continue;
+                    if (anchor != WN_NONE && !wn_node_within(dom, c, anchor) && holds_peer(dom, c, peers, npeers)) continue;
+                    if (score[c] >= WN_RULE(d, JOIN_MIN_VALUE) && !ps->boiler[c]) { keep_subtree(d, ps, c); joined++; }
+                }
+                if (joined) { best = w; parent = wp; }
             }
         }
         keep_subtree(d, ps, best);
