@@ -46,6 +46,9 @@
       "a unit is script shown as text when braces, '=' and ';' outside <pre>/<code> exceed this share of it and it "\
       "has SCRIPT_MIN_MARKS browser-script words, or {{placeholders}}")                                               \
     X(SCRIPT_MIN_MARKS, 2.0f, 1e30f, "score", "browser-script words (document., window., function, var, typeof) a script unit needs") \
+    X(SCRIPT_STRONG_MARKS, 4.0f, 1e30f, "score",                                                                     \
+      "a unit with this many distinct browser-script words is script at a third of SCRIPT_CODE_SHARE: old scripts " \
+      "written without semicolons and braces on every line")                                                        \
     X(CAPTION_MAX_CHARS, 400.0f, -1.0f, "score",                                                                     \
       "<figcaption> and elements named for a caption holding at most this many characters are a photo's caption, "  \
       "beside the article like a gallery (gold texts leave them out); a larger one is the story in a box with an "  \
@@ -59,6 +62,9 @@
     X(NAME_LAYOUT_MAX_LINKS, 0.15f, 1e30f, "score",                                                                   \
       "a class repeated on wrappers is a layout name only when their text is running text, less than this share "   \
       "of it in links: repeated teasers (a headline link each) stay what their name says")                          \
+    X(FORM_MAX_PROSE, 400.0f, 1e30f, "score",                                                                       \
+      "a <form> is a search, login or comment form (boilerplate) unless it holds this much running text (value, "   \
+      "about characters): then it wraps the page, as ASP.NET's one form around every page does")                    \
     X(OVERLAY_HOLDS_TITLE, 1.0f, 0.0f, "score",                                                                      \
       "an overlay name (modal, popup, dialog) on an element holding the page's title heading is the frame of an "   \
       "article shown in a modal, not a cookie or newsletter box (1: on, 0: off)")                                   \
