@@ -100,7 +100,7 @@
     X(JOIN_MIN_VALUE, 40.0f, 1e30f, "select", "the least score with which a sibling joins the best block")          \
     X(JOIN_SECTIONS, 1.0f, 0.0f, "select",                                                                           \
       "when no sibling joins, an article split into sections each wrapped more than once (the best block is the "  \
-      "inner wrapper of one) is joined at the sections' level: siblings of the same tag and class as its outermost "\
+      "inner wrapper of one; the outer wrappers add nothing but links) is joined at the sections' level: siblings of the same tag and class as its outermost "\
       "wrapper scoring JOIN_MIN_VALUE join (1: on, 0: off)")                                                         \
     X(TITLE_WORD_SHARE, 0.8f, 2.0f, "select",                                                                        \
       "a unit is the headline when this share of its words are the <title>'s and they cover TITLE_COVER of it "     \

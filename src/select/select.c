@@ -275,11 +275,14 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
         }
         if (!joined && WN_RULE(d, JOIN_SECTIONS) > 0.0f) {
             /* an article split into sections, each wrapped more than once
-             * (the best block is the inner wrapper of one): sections of
-             * the same shape as its outermost wrapper join */
+             * (the best block is the inner wrapper of one; the outer
+             * wrappers add no text but links, a related-coverage box):
+             * sections of the same shape as its outermost wrapper join */
             uint32_t w = best;
-            for (uint32_t p = dom->nodes[w].parent; p != WN_NONE && p != 0 && p != dom->body &&
-                                                    d->stats[p].chars == d->stats[best].chars && !ps->boiler[p];
+            const float plain = (float)(d->stats[best].chars - d->stats[best].link_chars);
+            for (uint32_t p = dom->nodes[w].parent;
+                 p != WN_NONE && p != 0 && p != dom->body && !ps->boiler[p] &&
+                 (float)(d->stats[p].chars - d->stats[p].link_chars) <= plain + 0.5f;
                  p = dom->nodes[p].parent)
                 w = p;
             uint32_t wp = dom->nodes[w].parent;
