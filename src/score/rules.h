@@ -95,6 +95,9 @@
     X(KEEP_FRAGMENT_MAX_LINKS, 0.5f, -1.0f, "select",                                                                \
       "inside the content block a unit without running text (a subheading, a cell, a caption) stays unless more "   \
       "than this share of it is links")                                                                               \
+    X(TABLE_CELL_MAX_LINKS, 0.5f, -1.0f, "select",                                                                   \
+      "inside the content block a table cell that is a link (a film title, an infobox value) stays when no more "   \
+      "than this share of its table's text is links: a table is data, not a menu")                                  \
     X(JOIN_SHARE, 0.2f, 1e30f, "select",                                                                             \
       "a sibling of the best block scoring this share of its score joins it (an article split by an ad or figure)") \
     X(JOIN_MIN_VALUE, 40.0f, 1e30f, "select", "the least score with which a sibling joins the best block")          \

@@ -11,7 +11,24 @@ static int unit_keepable(const winnow_doc *d, const wn_page_scores *ps, uint32_t
     if (d->labels.value[u] > 0) return 1;
     /* short plain fragments inside the content (subheadings, table cells,
      * captions) stay; link lists do not */
-    return (float)o->link_chars <= WN_RULE(d, KEEP_FRAGMENT_MAX_LINKS) * (float)o->chars;
+    if ((float)o->link_chars <= WN_RULE(d, KEEP_FRAGMENT_MAX_LINKS) * (float)o->chars) return 1;
+    /* a table is data: a cell that is a link (a film title, an infobox
+     * value) stays when its table is not mostly links */
+    const wn_dom *dom = &d->dom;
+    unsigned tag = dom->nodes[u].tag;
+    if (tag != WN_TAG_TD && tag != WN_TAG_TH) return 0;
+    uint32_t t = dom->nodes[u].parent;
+    for (int up = 0; t != WN_NONE && t != 0 && dom->nodes[t].tag != WN_TAG_TABLE && up < 3; up++) t = dom->nodes[t].parent;
+    if (t == WN_NONE || t == 0 || dom->nodes[t].tag != WN_TAG_TABLE) return 0;
+    /* a data table sits inside the content block, or is it (the block is
+     * the table, its body or a row); a table around the block is layout */
+    uint32_t c = d->labels.container;
+    if (c == WN_NONE) return 0;
+    int data = wn_node_within(dom, c, t) ||
+               (wn_tag_has(dom->nodes[c].tag, WN_TF_TABLE) && dom->nodes[c].tag != WN_TAG_TD &&
+                dom->nodes[c].tag != WN_TAG_TH && wn_node_within(dom, t, c));
+    if (!data) return 0;
+    return (float)d->stats[t].link_chars <= WN_RULE(d, TABLE_CELL_MAX_LINKS) * (float)d->stats[t].chars;
 }
 
 
