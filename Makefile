@@ -1,6 +1,8 @@
 # Thin wrapper over CMake. `make` builds, `make check` runs the test suite
 # under AddressSanitizer + UndefinedBehaviorSanitizer (with the fuzz target
 # when clang is present), `make bench CORPUS=DIR` prints throughput figures.
+# Nothing here installs system packages: `make deps` (scripts/install-deps.sh)
+# does, and is run once by hand or by CI before building.
 BUILD ?= build
 CHECK_BUILD ?= build-check
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -8,14 +10,14 @@ CLANG := $(shell command -v clang 2>/dev/null)
 CORPUS ?= ../shared/bench/aeb/html
 
 .PHONY: all deps check bench samples model clean
-all: deps
+all:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
 	cmake --build $(BUILD) -j $(JOBS)
 
 deps:
 	@scripts/install-deps.sh
 
-check: deps
+check:
 	cmake -S . -B $(CHECK_BUILD) -DCMAKE_BUILD_TYPE=Debug -DWINNOW_SANITIZE=ON \
 	  $(if $(CLANG),-DCMAKE_C_COMPILER=$(CLANG) -DWINNOW_FUZZ=ON,) >/dev/null
 	cmake --build $(CHECK_BUILD) -j $(JOBS)
