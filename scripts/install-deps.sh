@@ -15,6 +15,7 @@ packages=(
   zlib1g-dev         # gzip-compressed WARC and JSONL input
   clang libclang-rt-14-dev   # libFuzzer and sanitizer runtimes for `make check`
   valgrind           # memcheck over the release build in CI
+  groff-base         # renders man/winnow.1 in the man page test
 )
 missing=()
 for p in "${packages[@]}"; do
