@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "winnow_train.h"
 
 static double now_s(void)
 {
