@@ -209,7 +209,8 @@ typedef struct winnow_record {
     size_t len;
     const char *charset;  /* from the HTTP Content-Type header or JSONL "charset"; NULL if none */
     const char *source;   /* "file", "file.warc.gz#offset" or "file.jsonl:line" */
-    const char *id;       /* the page's name: the file stem, or the record number ("00042") */
+    const char *id;       /* the page's name: the file stem ("ID" for ID.html, ID.html.gz; "sub/ID"
+                             below a directory's subdirectory), or the record number ("00042") */
     const char *file;     /* the file it was read from: the HTML file (a directory's entry too),
                              the WARC or JSONL file, "-" for stdin */
     long long number;     /* its record in that file: WARC records counted from 0 (every record,
@@ -217,17 +218,45 @@ typedef struct winnow_record {
     const char *record_id; /* WARC-Record-ID as written ("<urn:uuid:...>"); NULL when none */
 } winnow_record;
 
-/* Opens PATH: a directory (its *.html and *.htm files, sorted, not
- * recursive), an HTML file, a .warc or .warc.gz file, a .jsonl / .ndjson
- * file (gzip too), or "-" for one page on stdin. NULL only on OOM: check
- * winnow_reader_error(). Records over max_record_bytes (0 = 256 MiB) are
- * skipped with a warning. */
+/* How a file or stdin is read. */
+typedef enum winnow_input_format {
+    WINNOW_INPUT_AUTO = 0,  /* by the name (.warc[.gz], .jsonl[.gz], .ndjson[.gz], .html, .htm,
+                               .html.gz, .htm.gz), else by the first bytes, gzip undone: "WARC/"
+                               is a WARC file, '{' (after a BOM and blanks) JSON lines, anything
+                               else one page */
+    WINNOW_INPUT_HTML,      /* one page (gzip undone) */
+    WINNOW_INPUT_WARC,
+    WINNOW_INPUT_JSONL,
+} winnow_input_format;
+
+typedef struct winnow_reader_options {
+    size_t max_record_bytes;     /* records over this are skipped with a warning; 0 = 256 MiB */
+    winnow_input_format format;  /* files and stdin; a directory always lists its pages */
+    int recursive;               /* directories: the pages of subdirectories too */
+} winnow_reader_options;
+
+/* Opens PATH: a directory (its *.html, *.htm, *.html.gz and *.htm.gz files,
+ * sorted by path in byte order; subdirectories with opt->recursive, symbolic
+ * links to directories not followed), a file (read as opt->format says), or
+ * "-" for stdin (the same). NULL only on OOM: check winnow_reader_error().
+ * opt may be NULL for the defaults. */
+WINNOW_API winnow_reader *winnow_reader_open_with(const char *path, const winnow_reader_options *opt);
+/* winnow_reader_open_with with the format told automatically, not recursive. */
 WINNOW_API winnow_reader *winnow_reader_open(const char *path, size_t max_record_bytes);
 /* 1: *rec filled (valid until the next call or close); 0: end; -1: error. */
 WINNOW_API int winnow_reader_next(winnow_reader *r, winnow_record *rec);
 WINNOW_API const char *winnow_reader_error(const winnow_reader *r);    /* "" when none */
 WINNOW_API const char *winnow_reader_warning(const winnow_reader *r);  /* last non-fatal problem, "" when none */
 WINNOW_API size_t winnow_reader_skipped(const winnow_reader *r);       /* records skipped so far */
+/* Of the records skipped, those over max_record_bytes. */
+WINNOW_API size_t winnow_reader_too_large(const winnow_reader *r);
+/* What the input is read as: HTML (a directory, or one page), WARC or
+ * JSONL; AUTO when it could not be opened. */
+WINNOW_API winnow_input_format winnow_reader_format(const winnow_reader *r);
+/* Bytes of the input read so far and its size as stored (compressed bytes
+ * for gzip; a directory's: its pages'). Returns 0 when the size is not
+ * known (a pipe), 1 otherwise. */
+WINNOW_API int winnow_reader_progress(const winnow_reader *r, unsigned long long *done, unsigned long long *total);
 WINNOW_API void winnow_reader_close(winnow_reader *r);
 
 /* ------------------------------------------------------------------------

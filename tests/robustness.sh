@@ -64,8 +64,14 @@ check "empty file" 1 60 'input is empty' '' -- extract "$tmp/empty.html"
 { printf '\211PNG\r\n\032\n'; head -c 4096 /dev/urandom; } >"$tmp/image.png"
 check "PNG image" 1 60 'not HTML.*PNG' '' -- extract "$tmp/image.png"
 
+# a gzip-compressed page (the aeb corpus ships its sources so) is undone,
+# whatever its name; gzip holding something else still fails as it would
 gzip -c "$tmp/good.html" >"$tmp/page.html.gz"
-check "gzip-compressed page" 1 60 'gzip' '' -- extract "$tmp/page.html.gz"
+check "gzip-compressed page" 0 60 '' 'The tide comes in' -- extract "$tmp/page.html.gz"
+cp "$tmp/page.html.gz" "$tmp/page-gz"
+check "gzip-compressed page, no .gz name" 0 60 '' 'The tide comes in' -- extract "$tmp/page-gz"
+gzip -c "$tmp/image.png" >"$tmp/image.png.gz"
+check "gzip-compressed PNG" 1 60 'not HTML.*PNG' '' -- extract "$tmp/image.png.gz"
 
 head -c 65536 "$winnow" >"$tmp/program.bin"
 check "executable" 1 60 'not HTML' '' -- extract "$tmp/program.bin"
