@@ -20,11 +20,12 @@ static double now_s(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-static int extract_kept(const cli_opts *o, winnow_engine *e, kept_page *pages, size_t n, cli_manifest *manifest,
-                        int *no_content)
+static int extract_kept(const cli_opts *o, cli_inputs *in, winnow_engine *e, kept_page *pages, size_t n,
+                        cli_manifest *manifest, int *no_content)
 {
     int failed = 0;
-    for (size_t i = 0; i < n; i++) {
+    cli_progress_start("learn --batch: extracting", o->quiet);
+    for (size_t i = 0; i < n && !cli_inputs_stopped(in); i++) {
         cli_page *p = &pages[i].page;
         winnow_source src = {p->file, p->record, p->record_id};
         winnow_input input = {p->data, p->len, p->charset, p->url, &src};
@@ -34,43 +35,35 @@ static int extract_kept(const cli_opts *o, winnow_engine *e, kept_page *pages, s
             cli_report("winnow: %s: %s\n", p->source, winnow_engine_error(e));
             cli_manifest_page(manifest, p, "", s, winnow_engine_error(e));
             failed++;
-            continue;
-        }
-        if (s == WINNOW_NO_CONTENT || s == WINNOW_NO_MAIN) (*no_content)++;
-        char *out_path = cli_output_path(o, p, 1);
-        char err[1024] = "out of memory";
-        winnow_status rs = o->output && !out_path ? WINNOW_E_NOMEM
-                                                  : cli_write_doc(o, doc, out_path, 1, err, sizeof err);
-        if (rs != WINNOW_OK) {
-            cli_report("winnow: %s: %s\n", p->source, err);
-            cli_manifest_page(manifest, p, "", rs, err);
-            failed++;
         } else {
-            const char *base = out_path ? strrchr(out_path, '/') : NULL;
-            cli_manifest_page(manifest, p, base ? base + 1 : out_path, s, winnow_doc_warning(doc));
+            if (s == WINNOW_NO_CONTENT || s == WINNOW_NO_MAIN) (*no_content)++;
+            failed += cli_output_page(o, in, manifest, p, doc, s, 1);
+            winnow_doc_free(doc);
         }
-        free(out_path);
-        winnow_doc_free(doc);
+        cli_progress_tick(i + 1, (double)(i + 1) / (double)n);
     }
+    cli_progress_end();
     return failed;
 }
 
 int cmd_learn(int argc, char **argv)
 {
     cli_opts o;
-    int rc = cli_parse(argc, argv, 2, &o,
+    int rc = cli_parse(argc, argv, &o,
                        "--db --site --half-life --batch --output --format --quiet --max-bytes --no-title --mode "
-                       "--method --charset --model --no-model --no-smooth --rule");
-    if (rc) { free(o.inputs); return rc; }
-    if (o.ninputs == 0) { fprintf(stderr, "winnow: learn needs pages (directories, WARC or JSONL files)\n"); free(o.inputs); return EXIT_USAGE; }
-    if (!o.db_path && !o.batch) { fprintf(stderr, "winnow: learn needs --db PATH (or --batch)\n"); free(o.inputs); return EXIT_USAGE; }
+                       "--method --charset --model --no-model --no-smooth --rule --recursive --input-format "
+                       "--input-list");
+    if (rc) { cli_opts_free(&o); return rc == CLI_DONE ? EXIT_OK : rc; }
+    if (o.ninputs == 0) { fprintf(stderr, "winnow: learn needs pages (directories, WARC or JSONL files)\n"); cli_opts_free(&o); return EXIT_USAGE; }
+    if (!o.db_path && !o.batch) { fprintf(stderr, "winnow: learn needs --db PATH (or --batch)\n"); cli_opts_free(&o); return EXIT_USAGE; }
 
     winnow_sitedb *db = NULL;
     if (o.db_path) {
         char err[512];
         db = winnow_sitedb_open(o.db_path, 1, err, sizeof err);
-        if (!db) { fprintf(stderr, "winnow: %s\n", err); free(o.inputs); return EXIT_SOME_FAILED; }
+        if (!db) { fprintf(stderr, "winnow: %s\n", err); cli_opts_free(&o); return EXIT_SOME_FAILED; }
     }
+    cli_progress_start("learn", o.quiet);
     cli_sites *sites = cli_sites_new(db, o.half_life);
     cli_inputs *in = cli_inputs_open(&o);
     winnow_engine *e = cli_engine_new(&o);
@@ -103,14 +96,16 @@ int cmd_learn(int argc, char **argv)
             cli_manifest_page(manifest, &page, "", WINNOW_E_ARG, "no URL to tell the page's site: give --site NAME");
             failed++;
             cli_page_free(&page);
+            cli_inputs_page_done(in);
             continue;
         }
-        winnow_site *site = cli_sites_get(sites, name, err, sizeof err);
+        winnow_site *site = cli_sites_get(sites, name, err, sizeof err, NULL);
         if (!site) {
             cli_report("winnow: %s: %s\n", page.source, err);
             cli_manifest_page(manifest, &page, "", WINNOW_E_IO, err);
             failed++;
             cli_page_free(&page);
+            cli_inputs_page_done(in);
             continue;
         }
         winnow_source src = {page.file, page.record, page.record_id};
@@ -137,7 +132,9 @@ int cmd_learn(int argc, char **argv)
         } else {
             cli_page_free(&page);
         }
+        cli_inputs_page_done(in);
     }
+    cli_progress_end();
     failed += cli_inputs_failed(in);
     double t_learn = now_s() - t0;
 
@@ -159,15 +156,15 @@ int cmd_learn(int argc, char **argv)
                 t_learn > 0 ? (double)pages / t_learn : 0.0, t_learn > 0 ? (double)bytes / 1e6 / t_learn : 0.0);
 
     int no_content = 0;
-    if (o.batch) failed += extract_kept(&o, e, kept, nkept, manifest, &no_content);
-    if (cli_manifest_close(manifest) != 0) failed++;
+    if (o.batch) failed += extract_kept(&o, in, e, kept, nkept, manifest, &no_content);
+    if (cli_manifest_close(manifest, !cli_inputs_stopped(in)) != 0) failed++;
     for (size_t i = 0; i < nkept; i++) cli_page_free(&kept[i].page);
     free(kept);
     winnow_engine_free(e);
+    int skipped = cli_inputs_skipped(in);
     cli_inputs_close(in);
     cli_sites_free(sites);
     winnow_sitedb_close(db);
-    free(o.inputs);
-    if (failed) return EXIT_SOME_FAILED;
-    return no_content ? EXIT_NO_CONTENT : EXIT_OK;
+    cli_opts_free(&o);
+    return cli_exit_status(failed, skipped, no_content);
 }

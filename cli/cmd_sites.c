@@ -20,17 +20,17 @@ static int print_site(void *ctx, const winnow_site_summary *s)
 int cmd_sites(int argc, char **argv)
 {
     cli_opts o;
-    int rc = cli_parse(argc, argv, 2, &o, "--db");
-    if (rc) { free(o.inputs); return rc; }
-    if (!o.db_path) { fprintf(stderr, "winnow: sites needs --db PATH\n"); free(o.inputs); return EXIT_USAGE; }
+    int rc = cli_parse(argc, argv, &o, "--db");
+    if (rc) { cli_opts_free(&o); return rc == CLI_DONE ? EXIT_OK : rc; }
+    if (!o.db_path) { fprintf(stderr, "winnow: sites needs --db PATH\n"); cli_opts_free(&o); return EXIT_USAGE; }
     char err[512];
     winnow_sitedb *db = winnow_sitedb_open(o.db_path, 0, err, sizeof err);
-    if (!db) { fprintf(stderr, "winnow: %s\n", err); free(o.inputs); return EXIT_SOME_FAILED; }
+    if (!db) { fprintf(stderr, "winnow: %s\n", err); cli_opts_free(&o); return EXIT_SOME_FAILED; }
     printf("%-40s %10s %10s %12s  %s\n", "site", "pages", "learned", "fingerprints", "updated");
     winnow_status s = winnow_sitedb_list(db, print_site, NULL);
     if (s != WINNOW_OK) fprintf(stderr, "winnow: %s\n", winnow_sitedb_error(db));
     winnow_sitedb_close(db);
-    free(o.inputs);
+    cli_opts_free(&o);
     return s == WINNOW_OK ? EXIT_OK : EXIT_SOME_FAILED;
 }
 
@@ -44,16 +44,16 @@ static int print_template(void *ctx, const char *kind, double df, const char *sa
 int cmd_site(int argc, char **argv)
 {
     cli_opts o;
-    int rc = cli_parse(argc, argv, 2, &o, "--db --all");
-    if (rc) { free(o.inputs); return rc; }
+    int rc = cli_parse(argc, argv, &o, "--db --all");
+    if (rc) { cli_opts_free(&o); return rc == CLI_DONE ? EXIT_OK : rc; }
     if (!o.db_path || o.ninputs != 1) {
         fprintf(stderr, "winnow: usage: winnow site NAME --db PATH [--all]\n");
-        free(o.inputs);
+        cli_opts_free(&o);
         return EXIT_USAGE;
     }
     char err[512];
     winnow_sitedb *db = winnow_sitedb_open(o.db_path, 0, err, sizeof err);
-    if (!db) { fprintf(stderr, "winnow: %s\n", err); free(o.inputs); return EXIT_SOME_FAILED; }
+    if (!db) { fprintf(stderr, "winnow: %s\n", err); cli_opts_free(&o); return EXIT_SOME_FAILED; }
     winnow_site *site = NULL;
     winnow_status s = winnow_site_load(db, o.inputs[0], 0, &site);
     if (s != WINNOW_OK) {
@@ -70,6 +70,6 @@ int cmd_site(int argc, char **argv)
     }
     winnow_site_free(site);
     winnow_sitedb_close(db);
-    free(o.inputs);
+    cli_opts_free(&o);
     return s == WINNOW_OK ? EXIT_OK : EXIT_SOME_FAILED;
 }
