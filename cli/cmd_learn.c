@@ -1,6 +1,17 @@
 /* winnow learn: count pages into their sites' models, save them in one
- * transaction; with --batch, then extract every page with its site model. */
+ * transaction; with --batch, then extract every page with its site model.
+ *
+ * Threads (-j N). A site's pages must be counted in input order (its page
+ * clock ages the evidence, and the first pages keep ContentExtractor
+ * blocks), so sites are learned side by side instead: the main thread reads
+ * pages and queues each on its site; a worker takes a site that has pages
+ * waiting and no other worker on it, counts one page, and puts the site back
+ * at the end of the line. The models come out as with one thread. The
+ * --batch extraction that follows reads the models only, so its pages are
+ * spread over all threads (when they go to a directory). */
 #include <errno.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +24,40 @@ typedef struct kept_page {
     winnow_site *site;
 } kept_page;
 
+typedef struct learn_job {
+    cli_page page;
+    winnow_site *site;
+    struct learn_job *next;
+} learn_job;
+
+/* A site's pages waiting to be counted, in input order. */
+typedef struct site_queue {
+    winnow_site *site;
+    learn_job *head, *tail;
+    int busy;                /* a worker is counting one of its pages */
+    int ready;               /* on the ready line */
+    struct site_queue *next_ready;
+} site_queue;
+
+typedef struct learner {
+    const cli_opts *o;
+    cli_inputs *in;
+    cli_manifest *manifest;
+    pthread_mutex_t lock;
+    pthread_cond_t work, room;
+    site_queue **queues;     /* open addressing by site pointer; cap is a power of two */
+    size_t nqueues, capqueues;
+    site_queue *ready_head, *ready_tail;
+    size_t inflight, max_inflight;
+    int done;                /* no more pages come */
+    /* results, under lock */
+    size_t counted, duplicates;
+    int failed;
+    kept_page *kept;
+    size_t nkept, capkept;
+    int oom;
+} learner;
+
 static double now_s(void)
 {
     struct timespec t;
@@ -20,29 +65,207 @@ static double now_s(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-static int extract_kept(const cli_opts *o, cli_inputs *in, winnow_engine *e, kept_page *pages, size_t n,
-                        cli_manifest *manifest, int *no_content)
+/* Counts one page into its site; keeps it for --batch. Takes the page. */
+static void learn_page(learner *l, winnow_engine *e, cli_page *page, winnow_site *site)
 {
-    int failed = 0;
-    cli_progress_start("learn --batch: extracting", o->quiet);
-    for (size_t i = 0; i < n && !cli_inputs_stopped(in); i++) {
-        cli_page *p = &pages[i].page;
+    winnow_source src = {page->file, page->record, page->record_id};
+    winnow_input input = {page->data, page->len, page->charset, page->url, &src};
+    int was_counted = 0;
+    winnow_status s = winnow_site_learn(e, site, &input, &was_counted);
+    if (WINNOW_FAILED(s)) {
+        cli_report("winnow: %s: %s\n", page->source, winnow_engine_error(e));
+        cli_manifest_page(l->manifest, page, "", s, winnow_engine_error(e));
+    }
+    pthread_mutex_lock(&l->lock);
+    if (WINNOW_FAILED(s)) l->failed++;
+    else if (was_counted) l->counted++;
+    else l->duplicates++;
+    int keep = l->o->batch && !WINNOW_FAILED(s);
+    if (keep && l->nkept == l->capkept) {
+        size_t cap = l->capkept ? l->capkept * 2 : 256;
+        kept_page *k = realloc(l->kept, cap * sizeof *k);
+        if (k) { l->kept = k; l->capkept = cap; }
+        else { keep = 0; l->oom = 1; }
+    }
+    if (keep) l->kept[l->nkept++] = (kept_page){*page, site};
+    pthread_mutex_unlock(&l->lock);
+    if (!keep) cli_page_free(page);
+    cli_inputs_page_done(l->in);
+}
+
+static site_queue *queue_of(learner *l, winnow_site *site)
+{
+    if ((l->nqueues + 1) * 2 > l->capqueues) {
+        size_t cap = l->capqueues ? l->capqueues * 2 : 64;
+        site_queue **n = calloc(cap, sizeof *n);
+        if (!n) return NULL;
+        for (size_t i = 0; i < l->capqueues; i++) {
+            if (!l->queues[i]) continue;
+            size_t h = ((uintptr_t)l->queues[i]->site >> 4) & (cap - 1);
+            while (n[h]) h = (h + 1) & (cap - 1);
+            n[h] = l->queues[i];
+        }
+        free(l->queues);
+        l->queues = n;
+        l->capqueues = cap;
+    }
+    size_t h = ((uintptr_t)site >> 4) & (l->capqueues - 1);
+    while (l->queues[h] && l->queues[h]->site != site) h = (h + 1) & (l->capqueues - 1);
+    if (!l->queues[h]) {
+        site_queue *q = calloc(1, sizeof *q);
+        if (!q) return NULL;
+        q->site = site;
+        l->queues[h] = q;
+        l->nqueues++;
+    }
+    return l->queues[h];
+}
+
+static void make_ready(learner *l, site_queue *q)
+{
+    if (q->busy || q->ready || !q->head) return;
+    q->ready = 1;
+    q->next_ready = NULL;
+    if (l->ready_tail) l->ready_tail->next_ready = q;
+    else l->ready_head = q;
+    l->ready_tail = q;
+    pthread_cond_signal(&l->work);
+}
+
+typedef struct learn_worker {
+    learner *l;
+    winnow_engine *e;
+} learn_worker;
+
+static void *learn_run(void *arg)
+{
+    learn_worker *w = arg;
+    learner *l = w->l;
+    pthread_mutex_lock(&l->lock);
+    for (;;) {
+        while (!l->ready_head && !l->done) pthread_cond_wait(&l->work, &l->lock);
+        site_queue *q = l->ready_head;
+        if (!q) break; /* done, and nothing waits */
+        l->ready_head = q->next_ready;
+        if (!l->ready_head) l->ready_tail = NULL;
+        q->ready = 0;
+        q->busy = 1;
+        learn_job *job = q->head;
+        q->head = job->next;
+        if (!q->head) q->tail = NULL;
+        pthread_mutex_unlock(&l->lock);
+        learn_page(l, w->e, &job->page, job->site);
+        free(job);
+        pthread_mutex_lock(&l->lock);
+        q->busy = 0;
+        make_ready(l, q);
+        l->inflight--;
+        pthread_cond_signal(&l->room);
+    }
+    pthread_mutex_unlock(&l->lock);
+    return NULL;
+}
+
+/* Queues a page on its site (takes it); waits while too many are queued. */
+static int queue_page(learner *l, cli_page *page, winnow_site *site)
+{
+    learn_job *job = malloc(sizeof *job);
+    if (!job) return -1;
+    *job = (learn_job){*page, site, NULL};
+    pthread_mutex_lock(&l->lock);
+    while (l->inflight >= l->max_inflight) pthread_cond_wait(&l->room, &l->lock);
+    site_queue *q = queue_of(l, site);
+    if (!q) {
+        pthread_mutex_unlock(&l->lock);
+        free(job);
+        return -1;
+    }
+    if (q->tail) q->tail->next = job;
+    else q->head = job;
+    q->tail = job;
+    l->inflight++;
+    make_ready(l, q);
+    pthread_mutex_unlock(&l->lock);
+    return 0;
+}
+
+static int cmp_kept(const void *a, const void *b)
+{
+    size_t x = ((const kept_page *)a)->page.seq, y = ((const kept_page *)b)->page.seq;
+    return x < y ? -1 : x > y;
+}
+
+/* --batch: every kept page extracted with its site's model. */
+typedef struct batch_worker {
+    const cli_opts *o;
+    cli_inputs *in;
+    cli_manifest *manifest;
+    kept_page *pages;
+    size_t n;
+    atomic_size_t *next;
+    int failed, no_content;
+} batch_worker;
+
+static void *batch_run(void *arg)
+{
+    batch_worker *w = arg;
+    const cli_opts *o = w->o;
+    winnow_engine *e = cli_engine_new(o);
+    if (!e) { w->failed++; return NULL; }
+    for (;;) {
+        size_t i = atomic_fetch_add(w->next, 1);
+        if (i >= w->n || cli_inputs_stopped(w->in)) break;
+        cli_page *p = &w->pages[i].page;
         winnow_source src = {p->file, p->record, p->record_id};
         winnow_input input = {p->data, p->len, p->charset, p->url, &src};
         winnow_doc *doc = NULL;
-        winnow_status s = winnow_extract_site(e, &input, pages[i].site, &o->site_opt, &doc);
+        winnow_status s = winnow_extract_site(e, &input, w->pages[i].site, &o->site_opt, &doc);
         if (WINNOW_FAILED(s)) {
             cli_report("winnow: %s: %s\n", p->source, winnow_engine_error(e));
-            cli_manifest_page(manifest, p, "", s, winnow_engine_error(e));
-            failed++;
+            cli_manifest_page(w->manifest, p, "", s, winnow_engine_error(e));
+            w->failed++;
         } else {
-            if (s == WINNOW_NO_CONTENT || s == WINNOW_NO_MAIN) (*no_content)++;
-            failed += cli_output_page(o, in, manifest, p, doc, s, 1);
+            if (s == WINNOW_NO_CONTENT || s == WINNOW_NO_MAIN) w->no_content++;
+            w->failed += cli_output_page(o, w->in, w->manifest, p, doc, s, 1);
             winnow_doc_free(doc);
         }
-        cli_progress_tick(i + 1, (double)(i + 1) / (double)n);
+        cli_progress_tick(i + 1, (double)(i + 1) / (double)w->n);
+    }
+    winnow_engine_free(e);
+    return NULL;
+}
+
+static int extract_kept(const cli_opts *o, cli_inputs *in, kept_page *pages, size_t n, cli_manifest *manifest,
+                        int *no_content)
+{
+    /* pages to stdout go one after the other, in input order */
+    int nthreads = o->output ? o->jobs : 1;
+    if ((size_t)nthreads > n) nthreads = n ? (int)n : 1;
+    atomic_size_t next = 0;
+    batch_worker *ws = calloc((size_t)nthreads, sizeof *ws);
+    pthread_t *tids = calloc((size_t)nthreads, sizeof *tids);
+    int *started = calloc((size_t)nthreads, sizeof *started);
+    if (!ws || !tids || !started) {
+        free(ws), free(tids), free(started);
+        fprintf(stderr, "winnow: out of memory\n");
+        return 1;
+    }
+    cli_progress_start("learn --batch: extracting", o->quiet);
+    for (int t = 0; t < nthreads; t++) {
+        ws[t] = (batch_worker){o, in, manifest, pages, n, &next, 0, 0};
+        if (t > 0) started[t] = pthread_create(&tids[t], NULL, batch_run, &ws[t]) == 0;
+    }
+    batch_run(&ws[0]);
+    int failed = 0;
+    for (int t = 0; t < nthreads; t++) {
+        if (t > 0 && started[t]) pthread_join(tids[t], NULL);
+        failed += ws[t].failed;
+        *no_content += ws[t].no_content;
     }
     cli_progress_end();
+    free(ws);
+    free(tids);
+    free(started);
     return failed;
 }
 
@@ -51,7 +274,7 @@ int cmd_learn(int argc, char **argv)
     cli_opts o;
     int rc = cli_parse(argc, argv, &o,
                        "--db --site --half-life --batch --output --format --quiet --max-bytes --no-title --mode "
-                       "--method --charset --model --no-model --no-smooth --rule --recursive --input-format "
+                       "--method --charset --model --no-model --no-smooth --rule --jobs --recursive --input-format "
                        "--input-list");
     if (rc) { cli_opts_free(&o); return rc == CLI_DONE ? EXIT_OK : rc; }
     if (o.ninputs == 0) { fprintf(stderr, "winnow: learn needs pages (directories, WARC or JSONL files)\n"); cli_opts_free(&o); return EXIT_USAGE; }
@@ -66,10 +289,12 @@ int cmd_learn(int argc, char **argv)
     cli_progress_start("learn", o.quiet);
     cli_sites *sites = cli_sites_new(db, o.half_life);
     cli_inputs *in = cli_inputs_open(&o);
+    int nworkers = o.jobs > 1 ? o.jobs : 0;
+    learn_worker *ws = calloc((size_t)(nworkers + 1), sizeof *ws);
+    pthread_t *tids = calloc((size_t)(nworkers + 1), sizeof *tids);
+    int *started = calloc((size_t)(nworkers + 1), sizeof *started);
     winnow_engine *e = cli_engine_new(&o);
-    kept_page *kept = NULL;
-    size_t nkept = 0, capkept = 0;
-    if (!sites || !in || !e) { fprintf(stderr, "winnow: out of memory\n"); return EXIT_SOME_FAILED; }
+    if (!sites || !in || !e || !ws || !tids || !started) { fprintf(stderr, "winnow: out of memory\n"); return EXIT_SOME_FAILED; }
     /* --batch -o OUT: OUT/NAME.txt for every page, and OUT/manifest.tsv */
     cli_manifest *manifest = NULL;
     if (o.batch && o.output) {
@@ -81,61 +306,82 @@ int cmd_learn(int argc, char **argv)
         cli_inputs_set_manifest(in, manifest);
     }
 
+    learner l = {.o = &o, .in = in, .manifest = manifest, .max_inflight = 4 * (size_t)(nworkers ? nworkers : 1)};
+    pthread_mutex_init(&l.lock, NULL);
+    pthread_cond_init(&l.work, NULL);
+    pthread_cond_init(&l.room, NULL);
+    for (int t = 0; t < nworkers; t++) {
+        ws[t] = (learn_worker){&l, cli_engine_new(&o)};
+        started[t] = ws[t].e && pthread_create(&tids[t], NULL, learn_run, &ws[t]) == 0;
+        if (!started[t]) fprintf(stderr, "winnow: warning: cannot start thread %d\n", t + 1);
+    }
+    int running = 0;
+    for (int t = 0; t < nworkers; t++) running += started[t];
+    if (!running) { /* none: the main thread counts every page itself */
+        for (int t = 0; t < nworkers; t++) winnow_engine_free(ws[t].e);
+        nworkers = 0;
+    }
+
     double t0 = now_s();
-    size_t pages = 0, counted = 0, duplicates = 0, bytes = 0;
-    int failed = 0, no_site_reported = 0;
+    size_t pages = 0, bytes = 0;
+    int no_site_reported = 0;
     cli_page page;
     while (cli_inputs_next(in, &page)) {
         pages++;
         bytes += page.len;
         char name[256], err[512] = "";
         cli_site_name(&o, &page, name, sizeof name);
+        winnow_site *site = NULL;
         if (!*name) {
             if (!no_site_reported++)
                 cli_report("winnow: %s: no URL to tell the page's site: give --site NAME\n", page.source);
             cli_manifest_page(manifest, &page, "", WINNOW_E_ARG, "no URL to tell the page's site: give --site NAME");
-            failed++;
-            cli_page_free(&page);
-            cli_inputs_page_done(in);
-            continue;
-        }
-        winnow_site *site = cli_sites_get(sites, name, err, sizeof err, NULL);
-        if (!site) {
+        } else if (!(site = cli_sites_get(sites, name, err, sizeof err, NULL))) {
             cli_report("winnow: %s: %s\n", page.source, err);
             cli_manifest_page(manifest, &page, "", WINNOW_E_IO, err);
-            failed++;
+        }
+        if (!site) {
+            pthread_mutex_lock(&l.lock);
+            l.failed++;
+            pthread_mutex_unlock(&l.lock);
             cli_page_free(&page);
             cli_inputs_page_done(in);
             continue;
         }
-        winnow_source src = {page.file, page.record, page.record_id};
-        winnow_input input = {page.data, page.len, page.charset, page.url, &src};
-        int was_counted = 0;
-        winnow_status s = winnow_site_learn(e, site, &input, &was_counted);
-        if (WINNOW_FAILED(s)) {
-            cli_report("winnow: %s: %s\n", page.source, winnow_engine_error(e));
-            cli_manifest_page(manifest, &page, "", s, winnow_engine_error(e));
-            failed++;
-        } else if (was_counted) {
-            counted++;
-        } else {
-            duplicates++;
-        }
-        if (o.batch && !WINNOW_FAILED(s)) {
-            if (nkept == capkept) {
-                capkept = capkept ? capkept * 2 : 256;
-                kept_page *k = realloc(kept, capkept * sizeof *k);
-                if (!k) { fprintf(stderr, "winnow: out of memory\n"); return EXIT_SOME_FAILED; }
-                kept = k;
-            }
-            kept[nkept++] = (kept_page){page, site};
-        } else {
+        if (!nworkers) {
+            learn_page(&l, e, &page, site);
+        } else if (queue_page(&l, &page, site) != 0) {
+            cli_report("winnow: out of memory\n");
+            pthread_mutex_lock(&l.lock);
+            l.failed++;
+            pthread_mutex_unlock(&l.lock);
             cli_page_free(&page);
         }
-        cli_inputs_page_done(in);
     }
+    pthread_mutex_lock(&l.lock);
+    l.done = 1;
+    pthread_cond_broadcast(&l.work);
+    pthread_mutex_unlock(&l.lock);
+    for (int t = 0; t < nworkers; t++) {
+        if (started[t]) pthread_join(tids[t], NULL);
+        winnow_engine_free(ws[t].e);
+    }
+    /* with no worker left (none could start), what is queued is counted here */
+    for (size_t i = 0; i < l.capqueues; i++) {
+        site_queue *q = l.queues ? l.queues[i] : NULL;
+        if (!q) continue;
+        while (q->head) {
+            learn_job *job = q->head;
+            q->head = job->next;
+            learn_page(&l, e, &job->page, job->site);
+            free(job);
+        }
+        free(q);
+    }
+    free(l.queues);
     cli_progress_end();
-    failed += cli_inputs_failed(in);
+    if (l.oom) { cli_report("winnow: out of memory keeping pages for --batch\n"); l.failed++; }
+    int failed = l.failed + cli_inputs_failed(in);
     double t_learn = now_s() - t0;
 
     winnow_site **all;
@@ -152,14 +398,24 @@ int cmd_learn(int argc, char **argv)
     if (!o.quiet)
         fprintf(stderr,
                 "learned %zu pages (%zu counted, %zu duplicates, %d failed) of %zu site%s in %.2f s, %.1f pages/s, %.1f MB/s\n",
-                pages, counted, duplicates, failed, nsites, nsites == 1 ? "" : "s", t_learn,
+                pages, l.counted, l.duplicates, failed, nsites, nsites == 1 ? "" : "s", t_learn,
                 t_learn > 0 ? (double)pages / t_learn : 0.0, t_learn > 0 ? (double)bytes / 1e6 / t_learn : 0.0);
 
     int no_content = 0;
-    if (o.batch) failed += extract_kept(&o, in, e, kept, nkept, manifest, &no_content);
+    if (o.batch) {
+        /* input order: the pages to stdout come out in it */
+        if (l.nkept > 1) qsort(l.kept, l.nkept, sizeof *l.kept, cmp_kept);
+        failed += extract_kept(&o, in, l.kept, l.nkept, manifest, &no_content);
+    }
     if (cli_manifest_close(manifest, !cli_inputs_stopped(in)) != 0) failed++;
-    for (size_t i = 0; i < nkept; i++) cli_page_free(&kept[i].page);
-    free(kept);
+    for (size_t i = 0; i < l.nkept; i++) cli_page_free(&l.kept[i].page);
+    free(l.kept);
+    pthread_cond_destroy(&l.work);
+    pthread_cond_destroy(&l.room);
+    pthread_mutex_destroy(&l.lock);
+    free(ws);
+    free(tids);
+    free(started);
     winnow_engine_free(e);
     int skipped = cli_inputs_skipped(in);
     cli_inputs_close(in);

@@ -117,9 +117,15 @@ with open(out, 'wb') as f:
                                         ('WARC-Target-URI', 'http://%s.example/p/%d' % (prefix, k + 1)),
                                         ('Content-Type', 'application/http; msgtype=response')], http))
     else:
+        # jsonlg: each page also holds one of three "group" paragraphs, shared
+        # by an irregular subset of the pages, so that with ageing a site's
+        # counts depend on the order its pages were learned in
         for k in range(n):
-            f.write((json.dumps({'url': 'http://%s.example/p/%d' % (prefix, k + 1),
-                                 'html': body(k).decode('latin-1')}) + '\n').encode())
+            html = body(k).decode('latin-1')
+            if kind == 'jsonlg':
+                html = html.replace('</article>', '<p>Group %d note: the harbour office opens at eight and closes '
+                                    'when the last boat is in, every day.</p></article>' % (k * k % 7 % 3))
+            f.write((json.dumps({'url': 'http://%s.example/p/%d' % (prefix, k + 1), 'html': html}) + '\n').encode())
 EOF
 make() { python3 "$tmp/make.py" "$@" || { echo "FAIL cannot make $2"; exit 1; }; }
 
@@ -400,6 +406,31 @@ if run "learn docs" 0 learn -q --db "$tmp/sites.db" --site docs "$tmp/in/docs.js
     [ "$(grep -c "has no pages of site manual" "$tmp/err")" -eq 1 ] && ok "--mode site with an unknown site: one warning for 6 pages" ||
       bad "--mode site with an unknown site" "$tmp/err"
   fi
+fi
+
+# --- learn -j: sites side by side, the same models as one thread ------------------------
+# (a half-life of 2 pages makes the counts depend on each site's page order)
+for p in ja jb jc; do make jsonlg "$tmp/in/learn-$p.jsonl" $p 12; done
+make jsonlg "$tmp/in/learn-www.jsonl" www.jd 3
+learn_in=("$tmp/in/learn-ja.jsonl" "$tmp/in/learn-jb.jsonl" "$tmp/in/learn-jc.jsonl" "$tmp/in/learn-www.jsonl")
+if run "learn -j 1" 0 learn -q -j 1 --half-life 2 --db "$tmp/j1.db" "${learn_in[@]}" &&
+   run "learn -j 3" 0 learn -q -j 3 --half-life 2 --db "$tmp/j3.db" "${learn_in[@]}"; then
+  same=1
+  "$winnow" sites --db "$tmp/j1.db" | awk '{ $NF = ""; print }' >"$tmp/s1"
+  "$winnow" sites --db "$tmp/j3.db" | awk '{ $NF = ""; print }' >"$tmp/s3"
+  cmp -s "$tmp/s1" "$tmp/s3" || same=0
+  for site in ja.example jb.example jc.example jd.example; do
+    "$winnow" site "$site" --all --db "$tmp/j1.db" >"$tmp/st1" 2>&1
+    "$winnow" site "$site" --all --db "$tmp/j3.db" >"$tmp/st3" 2>&1
+    cmp -s "$tmp/st1" "$tmp/st3" && [ -s "$tmp/st1" ] || same=0
+  done
+  [ "$same" = 1 ] && [ "$(grep -c example "$tmp/s1")" -eq 4 ] && ok "learn -j 3: the same 4 sites and fingerprints as -j 1" ||
+    bad "learn -j 3 differs from -j 1" "$tmp/s1" "$tmp/s3"
+fi
+if run "learn --batch -j 1" 0 learn -q --batch -j 1 --half-life 2 "${learn_in[@]}" -o "$tmp/lb1" &&
+   run "learn --batch -j 3" 0 learn -q --batch -j 3 --half-life 2 "${learn_in[@]}" -o "$tmp/lb3"; then
+  expect_pages "learn --batch -j 3" "$tmp/lb3" 39
+  diff -r "$tmp/lb1" "$tmp/lb3" >"$tmp/diff" && ok "learn --batch -j 3: the same files and manifest as -j 1" || bad "learn --batch -j differs" "$tmp/diff"
 fi
 
 # --- the progress line: on a terminal only, never with -q -------------------------------
