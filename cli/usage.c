@@ -150,15 +150,25 @@ static const char learn_usage[] =
 
 static const char sites_usage[] =
     "usage: winnow sites --db DB\n"
-    "The sites of a site database, one a line: name, pages (aged), pages learned,\n"
-    "fingerprints, last update.\n"
+    "The sites of a site database, one a line:\n"
+    "  site          the site's name\n"
+    "  weight        what its pages weigh now (a fraction): each page learned after one\n"
+    "                multiplies that one's weight by 2^(-1/half-life), so old pages (an old\n"
+    "                template) fade; the template share (10%) is taken of this\n"
+    "  learned       pages counted into it over its life (a page seen again, under another\n"
+    "                URL too, once)\n"
+    "  fingerprints  distinct block and chunk fingerprints stored\n"
+    "  half-life     in pages\n"
+    "  updated       the last learn (UTC)\n"
     "\n"
     "exit status: 0 listed; 1 the database cannot be read; 2 usage error\n";
 
 static const char site_usage[] =
     "usage: winnow site NAME --db DB [--all]\n"
-    "A site's template: the fingerprints on at least 10% of its pages, most frequent first,\n"
-    "with their document frequency, share, kind and text.\n"
+    "A site's template: the fingerprints on at least 10% of its pages (by weight, see\n"
+    "'winnow help sites'), most frequent first, with their document frequency, share, kind\n"
+    "and text. NAME www.example.org finds example.org (and the other way round) when only\n"
+    "that one is in the database.\n"
     "\n"
     "      --db DB           the site database\n"
     "      --all             every fingerprint on two or more pages\n"

@@ -408,6 +408,31 @@ if run "learn docs" 0 learn -q --db "$tmp/sites.db" --site docs "$tmp/in/docs.js
   fi
 fi
 
+# --- winnow sites: pages learned and their aged weight, labelled -----------------
+make jsonl "$tmp/in/www.jsonl" www.hl 3
+if run "learn 3 pages, half-life 2" 0 learn -q --db "$tmp/hl.db" --half-life 2 "$tmp/in/www.jsonl" &&
+   run "sites" 0 sites --db "$tmp/hl.db"; then
+  # ages 2, 1, 0 pages: 2^-1 + 2^-0.5 + 1 = 2.21
+  read -r -a head <"$tmp/out"
+  row=$(awk '$1 == "hl.example" { print $2, $3 }' "$tmp/out")
+  [ "${head[1]}" = weight ] && [ "${head[2]}" = learned ] && [ "$row" = "2.21 3" ] &&
+    ok "sites: weight 2.21 and 3 learned, in labelled columns" || bad "sites: header '${head[*]}', row '$row'" "$tmp/out"
+fi
+# site NAME: www. or not, whichever the database has
+if run "site www.hl.example" 0 site www.hl.example --db "$tmp/hl.db"; then
+  grep -q '^site hl.example: 3 pages learned, weight 2.21' "$tmp/out" && ok "site www.hl.example finds hl.example" ||
+    bad "site www.hl.example" "$tmp/out" "$tmp/err"
+fi
+if run "learn as www.docs.example" 0 learn -q --db "$tmp/hl.db" --site www.docs.example "$tmp/in/docs.jsonl"; then
+  if run "site docs.example" 0 site docs.example --db "$tmp/hl.db"; then
+    grep -q '^site www.docs.example: 6 pages learned' "$tmp/out" && ok "site docs.example finds www.docs.example" ||
+      bad "site docs.example" "$tmp/out" "$tmp/err"
+  fi
+fi
+if run "site not in the database" 1 site nosuch.example --db "$tmp/hl.db"; then
+  grep -q 'has no site named nosuch.example' "$tmp/err" && ok "site of an unknown name: exit 1, said so" || bad "site of an unknown name" "$tmp/err"
+fi
+
 # --- learn -j: sites side by side, the same models as one thread ------------------------
 # (a half-life of 2 pages makes the counts depend on each site's page order)
 for p in ja jb jc; do make jsonlg "$tmp/in/learn-$p.jsonl" $p 12; done
