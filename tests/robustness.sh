@@ -6,7 +6,7 @@
 # Every case runs the real binary under a time limit and checks three
 # things: no sanitizer report (ASan/UBSan/LSan exit with code 86 here and
 # print "Sanitizer"/"runtime error"), the exit status that names the outcome
-# (0 content, 1 failed, 2 usage, 3 no content; see cli/winnow.c), and a
+# (0 content, 1 failed, 2 usage, 3 no content, 4 skipped; see cli/cli.h), and a
 # message on stderr that tells the user what happened. Inputs are made at
 # run time in a temporary directory, so nothing large is committed.
 set -u
@@ -215,6 +215,15 @@ for cmd in extract blocks segments learn sites site train rules help version; do
   else failed=$((failed + 1)); echo "FAIL winnow help $cmd differs from $cmd -h"; fi
 done
 check "help of an unknown command" 2 60 "unknown command 'frob'" '' -- help frob
+# the exit statuses of the usage text are the README's
+readme=$(dirname "$0")/../README.md
+if [ -f "$readme" ]; then
+  "$winnow" help >"$tmp/help.top"
+  for k in 0 1 2 3 4; do
+    if grep -qE "^  $k  " "$tmp/help.top" && grep -qE "^\| \`$k\` \|" "$readme"; then passed=$((passed + 1)); echo "ok   exit status $k in the usage text and the README"
+    else failed=$((failed + 1)); echo "FAIL exit status $k is not in both the usage text and the README's table"; fi
+  done
+fi
 
 # --- outputs that cannot be written: one error, and the run stops ------------
 mkdir -p "$tmp/three"
