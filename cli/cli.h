@@ -81,6 +81,9 @@ void cli_progress_start(const char *what, int quiet);
 void cli_progress_tick(unsigned long long pages, double fraction);
 void cli_progress_end(void);
 int cli_progress_on(void);
+/* Erases the line until the next tick (before a page goes to stdout, which
+ * may be the same terminal). */
+void cli_progress_hide(void);
 
 /* Output names, unique in a run (see outputs.c): base, else base~2, base~3,
  * ... (ASCII case ignored). Bases are cut to CLI_NAME_MAX bytes. */

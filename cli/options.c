@@ -268,7 +268,10 @@ int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed)
         case 'V':
             printf("winnow %s\n", winnow_version());
             return CLI_DONE;
-        case 'o': o->output = val; break;
+        case 'o':
+            if (!*val) { fprintf(stderr, "winnow: --output needs a path, got ''\n"); return EXIT_USAGE; }
+            o->output = val;
+            break;
         case 'f':
             if (!winnow_format_parse(val, &o->format)) {
                 fprintf(stderr, "winnow: unknown format '%s' (text, markdown, json, html, blocks, segments)\n", val);

@@ -98,6 +98,15 @@ void cli_progress_tick(unsigned long long pages, double fraction)
     pthread_mutex_unlock(&report_lock);
 }
 
+void cli_progress_hide(void)
+{
+    if (!atomic_load(&progress_on)) return;
+    pthread_mutex_lock(&report_lock);
+    erase_line();
+    fflush(stderr);
+    pthread_mutex_unlock(&report_lock);
+}
+
 void cli_progress_end(void)
 {
     pthread_mutex_lock(&report_lock);

@@ -195,6 +195,7 @@ check "--jobs 0" 2 60 "jobs needs a whole number from 1 to 256" '' -- extract -j
 check "--half-life -1" 2 60 "half-life needs a positive number" '' -- learn --half-life -1 --batch "$tmp/good.html"
 check "--half-life nan" 2 60 "half-life needs a positive number" '' -- learn --half-life nan --batch "$tmp/good.html"
 check "train --rounds -3" 2 60 "rounds needs a whole number" '' -- train "$tmp/good.html" --rounds -3 -o "$tmp/m"
+check "empty --output" 2 60 "output needs a path" '' -- extract "$tmp/good.html" -o ''
 check "option without its value" 2 60 "option '--output' needs a value" '' -- extract "$tmp/good.html" --output
 check "flag given a value" 2 60 "option '--quiet' takes no value" '' -- extract --quiet=1 "$tmp/good.html"
 check "ambiguous abbreviation" 2 60 "option '--no' is ambiguous" '' -- extract --no "$tmp/good.html"
