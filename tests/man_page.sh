@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# man/winnow.1 against the tool: every command and option that 'winnow help'
-# and 'winnow train --help' list is documented, the version matches, and the
-# page renders without warnings (groff, and man -l when man-db is there).
+# man/winnow.1 against the tool: every command and option that 'winnow help',
+# 'winnow help COMMAND' for each command and 'winnow train --help' list is
+# documented, the version matches, and the page renders without warnings
+# (groff, and man -l when man-db is there).
 #
 #   man_page.sh MAN_PAGE WINNOW
 set -uo pipefail
@@ -26,8 +27,13 @@ for c in $commands; do
   if grep -Eq "^\.(B|BI|BR) \"?$c\b" <<<"$text"; then ok; else bad "command '$c' is not documented in $page"; fi
 done
 
-# options: every --long and -x option in the usage texts
-options=$( (echo "$help"; echo "$train_help") | grep -oE '(^|[ ,(])--?[a-z][a-z0-9-]*' | sed 's/^[ ,(]//' | sort -u)
+# options: every --long and -x option in the usage texts: the top-level one
+# and each command's ('winnow help CMD')
+all_help=$(echo "$help"; echo "$train_help"; for c in $commands; do "$winnow" help "$c"; done)
+for c in $commands; do
+  if "$winnow" help "$c" >/dev/null 2>&1; then ok; else bad "'winnow help $c' fails"; fi
+done
+options=$(echo "$all_help" | grep -oE '(^|[ ,(])--?[a-z][a-z0-9-]*' | sed 's/^[ ,(]//' | sort -u)
 [ -n "$options" ] || bad "no options read from the usage texts"
 for o in $options; do
   # as a bold word: .B, .BI, .BR arguments or \fB...\fR
