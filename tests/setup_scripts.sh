@@ -25,7 +25,10 @@ if command -v make >/dev/null; then
       ok
     fi
   done
-  if make -n -C "$src" deps 2>&1 | grep -q 'install-deps.sh'; then ok; else bad "make deps does not run install-deps.sh"; fi
+  # read make's whole output first: grep -q stopping early would make the
+  # pipeline fail under pipefail when make is still writing
+  out=$(make -n -C "$src" deps 2>&1)
+  if grep -q 'install-deps.sh' <<<"$out"; then ok; else bad "make deps does not run install-deps.sh"; fi
 else
   echo "SKIP: make not found, the Makefile is not checked"
 fi
