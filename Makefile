@@ -1,21 +1,34 @@
 # Thin wrapper over CMake. `make` builds, `make check` runs the test suite
 # under AddressSanitizer + UndefinedBehaviorSanitizer (with the fuzz target
-# when clang is present), `make bench CORPUS=DIR` prints throughput figures.
+# when clang is present), `make bench CORPUS=DIR` prints throughput figures,
+# `make install` installs under PREFIX (staged under DESTDIR when set).
+# Nothing here installs system packages: `make deps` (scripts/install-deps.sh)
+# does, and is run once by hand or by CI before building.
 BUILD ?= build
 CHECK_BUILD ?= build-check
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CLANG := $(shell command -v clang 2>/dev/null)
 CORPUS ?= ../shared/bench/aeb/html
+PREFIX ?= /usr/local
+DESTDIR ?=
 
-.PHONY: all deps check bench samples model clean
-all: deps
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+.PHONY: all deps check bench samples model install clean
+all:
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$(PREFIX)" >/dev/null
 	cmake --build $(BUILD) -j $(JOBS)
 
 deps:
 	@scripts/install-deps.sh
 
-check: deps
+# The CLI, libwinnow (.so with its soname links, and .a), winnow.h, winnow.pc,
+# the CMake package (find_package(winnow)) and the man page. Installed for
+# real (no DESTDIR) by root, the loader's cache is refreshed so that programs
+# linked with -lwinnow find libwinnow.so in a standard directory.
+install: all
+	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" -eq 0 ] && command -v ldconfig >/dev/null; then ldconfig; fi
+
+check:
 	cmake -S . -B $(CHECK_BUILD) -DCMAKE_BUILD_TYPE=Debug -DWINNOW_SANITIZE=ON \
 	  $(if $(CLANG),-DCMAKE_C_COMPILER=$(CLANG) -DWINNOW_FUZZ=ON,) >/dev/null
 	cmake --build $(CHECK_BUILD) -j $(JOBS)

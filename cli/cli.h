@@ -4,14 +4,19 @@
 #ifndef WINNOW_CLI_H
 #define WINNOW_CLI_H
 
+#include <getopt.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 
 #include "winnow.h"
 
-enum { EXIT_OK = 0, EXIT_SOME_FAILED = 1, EXIT_USAGE = 2, EXIT_NO_CONTENT = 3, EXIT_DB_DAMAGED = 4 };
-
+/* Exit statuses (README "Exit status", the usage text): the first that
+ * applies of 2 (before anything ran), 5, 1, 4, 3, else 0; learn stopped by
+ * a signal: 128 + the signal. */
+enum { EXIT_OK = 0, EXIT_SOME_FAILED = 1, EXIT_USAGE = 2, EXIT_NO_CONTENT = 3, EXIT_SKIPPED = 4, EXIT_DB_DAMAGED = 5 };
+/* The exit status of a run from its counts. */
+int cli_exit_status(int failed, int skipped, int no_content);
 /* The exit status of a failed site database call: EXIT_DB_DAMAGED for a
  * damaged database, EXIT_SOME_FAILED otherwise. */
 int cli_db_exit(winnow_status s);
@@ -33,14 +38,33 @@ typedef struct cli_opts {
     int batch;                   /* learn --batch */
     int all;                     /* site: list every fingerprint, not only templates */
     int comments;                /* extract --comments: reader comments after the main text */
-    const char **inputs;
-    int ninputs;
+    winnow_reader_options reader; /* --input-format, -r, --max-bytes */
+    const char **inputs;         /* the command line's and --input-list's */
+    int ninputs, capinputs;
+    char *list_data;             /* --input-list: the file's bytes, which inputs point into */
     const char *rules[32];       /* --rule NAME=VALUE, applied to every engine */
     int nrules;
 } cli_opts;
 
-/* Option parsing shared by the commands; returns 0, or EXIT_USAGE after a message. */
-int cli_parse(int argc, char **argv, int first, cli_opts *o, const char *allowed);
+/* Option parsing shared by the commands (getopt_long: --name=VALUE, -fVALUE,
+ * grouped flags, options after inputs, -- ends the options): argv[1] is the
+ * command, `allowed` lists the long options it takes, space separated
+ * (--help and --version always). Returns 0; EXIT_USAGE after a message;
+ * or CLI_DONE when --help or --version was answered (exit 0). Free with
+ * cli_opts_free() in every case. */
+#define CLI_DONE (-1)
+int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed);
+void cli_opts_free(cli_opts *o);
+/* The message for getopt_long's '?' or ':' (c) at optind `at` of av:
+ * unknown, not the command's, ambiguous, without its value, or given one
+ * it does not take. known: every option of the tool; taken: the command's. */
+void cli_option_error(const char *cmd, int c, int at, char *const *av, const struct option *known,
+                      const struct option *taken);
+/* Strict numbers for options: digits only (no sign, no blanks), in range. */
+int cli_parse_count(const char *opt, const char *s, unsigned long long lo, unsigned long long hi,
+                    unsigned long long *out);
+/* Usage of a command (NULL: the top-level usage); NULL for an unknown one. */
+const char *cli_usage(const char *cmd);
 
 /* Inputs: every record of every input, in order, shared by worker threads. */
 typedef struct cli_page {
@@ -53,6 +77,18 @@ typedef struct cli_page {
     char *data;
     size_t len;
 } cli_page;
+
+/* A progress line on stderr for runs longer than 2 s, when stderr is a
+ * terminal and -q is not given: pages done, pages per second, and the
+ * share done with the time left when the total is known (fraction >= 0).
+ * cli_report clears it before a message. One at a time per process. */
+void cli_progress_start(const char *what, int quiet);
+void cli_progress_tick(unsigned long long pages, double fraction);
+void cli_progress_end(void);
+int cli_progress_on(void);
+/* Erases the line until the next tick (before a page goes to stdout, which
+ * may be the same terminal). */
+void cli_progress_hide(void);
 
 /* Output names, unique in a run (see outputs.c): base, else base~2, base~3,
  * ... (ASCII case ignored). Bases are cut to CLI_NAME_MAX bytes. */
@@ -77,7 +113,8 @@ typedef struct cli_entry {
 typedef struct cli_manifest cli_manifest;
 cli_manifest *cli_manifest_open(const char *dir);   /* NULL after a message */
 void cli_manifest_add(cli_manifest *m, size_t seq, const cli_entry *e);  /* m may be NULL */
-int cli_manifest_close(cli_manifest *m);             /* 0, or -1 after a message; m may be NULL */
+/* 0, or -1 (after a message when report is set); m may be NULL */
+int cli_manifest_close(cli_manifest *m, int report);
 /* The line of a page: its source fields with the output name, status and message. */
 void cli_manifest_page(cli_manifest *m, const cli_page *p, const char *output, winnow_status s, const char *msg);
 
@@ -96,8 +133,19 @@ cli_inputs *cli_inputs_open(const cli_opts *o);
 int cli_inputs_next(cli_inputs *in, cli_page *page);
 void cli_page_free(cli_page *p);
 int cli_inputs_failed(const cli_inputs *in);
-int cli_inputs_many(const cli_inputs *in);  /* more than one page may come: -o is a directory */
+/* Pages skipped for being over --max-bytes (a warning each; exit 4). */
+int cli_inputs_skipped(const cli_inputs *in);
+/* -o is a directory: more than one page may come (several inputs, a
+ * directory, a WARC or JSONL file or stream), or -o ends with '/' or names
+ * a directory. */
+int cli_inputs_many(const cli_inputs *in);
 void cli_inputs_set_manifest(cli_inputs *in, cli_manifest *m);
+/* A page is done (for the progress line). */
+void cli_inputs_page_done(cli_inputs *in);
+/* Stops the run: cli_inputs_next hands out no more pages. 1 for the call
+ * that stopped it (which reports why), 0 when it was stopped already. */
+int cli_inputs_stop(cli_inputs *in);
+int cli_inputs_stopped(cli_inputs *in);
 void cli_inputs_close(cli_inputs *in);
 
 /* Site of a page: --site, else the URL's host ("" when neither). */
@@ -107,7 +155,8 @@ void cli_site_name(const cli_opts *o, const cli_page *p, char *out, size_t cap);
  * site that failed to load is not tried again: its pages get the same error. */
 typedef struct cli_sites cli_sites;
 cli_sites *cli_sites_new(winnow_sitedb *db, double half_life);
-winnow_site *cli_sites_get(cli_sites *s, const char *name, char *err, size_t errcap);
+/* *loaded (may be NULL) is set when this call loaded the site: once per site. */
+winnow_site *cli_sites_get(cli_sites *s, const char *name, char *err, size_t errcap, int *loaded);
 /* A site failed to load because the database is damaged. */
 int cli_sites_damaged(cli_sites *s);
 size_t cli_sites_all(cli_sites *s, winnow_site ***out);
@@ -118,11 +167,20 @@ winnow_engine *cli_engine_new(const cli_opts *o);
 
 int cli_mkdir_p(const char *path);
 char *cli_output_path(const cli_opts *o, const cli_page *p, int many);
-/* Renders doc in o->format to path (NULL: stdout). whole: through a
- * temporary file renamed into place (outputs in a directory). WINNOW_OK, or
- * a failure with "cannot write PATH: why" in err. */
+/* Renders doc in o->format to path (NULL: stdout; several pages of text or
+ * markdown there are separated by a line holding a form feed). whole:
+ * through a temporary file renamed into place (outputs in a directory).
+ * WINNOW_OK, or a failure with "cannot write PATH: why" in err and *fatal
+ * set when the failure is not the page's but the output's (stdout, or a
+ * folder that cannot be written: no room, no permission, gone): the run
+ * stops then. */
 winnow_status cli_write_doc(const cli_opts *o, const winnow_doc *doc, const char *path, int whole, char *err,
-                            size_t errcap);
+                            size_t errcap, int *fatal);
+/* The page's document written as cli_write_doc does, its manifest line,
+ * and on an output failure that is fatal, the run stopped with one message.
+ * 0 written, 1 failed. */
+int cli_output_page(const cli_opts *o, cli_inputs *in, cli_manifest *m, const cli_page *p, const winnow_doc *doc,
+                    winnow_status s, int many);
 const char *cli_format_ext(winnow_format f);
 void cli_report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_write_file(void *ctx, const char *data, size_t len);
@@ -133,6 +191,7 @@ int cmd_sites(int argc, char **argv);
 int cmd_site(int argc, char **argv);
 int cmd_train(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
+int cmd_help(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 
 #endif

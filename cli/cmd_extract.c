@@ -1,4 +1,4 @@
-/* winnow extract / winnow blocks */
+/* winnow extract / winnow blocks / winnow segments */
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -17,8 +17,6 @@ typedef struct extract_worker {
     atomic_int *warned_no_site;
 } extract_worker;
 
-/* --comments: after the main text, a blank line and each comment as a
- * "-- author, date" line over its text. */
 static void *extract_run(void *arg)
 {
     extract_worker *w = arg;
@@ -33,16 +31,23 @@ static void *extract_run(void *arg)
         winnow_site *site = NULL;
         if (w->sites && o->site_opt.mode != WINNOW_MODE_PAGE) {
             char site_name[256], err[1200] = "";
+            int loaded = 0;
             cli_site_name(o, &page, site_name, sizeof site_name);
             if (!*site_name) {
                 if (atomic_exchange(w->warned_no_site, 1) == 0 && !o->quiet)
                     cli_report("winnow: %s: page has no URL to tell its site: page mode (use --site NAME)\n", name);
-            } else if (!(site = cli_sites_get(w->sites, site_name, err, sizeof err))) {
+            } else if (!(site = cli_sites_get(w->sites, site_name, err, sizeof err, &loaded))) {
                 cli_report("winnow: %s: %s\n", name, err);
                 cli_manifest_page(w->manifest, &page, "", WINNOW_E_IO, err);
                 w->failed++;
                 cli_page_free(&page);
+                cli_inputs_page_done(w->in);
                 continue;
+            } else if (loaded && o->site_opt.mode == WINNOW_MODE_SITE && winnow_site_pages(site) <= 0 && !o->quiet) {
+                /* once per site: its pages get no site evidence */
+                cli_report("winnow: warning: %s has no pages of site %s ('winnow sites --db %s' lists its sites): "
+                           "its pages are extracted as in page mode\n",
+                           o->db_path, site_name, o->db_path);
             }
         }
         winnow_doc *doc = NULL;
@@ -52,26 +57,14 @@ static void *extract_run(void *arg)
             cli_report("winnow: %s: %s\n", name, winnow_engine_error(e));
             cli_manifest_page(w->manifest, &page, "", s, winnow_engine_error(e));
             w->failed++;
-            cli_page_free(&page);
-            continue;
-        }
-        if (s != WINNOW_OK && !o->quiet) cli_report("winnow: %s: warning: %s\n", name, winnow_doc_warning(doc));
-        if (s == WINNOW_NO_CONTENT || s == WINNOW_NO_MAIN) w->no_content++;
-        char *out_path = cli_output_path(o, &page, w->many);
-        char err[1024] = "out of memory";
-        winnow_status rs = o->output && !out_path ? WINNOW_E_NOMEM
-                                                  : cli_write_doc(o, doc, out_path, w->many, err, sizeof err);
-        if (rs != WINNOW_OK) {
-            cli_report("winnow: %s: %s\n", name, err);
-            cli_manifest_page(w->manifest, &page, "", rs, err);
-            w->failed++;
         } else {
-            const char *base = out_path ? strrchr(out_path, '/') : NULL;
-            cli_manifest_page(w->manifest, &page, base ? base + 1 : out_path, s, winnow_doc_warning(doc));
+            if (s != WINNOW_OK && !o->quiet) cli_report("winnow: %s: warning: %s\n", name, winnow_doc_warning(doc));
+            if (s == WINNOW_NO_CONTENT || s == WINNOW_NO_MAIN) w->no_content++;
+            w->failed += cli_output_page(o, w->in, w->manifest, &page, doc, s, w->many);
+            winnow_doc_free(doc);
         }
-        free(out_path);
-        winnow_doc_free(doc);
         cli_page_free(&page);
+        cli_inputs_page_done(w->in);
     }
     winnow_engine_free(e);
     return NULL;
@@ -80,15 +73,21 @@ static void *extract_run(void *arg)
 int cmd_extract(int argc, char **argv, int blocks)
 {
     cli_opts o;
-    int rc = cli_parse(argc, argv, 2, &o,
+    int rc = cli_parse(argc, argv, &o,
                        "--output --format --charset --url --no-title --max-bytes --jobs --quiet --db --site "
-                       "--mode --method --exclude-self --model --no-model --no-smooth --rule --comments");
-    if (rc) { free(o.inputs); return rc; }
+                       "--mode --method --exclude-self --model --no-model --no-smooth --rule --comments "
+                       "--recursive --input-format --input-list");
+    if (rc) { cli_opts_free(&o); return rc == CLI_DONE ? EXIT_OK : rc; }
     if (blocks == 1) o.format = WINNOW_FORMAT_BLOCKS;
     if (blocks == 2) o.format = WINNOW_FORMAT_SEGMENTS;
     if (o.ninputs == 0) {
         fprintf(stderr, "winnow: no input given (a file, a directory, a WARC or JSONL file, or - for stdin)\n");
-        free(o.inputs);
+        cli_opts_free(&o);
+        return EXIT_USAGE;
+    }
+    if (o.site_opt.mode == WINNOW_MODE_SITE && !o.db_path) {
+        fprintf(stderr, "winnow: --mode site needs --db DB (the site models to use)\n");
+        cli_opts_free(&o);
         return EXIT_USAGE;
     }
     winnow_sitedb *db = NULL;
@@ -96,25 +95,28 @@ int cmd_extract(int argc, char **argv, int blocks)
     if (o.db_path && o.site_opt.mode != WINNOW_MODE_PAGE) {
         char err[1024];
         winnow_status st = winnow_sitedb_open_ex(o.db_path, 0, &db, err, sizeof err);
-        if (st != WINNOW_OK) { fprintf(stderr, "winnow: %s\n", err); free(o.inputs); return cli_db_exit(st); }
+        if (st != WINNOW_OK) { fprintf(stderr, "winnow: %s\n", err); cli_opts_free(&o); return cli_db_exit(st); }
         sites = cli_sites_new(db, o.half_life);
-        if (!sites) { winnow_sitedb_close(db); free(o.inputs); return EXIT_SOME_FAILED; }
+        if (!sites) { winnow_sitedb_close(db); cli_opts_free(&o); return EXIT_SOME_FAILED; }
     }
+    cli_progress_start(argv[1], o.quiet);
     cli_inputs *in = cli_inputs_open(&o);
-    if (!in) { free(o.inputs); return EXIT_SOME_FAILED; }
+    if (!in) { cli_sites_free(sites); winnow_sitedb_close(db); cli_opts_free(&o); return EXIT_SOME_FAILED; }
     int many = cli_inputs_many(in);
     cli_manifest *manifest = NULL;
     if (many && o.output) {
         if (cli_mkdir_p(o.output) != 0) {
             fprintf(stderr, "winnow: cannot create output directory %s: %s\n", o.output, strerror(errno));
-            cli_inputs_close(in);
-            free(o.inputs);
-            return EXIT_SOME_FAILED;
+            rc = EXIT_SOME_FAILED;
+        } else if (!(manifest = cli_manifest_open(o.output))) {
+            rc = EXIT_SOME_FAILED;
         }
-        if (!(manifest = cli_manifest_open(o.output))) {
+        if (rc) {
             cli_inputs_close(in);
-            free(o.inputs);
-            return EXIT_SOME_FAILED;
+            cli_sites_free(sites);
+            winnow_sitedb_close(db);
+            cli_opts_free(&o);
+            return rc;
         }
         cli_inputs_set_manifest(in, manifest);
     }
@@ -123,7 +125,7 @@ int cmd_extract(int argc, char **argv, int blocks)
     pthread_t *tids = calloc((size_t)nthreads, sizeof *tids);
     int *started = calloc((size_t)nthreads, sizeof *started);
     atomic_int warned = 0;
-    if (!ws || !tids || !started) return EXIT_SOME_FAILED;
+    if (!ws || !tids || !started) { fprintf(stderr, "winnow: out of memory\n"); return EXIT_SOME_FAILED; }
     for (int t = 0; t < nthreads; t++) {
         ws[t] = (extract_worker){.o = &o, .in = in, .sites = sites, .manifest = manifest, .many = many,
                                  .warned_no_site = &warned};
@@ -139,13 +141,14 @@ int cmd_extract(int argc, char **argv, int blocks)
     free(ws);
     free(tids);
     free(started);
-    if (cli_manifest_close(manifest) != 0) failed++;
+    cli_progress_end();
+    /* after a stop for an output that cannot be written, that one message says it */
+    if (cli_manifest_close(manifest, !cli_inputs_stopped(in)) != 0) failed++;
+    int skipped = cli_inputs_skipped(in);
     cli_inputs_close(in);
     int damaged = sites && cli_sites_damaged(sites);
     cli_sites_free(sites);
     winnow_sitedb_close(db);
-    free(o.inputs);
-    if (damaged) return EXIT_DB_DAMAGED;
-    if (failed) return EXIT_SOME_FAILED;
-    return no_content ? EXIT_NO_CONTENT : EXIT_OK;
+    cli_opts_free(&o);
+    return damaged ? EXIT_DB_DAMAGED : cli_exit_status(failed, skipped, no_content);
 }

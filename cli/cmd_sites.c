@@ -1,7 +1,14 @@
-/* winnow sites / winnow site NAME: what a site database holds. */
+/* winnow sites / winnow site NAME: what a site database holds; winnow
+ * check: whether it is sound.
+ *
+ * A site's model counts its pages on a clock (pages_learned: every page
+ * counted over its life) and weighs them with ageing (pages: each later
+ * page multiplies an older one's weight by 2^(-1/half-life)); both are
+ * shown, labelled, as they mean different things. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "cli.h"
@@ -9,26 +16,32 @@
 static int print_site(void *ctx, const winnow_site_summary *s)
 {
     int *printed = ctx;
-    if (!(*printed)++) printf("%-40s %10s %10s %12s  %s\n", "site", "pages", "learned", "fingerprints", "updated");
+    if (!(*printed)++)
+        printf("%-40s %10s %10s %12s %10s  %s\n", "site", "weight", "learned", "fingerprints", "half-life", "updated");
     if (!s) return 0;
     char when[32] = "-";
     time_t t = (time_t)s->updated;
     struct tm tmv;
     if (s->updated && gmtime_r(&t, &tmv)) strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tmv);
-    printf("%-40s %10.1f %10.0f %12lld  %s\n", s->name, s->pages, s->pages_learned, s->keys, when);
+    printf("%-40s %10.2f %10.0f %12lld %10.0f  %s\n", s->name, s->pages, s->pages_learned, s->keys, s->half_life,
+           when);
     return 0;
 }
 
 int cmd_sites(int argc, char **argv)
 {
     cli_opts o;
-    int rc = cli_parse(argc, argv, 2, &o, "--db");
-    if (rc) { free(o.inputs); return rc; }
-    if (!o.db_path) { fprintf(stderr, "winnow: sites needs --db PATH\n"); free(o.inputs); return EXIT_USAGE; }
+    int rc = cli_parse(argc, argv, &o, "--db");
+    if (rc) { cli_opts_free(&o); return rc == CLI_DONE ? EXIT_OK : rc; }
+    if (!o.db_path || o.ninputs) {
+        fprintf(stderr, "winnow: usage: winnow sites --db PATH\n");
+        cli_opts_free(&o);
+        return EXIT_USAGE;
+    }
     char err[1024];
     winnow_sitedb *db = NULL;
     winnow_status s = winnow_sitedb_open_ex(o.db_path, 0, &db, err, sizeof err);
-    if (s != WINNOW_OK) { fprintf(stderr, "winnow: %s\n", err); free(o.inputs); return cli_db_exit(s); }
+    if (s != WINNOW_OK) { fprintf(stderr, "winnow: %s\n", err); cli_opts_free(&o); return cli_db_exit(s); }
     /* the rows are checked before the first is given, so the header is
      * printed with the first */
     int printed = 0;
@@ -36,8 +49,35 @@ int cmd_sites(int argc, char **argv)
     if (s == WINNOW_OK && !printed) print_site(&printed, NULL);
     if (s != WINNOW_OK) fprintf(stderr, "winnow: %s\n", winnow_sitedb_error(db));
     winnow_sitedb_close(db);
-    free(o.inputs);
+    cli_opts_free(&o);
     return s == WINNOW_OK ? EXIT_OK : cli_db_exit(s);
+}
+
+/* The site asked for, and its "www." twin (example.org for
+ * www.example.org and the other way round), as the database has them. */
+typedef struct site_find {
+    const char *want;
+    char twin[300];
+    winnow_site_summary exact, other;
+    char exact_name[300], other_name[300];
+    int have_exact, have_other;
+} site_find;
+
+static int find_site(void *ctx, const winnow_site_summary *s)
+{
+    site_find *f = ctx;
+    if (!strcasecmp(s->name, f->want) && (!f->have_exact || !strcmp(s->name, f->want))) {
+        f->exact = *s;
+        snprintf(f->exact_name, sizeof f->exact_name, "%s", s->name);
+        f->exact.name = f->exact_name;
+        f->have_exact = 1;
+    } else if (*f->twin && !strcasecmp(s->name, f->twin)) {
+        f->other = *s;
+        snprintf(f->other_name, sizeof f->other_name, "%s", s->name);
+        f->other.name = f->other_name;
+        f->have_other = 1;
+    }
+    return 0;
 }
 
 static int print_template(void *ctx, const char *kind, double df, const char *sample)
@@ -50,34 +90,41 @@ static int print_template(void *ctx, const char *kind, double df, const char *sa
 int cmd_site(int argc, char **argv)
 {
     cli_opts o;
-    int rc = cli_parse(argc, argv, 2, &o, "--db --all");
-    if (rc) { free(o.inputs); return rc; }
+    int rc = cli_parse(argc, argv, &o, "--db --all");
+    if (rc) { cli_opts_free(&o); return rc == CLI_DONE ? EXIT_OK : rc; }
     if (!o.db_path || o.ninputs != 1) {
         fprintf(stderr, "winnow: usage: winnow site NAME --db PATH [--all]\n");
-        free(o.inputs);
+        cli_opts_free(&o);
         return EXIT_USAGE;
     }
     char err[1024];
     winnow_sitedb *db = NULL;
-    winnow_status s = winnow_sitedb_open_ex(o.db_path, 0, &db, err, sizeof err);
-    if (s != WINNOW_OK) { fprintf(stderr, "winnow: %s\n", err); free(o.inputs); return cli_db_exit(s); }
+    winnow_status st = winnow_sitedb_open_ex(o.db_path, 0, &db, err, sizeof err);
+    if (st != WINNOW_OK) { fprintf(stderr, "winnow: %s\n", err); cli_opts_free(&o); return cli_db_exit(st); }
+    site_find f = {.want = o.inputs[0]};
+    if (!strncasecmp(f.want, "www.", 4)) snprintf(f.twin, sizeof f.twin, "%s", f.want + 4);
+    else snprintf(f.twin, sizeof f.twin, "www.%s", f.want);
+    winnow_status s = winnow_sitedb_list(db, find_site, &f);
+    const winnow_site_summary *sum = f.have_exact ? &f.exact : f.have_other ? &f.other : NULL;
     winnow_site *site = NULL;
-    s = winnow_site_load(db, o.inputs[0], 0, &site);
     if (s != WINNOW_OK) {
         fprintf(stderr, "winnow: %s\n", winnow_sitedb_error(db));
-    } else if (winnow_site_pages(site) <= 0) {
+    } else if (!sum) {
         fprintf(stderr, "winnow: %s has no site named %s (see 'winnow sites --db %s')\n", o.db_path, o.inputs[0],
                 o.db_path);
         s = WINNOW_E_ARG;
+    } else if ((s = winnow_site_load(db, sum->name, 0, &site)) != WINNOW_OK) {
+        fprintf(stderr, "winnow: %s\n", winnow_sitedb_error(db));
     } else {
-        double pages = winnow_site_pages(site);
-        printf("site %s: %.1f pages (aged)\n", o.inputs[0], pages);
+        double weight = winnow_site_pages(site);
+        printf("site %s: %.0f pages learned, weight %.2f (half-life %.0f pages)\n", sum->name, sum->pages_learned,
+               weight, sum->half_life);
         printf("%8s %6s  %-11s %s\n", "df", "share", "kind", "text");
-        s = winnow_site_templates(site, o.all ? 0.0 : 0.1, print_template, &pages);
+        s = winnow_site_templates(site, o.all ? 0.0 : 0.1, print_template, &weight);
     }
     winnow_site_free(site);
     winnow_sitedb_close(db);
-    free(o.inputs);
+    cli_opts_free(&o);
     return s == WINNOW_OK ? EXIT_OK : cli_db_exit(s);
 }
 
@@ -87,11 +134,11 @@ static void print_problem(void *ctx, const char *what) { printf("%s: %s\n", (con
 int cmd_check(int argc, char **argv)
 {
     cli_opts o;
-    int rc = cli_parse(argc, argv, 2, &o, "--db");
-    if (rc) { free(o.inputs); return rc; }
+    int rc = cli_parse(argc, argv, &o, "--db");
+    if (rc) { cli_opts_free(&o); return rc == CLI_DONE ? EXIT_OK : rc; }
     if (!o.db_path || o.ninputs != 0) {
         fprintf(stderr, "winnow: usage: winnow check --db PATH\n");
-        free(o.inputs);
+        cli_opts_free(&o);
         return EXIT_USAGE;
     }
     char err[1024];
@@ -100,8 +147,9 @@ int cmd_check(int argc, char **argv)
     if (s != WINNOW_OK) {
         printf("%s: %s\n", o.db_path, winnow_status_message(s));
         fprintf(stderr, "winnow: %s\n", err);
-        free(o.inputs);
-        return cli_db_exit(s);
+        int ex = cli_db_exit(s);
+        cli_opts_free(&o);
+        return ex;
     }
     winnow_sitedb_report rep;
     s = winnow_sitedb_check(db, print_problem, (void *)o.db_path, &rep);
@@ -117,6 +165,6 @@ int cmd_check(int argc, char **argv)
         fprintf(stderr, "winnow: %s\n", winnow_sitedb_error(db));
     }
     winnow_sitedb_close(db);
-    free(o.inputs);
+    cli_opts_free(&o);
     return s == WINNOW_OK ? EXIT_OK : cli_db_exit(s);
 }

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "winnow_train.h"
 
 static double now_s(void)
 {
@@ -45,7 +46,7 @@ static int listed(const char *list, const char *name)
     return 0;
 }
 
-static const char train_usage[] =
+const char cli_train_usage[] =
     "usage: winnow train SOURCE... -o MODEL [options]\n"
     "       winnow train SOURCE... --cv N [options]\n"
     "Each SOURCE (a .warc/.warc.gz file, a directory or a JSONL file) is one site.\n"
@@ -59,7 +60,33 @@ static const char train_usage[] =
     "                        inside (also every node inside them)\n"
     "      --exclude A,B     leave out the sources whose site name is listed\n"
     "      --seed N, --per-page N, --rounds N, --depth N, --threads N\n"
-    "  -v, --verbose         progress on stderr\n";
+    "  -v, --verbose         progress on stderr\n"
+    "\n"
+    "exit status: 0 trained (or measured); 1 a source or the training failed; 2 usage error\n";
+
+enum { T_KIND = 256, T_CV, T_CURVE, T_EXCLUDE, T_BUCKETS, T_SEED, T_PER_PAGE, T_ROUNDS, T_DEPTH, T_THREADS, T_LABELS,
+       T_ALL_KINDS };
+
+static const struct option train_options[] = {
+    {"output", required_argument, NULL, 'o'},  {"kind", required_argument, NULL, T_KIND},
+    {"cv", required_argument, NULL, T_CV},     {"curve", required_argument, NULL, T_CURVE},
+    {"exclude", required_argument, NULL, T_EXCLUDE}, {"buckets", required_argument, NULL, T_BUCKETS},
+    {"seed", required_argument, NULL, T_SEED}, {"per-page", required_argument, NULL, T_PER_PAGE},
+    {"rounds", required_argument, NULL, T_ROUNDS}, {"depth", required_argument, NULL, T_DEPTH},
+    {"threads", required_argument, NULL, T_THREADS}, {"labels", required_argument, NULL, T_LABELS},
+    {"all-kinds", no_argument, NULL, T_ALL_KINDS}, {"verbose", no_argument, NULL, 'v'},
+    {"help", no_argument, NULL, 'h'},          {"version", no_argument, NULL, 'V'},
+    {NULL, 0, NULL, 0},
+};
+
+/* A number option of train into *out (unsigned); 0 or -1 after a message. */
+static int train_count(const char *opt, const char *v, unsigned long long lo, unsigned long long hi, unsigned *out)
+{
+    unsigned long long x;
+    if (cli_parse_count(opt, v, lo, hi, &x) != 0) return -1;
+    *out = (unsigned)x;
+    return 0;
+}
 
 int cmd_train(int argc, char **argv)
 {
@@ -71,42 +98,45 @@ int cmd_train(int argc, char **argv)
     const char **src = calloc((size_t)argc + 1, sizeof *src);
     int nsrc = 0;
     if (!src) return EXIT_SOME_FAILED;
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define NEEDS_VALUE                                                              \
-    if (!v) { fprintf(stderr, "winnow: %s needs a value\n", a); free(src); return EXIT_USAGE; } \
-    i++
-        if (!strcmp(a, "-o") || !strcmp(a, "--output")) { NEEDS_VALUE; output = v; }
-        else if (!strcmp(a, "--kind")) {
-            NEEDS_VALUE;
+    int ac = argc - 1, c, bad = 0;
+    char **av = argv + 1;
+    opterr = 0;
+    optind = 1;
+    while (!bad && (c = getopt_long(ac, av, ":o:vhV", train_options, NULL)) != -1) {
+        const char *v = optarg;
+        switch (c) {
+        case 'o': output = v; break;
+        case T_KIND:
             to.kind = winnow_model_kind_parse(v);
-            if (!to.kind) { fprintf(stderr, "winnow: unknown model kind '%s' (boost, forest, logreg, nb)\n", v); free(src); return EXIT_USAGE; }
-        }
-        else if (!strcmp(a, "--cv")) { NEEDS_VALUE; folds = (unsigned)strtoul(v, NULL, 10); }
-        else if (!strcmp(a, "--curve")) { NEEDS_VALUE; curve = v; }
-        else if (!strcmp(a, "--exclude")) { NEEDS_VALUE; exclude = v; }
-        else if (!strcmp(a, "--buckets")) { NEEDS_VALUE; to.buckets = (unsigned)strtoul(v, NULL, 10); }
-        else if (!strcmp(a, "--seed")) { NEEDS_VALUE; to.seed = (unsigned)strtoul(v, NULL, 10); }
-        else if (!strcmp(a, "--per-page")) { NEEDS_VALUE; to.per_page = (unsigned)strtoul(v, NULL, 10); }
-        else if (!strcmp(a, "--rounds")) { NEEDS_VALUE; to.rounds = (unsigned)strtoul(v, NULL, 10); }
-        else if (!strcmp(a, "--depth")) { NEEDS_VALUE; to.depth = (unsigned)strtoul(v, NULL, 10); }
-        else if (!strcmp(a, "--threads")) { NEEDS_VALUE; to.threads = (unsigned)strtoul(v, NULL, 10); }
-        else if (!strcmp(a, "--labels")) {
-            NEEDS_VALUE;
+            if (!to.kind) { fprintf(stderr, "winnow: unknown model kind '%s' (boost, forest, logreg, nb)\n", v); bad = 1; }
+            break;
+        case T_CV: bad = train_count("--cv", v, 2, 1000000, &folds) != 0; break;
+        case T_CURVE: curve = v; break;
+        case T_EXCLUDE: exclude = v; break;
+        case T_BUCKETS: bad = train_count("--buckets", v, 1, 64, &to.buckets) != 0; break;
+        case T_SEED: bad = train_count("--seed", v, 0, 0xFFFFFFFFull, &to.seed) != 0; break;
+        case T_PER_PAGE: bad = train_count("--per-page", v, 1, 0xFFFFFFFFull, &to.per_page) != 0; break;
+        case T_ROUNDS: bad = train_count("--rounds", v, 1, 100000, &to.rounds) != 0; break;
+        case T_DEPTH: bad = train_count("--depth", v, 1, 64, &to.depth) != 0; break;
+        case T_THREADS: bad = train_count("--threads", v, 1, 256, &to.threads) != 0; break;
+        case T_LABELS:
             if (!strcmp(v, "top")) to.labels = WINNOW_LABELS_TOP;
             else if (!strcmp(v, "inside")) to.labels = WINNOW_LABELS_INSIDE;
-            else { fprintf(stderr, "winnow: --labels is top or inside\n"); free(src); return EXIT_USAGE; }
+            else { fprintf(stderr, "winnow: --labels is top or inside\n"); bad = 1; }
+            break;
+        case T_ALL_KINDS: all_kinds = 1; break;
+        case 'v': to.verbose = 1; break;
+        case 'h': fputs(cli_train_usage, stdout); free(src); return EXIT_OK;
+        case 'V': printf("winnow %s\n", winnow_version()); free(src); return EXIT_OK;
+        default:
+            cli_option_error("train", c, optind, av, train_options, train_options);
+            bad = 1;
         }
-        else if (!strcmp(a, "--all-kinds")) all_kinds = 1;
-        else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) to.verbose = 1;
-        else if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(train_usage, stdout); free(src); return EXIT_OK; }
-        else if (a[0] == '-' && a[1]) { fprintf(stderr, "winnow: unknown option %s\n%s", a, train_usage); free(src); return EXIT_USAGE; }
-        else src[nsrc++] = a;
-#undef NEEDS_VALUE
     }
-    if (nsrc == 0 || (!output && !folds)) { fputs(train_usage, stderr); free(src); return EXIT_USAGE; }
-    if (folds == 1 || (folds && folds > (unsigned)nsrc)) {
+    if (bad) { free(src); return EXIT_USAGE; }
+    for (int i = optind; i < ac; i++) src[nsrc++] = av[i];
+    if (nsrc == 0 || (!output && !folds)) { fputs(cli_train_usage, stderr); free(src); return EXIT_USAGE; }
+    if (folds && folds > (unsigned)nsrc) {
         fprintf(stderr, "winnow: --cv needs 2 to %d folds (one site per source)\n", nsrc);
         free(src);
         return EXIT_USAGE;

@@ -1,8 +1,7 @@
-/* Option parsing, input walking, output naming and the site cache shared
- * by the commands. */
+/* Input walking, output writing and the site cache shared by the commands. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
-#include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,18 +9,6 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-
-static pthread_mutex_t report_lock = PTHREAD_MUTEX_INITIALIZER;
-
-void cli_report(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    pthread_mutex_lock(&report_lock);
-    vfprintf(stderr, fmt, ap);
-    pthread_mutex_unlock(&report_lock);
-    va_end(ap);
-}
 
 int cli_write_file(void *ctx, const char *data, size_t len)
 {
@@ -38,153 +25,6 @@ const char *cli_format_ext(winnow_format f)
     case WINNOW_FORMAT_SEGMENTS: return ".segments.json";
     default: return ".txt";
     }
-}
-
-static int parse_double(const char *s, double *out)
-{
-    char *end = NULL;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || !end || *end || !(v > 0)) return -1;
-    *out = v;
-    return 0;
-}
-
-/* `allowed` lists the long options a command takes, space separated. */
-static int allowed_opt(const char *allowed, const char *name)
-{
-    size_t n = strlen(name);
-    for (const char *p = allowed; (p = strstr(p, name)) != NULL; p += n)
-        if ((p == allowed || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0')) return 1;
-    return 0;
-}
-
-int cli_parse(int argc, char **argv, int first, cli_opts *o, const char *allowed)
-{
-    memset(o, 0, sizeof *o);
-    winnow_options_default(&o->lib);
-    winnow_site_options_default(&o->site_opt);
-    o->format = WINNOW_FORMAT_TEXT;
-    o->jobs = 1;
-    o->commit_every = 1000;
-    o->inputs = calloc((size_t)argc + 1, sizeof *o->inputs);
-    if (!o->inputs) return EXIT_SOME_FAILED;
-    for (int i = first; i < argc; i++) {
-        const char *a = argv[i];
-        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (a[0] != '-' || a[1] == '\0') { o->inputs[o->ninputs++] = a; continue; }
-        const char *name = a;
-        if (!strcmp(a, "-o")) name = "--output";
-        else if (!strcmp(a, "-f")) name = "--format";
-        else if (!strcmp(a, "-j")) name = "--jobs";
-        else if (!strcmp(a, "-q")) name = "--quiet";
-        if (!allowed_opt(allowed, name)) {
-            fprintf(stderr, "winnow: %s does not take option '%s' (try 'winnow help')\n", argv[1], a);
-            return EXIT_USAGE;
-        }
-        int flag = !strcmp(name, "--quiet") || !strcmp(name, "--no-title") || !strcmp(name, "--exclude-self") ||
-                   !strcmp(name, "--batch") || !strcmp(name, "--all") || !strcmp(name, "--no-model") ||
-                   !strcmp(name, "--no-smooth") || !strcmp(name, "--comments");
-        if (!flag) {
-            if (!val) { fprintf(stderr, "winnow: option %s needs a value\n", a); return EXIT_USAGE; }
-            i++;
-        }
-        if (!strcmp(name, "--output")) o->output = val;
-        else if (!strcmp(name, "--format")) {
-            if (!winnow_format_parse(val, &o->format)) {
-                fprintf(stderr, "winnow: unknown format '%s' (text, markdown, json, html, blocks)\n", val);
-                return EXIT_USAGE;
-            }
-        } else if (!strcmp(name, "--charset")) o->charset = val;
-        else if (!strcmp(name, "--url")) o->url = val;
-        else if (!strcmp(name, "--db")) o->db_path = val;
-        else if (!strcmp(name, "--site")) o->site = val;
-        else if (!strcmp(name, "--no-title")) o->lib.include_title = 0;
-        else if (!strcmp(name, "--quiet")) o->quiet = 1;
-        else if (!strcmp(name, "--exclude-self")) o->site_opt.exclude_self = 1;
-        else if (!strcmp(name, "--batch")) o->batch = 1;
-        else if (!strcmp(name, "--all")) o->all = 1;
-        else if (!strcmp(name, "--model")) o->model = val;
-        else if (!strcmp(name, "--no-model")) o->lib.classifier = 0;
-        else if (!strcmp(name, "--no-smooth")) o->lib.smooth = 0;
-        else if (!strcmp(name, "--comments")) o->comments = 1;
-        else if (!strcmp(name, "--rule")) {
-            const char *eq = strchr(val, '=');
-            char *end = NULL;
-            if (eq) strtod(eq + 1, &end);
-            if (!eq || eq == val || !end || end == eq + 1 || *end) {
-                fprintf(stderr, "winnow: --rule needs NAME=NUMBER, got '%s' ('winnow rules' lists them)\n", val);
-                return EXIT_USAGE;
-            }
-            int known = 0;
-            for (int k = 0; k < winnow_rule_count() && !known; k++) {
-                winnow_rule r;
-                winnow_rule_info(k, &r);
-                known = strlen(r.name) == (size_t)(eq - val) && !strncmp(r.name, val, (size_t)(eq - val));
-            }
-            if (!known) {
-                fprintf(stderr, "winnow: no rule named '%.*s' ('winnow rules' lists them)\n", (int)(eq - val), val);
-                return EXIT_USAGE;
-            }
-            if (o->nrules == (int)(sizeof o->rules / sizeof o->rules[0])) {
-                fprintf(stderr, "winnow: too many --rule options\n");
-                return EXIT_USAGE;
-            }
-            o->rules[o->nrules++] = val;
-        } else if (!strcmp(name, "--max-bytes")) {
-            char *end = NULL;
-            errno = 0;
-            unsigned long long v = strtoull(val, &end, 10);
-            if (errno || !end || *end || v == 0) {
-                fprintf(stderr, "winnow: --max-bytes needs a positive number, got '%s'\n", val);
-                return EXIT_USAGE;
-            }
-            o->lib.max_input_bytes = (size_t)v;
-        } else if (!strcmp(name, "--jobs")) {
-            o->jobs = atoi(val);
-            if (o->jobs < 1 || o->jobs > 256) {
-                fprintf(stderr, "winnow: --jobs needs a number from 1 to 256, got '%s'\n", val);
-                return EXIT_USAGE;
-            }
-        } else if (!strcmp(name, "--commit-every")) {
-            char *end = NULL;
-            errno = 0;
-            unsigned long long v = strtoull(val, &end, 10);
-            if (errno || !end || *end || v == 0 || val[0] == '-') {
-                fprintf(stderr, "winnow: --commit-every needs a positive number of pages, got '%s'\n", val);
-                return EXIT_USAGE;
-            }
-            o->commit_every = (size_t)v;
-        } else if (!strcmp(name, "--half-life")) {
-            if (parse_double(val, &o->half_life) != 0) {
-                fprintf(stderr, "winnow: --half-life needs a positive number of pages, got '%s'\n", val);
-                return EXIT_USAGE;
-            }
-        } else if (!strcmp(name, "--mode")) {
-            if (!strcmp(val, "auto")) o->site_opt.mode = WINNOW_MODE_AUTO;
-            else if (!strcmp(val, "site")) o->site_opt.mode = WINNOW_MODE_SITE;
-            else if (!strcmp(val, "page")) o->site_opt.mode = WINNOW_MODE_PAGE;
-            else { fprintf(stderr, "winnow: unknown mode '%s' (auto, site, page)\n", val); return EXIT_USAGE; }
-        } else if (!strcmp(name, "--method")) {
-            static const struct { const char *name; winnow_method m; } methods[] = {
-                {"auto", WINNOW_METHOD_AUTO}, {"blocks", WINNOW_METHOD_BLOCKS},
-                {"path-blocks", WINNOW_METHOD_PATH_BLOCKS}, {"chunks", WINNOW_METHOD_CHUNKS},
-                {"table-chunks", WINNOW_METHOD_TABLE_CHUNKS}, {"ce", WINNOW_METHOD_CE},
-                {"fastce", WINNOW_METHOD_FASTCE},
-            };
-            size_t k = 0;
-            while (k < sizeof methods / sizeof methods[0] && strcmp(methods[k].name, val) != 0) k++;
-            if (k == sizeof methods / sizeof methods[0]) {
-                fprintf(stderr, "winnow: unknown method '%s' (auto, blocks, path-blocks, chunks, table-chunks, ce, fastce)\n", val);
-                return EXIT_USAGE;
-            }
-            o->site_opt.method = methods[k].m;
-        } else {
-            fprintf(stderr, "winnow: unknown option '%s' (try 'winnow help')\n", a);
-            return EXIT_USAGE;
-        }
-    }
-    return 0;
 }
 
 winnow_engine *cli_engine_new(const cli_opts *o)
@@ -216,12 +56,20 @@ struct cli_inputs {
     int next_input;
     winnow_reader *reader;
     const char *reader_path;
-    int failed;
+    int reader_index;        /* its place among the inputs */
+    int reader_fresh;        /* opened; whether it failed is not looked at yet */
+    size_t reader_skipped, reader_too_large;  /* its skips accounted for so far */
+    int failed;              /* inputs and whole files that could not be read */
+    int skipped;             /* pages over --max-bytes */
     int many;
     size_t count;
     size_t seq;              /* manifest lines handed out */
     cli_names *names;        /* with -o: output names given so far */
     cli_manifest *manifest;
+    atomic_int stop;
+    atomic_ullong pages_done;
+    long long *sizes;        /* progress: each input's size, -1 unknown (NULL: no progress line) */
+    unsigned long long bytes_before;  /* of the inputs done */
     pthread_mutex_t lock;
 };
 
@@ -234,7 +82,7 @@ static int is_dir(const char *p)
 /* The length of p's container extension (".warc.gz", ...), 0 when it has none. */
 static size_t container_ext(const char *p)
 {
-    static const char *const ext[] = {".warc.gz", ".jsonl.gz", ".ndjson.gz", ".warc", ".jsonl", ".ndjson"};
+    static const char *const ext[] = {".warc.gz", ".jsonl.gz", ".ndjson.gz", ".warc", ".jsonl", ".ndjson", ".gz"};
     size_t n = strlen(p);
     for (size_t k = 0; k < sizeof ext / sizeof ext[0]; k++) {
         size_t e = strlen(ext[k]);
@@ -243,7 +91,27 @@ static size_t container_ext(const char *p)
     return 0;
 }
 
-static int is_container(const char *p) { return container_ext(p) > 0; }
+static int is_container(const winnow_reader *r)
+{
+    winnow_input_format f = winnow_reader_format(r);
+    return f == WINNOW_INPUT_WARC || f == WINNOW_INPUT_JSONL;
+}
+
+static void open_reader(cli_inputs *in)
+{
+    in->reader_index = in->next_input;
+    in->reader_path = in->o->inputs[in->next_input++];
+    in->reader = winnow_reader_open_with(in->reader_path, &in->o->reader);
+    in->reader_fresh = 1;
+    in->reader_skipped = in->reader_too_large = 0;
+}
+
+static void close_reader(cli_inputs *in)
+{
+    if (in->sizes && in->sizes[in->reader_index] > 0) in->bytes_before += (unsigned long long)in->sizes[in->reader_index];
+    winnow_reader_close(in->reader);
+    in->reader = NULL;
+}
 
 cli_inputs *cli_inputs_open(const cli_opts *o)
 {
@@ -256,34 +124,75 @@ cli_inputs *cli_inputs_open(const cli_opts *o)
     }
     pthread_mutex_init(&in->lock, NULL);
     in->many = o->ninputs > 1;
+    if (o->output && (o->output[strlen(o->output) - 1] == '/' || is_dir(o->output))) in->many = 1;
     for (int i = 0; i < o->ninputs; i++)
-        if (strcmp(o->inputs[i], "-") != 0 && (is_dir(o->inputs[i]) || is_container(o->inputs[i]))) in->many = 1;
+        if (strcmp(o->inputs[i], "-") != 0 && is_dir(o->inputs[i])) in->many = 1;
+    /* one file or stdin: a WARC or JSONL stream holds many pages, which only
+     * its first bytes may tell */
+    if (!in->many && o->ninputs == 1) {
+        open_reader(in);
+        if (in->reader && is_container(in->reader)) in->many = 1;
+    }
+    if (cli_progress_on() && (in->sizes = malloc((size_t)(o->ninputs ? o->ninputs : 1) * sizeof *in->sizes))) {
+        for (int i = 0; i < o->ninputs; i++) {
+            struct stat st;
+            in->sizes[i] = strcmp(o->inputs[i], "-") != 0 && stat(o->inputs[i], &st) == 0 && S_ISREG(st.st_mode)
+                               ? (long long)st.st_size
+                               : -1;
+        }
+    }
     return in;
 }
 
 int cli_inputs_many(const cli_inputs *in) { return in->many; }
 void cli_inputs_set_manifest(cli_inputs *in, cli_manifest *m) { in->manifest = m; }
+int cli_inputs_failed(const cli_inputs *in) { return in->failed; }
+int cli_inputs_skipped(const cli_inputs *in) { return in->skipped; }
+void cli_inputs_page_done(cli_inputs *in) { atomic_fetch_add(&in->pages_done, 1); }
+int cli_inputs_stop(cli_inputs *in) { return atomic_exchange(&in->stop, 1) == 0; }
+int cli_inputs_stopped(cli_inputs *in) { return atomic_load(&in->stop); }
 
-/* The manifest line of an input that failed without a page to show for it
- * (it cannot be opened or read, a file was skipped). */
-static void input_failed(cli_inputs *in, const char *message)
+/* The manifest line of an input or file that has no page to show for it:
+ * it cannot be opened or read, or was skipped. */
+static void input_line(cli_inputs *in, winnow_status s, const char *message)
 {
-    /* the readers' words for a page over --max-bytes */
-    winnow_status s = strstr(message, "-byte limit") ? WINNOW_E_TOO_LARGE : WINNOW_E_IO;
     cli_entry e = {"", in->reader_path, -1, NULL, NULL, s, message};
     cli_manifest_add(in->manifest, in->seq++, &e);
 }
 
+/* Records the reader's skips since the last call: pages over --max-bytes
+ * are skipped (exit 4); other skipped whole files failed (they were asked
+ * for by name or directory), while WARC and JSONL skip non-HTML records as
+ * a matter of course. Each gets its manifest line. */
+static void account_skips(cli_inputs *in, const char *warning)
+{
+    size_t sk = winnow_reader_skipped(in->reader), tl = winnow_reader_too_large(in->reader);
+    size_t new_tl = tl - in->reader_too_large, new_sk = sk - in->reader_skipped;
+    size_t new_other = new_sk > new_tl ? new_sk - new_tl : 0;
+    in->reader_skipped = sk;
+    in->reader_too_large = tl;
+    for (size_t k = 0; k < new_tl; k++) {
+        in->skipped++;
+        input_line(in, WINNOW_E_TOO_LARGE, warning);
+    }
+    if (!is_container(in->reader))
+        for (size_t k = 0; k < new_other; k++) {
+            in->failed++;
+            input_line(in, WINNOW_E_IO, warning);
+        }
+}
+
 /* The output name of a record: its own id, after its container's name
- * without the extension ("crawl-00042" for record 42 of crawl.warc.gz);
- * unique in the run. */
+ * without the extension ("crawl-00042" for record 42 of crawl.warc.gz,
+ * "stdin-00003" for line 3 of JSON lines on stdin); unique in the run. */
 static char *page_name(cli_inputs *in, const winnow_record *rec)
 {
     const char *id = rec->id && *rec->id ? rec->id : "page";
-    if (!is_container(in->reader_path)) return cli_names_take(in->names, id);
+    if (!is_container(in->reader)) return cli_names_take(in->names, id);
     const char *base = strrchr(in->reader_path, '/');
     base = base ? base + 1 : in->reader_path;
     size_t stem = strlen(base) - container_ext(base);
+    if (!strcmp(in->reader_path, "-")) base = "stdin", stem = 5;
     size_t n = stem + strlen(id) + 2;
     char *full = malloc(n);
     if (!full) return NULL;
@@ -293,41 +202,54 @@ static char *page_name(cli_inputs *in, const winnow_record *rec)
     return name;
 }
 
-int cli_inputs_failed(const cli_inputs *in) { return in->failed; }
-
 static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
+
+/* Progress: the share of the inputs' bytes read, -1 when their total is not known. */
+static double inputs_fraction(cli_inputs *in)
+{
+    if (!in->sizes) return -1;
+    unsigned long long total = 0, done = in->bytes_before;
+    for (int i = 0; i < in->o->ninputs; i++) {
+        if (in->sizes[i] < 0) return -1;
+        total += (unsigned long long)in->sizes[i];
+    }
+    if (in->reader) {
+        unsigned long long d = 0;
+        winnow_reader_progress(in->reader, &d, NULL);
+        done += d;
+    }
+    return total ? (double)done / (double)total : -1;
+}
 
 int cli_inputs_next(cli_inputs *in, cli_page *page)
 {
     memset(page, 0, sizeof *page);
     pthread_mutex_lock(&in->lock);
     int got = 0;
-    while (!got) {
+    while (!got && !atomic_load(&in->stop)) {
         if (!in->reader) {
             if (in->next_input >= in->o->ninputs) break;
-            in->reader_path = in->o->inputs[in->next_input++];
-            in->reader = winnow_reader_open(in->reader_path, in->o->lib.max_input_bytes);
+            open_reader(in);
             if (!in->reader) { cli_report("winnow: out of memory\n"); in->failed++; break; }
+        }
+        if (in->reader_fresh) {
+            in->reader_fresh = 0;
             if (*winnow_reader_error(in->reader)) {
                 cli_report("winnow: %s\n", winnow_reader_error(in->reader));
-                input_failed(in, winnow_reader_error(in->reader));
+                input_line(in, WINNOW_E_IO, winnow_reader_error(in->reader));
                 in->failed++;
-                winnow_reader_close(in->reader);
-                in->reader = NULL;
+                close_reader(in);
                 continue;
             }
+            unsigned long long total;
+            if (in->sizes)
+                in->sizes[in->reader_index] = winnow_reader_progress(in->reader, NULL, &total) ? (long long)total : -1;
         }
         winnow_record rec;
-        size_t skipped = winnow_reader_skipped(in->reader);
         int r = winnow_reader_next(in->reader, &rec);
-        if (*winnow_reader_warning(in->reader) && !in->o->quiet)
-            cli_report("winnow: warning: %s\n", winnow_reader_warning(in->reader));
-        /* a skipped file was asked for by name or directory: it failed (WARC
-         * and JSONL skip non-HTML records as a matter of course); the
-         * reader's warning names it */
-        if (!is_container(in->reader_path))
-            for (size_t k = skipped; k < winnow_reader_skipped(in->reader); k++)
-                input_failed(in, winnow_reader_warning(in->reader));
+        const char *warning = winnow_reader_warning(in->reader);
+        if (*warning && !in->o->quiet) cli_report("winnow: warning: %s\n", warning);
+        account_skips(in, warning);
         if (r == 1) {
             page->data = malloc(rec.len ? rec.len : 1);
             if (!page->data) { cli_report("winnow: out of memory\n"); in->failed++; break; }
@@ -357,14 +279,13 @@ int cli_inputs_next(cli_inputs *in, cli_page *page)
         } else {
             if (r < 0) {
                 cli_report("winnow: %s\n", winnow_reader_error(in->reader));
-                input_failed(in, winnow_reader_error(in->reader));
+                input_line(in, WINNOW_E_IO, winnow_reader_error(in->reader));
                 in->failed++;
             }
-            if (!is_container(in->reader_path)) in->failed += (int)winnow_reader_skipped(in->reader);
-            winnow_reader_close(in->reader);
-            in->reader = NULL;
+            close_reader(in);
         }
     }
+    if (in->sizes) cli_progress_tick(atomic_load(&in->pages_done), inputs_fraction(in));
     pthread_mutex_unlock(&in->lock);
     return got;
 }
@@ -387,6 +308,7 @@ void cli_inputs_close(cli_inputs *in)
     if (!in) return;
     if (in->reader) winnow_reader_close(in->reader);
     cli_names_free(in->names);
+    free(in->sizes);
     pthread_mutex_destroy(&in->lock);
     free(in);
 }
@@ -409,8 +331,6 @@ void cli_site_name(const cli_opts *o, const cli_page *p, char *out, size_t cap)
 
 /* ---- site cache ---- */
 
-int cli_db_exit(winnow_status s) { return s == WINNOW_E_DB_DAMAGED ? EXIT_DB_DAMAGED : EXIT_SOME_FAILED; }
-
 typedef struct failed_site {
     char *name, *error;
 } failed_site;
@@ -426,16 +346,6 @@ struct cli_sites {
     pthread_mutex_t lock;
 };
 
-cli_sites *cli_sites_new(winnow_sitedb *db, double half_life)
-{
-    cli_sites *s = calloc(1, sizeof *s);
-    if (!s) return NULL;
-    s->db = db;
-    s->half_life = half_life;
-    pthread_mutex_init(&s->lock, NULL);
-    return s;
-}
-
 static void remember_failure(cli_sites *s, const char *name, const char *err)
 {
     failed_site *f = realloc(s->failed, (s->nfailed + 1) * sizeof *f);
@@ -447,8 +357,19 @@ static void remember_failure(cli_sites *s, const char *name, const char *err)
     else { free(f[s->nfailed].name); free(f[s->nfailed].error); }
 }
 
-winnow_site *cli_sites_get(cli_sites *s, const char *name, char *err, size_t errcap)
+cli_sites *cli_sites_new(winnow_sitedb *db, double half_life)
 {
+    cli_sites *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->db = db;
+    s->half_life = half_life;
+    pthread_mutex_init(&s->lock, NULL);
+    return s;
+}
+
+winnow_site *cli_sites_get(cli_sites *s, const char *name, char *err, size_t errcap, int *loaded)
+{
+    if (loaded) *loaded = 0;
     pthread_mutex_lock(&s->lock);
     winnow_site *found = NULL;
     for (size_t i = 0; i < s->count && !found; i++)
@@ -480,6 +401,7 @@ winnow_site *cli_sites_get(cli_sites *s, const char *name, char *err, size_t err
                 else { s->sites = n; s->cap = cap; }
             }
             if (site) s->sites[s->count++] = site;
+            if (site && loaded) *loaded = 1;
         }
         found = site;
     }
@@ -553,48 +475,121 @@ static int wants_comments(const cli_opts *o)
     return o->comments && (o->format == WINNOW_FORMAT_TEXT || o->format == WINNOW_FORMAT_MARKDOWN);
 }
 
+/* Where rendered bytes go, and the last byte written. */
+typedef struct sink {
+    FILE *f;
+    int last;
+} sink;
+
+static int sink_write(void *ctx, const char *data, size_t len)
+{
+    sink *s = ctx;
+    if (len) s->last = (unsigned char)data[len - 1];
+    return fwrite(data, 1, len, s->f) == len ? 0 : -1;
+}
+
 /* --comments: the comments after the main text, a header line each */
-static winnow_status write_comments(const winnow_doc *doc, FILE *out)
+static winnow_status write_comments(const winnow_doc *doc, sink *out)
 {
     size_t n = winnow_doc_comment_count(doc);
     for (size_t i = 0; i < n; i++) {
         winnow_comment c;
         winnow_doc_comment(doc, i, &c);
-        fprintf(out, "\n-- %s%s%s\n%s\n", c.author, *c.author && *c.date ? ", " : "", c.date, c.text);
+        fprintf(out->f, "\n-- %s%s%s\n%s\n", c.author, *c.author && *c.date ? ", " : "", c.date, c.text);
+        out->last = '\n';
     }
-    return ferror(out) ? WINNOW_E_IO : WINNOW_OK;
+    return ferror(out->f) ? WINNOW_E_IO : WINNOW_OK;
 }
 
+/* Failures that every later page would meet too: the folder cannot be
+ * written (no permission, read-only, full, gone) or no file can be opened. */
+static int folder_errno(int e)
+{
+    return e == EACCES || e == EPERM || e == EROFS || e == ENOSPC || e == EDQUOT || e == ENOENT || e == ENOTDIR ||
+           e == EIO || e == EMFILE || e == ENFILE;
+}
+
+/* Pages written to stdout so far, and the last byte; only one thread
+ * writes there (pages to stdout are extracted by one thread). */
+static size_t stdout_pages;
+static int stdout_last = '\n';
+
 winnow_status cli_write_doc(const cli_opts *o, const winnow_doc *doc, const char *path, int whole, char *err,
-                            size_t errcap)
+                            size_t errcap, int *fatal)
 {
     err[0] = '\0';
+    *fatal = 0;
     if (!path) {
-        winnow_status rs = winnow_render(doc, o->format, cli_write_file, stdout);
-        if (rs == WINNOW_OK && wants_comments(o)) rs = write_comments(doc, stdout);
+        /* text and markdown: a line holding a form feed between pages */
+        cli_progress_hide();
+        int separate = o->format == WINNOW_FORMAT_TEXT || o->format == WINNOW_FORMAT_MARKDOWN;
+        if (separate && stdout_pages > 0) {
+            if (stdout_last != '\n') putchar('\n');
+            fputs("\f\n", stdout);
+        }
+        sink out = {stdout, stdout_last};
+        errno = 0;
+        winnow_status rs = ferror(stdout) ? WINNOW_E_IO : winnow_render(doc, o->format, sink_write, &out);
+        if (rs == WINNOW_OK && wants_comments(o)) rs = write_comments(doc, &out);
         if (fflush(stdout) != 0 && rs == WINNOW_OK) rs = WINNOW_E_IO;
-        if (rs != WINNOW_OK) snprintf(err, errcap, "<stdout>: %s", winnow_status_message(rs));
+        int saved = errno;
+        stdout_last = out.last;
+        stdout_pages++;
+        if (rs != WINNOW_OK) {
+            *fatal = rs == WINNOW_E_IO;
+            if (rs == WINNOW_E_IO && saved) snprintf(err, errcap, "cannot write to stdout: %s", strerror(saved));
+            else snprintf(err, errcap, "<stdout>: %s", winnow_status_message(rs));
+        }
         return rs;
     }
     char *tmp = NULL;
-    FILE *out = whole ? cli_tmp_create(path, &tmp) : fopen(path, "wb");
-    if (!out) {
+    FILE *f = whole ? cli_tmp_create(path, &tmp) : fopen(path, "wb");
+    if (!f) {
+        *fatal = whole && folder_errno(errno);
         snprintf(err, errcap, "cannot write %s: %s", path, strerror(errno));
         return WINNOW_E_IO;
     }
-    winnow_status rs = winnow_render(doc, o->format, cli_write_file, out);
-    if (rs == WINNOW_OK && wants_comments(o)) rs = write_comments(doc, out);
+    sink out = {f, '\n'};
+    errno = 0;
+    winnow_status rs = winnow_render(doc, o->format, sink_write, &out);
+    if (rs == WINNOW_OK && wants_comments(o)) rs = write_comments(doc, &out);
     int saved = errno;
     if (whole) {
-        if (cli_tmp_commit(out, tmp, path, rs == WINNOW_OK) != 0 && rs == WINNOW_OK) {
+        if (cli_tmp_commit(f, tmp, path, rs == WINNOW_OK) != 0 && rs == WINNOW_OK) {
             rs = WINNOW_E_IO;
             saved = errno;
         }
-    } else if (fclose(out) != 0 && rs == WINNOW_OK) {
+    } else if (fclose(f) != 0 && rs == WINNOW_OK) {
         rs = WINNOW_E_IO;
         saved = errno;
     }
-    if (rs != WINNOW_OK)
-        snprintf(err, errcap, "cannot write %s: %s", path, rs == WINNOW_E_IO && saved ? strerror(saved) : winnow_status_message(rs));
+    if (rs != WINNOW_OK) {
+        *fatal = whole && rs == WINNOW_E_IO && folder_errno(saved);
+        snprintf(err, errcap, "cannot write %s: %s", path,
+                 rs == WINNOW_E_IO && saved ? strerror(saved) : winnow_status_message(rs));
+    }
     return rs;
+}
+
+int cli_output_page(const cli_opts *o, cli_inputs *in, cli_manifest *m, const cli_page *p, const winnow_doc *doc,
+                    winnow_status s, int many)
+{
+    const char *name = p->source ? p->source : "<stdin>";
+    char *out_path = cli_output_path(o, p, many);
+    char err[1024] = "out of memory";
+    int fatal = 0;
+    winnow_status rs = o->output && !out_path ? WINNOW_E_NOMEM
+                                              : cli_write_doc(o, doc, out_path, many, err, sizeof err, &fatal);
+    if (rs != WINNOW_OK) {
+        /* one message for a folder or stdout that cannot be written, and no more pages */
+        if (!fatal) cli_report("winnow: %s: %s\n", name, err);
+        else if (cli_inputs_stop(in)) cli_report("winnow: %s; stopped (no more pages are read)\n", err);
+        cli_manifest_page(m, p, "", rs, err);
+        free(out_path);
+        return 1;
+    }
+    const char *base = out_path ? strrchr(out_path, '/') : NULL;
+    cli_manifest_page(m, p, base ? base + 1 : out_path, s, winnow_doc_warning(doc));
+    free(out_path);
+    return 0;
 }

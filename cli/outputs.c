@@ -314,7 +314,7 @@ void cli_manifest_add(cli_manifest *m, size_t seq, const cli_entry *e)
     pthread_mutex_unlock(&m->lock);
 }
 
-int cli_manifest_close(cli_manifest *m)
+int cli_manifest_close(cli_manifest *m, int report)
 {
     if (!m) return 0;
     /* every page has its line by now; were one missing, the later lines
@@ -328,7 +328,7 @@ int cli_manifest_close(cli_manifest *m)
     int rc = cli_tmp_commit(m->f, m->tmp, m->path, !failed);
     int err = failed ? m->err : errno;
     if (rc != 0 || failed) {
-        fprintf(stderr, "winnow: cannot write %s: %s\n", m->path, strerror(err ? err : EIO));
+        if (report) cli_report("winnow: cannot write %s: %s\n", m->path, strerror(err ? err : EIO));
         failed = 1;
     }
     free(m->pending);

@@ -71,7 +71,7 @@ typedef struct winnow_options {
     int include_title;       /* prepend the page's headline to the text when it sits
                                 outside the content block; default 1 */
     int classifier;          /* page mode: score nodes with the built-in node classifier
-                                (trained from site-level labels, see winnow_trainer); default 1 */
+                                (trained from site-level labels by `winnow train`); default 1 */
     int smooth;              /* smooth classifier scores over the DOM tree (isotonic
                                 regression); default 1 */
 } winnow_options;
@@ -87,7 +87,7 @@ WINNOW_API void winnow_engine_free(winnow_engine *e);
 /* Detail of the last failed call on this engine, "" if none. */
 WINNOW_API const char *winnow_engine_error(const winnow_engine *e);
 /* Replaces the engine's node classifier with a model file written by
- * winnow_trainer_save (NULL: no classifier, the heuristic scorer alone).
+ * `winnow train` (NULL: no classifier, the heuristic scorer alone).
  * A file of another format or feature layout is refused with a message. */
 WINNOW_API winnow_status winnow_engine_load_model(winnow_engine *e, const char *path);
 /* 1 when the engine scores nodes with a classifier in page mode. */
@@ -215,7 +215,8 @@ typedef struct winnow_record {
     size_t len;
     const char *charset;  /* from the HTTP Content-Type header or JSONL "charset"; NULL if none */
     const char *source;   /* "file", "file.warc.gz#offset" or "file.jsonl:line" */
-    const char *id;       /* the page's name: the file stem, or the record number ("00042") */
+    const char *id;       /* the page's name: the file stem ("ID" for ID.html, ID.html.gz; "sub/ID"
+                             below a directory's subdirectory), or the record number ("00042") */
     const char *file;     /* the file it was read from: the HTML file (a directory's entry too),
                              the WARC or JSONL file, "-" for stdin */
     long long number;     /* its record in that file: WARC records counted from 0 (every record,
@@ -223,17 +224,45 @@ typedef struct winnow_record {
     const char *record_id; /* WARC-Record-ID as written ("<urn:uuid:...>"); NULL when none */
 } winnow_record;
 
-/* Opens PATH: a directory (its *.html and *.htm files, sorted, not
- * recursive), an HTML file, a .warc or .warc.gz file, a .jsonl / .ndjson
- * file (gzip too), or "-" for one page on stdin. NULL only on OOM: check
- * winnow_reader_error(). Records over max_record_bytes (0 = 256 MiB) are
- * skipped with a warning. */
+/* How a file or stdin is read. */
+typedef enum winnow_input_format {
+    WINNOW_INPUT_AUTO = 0,  /* by the name (.warc[.gz], .jsonl[.gz], .ndjson[.gz], .html, .htm,
+                               .html.gz, .htm.gz), else by the first bytes, gzip undone: "WARC/"
+                               is a WARC file, '{' (after a BOM and blanks) JSON lines, anything
+                               else one page */
+    WINNOW_INPUT_HTML,      /* one page (gzip undone) */
+    WINNOW_INPUT_WARC,
+    WINNOW_INPUT_JSONL,
+} winnow_input_format;
+
+typedef struct winnow_reader_options {
+    size_t max_record_bytes;     /* records over this are skipped with a warning; 0 = 256 MiB */
+    winnow_input_format format;  /* files and stdin; a directory always lists its pages */
+    int recursive;               /* directories: the pages of subdirectories too */
+} winnow_reader_options;
+
+/* Opens PATH: a directory (its *.html, *.htm, *.html.gz and *.htm.gz files,
+ * sorted by path in byte order; subdirectories with opt->recursive, symbolic
+ * links to directories not followed), a file (read as opt->format says), or
+ * "-" for stdin (the same). NULL only on OOM: check winnow_reader_error().
+ * opt may be NULL for the defaults. */
+WINNOW_API winnow_reader *winnow_reader_open_with(const char *path, const winnow_reader_options *opt);
+/* winnow_reader_open_with with the format told automatically, not recursive. */
 WINNOW_API winnow_reader *winnow_reader_open(const char *path, size_t max_record_bytes);
 /* 1: *rec filled (valid until the next call or close); 0: end; -1: error. */
 WINNOW_API int winnow_reader_next(winnow_reader *r, winnow_record *rec);
 WINNOW_API const char *winnow_reader_error(const winnow_reader *r);    /* "" when none */
 WINNOW_API const char *winnow_reader_warning(const winnow_reader *r);  /* last non-fatal problem, "" when none */
 WINNOW_API size_t winnow_reader_skipped(const winnow_reader *r);       /* records skipped so far */
+/* Of the records skipped, those over max_record_bytes. */
+WINNOW_API size_t winnow_reader_too_large(const winnow_reader *r);
+/* What the input is read as: HTML (a directory, or one page), WARC or
+ * JSONL; AUTO when it could not be opened. */
+WINNOW_API winnow_input_format winnow_reader_format(const winnow_reader *r);
+/* Bytes of the input read so far and its size as stored (compressed bytes
+ * for gzip; a directory's: its pages'). Returns 0 when the size is not
+ * known (a pipe), 1 otherwise. */
+WINNOW_API int winnow_reader_progress(const winnow_reader *r, unsigned long long *done, unsigned long long *total);
 WINNOW_API void winnow_reader_close(winnow_reader *r);
 
 /* ------------------------------------------------------------------------
@@ -359,79 +388,6 @@ WINNOW_API winnow_status winnow_sitedb_check(winnow_sitedb *db, void (*problem)(
  * frequent first. kind: "block", "path-block", "chunk", "table-chunk". */
 WINNOW_API winnow_status winnow_site_templates(const winnow_site *s, double min_share,
                                     int (*fn)(void *ctx, const char *kind, double df, const char *sample), void *ctx);
-
-/* ------------------------------------------------------------------------
- * Node classifier training (site-independent detection, Kolcz & Yih;
- * Chakrabarti, Kumar & Punera). Site-level detection labels the nodes of
- * many sites' pages without hand labels: blocks on >= 10% of a site's
- * pages, and nodes with more than 85% of their text inside such blocks,
- * are template; the top-most blocks whose text and sub-blocks occur on no
- * other page are content; the rest is left out. A classifier trained on
- * those labels then scores nodes of pages from sites never seen.
- * ------------------------------------------------------------------------ */
-
-typedef enum winnow_model_kind {
-    WINNOW_MODEL_NB = 1,      /* text Naive Bayes over block words */
-    WINNOW_MODEL_LOGREG = 2,  /* logistic regression (liblinear) */
-    WINNOW_MODEL_FOREST = 3,  /* random forest (XGBoost) */
-    WINNOW_MODEL_BOOST = 4,   /* gradient-boosted trees (XGBoost) */
-} winnow_model_kind;
-
-/* "nb", "logreg", "forest", "boost" (and "lr", "rf", "gbt"); 0 when unknown. */
-WINNOW_API int winnow_model_kind_parse(const char *name);
-WINNOW_API const char *winnow_model_kind_name(int kind);
-
-typedef struct winnow_train_options {
-    int kind;                  /* winnow_model_kind; default BOOST */
-    unsigned buckets;          /* separate models per node size (Chakrabarti: 4); default 1 */
-    unsigned seed;             /* sampling, folds and tree randomness; default 1 */
-    unsigned per_page;         /* at most this many examples per class and page; default 40 */
-    unsigned rounds;           /* boosting rounds / forest trees; default 100 */
-    unsigned depth;            /* tree depth; default 6 (boost) / 10 (forest) */
-    unsigned threads;          /* XGBoost threads; default 2 */
-    int verbose;               /* progress on stderr */
-    int labels;                /* content examples: WINNOW_LABELS_TOP (default) or _INSIDE */
-} winnow_train_options;
-
-/* Content examples: the top-most unique blocks only (Kolcz & Yih's control
- * of the class imbalance), or also every node inside them (closer to
- * Chakrabarti et al., who label all non-template nodes). */
-enum { WINNOW_LABELS_TOP = 0, WINNOW_LABELS_INSIDE = 1 };
-
-WINNOW_API void winnow_train_options_default(winnow_train_options *o);
-
-typedef struct winnow_trainer winnow_trainer;
-
-/* NULL on OOM. */
-WINNOW_API winnow_trainer *winnow_trainer_new(const winnow_train_options *o);
-WINNOW_API void winnow_trainer_free(winnow_trainer *t);
-WINNOW_API const char *winnow_trainer_error(const winnow_trainer *t);
-
-/* Labels one site's pages (two passes: count the site's blocks, then label
- * and describe every page's nodes) and keeps the examples. Pages that fail
- * to parse are skipped. The engine is used for parsing only. */
-WINNOW_API winnow_status winnow_trainer_add_site(winnow_trainer *t, winnow_engine *e, const char *site,
-                                      const winnow_input *pages, size_t n);
-
-typedef struct winnow_train_summary {
-    size_t sites, pages, examples, template_examples, content_examples;
-} winnow_train_summary;
-WINNOW_API void winnow_trainer_summary(const winnow_trainer *t, winnow_train_summary *out);
-
-/* Fits the model on every example added and writes the model file. */
-WINNOW_API winnow_status winnow_trainer_save(winnow_trainer *t, const char *path);
-
-/* Cross-site cross-validation (no site on both sides): folds of sites,
- * train on the others, score the held-out sites' labelled nodes. Reports
- * template recall at precision 0.90, and writes the precision-recall curve
- * (threshold, precision, recall per line) to curve_path when not NULL. */
-typedef struct winnow_cv_result {
-    int kind;
-    double recall_at_p90, recall_at_p80, average_precision;
-    size_t test_examples, test_templates;
-} winnow_cv_result;
-WINNOW_API winnow_status winnow_trainer_cv(winnow_trainer *t, unsigned folds, int kind, const char *curve_path,
-                                winnow_cv_result *out);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages winnow builds and tests with, only those
-# that are missing. Needs root (or sudo) when something must be installed.
+# that are missing. Installing needs root: run as root (no sudo needed, as on
+# a bare Debian), or as a user who has sudo.
 set -euo pipefail
 packages=(
   build-essential cmake pkg-config python3   # toolchain, test drivers
@@ -14,15 +15,23 @@ packages=(
   zlib1g-dev         # gzip-compressed WARC and JSONL input
   clang libclang-rt-14-dev   # libFuzzer and sanitizer runtimes for `make check`
   valgrind           # memcheck over the release build in CI
+  groff-base         # renders man/winnow.1 in the man page test
 )
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
+sudo=()
+if [ "$(id -u)" -ne 0 ]; then
+  if ! command -v sudo >/dev/null 2>&1; then
+    echo "install-deps.sh: missing Debian packages: ${missing[*]}" >&2
+    echo "install-deps.sh: installing them needs root, and sudo is not installed: run this script as root" >&2
+    exit 1
+  fi
+  sudo=(sudo)
+fi
 echo "installing: ${missing[*]}" >&2
-sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo"
 export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -q >/dev/null
-$sudo apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+"${sudo[@]}" apt-get update -q >/dev/null
+"${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,6 +1,6 @@
-/* The pipeline behind winnow_extract, for the library's own callers that
- * need to see a page between its stages (site learning, classifier
- * training). */
+/* The pipeline behind winnow_extract, for callers that need to see a page
+ * between its stages: site learning inside the library, and classifier
+ * training (src/train/), a layer above the library that only the CLI links. */
 #ifndef WN_PIPELINE_H
 #define WN_PIPELINE_H
 

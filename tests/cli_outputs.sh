@@ -96,6 +96,7 @@ def body(k):
     s = special[k] if k < len(special) else ''
     if s == 'empty': return b''
     if s == 'binary': return b'\x89PNG\r\n\x1a\n' + bytes(range(256)) * 16
+    if s == 'big': return page('%s%d' % (prefix, k + 1)).replace('</article>', '<p>%s</p></article>' % ('x ' * 100000)).encode()
     return page('%s%d' % (prefix, k + 1)).encode()
 
 def record(typ, fields, block):
@@ -116,9 +117,15 @@ with open(out, 'wb') as f:
                                         ('WARC-Target-URI', 'http://%s.example/p/%d' % (prefix, k + 1)),
                                         ('Content-Type', 'application/http; msgtype=response')], http))
     else:
+        # jsonlg: each page also holds one of three "group" paragraphs, shared
+        # by an irregular subset of the pages, so that with ageing a site's
+        # counts depend on the order its pages were learned in
         for k in range(n):
-            f.write((json.dumps({'url': 'http://%s.example/p/%d' % (prefix, k + 1),
-                                 'html': body(k).decode('latin-1')}) + '\n').encode())
+            html = body(k).decode('latin-1')
+            if kind == 'jsonlg':
+                html = html.replace('</article>', '<p>Group %d note: the harbour office opens at eight and closes '
+                                    'when the last boat is in, every day.</p></article>' % (k * k % 7 % 3))
+            f.write((json.dumps({'url': 'http://%s.example/p/%d' % (prefix, k + 1), 'html': html}) + '\n').encode())
 EOF
 make() { python3 "$tmp/make.py" "$@" || { echo "FAIL cannot make $2"; exit 1; }; }
 
@@ -266,6 +273,215 @@ if run "JSON of one file" 0 extract -q -f json --url http://one.example/ "$tmp/x
   python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["source"]; assert s["file"]==sys.argv[2] and s["url"]=="http://one.example/" and s["record"] is None and s["record_id"] is None, s' \
     "$tmp/out" "$tmp/x/x.html" 2>"$tmp/pyout" && ok "JSON of one file: its source, no record" || bad "JSON of one file: source" "$tmp/pyout"
 fi
+
+
+# --- stdin: told by its first bytes ----------------------------------------------
+make jsonl "$tmp/in/s.jsonl" s 3
+if run "JSON lines on stdin" 0 extract -q - <"$tmp/in/s.jsonl"; then
+  if grep -q 'marker-s1-' "$tmp/out" && grep -q 'marker-s3-' "$tmp/out" && ! grep -q '"html"' "$tmp/out"; then
+    ok "JSON lines on stdin: each page's text, not the JSON"
+  else bad "JSON lines on stdin printed" "$tmp/out"; fi
+fi
+if run "JSON lines through a pipe, -o" 0 extract -q - -o "$tmp/sj" < <(cat "$tmp/in/s.jsonl"); then
+  expect_pages "JSON lines through a pipe" "$tmp/sj" 3
+  [ -f "$tmp/sj/stdin-00001.txt" ] && [ -f "$tmp/sj/stdin-00003.txt" ] &&
+    [ "$(tail -n +2 "$tmp/sj/manifest.tsv" | cut -f 1-3 | head -1)" = $'stdin-00001.txt\t-\t1' ] &&
+    ok "JSON lines on stdin: stdin-LINE names, input - and the line in the manifest" ||
+    bad "JSON lines on stdin: names" "$tmp/sj/manifest.tsv"
+fi
+if run "a .warc.gz on stdin" 0 extract -q - -o "$tmp/sw" <"$tmp/in/blog.a.warc.gz"; then
+  expect_pages "a .warc.gz on stdin" "$tmp/sw" 3
+  [ -f "$tmp/sw/stdin-00001.txt" ] && grep -q 'marker-a1-' "$tmp/sw/stdin-00001.txt" &&
+    ok "a .warc.gz on stdin: stdin-RECORD names" || bad "a .warc.gz on stdin: names" "$tmp/sw/manifest.tsv"
+fi
+# --input-format overrides the bytes (and the name)
+if run "--input-format html on JSON lines" 0 extract -q --input-format html - <"$tmp/in/s.jsonl"; then
+  grep -q '"html"' "$tmp/out" && ok "--input-format html: stdin is one page, JSON and all" || bad "--input-format html" "$tmp/out"
+fi
+if run "--input-format warc on a JSONL file" 1 extract -q --input-format warc "$tmp/in/s.jsonl"; then
+  grep -q 'not a WARC file' "$tmp/err" && ok "--input-format warc on JSON lines: not a WARC file" ||
+    bad "--input-format warc on JSON lines" "$tmp/err"
+fi
+run "--input-format pdf" 2 extract --input-format pdf "$tmp/in/s.jsonl" && ok "--input-format pdf: usage error"
+# a file whose name says nothing: a WARC by its bytes, named after the file
+cp "$tmp/in/blog.a.warc.gz" "$tmp/in/crawl-dump"
+if run "a WARC named crawl-dump" 0 extract -q "$tmp/in/crawl-dump" -o "$tmp/cd"; then
+  expect_pages "a WARC named crawl-dump" "$tmp/cd" 3
+  [ -f "$tmp/cd/crawl-dump-00001.txt" ] && ok "a WARC without its name: FILE-RECORD names" || bad "crawl-dump names" "$tmp/cd/manifest.tsv"
+fi
+
+# --- gzip-compressed pages, recursive directories, input lists ---------------------
+mkdir -p "$tmp/gz"
+page n1 >"$tmp/gz/x.html"
+page n2 | gzip -c >"$tmp/gz/x.html.gz"
+page n3 | gzip -c >"$tmp/gz/y.htm.gz"
+if run "a directory with .html.gz pages" 0 extract -q "$tmp/gz" -o "$tmp/ogz"; then
+  expect_pages "x.html, x.html.gz and y.htm.gz" "$tmp/ogz" 3
+  [ "$(tail -n +2 "$tmp/ogz/manifest.tsv" | cut -f 1 | tr '\n' ' ')" = "x.txt x~2.txt y.txt " ] &&
+    grep -q 'marker-n2-' "$tmp/ogz/x~2.txt" && ok "x.html and x.html.gz: x.txt and x~2.txt" ||
+    bad "x.html beside x.html.gz" "$tmp/ogz/manifest.tsv"
+fi
+mkdir -p "$tmp/tree/a/c" "$tmp/tree/b"
+page r1 >"$tmp/tree/top.html"
+page r2 >"$tmp/tree/a/b.html"
+page r3 >"$tmp/tree/a/c/d.html"
+page r4 | gzip -c >"$tmp/tree/b/top.html.gz"
+run "a tree without -r" 0 extract -q "$tmp/tree" -o "$tmp/t0" && expect_pages "a tree without -r: its top only" "$tmp/t0" 1
+if run "a tree with -r" 0 extract -q -r "$tmp/tree" -o "$tmp/t1"; then
+  expect_pages "a tree with -r" "$tmp/t1" 4
+  names=$(tail -n +2 "$tmp/t1/manifest.tsv" | cut -f 1,2 | tr '\t\n' ' |')
+  want="a_b.txt $tmp/tree/a/b.html|a_c_d.txt $tmp/tree/a/c/d.html|b_top.txt $tmp/tree/b/top.html.gz|top.txt $tmp/tree/top.html|"
+  [ "$names" = "$want" ] && ok "-r: names from the path below the directory, in path order" || bad "-r names: $names"
+  if run "the tree again, -j 2" 0 extract -q -r -j 2 "$tmp/tree" -o "$tmp/t2"; then
+    diff -r "$tmp/t1" "$tmp/t2" >"$tmp/diff" && ok "-r: the same names and files again with 2 threads" || bad "-r: runs differ" "$tmp/diff"
+  fi
+fi
+printf '%s\n' "$tmp/tree/top.html" "$tmp/gz" "" "$tmp/in/blog.b.warc.gz" >"$tmp/list"
+if run "--input-list" 0 extract -q --input-list "$tmp/list" -o "$tmp/il"; then
+  expect_pages "--input-list: a file, a directory and a WARC" "$tmp/il" 7
+fi
+if run "--input-list - with an input on the command line" 0 extract -q "$tmp/d1/page.html" --input-list - -o "$tmp/il2" <"$tmp/list"; then
+  expect_pages "--input-list - and an input" "$tmp/il2" 8
+  [ "$(sed -n 2p "$tmp/il2/manifest.tsv" | cut -f 2)" = "$tmp/d1/page.html" ] &&
+    ok "--input-list: the command line's inputs first" || bad "--input-list order" "$tmp/il2/manifest.tsv"
+fi
+printf '%s\n' "$tmp/tree/top.html" "$tmp/no-such-input.html" >"$tmp/list2"
+if run "--input-list with a missing path" 1 extract -q --input-list "$tmp/list2" -o "$tmp/il3"; then
+  [ "$(lines "$tmp/il3")" -eq 2 ] && grep -q "no-such-input.html.*cannot open" "$tmp/il3/manifest.tsv" &&
+    ok "--input-list: a missing path has its manifest line" || bad "--input-list missing path" "$tmp/il3/manifest.tsv"
+fi
+if run "--input-list that does not exist" 1 extract --input-list "$tmp/no-such-list"; then
+  grep -q 'cannot open input list' "$tmp/err" && ok "--input-list that does not exist: exit 1, said so" || bad "--input-list missing" "$tmp/err"
+fi
+run "--input-list - and -" 2 extract --input-list - - <"$tmp/list" && ok "--input-list - with - as an input: usage error"
+
+# --- several pages to stdout: a form feed line between them ---------------------
+for fmt in text markdown; do
+  if run "three pages to stdout ($fmt)" 0 extract -q -f $fmt "$tmp/tree/top.html" "$tmp/d1/page.html" "$tmp/d2/page.html"; then
+    ff=$(grep -c $'^\f$' "$tmp/out")
+    order=$(awk 'BEGIN { RS = "\f\n" } { match($0, /marker-[a-z0-9]+-/); printf "%s ", substr($0, RSTART, RLENGTH) }' "$tmp/out")
+    [ "$ff" -eq 2 ] && [ "$order" = "marker-r1- marker-e1- marker-e2- " ] &&
+      ok "$fmt to stdout: 3 records split by form feed lines, in input order" || bad "$fmt to stdout: $ff form feeds, records '$order'" "$tmp/out"
+  fi
+done
+if run "one page to stdout" 0 extract -q "$tmp/tree/top.html"; then
+  ! grep -q $'\f' "$tmp/out" && ok "one page: no form feed" || bad "one page: a form feed" "$tmp/out"
+fi
+if run "JSON to stdout" 0 extract -q -f json "$tmp/tree/top.html" "$tmp/d1/page.html"; then
+  ! grep -q $'\f' "$tmp/out" && ok "JSON to stdout: no form feed" || bad "JSON to stdout: a form feed" "$tmp/out"
+fi
+if run "learn --batch to stdout" 0 learn -q --batch --site s "$tmp/tree/top.html" "$tmp/d1/page.html"; then
+  [ "$(grep -c $'^\f$' "$tmp/out")" -eq 1 ] && ok "learn --batch to stdout: a form feed between pages" || bad "learn --batch stdout" "$tmp/out"
+fi
+
+# --- -o DIR/ with one page ----------------------------------------------------------
+if run "-o DIR/ with one page" 0 extract -q "$tmp/tree/top.html" -o "$tmp/od/"; then
+  [ -f "$tmp/od/top.txt" ] && [ "$(lines "$tmp/od")" -eq 1 ] && ok "-o DIR/: the page's file and the manifest in DIR" ||
+    bad "-o DIR/: $(ls "$tmp/od" 2>&1 | tr '\n' ' ')"
+fi
+mkdir -p "$tmp/od2"
+if run "-o an existing directory with one page" 0 extract -q "$tmp/tree/top.html" -o "$tmp/od2"; then
+  [ -f "$tmp/od2/top.txt" ] && ok "-o naming a directory: the page's file in it" || bad "-o naming a directory: $(ls "$tmp/od2")"
+fi
+
+# --- pages over --max-bytes: skipped with a warning, exit 4 ----------------------------
+make warc "$tmp/in/sizes.warc.gz" z 3 '' big ''
+if run "a WARC record over --max-bytes" 4 extract --max-bytes 100000 "$tmp/in/sizes.warc.gz" -o "$tmp/mb"; then
+  grep -q 'warning: .*over the 100000-byte limit; skipped' "$tmp/err" && ok "over --max-bytes: a warning" || bad "over --max-bytes: no warning" "$tmp/err"
+  [ "$(outputs "$tmp/mb" .txt)" -eq 2 ] && [ "$(cut -f 6 "$tmp/mb/manifest.tsv" | grep -c WINNOW_E_TOO_LARGE)" -eq 1 ] &&
+    ok "over --max-bytes: the other pages written, the record's manifest line WINNOW_E_TOO_LARGE" ||
+    bad "over --max-bytes: outputs and manifest" "$tmp/mb/manifest.tsv"
+fi
+run "over --max-bytes and a failure" 1 extract -q --max-bytes 100000 "$tmp/in/sizes.warc.gz" "$tmp/in/mixed.warc.gz" -o "$tmp/mb2" &&
+  ok "over --max-bytes and a failed page: the failure's exit 1"
+run "a file over --max-bytes" 4 extract -q --max-bytes 100 "$tmp/tree/top.html" && ok "a file over --max-bytes: exit 4"
+
+# --- site mode: --db needed, a site the database lacks warned about once --------
+make jsonl "$tmp/in/docs.jsonl" w 6
+if run "learn docs" 0 learn -q --db "$tmp/sites.db" --site docs "$tmp/in/docs.jsonl"; then
+  if run "site mode, the site in the database" 0 extract --mode site --db "$tmp/sites.db" --site docs "$tmp/in/docs.jsonl" -o "$tmp/sm1"; then
+    ! grep -q 'has no pages' "$tmp/err" && ok "--mode site with a known site: no warning" || bad "--mode site, known site: a warning" "$tmp/err"
+  fi
+  if run "site mode, a site not in the database" 0 extract --mode site --db "$tmp/sites.db" --site manual "$tmp/in/docs.jsonl" -o "$tmp/sm2"; then
+    [ "$(grep -c "has no pages of site manual" "$tmp/err")" -eq 1 ] && ok "--mode site with an unknown site: one warning for 6 pages" ||
+      bad "--mode site with an unknown site" "$tmp/err"
+  fi
+fi
+
+# --- winnow sites: pages learned and their aged weight, labelled -----------------
+make jsonl "$tmp/in/www.jsonl" www.hl 3
+if run "learn 3 pages, half-life 2" 0 learn -q --db "$tmp/hl.db" --half-life 2 "$tmp/in/www.jsonl" &&
+   run "sites" 0 sites --db "$tmp/hl.db"; then
+  # ages 2, 1, 0 pages: 2^-1 + 2^-0.5 + 1 = 2.21
+  read -r -a head <"$tmp/out"
+  row=$(awk '$1 == "hl.example" { print $2, $3 }' "$tmp/out")
+  [ "${head[1]}" = weight ] && [ "${head[2]}" = learned ] && [ "$row" = "2.21 3" ] &&
+    ok "sites: weight 2.21 and 3 learned, in labelled columns" || bad "sites: header '${head[*]}', row '$row'" "$tmp/out"
+fi
+# site NAME: www. or not, whichever the database has
+if run "site www.hl.example" 0 site www.hl.example --db "$tmp/hl.db"; then
+  grep -q '^site hl.example: 3 pages learned, weight 2.21' "$tmp/out" && ok "site www.hl.example finds hl.example" ||
+    bad "site www.hl.example" "$tmp/out" "$tmp/err"
+fi
+if run "learn as www.docs.example" 0 learn -q --db "$tmp/hl.db" --site www.docs.example "$tmp/in/docs.jsonl"; then
+  if run "site docs.example" 0 site docs.example --db "$tmp/hl.db"; then
+    grep -q '^site www.docs.example: 6 pages learned' "$tmp/out" && ok "site docs.example finds www.docs.example" ||
+      bad "site docs.example" "$tmp/out" "$tmp/err"
+  fi
+fi
+if run "site not in the database" 1 site nosuch.example --db "$tmp/hl.db"; then
+  grep -q 'has no site named nosuch.example' "$tmp/err" && ok "site of an unknown name: exit 1, said so" || bad "site of an unknown name" "$tmp/err"
+fi
+
+# --- learn -j: sites side by side, the same models as one thread ------------------------
+# (a half-life of 2 pages makes the counts depend on each site's page order)
+for p in ja jb jc; do make jsonlg "$tmp/in/learn-$p.jsonl" $p 12; done
+make jsonlg "$tmp/in/learn-www.jsonl" www.jd 3
+learn_in=("$tmp/in/learn-ja.jsonl" "$tmp/in/learn-jb.jsonl" "$tmp/in/learn-jc.jsonl" "$tmp/in/learn-www.jsonl")
+if run "learn -j 1" 0 learn -q -j 1 --half-life 2 --db "$tmp/j1.db" "${learn_in[@]}" &&
+   run "learn -j 3" 0 learn -q -j 3 --half-life 2 --db "$tmp/j3.db" "${learn_in[@]}"; then
+  same=1
+  "$winnow" sites --db "$tmp/j1.db" | awk '{ $NF = ""; print }' >"$tmp/s1"
+  "$winnow" sites --db "$tmp/j3.db" | awk '{ $NF = ""; print }' >"$tmp/s3"
+  cmp -s "$tmp/s1" "$tmp/s3" || same=0
+  for site in ja.example jb.example jc.example jd.example; do
+    "$winnow" site "$site" --all --db "$tmp/j1.db" >"$tmp/st1" 2>&1
+    "$winnow" site "$site" --all --db "$tmp/j3.db" >"$tmp/st3" 2>&1
+    cmp -s "$tmp/st1" "$tmp/st3" && [ -s "$tmp/st1" ] || same=0
+  done
+  [ "$same" = 1 ] && [ "$(grep -c example "$tmp/s1")" -eq 4 ] && ok "learn -j 3: the same 4 sites and fingerprints as -j 1" ||
+    bad "learn -j 3 differs from -j 1" "$tmp/s1" "$tmp/s3"
+fi
+if run "learn --batch -j 1" 0 learn -q --batch -j 1 --half-life 2 "${learn_in[@]}" -o "$tmp/lb1" &&
+   run "learn --batch -j 3" 0 learn -q --batch -j 3 --half-life 2 "${learn_in[@]}" -o "$tmp/lb3"; then
+  expect_pages "learn --batch -j 3" "$tmp/lb3" 39
+  diff -r "$tmp/lb1" "$tmp/lb3" >"$tmp/diff" && ok "learn --batch -j 3: the same files and manifest as -j 1" || bad "learn --batch -j differs" "$tmp/diff"
+fi
+
+# --- the progress line: on a terminal only, never with -q -------------------------------
+# JSON lines trickle in over 2.6 s through a pipe; script(1) gives winnow a
+# terminal for stderr
+if command -v script >/dev/null && script -qc true /dev/null </dev/null >/dev/null 2>&1; then
+  head -n 1 "$tmp/in/s.jsonl" >"$tmp/l1"
+  slow="cat $tmp/l1; sleep 1.3; cat $tmp/l1; sleep 1.3; cat $tmp/l1"
+  script -qc "sh -c '($slow) | \"$winnow\" extract - -o \"$tmp/pr1\"'" /dev/null </dev/null >"$tmp/tty.out" 2>&1
+  grep -qE 'winnow extract: [0-9]+ pages?, [0-9.]+ pages/s' "$tmp/tty.out" && ok "progress line on a terminal after 2 s" ||
+    bad "no progress line on a terminal" "$tmp/tty.out"
+  script -qc "sh -c '($slow) | \"$winnow\" extract -q - -o \"$tmp/pr2\"'" /dev/null </dev/null >"$tmp/tty.out" 2>&1
+  ! grep -q 'pages/s' "$tmp/tty.out" && ok "-q: no progress line on a terminal" || bad "-q: a progress line" "$tmp/tty.out"
+  # a directory whose first page is a named pipe that opens after 3 s: the
+  # sizes are known, so the line has the share done and the time left
+  mkdir -p "$tmp/slow"
+  mkfifo "$tmp/slow/a.html"
+  for k in 1 2 3 4; do page "s$k" >"$tmp/slow/p$k.html"; done
+  script -qc "sh -c '(sleep 3; : >\"$tmp/slow/a.html\") & \"$winnow\" extract \"$tmp/slow\" -o \"$tmp/pr3\"'" /dev/null </dev/null >"$tmp/tty.out" 2>&1
+  grep -qE 'winnow extract: [0-9]+ pages?, [0-9.]+ pages/s, [0-9]+%, [0-9:]+ left' "$tmp/tty.out" &&
+    ok "progress line with the share done and the time left" || bad "no share and time left in the progress line" "$tmp/tty.out"
+else
+  echo "note script(1) cannot run here: the progress line on a terminal is not checked"
+fi
+( sleep 1.3; cat "$tmp/l1"; sleep 1.3; cat "$tmp/l1" ) | "$winnow" extract - -o "$tmp/pr4" 2>"$tmp/err" >/dev/null
+! grep -q 'pages/s' "$tmp/err" && ok "stderr not a terminal: no progress line" || bad "progress line on a pipe" "$tmp/err"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -16,7 +16,7 @@
 #define SKIP_DEPTH 256
 
 typedef struct jsonl_state {
-    wn_in in;
+    wn_in *in;       /* owned */
     wn_buf line;
     wn_buf key;      /* decoded member name */
     wn_buf html;     /* decoded page */
@@ -300,22 +300,22 @@ static int jsonl_next(winnow_reader *r, winnow_record *rec)
     jsonl_state *j = r->state;
     for (;;) {
         size_t total;
-        int got = wn_in_getline(&j->in, &j->line, j->line_max, &total);
+        int got = wn_in_getline(j->in, &j->line, j->line_max, &total);
         if (got < 0) {
-            wn_reader_set_error(r, "out of memory reading %s", r->path);
+            wn_reader_set_error(r, "out of memory reading %s", r->name);
             return -1;
         }
-        if (j->in.failed) {
-            wn_reader_set_error(r, "%s", j->in.err);
+        if (j->in->failed) {
+            wn_reader_set_error(r, "%s", j->in->err);
             return -1;
         }
-        if (j->in.warn[0]) { /* damaged or truncated gzip */
-            wn_reader_set_warning(r, "%s", j->in.warn);
-            j->in.warn[0] = 0;
+        if (j->in->warn[0]) { /* damaged or truncated gzip */
+            wn_reader_set_warning(r, "%s", j->in->warn);
+            j->in->warn[0] = 0;
         }
         if (!got) {
-            if (j->in.gap) {
-                wn_in_clear_gap(&j->in);
+            if (j->in->gap) {
+                wn_in_clear_gap(j->in);
                 continue;
             }
             return 0;
@@ -323,7 +323,8 @@ static int jsonl_next(winnow_reader *r, winnow_record *rec)
         size_t lineno = ++j->lineno;
         if (total > j->line.len) {
             r->skipped++;
-            wn_reader_set_warning(r, "%s:%zu: line of %zu bytes, over the %zu-byte limit; skipped", r->path, lineno,
+            r->too_large++;
+            wn_reader_set_warning(r, "%s:%zu: line of %zu bytes, over the %zu-byte limit; skipped", r->name, lineno,
                                   total, j->line_max);
             continue;
         }
@@ -334,34 +335,35 @@ static int jsonl_next(winnow_reader *r, winnow_record *rec)
         span html = {0}, content = {0}, body = {0}, url = {0}, charset = {0};
         const char *why = scan_line(j, p, end, &html, &content, &body, &url, &charset);
         if (why && !strcmp(why, "out of memory")) {
-            wn_reader_set_error(r, "out of memory reading %s", r->path);
+            wn_reader_set_error(r, "out of memory reading %s", r->name);
             return -1;
         }
         if (why) {
             r->skipped++;
-            wn_reader_set_warning(r, "%s:%zu: malformed JSON (%s); skipped", r->path, lineno, why);
+            wn_reader_set_warning(r, "%s:%zu: malformed JSON (%s); skipped", r->name, lineno, why);
             continue;
         }
         const span *page = html.set ? &html : content.set ? &content : body.set ? &body : NULL;
         if (!page) {
             r->skipped++;
-            wn_reader_set_warning(r, "%s:%zu: no \"html\", \"content\" or \"body\" string; skipped", r->path, lineno);
+            wn_reader_set_warning(r, "%s:%zu: no \"html\", \"content\" or \"body\" string; skipped", r->name, lineno);
             continue;
         }
         decode_string(page->p, page->n, &j->html);
         if (url.set) decode_string(url.p, url.n, &r->url);
         if (charset.set) decode_string(charset.p, charset.n, &r->charset);
         wn_buf_clear(&r->source);
-        wn_buf_printf(&r->source, "%s:%zu", r->path, lineno);
+        wn_buf_printf(&r->source, "%s:%zu", r->name, lineno);
         wn_buf_clear(&r->id);
         wn_buf_printf(&r->id, "%05zu", lineno);
         if (j->html.oom || r->url.oom || r->charset.oom || r->source.oom || r->id.oom) {
-            wn_reader_set_error(r, "out of memory reading %s", r->path);
+            wn_reader_set_error(r, "out of memory reading %s", r->name);
             return -1;
         }
         if (j->html.len > r->max_record) {
             r->skipped++;
-            wn_reader_set_warning(r, "%s:%zu: page of %zu bytes, over the %zu-byte limit; skipped", r->path, lineno,
+            r->too_large++;
+            wn_reader_set_warning(r, "%s:%zu: page of %zu bytes, over the %zu-byte limit; skipped", r->name, lineno,
                                   j->html.len, r->max_record);
             continue;
         }
@@ -380,24 +382,32 @@ static int jsonl_next(winnow_reader *r, winnow_record *rec)
 static void jsonl_close(winnow_reader *r)
 {
     jsonl_state *j = r->state;
-    wn_in_close(&j->in);
+    wn_in_free(j->in);
     wn_buf_free(&j->line);
     wn_buf_free(&j->key);
     wn_buf_free(&j->html);
     free(j);
 }
 
-int wn_jsonl_open(winnow_reader *r)
+int wn_jsonl_open(winnow_reader *r, wn_in *in)
 {
-    jsonl_state *j = calloc(1, sizeof *j);
-    if (!j) {
+    if (!in && !(in = wn_in_new(r->path, r->name))) {
         wn_reader_set_error(r, "out of memory");
         return -1;
     }
+    jsonl_state *j = calloc(1, sizeof *j);
+    if (!j) {
+        wn_in_free(in);
+        wn_reader_set_error(r, "out of memory");
+        return -1;
+    }
+    j->in = in;
     r->state = j;
     r->close_state = jsonl_close;
-    if (wn_in_open(&j->in, r->path) < 0) {
-        wn_reader_set_error(r, "%s", j->in.err);
+    r->stream = in;
+    r->format = WINNOW_INPUT_JSONL;
+    if (j->in->failed) {
+        wn_reader_set_error(r, "%s", j->in->err);
         return -1;
     }
     /* Escaping makes a line longer than its page: allow twice the page

@@ -218,15 +218,25 @@ static int in_more(wn_in *s)
 
 int wn_in_open(wn_in *s, const char *path)
 {
-    memset(s, 0, sizeof *s);
-    s->name = path;
-    wn_buf_init(&s->back);
-    s->fp = fopen(path, "rb");
-    if (!s->fp) {
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        memset(s, 0, sizeof *s);
+        s->name = path;
+        wn_buf_init(&s->back);
         snprintf(s->err, sizeof s->err, "cannot open %s: %s", path, strerror(errno));
         s->failed = 1;
         return -1;
     }
+    return wn_in_open_fp(s, fp, path, 1);
+}
+
+int wn_in_open_fp(wn_in *s, FILE *fp, const char *name, int own)
+{
+    memset(s, 0, sizeof *s);
+    s->name = name;
+    wn_buf_init(&s->back);
+    s->fp = fp;
+    s->own_fp = own;
     s->out = malloc(IN_OUT_CAP);
     s->raw = malloc(IN_RAW_CAP);
     if (!s->out || !s->raw) return in_fail(s, "out of memory");
@@ -248,12 +258,36 @@ int wn_in_open(wn_in *s, const char *path)
 
 void wn_in_close(wn_in *s)
 {
-    if (s->fp) fclose(s->fp);
+    if (s->fp && s->own_fp) fclose(s->fp);
     if (s->z_init) inflateEnd(&s->z);
     free(s->raw);
     free(s->out);
     wn_buf_free(&s->back);
     memset(s, 0, sizeof *s);
+}
+
+wn_in *wn_in_new(const char *path, const char *name)
+{
+    wn_in *s = malloc(sizeof *s);
+    if (!s) return NULL;
+    if (strcmp(path, "-") == 0) wn_in_open_fp(s, stdin, name, 0);
+    else wn_in_open(s, path);
+    s->name = name;
+    return s;
+}
+
+void wn_in_free(wn_in *s)
+{
+    if (!s) return;
+    wn_in_close(s);
+    free(s);
+}
+
+uint64_t wn_in_file_pos(const wn_in *s)
+{
+    if (!s || !s->fp) return 0;
+    off_t at = ftello(s->fp);
+    return at > 0 ? (uint64_t)at : 0;
 }
 
 static int back_active(const wn_in *s) { return s->back_pos < s->back.len; }
@@ -436,73 +470,136 @@ int wn_ascii_iends(const char *s, const char *suffix)
  * Whole-file pages: a directory, one file, stdin
  * ====================================================================== */
 
+/* A page of a directory, or a problem met while listing it (reported
+ * where the entry would have come). */
+typedef struct dir_entry {
+    char *rel;        /* path below the directory */
+    uint64_t size;
+    char *problem;    /* NULL for a page */
+} dir_entry;
+
 typedef struct file_state {
-    char **names;   /* directory entries, sorted; NULL for one file / stdin */
-    size_t count, next;
-    int done;       /* one file or stdin: the page was handed out */
-    wn_buf data;    /* page bytes, reused from page to page */
+    dir_entry *entries;  /* directory: pages sorted by relative path in byte order */
+    size_t count, cap, next;
+    int done;            /* one file or stdin: the page was handed out */
+    wn_in *in;           /* one file or stdin: the stream the page is read from (owned) */
+    wn_buf data;         /* page bytes, reused from page to page */
+    wn_buf raw;          /* a gzip file's bytes as stored */
     wn_buf path;
 } file_state;
 
 static void file_close(winnow_reader *r)
 {
     file_state *f = r->state;
-    for (size_t i = 0; i < f->count; i++) free(f->names[i]);
-    free(f->names);
+    for (size_t i = 0; i < f->count; i++) {
+        free(f->entries[i].rel);
+        free(f->entries[i].problem);
+    }
+    free(f->entries);
+    wn_in_free(f->in);
     wn_buf_free(&f->data);
+    wn_buf_free(&f->raw);
     wn_buf_free(&f->path);
     free(f);
 }
 
-/* Reads all of fd into f->data. 1 read, 0 too large (warning set), -1 out
- * of memory, -2 read error (errno says which). */
-static int slurp_fd(winnow_reader *r, file_state *f, int fd, const char *name)
+static void skip_too_large(winnow_reader *r, const char *name, uint64_t size, const char *how)
 {
-    wn_buf_clear(&f->data);
+    r->skipped++;
+    r->too_large++;
+    if (size)
+        wn_reader_set_warning(r, "%s: %llu bytes%s, over the %zu-byte limit; skipped", name, (unsigned long long)size,
+                              how, r->max_record);
+    else
+        wn_reader_set_warning(r, "%s: over the %zu-byte limit%s; skipped", name, r->max_record, how);
+}
+
+/* Reads all of fd into dst. 1 read, 0 too large (skipped, warning set), -1
+ * out of memory, -2 read error (errno says which). */
+static int slurp_fd(winnow_reader *r, wn_buf *dst, int fd, const char *name)
+{
+    wn_buf_clear(dst);
     struct stat st;
     if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
         if ((uint64_t)st.st_size > r->max_record) {
-            wn_reader_set_warning(r, "%s: %llu bytes, over the %zu-byte limit; skipped", name,
-                                  (unsigned long long)st.st_size, r->max_record);
+            skip_too_large(r, name, (uint64_t)st.st_size, "");
             return 0;
         }
-        if (!wn_buf_reserve(&f->data, (size_t)st.st_size + 1)) return -1;
+        if (!wn_buf_reserve(dst, (size_t)st.st_size + 1)) return -1;
     }
     for (;;) {
-        if (f->data.len > r->max_record) {
-            wn_reader_set_warning(r, "%s: over the %zu-byte limit; skipped", name, r->max_record);
+        if (dst->len > r->max_record) {
+            skip_too_large(r, name, 0, "");
             return 0;
         }
         /* grow only when full: a regular file fits the size reserved above */
-        if (f->data.cap - f->data.len < 2 && !wn_buf_reserve(&f->data, 64 << 10)) return -1;
+        if (dst->cap - dst->len < 2 && !wn_buf_reserve(dst, 64 << 10)) return -1;
         /* never read more than one byte past the limit (a pipe or a growing file) */
-        size_t room = f->data.cap - f->data.len - 1, left = r->max_record - f->data.len;
+        size_t room = dst->cap - dst->len - 1, left = r->max_record - dst->len;
         if (left < SIZE_MAX) left++;
-        ssize_t n = read(fd, f->data.data + f->data.len, room < left ? room : left);
+        ssize_t n = read(fd, dst->data + dst->len, room < left ? room : left);
         if (n < 0) {
             if (errno == EINTR) continue;
             return -2;
         }
         if (n == 0) break;
-        f->data.len += (size_t)n;
+        dst->len += (size_t)n;
     }
     return 1;
 }
 
-/* The part of a file name that names the page: without directories and
- * without the extension (ID for ID.html). */
-static void set_stem(winnow_reader *r, const char *path)
+static int is_gzip(const wn_buf *b)
 {
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    const char *dot = strrchr(base, '.');
-    size_t n = dot && dot != base ? (size_t)(dot - base) : strlen(base);
-    wn_reader_str(&r->id, base, n);
+    const unsigned char *p = (const unsigned char *)b->data;
+    return b->len >= 3 && p[0] == 0x1f && p[1] == 0x8b && p[2] == 8;
 }
 
-static int fill_file_record(winnow_reader *r, file_state *f, const char *path, winnow_record *rec)
+/* A gzip-compressed page (ID.html.gz) read whole into f->data: undone in
+ * place. 1 page, 0 skipped (warning set), -1 out of memory. */
+static int gunzip_page(winnow_reader *r, file_state *f, const char *name)
 {
-    set_stem(r, path);
+    wn_buf t = f->raw;
+    f->raw = f->data;
+    f->data = t;
+    const char *why = wn_inflate_all((const unsigned char *)f->raw.data, f->raw.len, 1, &f->data, r->max_record);
+    if (!why) return 1;
+    if (!strcmp(why, "out of memory")) return -1;
+    if (f->data.len > r->max_record) {
+        skip_too_large(r, name, 0, " once decompressed");
+        return 0;
+    }
+    if (!strcmp(why, "compressed data cut short") && f->data.len) {
+        wn_reader_set_warning(r, "%s: gzip data cut short; kept the %zu bytes decompressed", name, f->data.len);
+        return 1;
+    }
+    r->skipped++;
+    wn_reader_set_warning(r, "%s: cannot decompress: %s; skipped", name, why);
+    return 0;
+}
+
+/* The part of a path that names the page: below the directory read
+ * (rel), without the extension (ID for ID.html, ID.html.gz). */
+static void set_stem(winnow_reader *r, const char *rel)
+{
+    const char *base = strrchr(rel, '/');
+    base = base ? base + 1 : rel;
+    size_t n = strlen(base);
+    if (n > 3 && wn_ascii_iends(base, ".gz")) {
+        const char *dot = NULL;
+        for (const char *p = base; p < base + n - 3; p++)
+            if (*p == '.') dot = p;
+        if (dot && dot != base) n -= 3;
+    }
+    const char *dot = NULL;
+    for (const char *p = base; p < base + n; p++)
+        if (*p == '.') dot = p;
+    if (dot && dot != base) n = (size_t)(dot - base);
+    wn_reader_str(&r->id, rel, (size_t)(base - rel) + n);
+}
+
+static int fill_record(winnow_reader *r, file_state *f, const char *path, const char *rel, winnow_record *rec)
+{
+    set_stem(r, rel);
     const char *source = wn_reader_str(&r->source, path, strlen(path));
     if (r->id.oom || !source) {
         wn_reader_set_error(r, "out of memory");
@@ -524,17 +621,24 @@ static int dir_next(winnow_reader *r, winnow_record *rec)
     file_state *f = r->state;
     if (f->count == 0 && !f->done) {
         f->done = 1;
-        wn_reader_set_warning(r, "%s: no .html or .htm files in this directory", r->path);
+        wn_reader_set_warning(r, "%s: no .html or .htm files (gzip too) in this directory%s", r->name,
+                              r->recursive ? " or below" : "");
         return 0;
     }
     while (f->next < f->count) {
-        const char *name = f->names[f->next++];
+        const dir_entry *e = &f->entries[f->next++];
+        r->done_bytes += e->size;
         wn_buf_clear(&f->path);
-        wn_buf_printf(&f->path, "%s%s%s", r->path, wn_ascii_iends(r->path, "/") ? "" : "/", name);
+        wn_buf_printf(&f->path, "%s%s%s", r->path, wn_ascii_iends(r->path, "/") ? "" : "/", e->rel);
         const char *path = wn_buf_cstr(&f->path);
         if (f->path.oom) {
             wn_reader_set_error(r, "out of memory");
             return -1;
+        }
+        if (e->problem) {
+            wn_reader_set_warning(r, "%s", e->problem);
+            r->skipped++;
+            continue;
         }
         int fd = open(path, O_RDONLY | O_CLOEXEC);
         struct stat st;
@@ -545,147 +649,231 @@ static int dir_next(winnow_reader *r, winnow_record *rec)
             r->skipped++;
             continue;
         }
-        int got = slurp_fd(r, f, fd, path);
+        int got = slurp_fd(r, &f->data, fd, path);
         int err = errno;
         close(fd);
+        if (got == 1 && is_gzip(&f->data)) got = gunzip_page(r, f, path);
         if (got == -1) {
             wn_reader_set_error(r, "out of memory reading %s", path);
             return -1;
         }
         if (got <= 0) {
             /* one unreadable page does not stop the directory */
-            if (got == -2) wn_reader_set_warning(r, "cannot read %s: %s; skipped", path, strerror(err));
-            r->skipped++;
+            if (got == -2) {
+                wn_reader_set_warning(r, "cannot read %s: %s; skipped", path, strerror(err));
+                r->skipped++;
+            }
             continue;
         }
-        return fill_file_record(r, f, path, rec);
+        return fill_record(r, f, path, e->rel, rec);
     }
     return 0;
 }
 
-static int cmp_names(const void *a, const void *b)
+static int cmp_entries(const void *a, const void *b)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    return strcmp(((const dir_entry *)a)->rel, ((const dir_entry *)b)->rel);
 }
 
+/* *.html, *.htm, and the same gzip-compressed (*.html.gz, *.htm.gz) */
 static int is_page_name(const char *name)
 {
     size_t n = strlen(name);
-    return (n > 5 && wn_ascii_iends(name, ".html")) || (n > 4 && wn_ascii_iends(name, ".htm"));
+    return (n > 5 && wn_ascii_iends(name, ".html")) || (n > 4 && wn_ascii_iends(name, ".htm")) ||
+           (n > 8 && wn_ascii_iends(name, ".html.gz")) || (n > 7 && wn_ascii_iends(name, ".htm.gz"));
+}
+
+static int add_entry(file_state *f, const char *rel, uint64_t size, const char *problem)
+{
+    if (f->count == f->cap) {
+        size_t cap = f->cap ? f->cap * 2 : 64;
+        dir_entry *e = realloc(f->entries, cap * sizeof *e);
+        if (!e) return -1;
+        f->entries = e;
+        f->cap = cap;
+    }
+    dir_entry *e = &f->entries[f->count];
+    e->rel = strdup(rel);
+    e->problem = problem ? strdup(problem) : NULL;
+    e->size = size;
+    if (!e->rel || (problem && !e->problem)) {
+        free(e->rel);
+        free(e->problem);
+        return -1;
+    }
+    f->count++;
+    return 0;
+}
+
+/* Lists the pages of directory `rel` (below r->path; "" for itself), and
+ * with r->recursive those of its subdirectories. Symbolic links to
+ * directories are not followed (no cycles). 0, or -1 on OOM or when the
+ * top directory cannot be read (error set). */
+static int list_dir(winnow_reader *r, file_state *f, const char *rel, unsigned depth)
+{
+    char dir[4096];
+    int n = snprintf(dir, sizeof dir, "%s%s%s", r->path, *rel && !wn_ascii_iends(r->path, "/") ? "/" : "", rel);
+    DIR *d = n > 0 && (size_t)n < sizeof dir ? opendir(dir) : NULL;
+    if (!d) {
+        char msg[4400];
+        snprintf(msg, sizeof msg, "cannot open %s: %s%s", dir,
+                 n > 0 && (size_t)n < sizeof dir ? strerror(errno) : "path too long", *rel ? "; skipped" : "");
+        if (!*rel) {
+            wn_reader_set_error(r, "%s", msg);
+            return -1;
+        }
+        return add_entry(f, rel, 0, msg) == 0 ? 0 : (wn_reader_set_error(r, "out of memory listing %s", r->name), -1);
+    }
+    struct dirent *e;
+    errno = 0;
+    while ((e = readdir(d))) {
+        const char *name = e->d_name;
+        if (!strcmp(name, ".") || !strcmp(name, "..")) continue;
+        char sub[4096];
+        int m = snprintf(sub, sizeof sub, "%s%s%s", rel, *rel ? "/" : "", name);
+        if (m < 0 || (size_t)m >= sizeof sub) continue; /* deeper than any path can be */
+        struct stat st;
+        int have = fstatat(dirfd(d), name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+        int is_dir = have && S_ISDIR(st.st_mode);
+        if (r->recursive && is_dir) {
+            if (depth >= 256 || list_dir(r, f, sub, depth + 1) != 0) goto fail;
+            continue;
+        }
+        if (!is_page_name(name)) continue;
+        if (have && S_ISLNK(st.st_mode)) {
+            struct stat target;
+            if (fstatat(dirfd(d), name, &target, 0) == 0) {
+                if (S_ISDIR(target.st_mode) && r->recursive) continue; /* not followed */
+                st = target;
+            }
+        }
+        if (add_entry(f, sub, have && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0, NULL) != 0) goto oom;
+        errno = 0;
+    }
+    if (errno) {
+        char msg[4400];
+        snprintf(msg, sizeof msg, "cannot list %s: %s%s", dir, strerror(errno), *rel ? "; skipped" : "");
+        closedir(d);
+        if (!*rel) {
+            wn_reader_set_error(r, "%s", msg);
+            return -1;
+        }
+        return add_entry(f, rel, 0, msg) == 0 ? 0 : (wn_reader_set_error(r, "out of memory listing %s", r->name), -1);
+    }
+    closedir(d);
+    return 0;
+oom:
+    wn_reader_set_error(r, "out of memory listing %s", r->name);
+fail:
+    closedir(d);
+    if (!r->error[0]) wn_reader_set_error(r, "%s: directories nested too deep", r->name);
+    return -1;
 }
 
 static int open_dir(winnow_reader *r, file_state *f)
 {
-    DIR *d = opendir(r->path);
-    if (!d) {
-        wn_reader_set_error(r, "cannot open %s: %s", r->path, strerror(errno));
-        return -1;
-    }
-    size_t cap = 0;
-    struct dirent *e;
-    errno = 0;
-    while ((e = readdir(d))) {
-        if (!is_page_name(e->d_name)) continue;
-        if (f->count == cap) {
-            size_t ncap = cap ? cap * 2 : 64;
-            char **nn = realloc(f->names, ncap * sizeof *nn);
-            if (!nn) goto oom;
-            f->names = nn;
-            cap = ncap;
-        }
-        if (!(f->names[f->count] = strdup(e->d_name))) goto oom;
-        f->count++;
-        errno = 0;
-    }
-    if (errno) {
-        wn_reader_set_error(r, "cannot list %s: %s", r->path, strerror(errno));
-        closedir(d);
-        return -1;
-    }
-    closedir(d);
-    if (f->count) qsort(f->names, f->count, sizeof *f->names, cmp_names);
+    if (list_dir(r, f, "", 0) != 0) return -1;
+    if (f->count) qsort(f->entries, f->count, sizeof *f->entries, cmp_entries);
+    for (size_t i = 0; i < f->count; i++) r->total_bytes += f->entries[i].size;
+    r->format = WINNOW_INPUT_HTML;
     r->next = dir_next;
     return 0;
-oom:
-    closedir(d);
-    wn_reader_set_error(r, "out of memory listing %s", r->path);
-    return -1;
 }
 
-static int one_file_next(winnow_reader *r, winnow_record *rec)
+/* One page from a stream (a file or stdin), gzip undone. */
+static int stream_next(winnow_reader *r, winnow_record *rec)
 {
     file_state *f = r->state;
     if (f->done) return 0;
     f->done = 1;
-    int fd = open(r->path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        wn_reader_set_error(r, "cannot open %s: %s", r->path, strerror(errno));
-        return -1;
-    }
-    int got = slurp_fd(r, f, fd, r->path);
-    int err = errno;
-    close(fd);
-    if (got == -1) {
-        wn_reader_set_error(r, "out of memory reading %s", r->path);
-        return -1;
-    }
-    if (got == -2) {
-        wn_reader_set_error(r, "cannot read %s: %s", r->path, strerror(err));
-        return -1;
-    }
-    if (got == 0) {
-        r->skipped++; /* too large: a warning, like a large record in a WARC */
+    wn_in *in = f->in;
+    wn_buf_clear(&f->data);
+    struct stat st;
+    /* a regular file too large as stored is skipped unread */
+    if (!in->gz && fstat(fileno(in->fp), &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size > r->max_record) {
+        skip_too_large(r, r->name, (uint64_t)st.st_size, "");
         return 0;
     }
-    return fill_file_record(r, f, r->path, rec);
-}
-
-static int stdin_next(winnow_reader *r, winnow_record *rec)
-{
-    file_state *f = r->state;
-    if (f->done) return 0;
-    f->done = 1;
-    int got = slurp_fd(r, f, STDIN_FILENO, "<stdin>");
-    if (got == -1) {
-        wn_reader_set_error(r, "out of memory reading stdin");
+    for (;;) {
+        const unsigned char *p;
+        size_t have = wn_in_avail(in, &p);
+        if (!have) break;
+        if (have > r->max_record - f->data.len) {
+            skip_too_large(r, r->name, 0, in->gz ? " once decompressed" : "");
+            return 0;
+        }
+        wn_buf_put(&f->data, p, have);
+        if (f->data.oom) {
+            wn_reader_set_error(r, "out of memory reading %s", r->name);
+            return -1;
+        }
+        wn_in_consume(in, have);
+    }
+    if (in->failed) {
+        wn_reader_set_error(r, "%s", in->err);
         return -1;
     }
-    if (got == -2) {
-        wn_reader_set_error(r, "cannot read stdin: %s", strerror(errno));
-        return -1;
-    }
-    if (got == 0) {
+    if (in->gap) {
         r->skipped++;
+        wn_reader_set_warning(r, "%s; skipped", in->warn[0] ? in->warn : "corrupt gzip data");
         return 0;
     }
-    const char *source = wn_reader_str(&r->source, "<stdin>", 7);
-    const char *id = wn_reader_str(&r->id, "stdin", 5);
-    if (!source || !id) {
+    if (in->warn[0]) wn_reader_set_warning(r, "%s", in->warn);
+    int is_stdin = !strcmp(r->path, "-");
+    const char *source = wn_reader_str(&r->source, r->name, strlen(r->name));
+    if (!source) {
+        wn_reader_set_error(r, "out of memory");
+        return -1;
+    }
+    if (is_stdin) wn_reader_str(&r->id, "stdin", 5);
+    else {
+        const char *base = strrchr(r->path, '/');
+        set_stem(r, base ? base + 1 : r->path);
+    }
+    if (r->id.oom) {
         wn_reader_set_error(r, "out of memory");
         return -1;
     }
     rec->data = f->data.data ? f->data.data : "";
     rec->len = f->data.len;
     rec->source = source;
-    rec->id = id;
-    rec->file = "-";
+    rec->id = r->id.data;
+    rec->file = is_stdin ? "-" : source;
     rec->number = -1;
     return 1;
 }
 
-static int open_whole_files(winnow_reader *r, int kind)
+static file_state *new_file_state(winnow_reader *r)
 {
     file_state *f = calloc(1, sizeof *f);
     if (!f) {
         wn_reader_set_error(r, "out of memory");
-        return -1;
+        return NULL;
     }
     wn_buf_init(&f->data);
+    wn_buf_init(&f->raw);
     wn_buf_init(&f->path);
     r->state = f;
     r->close_state = file_close;
-    if (kind == 'd') return open_dir(r, f);
-    r->next = kind == 's' ? stdin_next : one_file_next;
+    return f;
+}
+
+/* Takes the stream in (and frees it on failure). */
+static int open_stream_page(winnow_reader *r, wn_in *in)
+{
+    file_state *f = new_file_state(r);
+    if (!f) {
+        wn_in_free(in);
+        return -1;
+    }
+    f->in = in;
+    r->stream = in;
+    r->format = WINNOW_INPUT_HTML;
+    if (in->failed) {
+        wn_reader_set_error(r, "%s", in->err);
+        return -1;
+    }
+    r->next = stream_next;
     return 0;
 }
 
@@ -701,8 +889,23 @@ static int is_jsonl_name(const char *p)
            wn_ascii_iends(p, ".ndjson.gz");
 }
 
-winnow_reader *winnow_reader_open(const char *path, size_t max_record_bytes)
+/* What the first bytes of a stream (gzip undone) are: a WARC file starts
+ * with "WARC/", JSON lines with '{' (after a BOM and blanks); anything
+ * else is taken for a page. */
+static winnow_input_format sniff(wn_in *in)
 {
+    const unsigned char *p;
+    size_t n = wn_in_peek(in, 256, &p);
+    if (n >= 5 && memcmp(p, "WARC/", 5) == 0) return WINNOW_INPUT_WARC;
+    size_t i = n >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n')) i++;
+    return i < n && p[i] == '{' ? WINNOW_INPUT_JSONL : WINNOW_INPUT_HTML;
+}
+
+winnow_reader *winnow_reader_open_with(const char *path, const winnow_reader_options *opt)
+{
+    winnow_reader_options def = {0, WINNOW_INPUT_AUTO, 0};
+    if (!opt) opt = &def;
     winnow_reader *r = calloc(1, sizeof *r);
     if (!r) return NULL;
     wn_buf_init(&r->url);
@@ -710,9 +913,11 @@ winnow_reader *winnow_reader_open(const char *path, size_t max_record_bytes)
     wn_buf_init(&r->source);
     wn_buf_init(&r->id);
     wn_buf_init(&r->record_id);
-    r->max_record = max_record_bytes ? max_record_bytes : WN_READER_DEFAULT_MAX;
+    r->max_record = opt->max_record_bytes ? opt->max_record_bytes : WN_READER_DEFAULT_MAX;
+    r->recursive = opt->recursive;
     if (!path || !*path) {
         r->path = strdup("");
+        r->name = r->path;
         wn_reader_set_error(r, "no input given (a file, a directory, a .warc[.gz], a .jsonl[.gz] or \"-\")");
         if (!r->path) { free(r); return NULL; }
         return r;
@@ -721,20 +926,50 @@ winnow_reader *winnow_reader_open(const char *path, size_t max_record_bytes)
         free(r);
         return NULL;
     }
-    if (strcmp(path, "-") == 0) {
-        open_whole_files(r, 's');
-        return r;
-    }
+    int is_stdin = strcmp(path, "-") == 0;
+    r->name = is_stdin ? "<stdin>" : r->path;
+    winnow_input_format fmt = opt->format;
     struct stat st;
-    if (stat(path, &st) != 0) {
-        wn_reader_set_error(r, "cannot open %s: %s", path, strerror(errno));
+    if (is_stdin) {
+        if (fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode)) r->total_bytes = (unsigned long long)st.st_size;
+    } else {
+        if (stat(path, &st) != 0) {
+            wn_reader_set_error(r, "cannot open %s: %s", path, strerror(errno));
+            return r;
+        }
+        if (S_ISDIR(st.st_mode)) {
+            file_state *f = new_file_state(r);
+            if (f) open_dir(r, f);
+            return r;
+        }
+        if (S_ISREG(st.st_mode)) r->total_bytes = (unsigned long long)st.st_size;
+        if (fmt == WINNOW_INPUT_AUTO) {
+            if (is_warc_name(path)) fmt = WINNOW_INPUT_WARC;
+            else if (is_jsonl_name(path)) fmt = WINNOW_INPUT_JSONL;
+            else if (is_page_name(path)) fmt = WINNOW_INPUT_HTML;
+        }
+    }
+    wn_in *in = wn_in_new(path, r->name);
+    if (!in) {
+        wn_reader_set_error(r, "out of memory");
         return r;
     }
-    if (S_ISDIR(st.st_mode)) open_whole_files(r, 'd');
-    else if (is_warc_name(path)) wn_warc_open(r);
-    else if (is_jsonl_name(path)) wn_jsonl_open(r);
-    else open_whole_files(r, 'f');
+    if (fmt == WINNOW_INPUT_AUTO && !in->failed) fmt = sniff(in);
+    if (in->failed) {
+        wn_reader_set_error(r, "%s", in->err);
+        wn_in_free(in);
+        return r;
+    }
+    if (fmt == WINNOW_INPUT_WARC) wn_warc_open(r, in);
+    else if (fmt == WINNOW_INPUT_JSONL) wn_jsonl_open(r, in);
+    else open_stream_page(r, in);
     return r;
+}
+
+winnow_reader *winnow_reader_open(const char *path, size_t max_record_bytes)
+{
+    winnow_reader_options o = {max_record_bytes, WINNOW_INPUT_AUTO, 0};
+    return winnow_reader_open_with(path, &o);
 }
 
 int winnow_reader_next(winnow_reader *r, winnow_record *rec)
@@ -745,7 +980,7 @@ int winnow_reader_next(winnow_reader *r, winnow_record *rec)
     if (r->error[0]) return -1; /* errors are final */
     if (!r->next) return 0;
     int got = r->next(r, rec);
-    if (got < 0 && !r->error[0]) wn_reader_set_error(r, "%s: read failed", r->path);
+    if (got < 0 && !r->error[0]) wn_reader_set_error(r, "%s: read failed", r->name);
     if (got <= 0) memset(rec, 0, sizeof *rec);
     return got;
 }
@@ -755,6 +990,23 @@ const char *winnow_reader_error(const winnow_reader *r) { return r ? r->error : 
 const char *winnow_reader_warning(const winnow_reader *r) { return r ? r->warning : ""; }
 
 size_t winnow_reader_skipped(const winnow_reader *r) { return r ? r->skipped : 0; }
+
+size_t winnow_reader_too_large(const winnow_reader *r) { return r ? r->too_large : 0; }
+
+winnow_input_format winnow_reader_format(const winnow_reader *r) { return r ? r->format : WINNOW_INPUT_AUTO; }
+
+int winnow_reader_progress(const winnow_reader *r, unsigned long long *done, unsigned long long *total)
+{
+    unsigned long long d = 0, t = 0;
+    if (r) {
+        d = r->stream ? (unsigned long long)wn_in_file_pos(r->stream) : r->done_bytes;
+        t = r->total_bytes;
+        if (t && d > t) d = t;
+    }
+    if (done) *done = d;
+    if (total) *total = t;
+    return t > 0;
+}
 
 void winnow_reader_close(winnow_reader *r)
 {

@@ -39,7 +39,23 @@ typedef struct winnow_record {
     const char *record_id;
 } winnow_record;
 
+typedef enum winnow_input_format {
+    WINNOW_INPUT_AUTO = 0,
+    WINNOW_INPUT_HTML,
+    WINNOW_INPUT_WARC,
+    WINNOW_INPUT_JSONL,
+} winnow_input_format;
+typedef struct winnow_reader_options {
+    size_t max_record_bytes;
+    winnow_input_format format;
+    int recursive;
+} winnow_reader_options;
+
 winnow_reader *winnow_reader_open(const char *path, size_t max_record_bytes);
+winnow_reader *winnow_reader_open_with(const char *path, const winnow_reader_options *opt);
+winnow_input_format winnow_reader_format(const winnow_reader *r);
+size_t winnow_reader_too_large(const winnow_reader *r);
+int winnow_reader_progress(const winnow_reader *r, unsigned long long *done, unsigned long long *total);
 int winnow_reader_next(winnow_reader *r, winnow_record *rec);
 const char *winnow_reader_error(const winnow_reader *r);
 const char *winnow_reader_warning(const winnow_reader *r);
@@ -51,6 +67,7 @@ void winnow_reader_close(winnow_reader *r);
 
 typedef struct wn_in {
     FILE *fp;
+    int own_fp;              /* fclose it at the end (not stdin) */
     const char *name;        /* for messages; owned by the reader */
     int gz;                  /* the file starts with the gzip magic */
 
@@ -88,7 +105,17 @@ typedef struct wn_in {
  * the reason in s->err ("cannot open X: No such file or directory"). Call
  * wn_in_close() either way. */
 int  wn_in_open(wn_in *s, const char *path);
+/* The same over a stream that is already open (stdin); fp is not closed
+ * at the end unless own is set. */
+int  wn_in_open_fp(wn_in *s, FILE *fp, const char *name, int own);
 void wn_in_close(wn_in *s);
+/* A heap-allocated stream over path ("-": stdin), for a reader to own;
+ * NULL only on OOM, else check ->failed (the reason is in ->err). Freed,
+ * closed or not, by wn_in_free(). */
+wn_in *wn_in_new(const char *path, const char *name);
+void wn_in_free(wn_in *s);
+/* Bytes of the underlying file read so far (compressed bytes for gzip). */
+uint64_t wn_in_file_pos(const wn_in *s);
 /* Unread bytes at the cursor: sets *p and returns their count, 0 at the end
  * (or at a gap, or on failure; look at the flags). Pulls more data only when
  * nothing is buffered. */
@@ -123,8 +150,15 @@ void wn_in_clear_gap(wn_in *s);
 
 struct winnow_reader {
     char *path;
+    const char *name;         /* path for messages and sources: "<stdin>" for "-" */
     size_t max_record;
     size_t skipped;
+    size_t too_large;         /* of the skipped: over max_record */
+    int recursive;            /* directories: subdirectories too */
+    winnow_input_format format; /* what the input is read as (HTML for directories) */
+    unsigned long long total_bytes; /* the input's size, 0 when unknown */
+    unsigned long long done_bytes;  /* directories: bytes of the files handed out or skipped */
+    const wn_in *stream;      /* WARC, JSONL, stdin: the stream read (its position is the progress) */
     char error[600];
     char warning[600];
 
@@ -144,9 +178,16 @@ void wn_reader_set_warning(winnow_reader *r, const char *fmt, ...) __attribute__
 const char *wn_reader_str(wn_buf *b, const char *s, size_t n);
 
 /* Kind openers: set r->state/next/close_state, or an error with
- * wn_reader_set_error(). Return 0 on success, -1 on error. */
-int wn_warc_open(winnow_reader *r);
-int wn_jsonl_open(winnow_reader *r);
+ * wn_reader_set_error(). Return 0 on success, -1 on error. They take the
+ * stream `in` (wn_in_new) and free it whatever happens; NULL: they open
+ * r->path themselves. */
+int wn_warc_open(winnow_reader *r, wn_in *in);
+int wn_jsonl_open(winnow_reader *r, wn_in *in);
+
+/* Inflates gzip (one or more members), zlib or raw deflate data into *dst,
+ * at most `limit` bytes. NULL on success, else why it failed (dst->len >
+ * limit when it was the limit; dst holds what was decoded). */
+const char *wn_inflate_all(const unsigned char *src, size_t n, int gzip, wn_buf *dst, size_t limit);
 
 /* Lower-case ASCII comparisons used by the header and key parsers. */
 int wn_ascii_ieq(const char *a, size_t an, const char *b);           /* a[0..an) == b, ignoring case */

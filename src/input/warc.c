@@ -23,7 +23,7 @@
 #define HEAD_MAX ((size_t)1 << 20)
 
 typedef struct warc_state {
-    wn_in in;
+    wn_in *in;       /* owned */
     wn_buf line;
     wn_buf blk;      /* the record block */
     wn_buf dec, tmp; /* payload decoding: result and scratch, swapped */
@@ -47,15 +47,15 @@ typedef enum { REC_OK, REC_SKIP, REC_END, REC_ERROR } rec_result;
 
 static void take_stream_warning(winnow_reader *r, warc_state *w)
 {
-    if (w->in.warn[0]) {
-        wn_reader_set_warning(r, "%s", w->in.warn);
-        w->in.warn[0] = 0;
+    if (w->in->warn[0]) {
+        wn_reader_set_warning(r, "%s", w->in->warn);
+        w->in->warn[0] = 0;
     }
 }
 
 static int stream_error(winnow_reader *r, warc_state *w)
 {
-    wn_reader_set_error(r, "%s", w->in.err[0] ? w->in.err : "read failed");
+    wn_reader_set_error(r, "%s", w->in->err[0] ? w->in->err : "read failed");
     return -1;
 }
 
@@ -177,21 +177,21 @@ static int find_record(winnow_reader *r, warc_state *w, uint64_t *off)
 {
     uint64_t junk = 0, junk_at = 0;
     for (;;) {
-        uint64_t at = wn_in_record_offset(&w->in);
+        uint64_t at = wn_in_record_offset(w->in);
         size_t total;
-        int got = wn_in_getline(&w->in, &w->line, 64, &total);
+        int got = wn_in_getline(w->in, &w->line, 64, &total);
         if (got < 0) {
             wn_reader_set_error(r, "out of memory");
             return -1;
         }
         if (!got) {
-            if (w->in.failed) return stream_error(r, w);
+            if (w->in->failed) return stream_error(r, w);
             take_stream_warning(r, w);
-            if (w->in.gap) {
+            if (w->in->gap) {
                 /* Corrupt gzip data before a record header was read: with a
                  * member per record, as usual, one record is lost. Counting
                  * it keeps the ids of the records after it. */
-                wn_in_clear_gap(&w->in);
+                wn_in_clear_gap(w->in);
                 w->resyncing = 1;
                 w->index++;
                 r->skipped++;
@@ -199,13 +199,13 @@ static int find_record(winnow_reader *r, warc_state *w, uint64_t *off)
             }
             if (junk && !w->resyncing)
                 wn_reader_set_warning(r, "%s: %llu bytes of unparseable data at the end (from offset %llu) ignored",
-                                      r->path, (unsigned long long)junk, (unsigned long long)junk_at);
+                                      r->name, (unsigned long long)junk, (unsigned long long)junk_at);
             return 0;
         }
         if (is_version_line(w->line.data, w->line.len)) {
             take_stream_warning(r, w); /* e.g. junk between gzip members */
             if (junk && !w->resyncing)
-                wn_reader_set_warning(r, "%s: %llu bytes of unparseable data before offset %llu skipped", r->path,
+                wn_reader_set_warning(r, "%s: %llu bytes of unparseable data before offset %llu skipped", r->name,
                                       (unsigned long long)junk, (unsigned long long)at);
             w->resyncing = 0;
             *off = at;
@@ -227,12 +227,12 @@ static rec_result read_head(winnow_reader *r, warc_state *w, warc_head *h, uint6
     size_t head_len = 0;
     for (;;) {
         size_t total;
-        int got = wn_in_getline(&w->in, &w->line, LINE_KEEP, &total);
+        int got = wn_in_getline(w->in, &w->line, LINE_KEEP, &total);
         if (got < 0) {
             wn_reader_set_error(r, "out of memory");
             return REC_ERROR;
         }
-        if (w->in.failed) {
+        if (w->in->failed) {
             stream_error(r, w);
             return REC_ERROR;
         }
@@ -241,13 +241,13 @@ static rec_result read_head(winnow_reader *r, warc_state *w, warc_head *h, uint6
         /* a whole line ends with '\n' (a longer one than LINE_KEEP was cut, which is fine) */
         if (!got || (total == n && s[n - 1] != '\n')) {
             take_stream_warning(r, w);
-            if (w->in.gap) {
-                wn_in_clear_gap(&w->in);
-                wn_reader_set_warning(r, "%s#%llu: record header damaged (corrupt gzip data); skipped", r->path,
+            if (w->in->gap) {
+                wn_in_clear_gap(w->in);
+                wn_reader_set_warning(r, "%s#%llu: record header damaged (corrupt gzip data); skipped", r->name,
                                       (unsigned long long)off);
                 return REC_SKIP;
             }
-            wn_reader_set_warning(r, "%s#%llu: the file ends inside a record header (truncated file)", r->path,
+            wn_reader_set_warning(r, "%s#%llu: the file ends inside a record header (truncated file)", r->name,
                                   (unsigned long long)off);
             return REC_END;
         }
@@ -255,21 +255,21 @@ static rec_result read_head(winnow_reader *r, warc_state *w, warc_head *h, uint6
         n = chomp(s, n);
         if (n == 0) break; /* end of the header */
         if (head_len > HEAD_MAX) {
-            wn_reader_set_warning(r, "%s#%llu: record header over %zu bytes (damaged); skipped", r->path,
+            wn_reader_set_warning(r, "%s#%llu: record header over %zu bytes (damaged); skipped", r->name,
                                   (unsigned long long)off, HEAD_MAX);
             return REC_SKIP;
         }
         if (s[0] == ' ' || s[0] == '\t') continue; /* a folded continuation: no field we use is folded */
         if (is_version_line(s, n)) {
             /* a new record begins: this one's header was cut short */
-            wn_in_unread(&w->in, w->line.data, w->line.len);
-            wn_reader_set_warning(r, "%s#%llu: record header cut short by the next record; skipped", r->path,
+            wn_in_unread(w->in, w->line.data, w->line.len);
+            wn_reader_set_warning(r, "%s#%llu: record header cut short by the next record; skipped", r->name,
                                   (unsigned long long)off);
             return REC_SKIP;
         }
         const char *colon = memchr(s, ':', n);
         if (!colon) {
-            wn_reader_set_warning(r, "%s#%llu: malformed record header line; skipped", r->path,
+            wn_reader_set_warning(r, "%s#%llu: malformed record header line; skipped", r->name,
                                   (unsigned long long)off);
             w->resyncing = 1;
             return REC_SKIP;
@@ -308,7 +308,7 @@ static rec_result read_head(winnow_reader *r, warc_state *w, warc_head *h, uint6
         }
     }
     if (!h->has_len) {
-        wn_reader_set_warning(r, "%s#%llu: record without a valid Content-Length; skipped", r->path,
+        wn_reader_set_warning(r, "%s#%llu: record without a valid Content-Length; skipped", r->name,
                               (unsigned long long)off);
         w->resyncing = 1;
         return REC_SKIP;
@@ -344,21 +344,21 @@ static trailer_result trailer_error(winnow_reader *r, warc_state *w)
 static trailer_result check_trailer(winnow_reader *r, warc_state *w)
 {
     size_t total;
-    int got = wn_in_getline(&w->in, &w->line, r->max_record, &total);
+    int got = wn_in_getline(w->in, &w->line, r->max_record, &total);
     if (got < 0) {
         wn_reader_set_error(r, "out of memory");
         return TRAILER_ERROR;
     }
-    if (w->in.failed) return trailer_error(r, w);
+    if (w->in->failed) return trailer_error(r, w);
     if (got && is_version_line(w->line.data, w->line.len)) {
         /* no separator before the next record: tolerated */
-        if (wn_in_unread(&w->in, w->line.data, w->line.len) < 0) return trailer_error(r, w);
+        if (wn_in_unread(w->in, w->line.data, w->line.len) < 0) return trailer_error(r, w);
         return TRAILER_OK;
     }
     if (got && !is_blank_line(w->line.data, w->line.len)) {
-        if (wn_in_unread(&w->in, w->line.data, w->line.len) < 0) return trailer_error(r, w);
+        if (wn_in_unread(w->in, w->line.data, w->line.len) < 0) return trailer_error(r, w);
         size_t at = find_version_line(w->blk.data, w->blk.len);
-        if (at < w->blk.len && wn_in_unread(&w->in, w->blk.data + at, w->blk.len - at) < 0)
+        if (at < w->blk.len && wn_in_unread(w->in, w->blk.data + at, w->blk.len - at) < 0)
             return trailer_error(r, w);
         w->resyncing = 1;
         return TRAILER_BAD_LENGTH;
@@ -367,17 +367,17 @@ static trailer_result check_trailer(winnow_reader *r, warc_state *w)
      * member per record that makes zlib finish the member, so a bad
      * checksum is charged to this record, not to the next one. */
     const unsigned char *p;
-    size_t k = wn_in_peek(&w->in, 2, &p);
-    if (k >= 1 && p[0] == '\n') wn_in_consume(&w->in, 1);
-    else if (k == 2 && p[0] == '\r' && p[1] == '\n') wn_in_consume(&w->in, 2);
+    size_t k = wn_in_peek(w->in, 2, &p);
+    if (k >= 1 && p[0] == '\n') wn_in_consume(w->in, 1);
+    else if (k == 2 && p[0] == '\r' && p[1] == '\n') wn_in_consume(w->in, 2);
     /* The gap flag goes up as soon as zlib fails, but the gap is reached
      * only when the bytes decoded before the failure are used up; and it is
      * this record's only if the failed member held some of its bytes (else
      * the next member failed at once: find_record deals with that). */
-    size_t ahead = wn_in_avail(&w->in, &p);
-    if (w->in.failed) return trailer_error(r, w);
-    if (!ahead && w->in.gap && w->in.gap_member_pos < wn_in_tell(&w->in)) {
-        wn_in_clear_gap(&w->in);
+    size_t ahead = wn_in_avail(w->in, &p);
+    if (w->in->failed) return trailer_error(r, w);
+    if (!ahead && w->in->gap && w->in->gap_member_pos < wn_in_tell(w->in)) {
+        wn_in_clear_gap(w->in);
         w->resyncing = 1;
         return TRAILER_CORRUPT;
     }
@@ -440,7 +440,7 @@ static chunked_result dechunk(char *p, size_t n, size_t *out_len)
 
 /* Inflates gzip (one or more members), zlib or raw deflate data into *dst.
  * Returns NULL on success, else why it failed. */
-static const char *inflate_all(const unsigned char *src, size_t n, int gzip, wn_buf *dst, size_t limit)
+const char *wn_inflate_all(const unsigned char *src, size_t n, int gzip, wn_buf *dst, size_t limit)
 {
     z_stream z;
     memset(&z, 0, sizeof z);
@@ -504,10 +504,10 @@ static rec_result undo_codings(winnow_reader *r, warc_state *w, const char *list
             chunked_result c = dechunk(*data, *len, &out);
             if (c == CHUNKED_NOT) {
                 wn_reader_set_warning(r, "%s#%llu: Transfer-Encoding: chunked, but the payload is not chunked; used as it is",
-                                      r->path, (unsigned long long)off);
+                                      r->name, (unsigned long long)off);
             } else {
                 if (c == CHUNKED_PARTIAL)
-                    wn_reader_set_warning(r, "%s#%llu: chunked payload cut short; kept the %zu bytes decoded", r->path,
+                    wn_reader_set_warning(r, "%s#%llu: chunked payload cut short; kept the %zu bytes decoded", r->name,
                                           (unsigned long long)off, out);
                 *len = out;
             }
@@ -515,24 +515,30 @@ static rec_result undo_codings(winnow_reader *r, warc_state *w, const char *list
         }
         int gzip = wn_ascii_ieq(tok, n, "gzip") || wn_ascii_ieq(tok, n, "x-gzip");
         if (!gzip && !wn_ascii_ieq(tok, n, "deflate")) {
-            wn_reader_set_warning(r, "%s#%llu: unsupported %s \"%.*s\"; skipped", r->path, (unsigned long long)off,
+            wn_reader_set_warning(r, "%s#%llu: unsupported %s \"%.*s\"; skipped", r->name, (unsigned long long)off,
                                   header, (int)n, tok);
             return REC_SKIP;
         }
         const unsigned char *src = (const unsigned char *)*data;
         if (gzip && (*len < 2 || src[0] != 0x1f || src[1] != 0x8b)) {
             /* like chunked: stored decoded, header kept */
-            wn_reader_set_warning(r, "%s#%llu: %s: gzip, but the payload is not gzip data; used as it is", r->path,
+            wn_reader_set_warning(r, "%s#%llu: %s: gzip, but the payload is not gzip data; used as it is", r->name,
                                   (unsigned long long)off, header);
             continue;
         }
-        const char *why = inflate_all(src, *len, gzip, &w->tmp, r->max_record);
+        const char *why = wn_inflate_all(src, *len, gzip, &w->tmp, r->max_record);
         if (why && strcmp(why, "out of memory") == 0) {
-            wn_reader_set_error(r, "out of memory decoding %s#%llu", r->path, (unsigned long long)off);
+            wn_reader_set_error(r, "out of memory decoding %s#%llu", r->name, (unsigned long long)off);
             return REC_ERROR;
         }
+        if (why && w->tmp.len > r->max_record) {
+            r->too_large++;
+            wn_reader_set_warning(r, "%s#%llu: payload decoded with %s: %.*s is over the %zu-byte limit; skipped",
+                                  r->name, (unsigned long long)off, header, (int)n, tok, r->max_record);
+            return REC_SKIP;
+        }
         if (why) {
-            wn_reader_set_warning(r, "%s#%llu: cannot decode %s: %.*s (%s); skipped", r->path,
+            wn_reader_set_warning(r, "%s#%llu: cannot decode %s: %.*s (%s); skipped", r->name,
                                   (unsigned long long)off, header, (int)n, tok, why);
             return REC_SKIP;
         }
@@ -563,7 +569,7 @@ static rec_result record_payload(winnow_reader *r, warc_state *w, const warc_hea
         /* response records also hold DNS lookups and other protocols */
         if (h->ctype[0] && !starts_with_ci(h->ctype, "application/http")) return REC_SKIP;
         if (len < 5 || memcmp(data, "HTTP/", 5) != 0) {
-            wn_reader_set_warning(r, "%s#%llu: response record without an HTTP status line; skipped", r->path,
+            wn_reader_set_warning(r, "%s#%llu: response record without an HTTP status line; skipped", r->name,
                                   (unsigned long long)off);
             return REC_SKIP;
         }
@@ -573,7 +579,7 @@ static rec_result record_payload(winnow_reader *r, warc_state *w, const warc_hea
         while (p < end && *p != ' ' && *p != '\n') p++;
         p = skip_ws(p, end);
         if (end - p < 3 || p[0] < '1' || p[0] > '5' || p[1] < '0' || p[1] > '9' || p[2] < '0' || p[2] > '9') {
-            wn_reader_set_warning(r, "%s#%llu: malformed HTTP status line; skipped", r->path, (unsigned long long)off);
+            wn_reader_set_warning(r, "%s#%llu: malformed HTTP status line; skipped", r->name, (unsigned long long)off);
             return REC_SKIP;
         }
         int status = (p[0] - '0') * 100 + (p[1] - '0') * 10 + (p[2] - '0');
@@ -609,7 +615,7 @@ static rec_result record_payload(winnow_reader *r, warc_state *w, const warc_hea
             p = next;
         }
         if (!ended) {
-            wn_reader_set_warning(r, "%s#%llu: HTTP header without its closing blank line; skipped", r->path,
+            wn_reader_set_warning(r, "%s#%llu: HTTP header without its closing blank line; skipped", r->name,
                                   (unsigned long long)off);
             return REC_SKIP;
         }
@@ -623,7 +629,7 @@ static rec_result record_payload(winnow_reader *r, warc_state *w, const warc_hea
         if (u != REC_OK) return u;
     }
     if (h->truncated[0])
-        wn_reader_set_warning(r, "%s#%llu: the crawler truncated this record (WARC-Truncated: %s)", r->path,
+        wn_reader_set_warning(r, "%s#%llu: the crawler truncated this record (WARC-Truncated: %s)", r->name,
                               (unsigned long long)off, h->truncated);
     rec->data = data ? data : "";
     rec->len = len;
@@ -643,7 +649,7 @@ static int warc_next(winnow_reader *r, winnow_record *rec)
     warc_state *w = r->state;
     if (w->empty) {
         w->empty = 0;
-        wn_reader_set_warning(r, "%s: empty file", r->path);
+        wn_reader_set_warning(r, "%s: empty file", r->name);
         return 0;
     }
     for (;;) {
@@ -668,26 +674,27 @@ static int warc_next(winnow_reader *r, winnow_record *rec)
         if (h.len > r->max_record) {
             if (page) {
                 r->skipped++;
-                wn_reader_set_warning(r, "%s#%llu: record of %llu bytes, over the %zu-byte limit; skipped", r->path,
+                r->too_large++;
+                wn_reader_set_warning(r, "%s#%llu: record of %llu bytes, over the %zu-byte limit; skipped", r->name,
                                       (unsigned long long)off, (unsigned long long)h.len, r->max_record);
             }
             uint64_t left = h.len;
             while (left) {
                 size_t step = left > ((size_t)1 << 30) ? ((size_t)1 << 30) : (size_t)left;
-                size_t n = wn_in_read(&w->in, NULL, step);
+                size_t n = wn_in_read(w->in, NULL, step);
                 left -= n;
                 if (n < step) break;
             }
-            if (w->in.failed) return stream_error(r, w);
+            if (w->in->failed) return stream_error(r, w);
             if (left) {
                 take_stream_warning(r, w);
                 if (!page) r->skipped++; /* a page was counted above */
-                if (!w->in.gap) {
-                    wn_reader_set_warning(r, "%s#%llu: last record cut short: the file is truncated", r->path,
+                if (!w->in->gap) {
+                    wn_reader_set_warning(r, "%s#%llu: last record cut short: the file is truncated", r->name,
                                           (unsigned long long)off);
                     return 0;
                 }
-                wn_in_clear_gap(&w->in); /* damaged too: go on after the gap */
+                wn_in_clear_gap(w->in); /* damaged too: go on after the gap */
                 w->resyncing = 1;
             }
             continue;
@@ -696,24 +703,24 @@ static int warc_next(winnow_reader *r, winnow_record *rec)
         wn_buf_clear(&w->blk);
         if (!wn_buf_reserve(&w->blk, (size_t)h.len)) {
             wn_reader_set_error(r, "out of memory for a record of %llu bytes in %s", (unsigned long long)h.len,
-                                r->path);
+                                r->name);
             return -1;
         }
-        w->blk.len = wn_in_read(&w->in, w->blk.data, (size_t)h.len);
+        w->blk.len = wn_in_read(w->in, w->blk.data, (size_t)h.len);
         wn_buf_cstr(&w->blk);
         if (w->blk.len < h.len) {
-            if (w->in.failed) return stream_error(r, w);
+            if (w->in->failed) return stream_error(r, w);
             take_stream_warning(r, w);
             r->skipped++;
-            if (w->in.gap) {
-                wn_in_clear_gap(&w->in);
-                wn_reader_set_warning(r, "%s#%llu: record damaged (corrupt gzip data); skipped", r->path,
+            if (w->in->gap) {
+                wn_in_clear_gap(w->in);
+                wn_reader_set_warning(r, "%s#%llu: record damaged (corrupt gzip data); skipped", r->name,
                                       (unsigned long long)off);
                 w->resyncing = 1;
                 continue;
             }
             wn_reader_set_warning(r, "%s#%llu: last record cut short (%zu of %llu bytes): the file is truncated",
-                                  r->path, (unsigned long long)off, w->blk.len, (unsigned long long)h.len);
+                                  r->name, (unsigned long long)off, w->blk.len, (unsigned long long)h.len);
             return 0;
         }
         trailer_result trailer = check_trailer(r, w);
@@ -721,14 +728,14 @@ static int warc_next(winnow_reader *r, winnow_record *rec)
         if (trailer == TRAILER_BAD_LENGTH) {
             r->skipped++;
             wn_reader_set_warning(r, "%s#%llu: record length does not match its Content-Length (damaged); skipped",
-                                  r->path, (unsigned long long)off);
+                                  r->name, (unsigned long long)off);
             continue;
         }
         if (trailer == TRAILER_CORRUPT) {
             r->skipped++;
-            w->in.warn[0] = 0; /* said below, for this record */
+            w->in->warn[0] = 0; /* said below, for this record */
             wn_reader_set_warning(r, "%s#%llu: record damaged (corrupt gzip data at the end of its member); skipped",
-                                  r->path, (unsigned long long)off);
+                                  r->name, (unsigned long long)off);
             continue;
         }
         if (!page) continue;
@@ -740,7 +747,7 @@ static int warc_next(winnow_reader *r, winnow_record *rec)
             continue;
         }
         wn_buf_clear(&r->source);
-        wn_buf_printf(&r->source, "%s#%llu", r->path, (unsigned long long)off);
+        wn_buf_printf(&r->source, "%s#%llu", r->name, (unsigned long long)off);
         wn_buf_clear(&r->id);
         wn_buf_printf(&r->id, "%05zu", index);
         rec->source = wn_buf_cstr(&r->source);
@@ -759,7 +766,7 @@ static int warc_next(winnow_reader *r, winnow_record *rec)
 static void warc_close(winnow_reader *r)
 {
     warc_state *w = r->state;
-    wn_in_close(&w->in);
+    wn_in_free(w->in);
     wn_buf_free(&w->line);
     wn_buf_free(&w->blk);
     wn_buf_free(&w->dec);
@@ -767,29 +774,37 @@ static void warc_close(winnow_reader *r)
     free(w);
 }
 
-int wn_warc_open(winnow_reader *r)
+int wn_warc_open(winnow_reader *r, wn_in *in)
 {
-    warc_state *w = calloc(1, sizeof *w);
-    if (!w) {
+    if (!in && !(in = wn_in_new(r->path, r->name))) {
         wn_reader_set_error(r, "out of memory");
         return -1;
     }
+    warc_state *w = calloc(1, sizeof *w);
+    if (!w) {
+        wn_in_free(in);
+        wn_reader_set_error(r, "out of memory");
+        return -1;
+    }
+    w->in = in;
     r->state = w;
     r->close_state = warc_close;
-    if (wn_in_open(&w->in, r->path) < 0) {
-        wn_reader_set_error(r, "%s", w->in.err);
+    r->stream = in;
+    r->format = WINNOW_INPUT_WARC;
+    if (w->in->failed) {
+        wn_reader_set_error(r, "%s", w->in->err);
         return -1;
     }
     const unsigned char *p;
-    size_t n = wn_in_peek(&w->in, 7, &p);
-    if (w->in.failed) return stream_error(r, w);
-    if (n == 0 && !w->in.warn[0]) {
+    size_t n = wn_in_peek(w->in, 7, &p);
+    if (w->in->failed) return stream_error(r, w);
+    if (n == 0 && !w->in->warn[0]) {
         w->empty = 1;
     } else if (n < 7 || memcmp(p, "WARC/1.", 7) != 0) {
-        if (w->in.warn[0])
-            wn_reader_set_error(r, "%s: not a WARC file (%s)", r->path, w->in.warn);
+        if (w->in->warn[0])
+            wn_reader_set_error(r, "%s: not a WARC file (%s)", r->name, w->in->warn);
         else
-            wn_reader_set_error(r, "%s: not a WARC file (no WARC/1.x header at offset 0)", r->path);
+            wn_reader_set_error(r, "%s: not a WARC file (no WARC/1.x header at offset 0)", r->name);
         return -1;
     }
     r->next = warc_next;

@@ -176,6 +176,25 @@ char *wn_markup_repair(const char *s, size_t n, unsigned max_depth, size_t *out_
         /* "/>" closes an element only in SVG and MathML; an HTML <div/> stays open */
         int selfclose = te >= 2 && s[te - 2] == '/' && (foreign > 0 || key == svg || key == math);
         if (known && name_is(name, nl, raw_text)) {
+            /* An attribute quote never closed (a crawl that spliced two
+             * scripts: src="/te.backgroundColor='yellow'; ...) runs the
+             * start tag over its own end tag, and the element then takes
+             * in the page up to the next one. Close the quote and the tag
+             * before the end tag. */
+            size_t inner = find_end_tag(s, te, k, name, nl);
+            if (inner < te) {
+                char q = 0;
+                for (size_t x = k; x < inner; x++) {
+                    char ch = s[x];
+                    if (q) { if (ch == q) q = 0; }
+                    else if ((ch == '"' || ch == '\'') && (s[x - 1] == '=' || s[x - 1] == ' ')) q = ch;
+                }
+                char fix[2] = {q, '>'};
+                ed_edit(&ed, inner, inner, q ? fix : fix + 1, q ? 2 : 1);
+                rep->closed++;
+                i = inner;
+                continue;
+            }
             size_t close = find_end_tag(s, n, te, name, nl);
             if (close >= n && te < n) {
                 /* Never closed: a tree builder would swallow the rest of

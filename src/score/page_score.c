@@ -166,21 +166,26 @@ static int marker_closes_content(const winnow_doc *d, const float *pos, float to
  * nor leave placeholders. */
 static int is_script_text(const winnow_doc *d, uint32_t u, const wn_unit_stats *o)
 {
-    if ((float)o->chars < WN_RULE(d, SCRIPT_MIN_CHARS) || (float)o->code <= WN_RULE(d, SCRIPT_CODE_SHARE) * (float)o->chars)
-        return 0;
+    /* old scripts written without semicolons or braces on every line
+     * show fewer code marks: with SCRIPT_STRONG_MARKS script words a
+     * third of the code share will do */
+    float code = (float)o->code, chars = (float)o->chars, share = WN_RULE(d, SCRIPT_CODE_SHARE);
+    if (chars < WN_RULE(d, SCRIPT_MIN_CHARS) || code <= share / 3.0f * chars) return 0;
     static const char *const marks[] = {"document.", "window.", "function(", "function ", "var ", "typeof "};
     const wn_stats *s = &d->stats[u];
     const char *t = d->page_text.text + s->nt_begin;
     size_t n = s->nt_end - s->nt_begin;
-    for (size_t j = 0; j + 1 < n; j++)
-        if (t[j] == '{' && t[j + 1] == '{') return 1;
+    if (code > share * chars)
+        for (size_t j = 0; j + 1 < n; j++)
+            if (t[j] == '{' && t[j + 1] == '{') return 1;
     int found = 0;
     for (size_t k = 0; k < sizeof marks / sizeof marks[0]; k++) {
         size_t m = strlen(marks[k]);
         for (size_t j = 0; j + m <= n; j++)
             if (t[j] == marks[k][0] && memcmp(t + j, marks[k], m) == 0) { found++; break; }
     }
-    return (float)found >= WN_RULE(d, SCRIPT_MIN_MARKS);
+    if (code > share * chars) return (float)found >= WN_RULE(d, SCRIPT_MIN_MARKS);
+    return (float)found >= WN_RULE(d, SCRIPT_STRONG_MARKS);
 }
 
 /* Content value of a unit from its own text, before hints. */
@@ -327,6 +332,10 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
         uint16_t h = (uint16_t)(st[i].hints | landmark_hints(dom, x, &content));
         ps->landmark[i] = (uint8_t)content;
         if (caption[i] & 1) h |= WN_HINT_GALLERY;
+        /* a form holding running text wraps the page (ASP.NET puts the
+         * whole page in one), it is no search, login or comment form */
+        if (x->tag == WN_TAG_FORM && pos[i] >= WN_RULE(d, FORM_MAX_PROSE) && !(st[i].hints & WN_HINT_OVERLAY))
+            h = (uint16_t)(h & ~WN_HINT_OVERLAY);
         if (h & WN_HINT_CONTENT) content = 1;
         self_hint[i] = h;
         /* a boilerplate name on an element holding most of the page's

@@ -46,6 +46,9 @@
       "a unit is script shown as text when braces, '=' and ';' outside <pre>/<code> exceed this share of it and it "\
       "has SCRIPT_MIN_MARKS browser-script words, or {{placeholders}}")                                               \
     X(SCRIPT_MIN_MARKS, 2.0f, 1e30f, "score", "browser-script words (document., window., function, var, typeof) a script unit needs") \
+    X(SCRIPT_STRONG_MARKS, 4.0f, 1e30f, "score",                                                                     \
+      "a unit with this many distinct browser-script words is script at a third of SCRIPT_CODE_SHARE: old scripts " \
+      "written without semicolons and braces on every line")                                                        \
     X(CAPTION_MAX_CHARS, 400.0f, -1.0f, "score",                                                                     \
       "<figcaption> and elements named for a caption holding at most this many characters are a photo's caption, "  \
       "beside the article like a gallery (gold texts leave them out); a larger one is the story in a box with an "  \
@@ -59,6 +62,9 @@
     X(NAME_LAYOUT_MAX_LINKS, 0.15f, 1e30f, "score",                                                                   \
       "a class repeated on wrappers is a layout name only when their text is running text, less than this share "   \
       "of it in links: repeated teasers (a headline link each) stay what their name says")                          \
+    X(FORM_MAX_PROSE, 400.0f, 1e30f, "score",                                                                       \
+      "a <form> is a search, login or comment form (boilerplate) unless it holds this much running text (value, "   \
+      "about characters): then it wraps the page, as ASP.NET's one form around every page does")                    \
     X(OVERLAY_HOLDS_TITLE, 1.0f, 0.0f, "score",                                                                      \
       "an overlay name (modal, popup, dialog) on an element holding the page's title heading is the frame of an "   \
       "article shown in a modal, not a cookie or newsletter box (1: on, 0: off)")                                   \
@@ -89,9 +95,16 @@
     X(KEEP_FRAGMENT_MAX_LINKS, 0.5f, -1.0f, "select",                                                                \
       "inside the content block a unit without running text (a subheading, a cell, a caption) stays unless more "   \
       "than this share of it is links")                                                                               \
+    X(TABLE_CELL_MAX_LINKS, 0.5f, -1.0f, "select",                                                                   \
+      "inside the content block a table cell that is a link (a film title, an infobox value) stays when no more "   \
+      "than this share of its table's text is links: a table is data, not a menu")                                  \
     X(JOIN_SHARE, 0.2f, 1e30f, "select",                                                                             \
       "a sibling of the best block scoring this share of its score joins it (an article split by an ad or figure)") \
     X(JOIN_MIN_VALUE, 40.0f, 1e30f, "select", "the least score with which a sibling joins the best block")          \
+    X(JOIN_SECTIONS, 1.0f, 0.0f, "select",                                                                           \
+      "when no sibling joins, an article split into sections each wrapped more than once (the best block is the "  \
+      "inner wrapper of one; the outer wrappers add nothing but links) is joined at the sections' level: siblings of the same tag and class as its outermost "\
+      "wrapper scoring JOIN_MIN_VALUE join (1: on, 0: off)")                                                         \
     X(TITLE_WORD_SHARE, 0.8f, 2.0f, "select",                                                                        \
       "a unit is the headline when this share of its words are the <title>'s and they cover TITLE_COVER of it "     \
       "(or it is a heading carrying 3 or more of them)")                                                             \

@@ -11,7 +11,24 @@ static int unit_keepable(const winnow_doc *d, const wn_page_scores *ps, uint32_t
     if (d->labels.value[u] > 0) return 1;
     /* short plain fragments inside the content (subheadings, table cells,
      * captions) stay; link lists do not */
-    return (float)o->link_chars <= WN_RULE(d, KEEP_FRAGMENT_MAX_LINKS) * (float)o->chars;
+    if ((float)o->link_chars <= WN_RULE(d, KEEP_FRAGMENT_MAX_LINKS) * (float)o->chars) return 1;
+    /* a table is data: a cell that is a link (a film title, an infobox
+     * value) stays when its table is not mostly links */
+    const wn_dom *dom = &d->dom;
+    unsigned tag = dom->nodes[u].tag;
+    if (tag != WN_TAG_TD && tag != WN_TAG_TH) return 0;
+    uint32_t t = dom->nodes[u].parent;
+    for (int up = 0; t != WN_NONE && t != 0 && dom->nodes[t].tag != WN_TAG_TABLE && up < 3; up++) t = dom->nodes[t].parent;
+    if (t == WN_NONE || t == 0 || dom->nodes[t].tag != WN_TAG_TABLE) return 0;
+    /* a data table sits inside the content block, or is it (the block is
+     * the table, its body or a row); a table around the block is layout */
+    uint32_t c = d->labels.container;
+    if (c == WN_NONE) return 0;
+    int data = wn_node_within(dom, c, t) ||
+               (wn_tag_has(dom->nodes[c].tag, WN_TF_TABLE) && dom->nodes[c].tag != WN_TAG_TD &&
+                dom->nodes[c].tag != WN_TAG_TH && wn_node_within(dom, t, c));
+    if (!data) return 0;
+    return (float)d->stats[t].link_chars <= WN_RULE(d, TABLE_CELL_MAX_LINKS) * (float)d->stats[t].chars;
 }
 
 
@@ -110,6 +127,17 @@ static int holds_peer(const wn_dom *dom, uint32_t c, const uint32_t *peers, uint
     for (uint32_t k = 0; k < np; k++)
         if (wn_node_within(dom, c, peers[k])) return 1;
     return 0;
+}
+
+/* Two elements of one shape: the same tag and the same class list. */
+static int same_shape(const wn_dom *dom, uint32_t a, uint32_t b)
+{
+    const wn_node *x = &dom->nodes[a], *y = &dom->nodes[b];
+    if (x->tag != y->tag || x->tag == WN_TAG_TEXT) return 0;
+    size_t la = 0, lb = 0;
+    const char *ca = wn_node_attr(dom, x, "class", &la), *cb = wn_node_attr(dom, y, "class", &lb);
+    if (!ca || !cb) return !ca && !cb;
+    return la == lb && memcmp(ca, cb, la) == 0;
 }
 
 /* Keep the units of subtree r. */
@@ -260,6 +288,28 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
                 /* another article of the page does not join the headline's */
                 if (anchor != WN_NONE && !wn_node_within(dom, c, anchor) && holds_peer(dom, c, peers, npeers)) continue;
                 if (score[c] >= threshold && !ps->boiler[c]) { keep_subtree(d, ps, c); joined++; }
+            }
+        }
+        if (!joined && WN_RULE(d, JOIN_SECTIONS) > 0.0f) {
+            /* an article split into sections, each wrapped more than once
+             * (the best block is the inner wrapper of one; the outer
+             * wrappers add no text but links, a related-coverage box):
+             * sections of the same shape as its outermost wrapper join */
+            uint32_t w = best;
+            const float plain = (float)(d->stats[best].chars - d->stats[best].link_chars);
+            for (uint32_t p = dom->nodes[w].parent;
+                 p != WN_NONE && p != 0 && p != dom->body && !ps->boiler[p] &&
+                 (float)(d->stats[p].chars - d->stats[p].link_chars) <= plain + 0.5f;
+                 p = dom->nodes[p].parent)
+                w = p;
+            uint32_t wp = dom->nodes[w].parent;
+            if (w != best && wp != WN_NONE && wp != 0) {
+                for (uint32_t c = dom->nodes[wp].first_child; c != WN_NONE; c = dom->nodes[c].next_sibling) {
+                    if (c == w || !same_shape(dom, c, w)) continue;
+                    if (anchor != WN_NONE && !wn_node_within(dom, c, anchor) && holds_peer(dom, c, peers, npeers)) continue;
+                    if (score[c] >= WN_RULE(d, JOIN_MIN_VALUE) && !ps->boiler[c]) { keep_subtree(d, ps, c); joined++; }
+                }
+                if (joined) { best = w; parent = wp; }
             }
         }
         keep_subtree(d, ps, best);

@@ -10,7 +10,7 @@
 # winnow database with PRAGMA user_version 99 (a newer format) and one with
 # user_version 0 (an older one); a directory. For each, `winnow sites`,
 # `winnow site NAME`, `winnow extract --db`, `winnow learn --db` and
-# `winnow check --db` must exit with status 4 for a damaged database and 1
+# `winnow check --db` must exit with status 5 for a damaged database and 1
 # otherwise, write exactly one line on stderr that names the file and says
 # what is wrong, raise no sanitizer report, and leave the file's bytes
 # unchanged.
@@ -84,8 +84,8 @@ case_db() {
 }
 
 case_db random.db 1 'not a (winnow site )?database'
-case_db truncated.db 4 'malformed|damaged|corrupt|truncated'
-case_db damaged.db 4 'malformed|damaged|corrupt'
+case_db truncated.db 5 'malformed|damaged|corrupt|truncated'
+case_db damaged.db 5 'malformed|damaged|corrupt'
 case_db other-app.db 1 'not a winnow site database'
 case_db newer.db 1 'format 99.*newer'
 case_db older.db 1 'format 0'

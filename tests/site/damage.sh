@@ -14,7 +14,7 @@
 # application_id and user_version read the same as the original's: the
 # byte was one nobody reads) or damaged. On each copy:
 #  - sites, site, extract, check: exit 0 with the reference output (check:
-#    only for an intact copy), or a non-zero exit (4 when the message says
+#    only for an intact copy), or a non-zero exit (5 when the message says
 #    the database is damaged) with one line on stderr that names the file
 #    and says what is wrong; the file's bytes stay as they were;
 #  - learn (the same pages again and 4 new ones): on a damaged copy, a
@@ -141,7 +141,7 @@ while IFS=$'\t' read -r copy off old new class; do
       grep -q "^winnow: .*$copy" "$tmp/err" || problems+=("the message does not name the file")
       grep -qiE 'damaged|malformed|corrupt|not a (winnow site )?database|format|cannot open|cannot read|no site named' "$tmp/err" ||
         problems+=("the message does not say what is wrong")
-      if grep -qi damaged "$tmp/err" && [ "$r" -ne 4 ]; then problems+=("exit $r for a damaged database, expected 4"); fi
+      if grep -qi damaged "$tmp/err" && [ "$r" -ne 5 ]; then problems+=("exit $r for a damaged database, expected 5"); fi
       [ "$c" = learn ] && learn_refused=$((learn_refused + 1))
     fi
     [ "$c" = learn ] && [ "$r" -eq 0 ] && learn_ok=$((learn_ok + 1))

@@ -15,8 +15,10 @@
 # integrity_check and `winnow check`, list S sites whose learned pages sum
 # to P, and have no -wal or -shm file beside it. Learning the same inputs
 # again must then reach the after state exactly (the pages saved count as
-# duplicates, the rest are counted in the same order). WINNOW_TEST_SEED
-# makes the moments repeat (as far as timing allows).
+# duplicates, the rest are counted in the same order). The second run, and
+# an uninterrupted one, use -j 2 (sites learned side by side; a save waits
+# for the queued pages): the same states. WINNOW_TEST_SEED makes the
+# moments repeat (as far as timing allows).
 set -u
 winnow=${1:?usage: interrupt.sh WINNOW_BINARY [RUNS]}
 runs=${2:-4}
@@ -41,6 +43,12 @@ T=$(($(now_ms) - t0))
 db_state "$tmp/after/sites.db" >"$tmp/after.state"
 echo "uninterrupted learn: $T ms"
 ((T < 50)) && T=50
+mkdir "$tmp/after-j2"
+if run "uninterrupted learn -j 2" 0 learn "${inputs[@]}" --db "$tmp/after-j2/sites.db" --commit-every 40 -j 2 -q; then
+  db_state "$tmp/after-j2/sites.db" >"$tmp/after-j2.state"
+  if cmp -s "$tmp/after-j2.state" "$tmp/after.state"; then ok "uninterrupted learn -j 2: the state of -j 1"
+  else diff "$tmp/after.state" "$tmp/after-j2.state" | head >"$tmp/diff"; bad "uninterrupted learn -j 2: another state" "$tmp/diff"; fi
+fi
 
 # first_commit PID DB: waits until DB lists a site (the first commit) or PID ended
 first_commit() {
@@ -56,14 +64,16 @@ for ((i = 1; i <= runs; i++)); do
   ((i == runs)) && sig=TERM want=143
   d=$tmp/run$i
   db=$d/sites.db
+  jobs=()
+  ((i == 2)) && jobs=(-j 2)
   # after the first commit, at a random moment; a run that ends before the
   # signal (a loaded machine makes T unreliable) is started again
   for attempt in 1 2 3; do
     rm -rf "$d"
     mkdir "$d"
     delay=$(((RANDOM * 32768 + RANDOM) % (T / 3 + 1)))
-    label="SIG$sig $delay ms after the first commit"
-    "$winnow" learn "${inputs[@]}" --db "$db" --commit-every 40 -q >"$tmp/out" 2>"$tmp/err" </dev/null &
+    label="SIG$sig $delay ms after the first commit${jobs[*]:+, ${jobs[*]}}"
+    "$winnow" learn "${inputs[@]}" --db "$db" --commit-every 40 "${jobs[@]}" -q >"$tmp/out" 2>"$tmp/err" </dev/null &
     pid=$!
     track "$pid"
     first_commit "$pid" "$db"
@@ -99,7 +109,7 @@ for ((i = 1; i <= runs; i++)); do
   else
     bad "$label: $(IFS=';'; echo "${problems[*]}")" "$tmp/err" "$tmp/sites"
   fi
-  if run "$label: learning again" 0 learn "${inputs[@]}" --db "$db" --commit-every 40 -q; then
+  if run "$label: learning again" 0 learn "${inputs[@]}" --db "$db" --commit-every 40 "${jobs[@]}" -q; then
     db_state "$db" >"$tmp/now.state"
     if cmp -s "$tmp/now.state" "$tmp/after.state"; then
       ok "$label: learning the inputs again reaches the uninterrupted state"

@@ -193,6 +193,26 @@ static void test_damaged_title_end_tag(void)
     page_free(&p);
 }
 
+/* A script start tag whose src quote is never closed runs over its own
+ * </script> (a crawl that spliced two scripts): the repair closes the
+ * quote and the tag there, so the page after it is not swallowed up to
+ * the next </script>. */
+static void test_unclosed_quote_in_script_tag(void)
+{
+    page p;
+    page_parse(&p,
+               "<html><head><script type=\"text/javascript\" src=\"/te.color='yellow';\n}\n</script>\n"
+               "<SCRIPT language=JAVASCRIPT>\nfunction f() { var tabs = [\"a\",\"b\"]; }\n</SCRIPT></head>"
+               "<body><p>The article text is visible.</p>"
+               "<script>var later = 1;</script><p>And so is the rest.</p></body></html>");
+    CHECK(text_has(&p.dom, "The article text is visible."));
+    CHECK(text_has(&p.dom, "And so is the rest."));
+    CHECK(!text_has(&p.dom, "var tabs"));
+    CHECK(p.dom.unclosed == 1);
+    CHECK(dom_invariants_hold(&p.dom));
+    page_free(&p);
+}
+
 static void test_jsonld_captured(void)
 {
     page p;
@@ -516,6 +536,7 @@ int main(void)
     RUN(test_head_flagged_hidden);
     RUN(test_title_and_lang);
     RUN(test_damaged_title_end_tag);
+    RUN(test_unclosed_quote_in_script_tag);
     RUN(test_jsonld_captured);
     RUN(test_raw_text);
     RUN(test_attributes);

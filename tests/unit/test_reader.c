@@ -964,6 +964,195 @@ static void test_provenance(void)
     wn_buf_free(&w);
 }
 
+
+/* ---------------------------------------------------------------------- */
+/* formats told by the first bytes, gzip-compressed pages, recursion       */
+
+static void test_sniffing(void)
+{
+    static const char page[] = "<html><body><p>sniffed page</p></body></html>";
+    wn_buf w, z;
+    wn_buf_init(&w);
+    wn_buf_init(&z);
+    warc_record(&w, "resource", "http://ex.com/s", "text/html", page, strlen(page), 0);
+
+    /* a WARC file without the name: told by "WARC/", plain or gzip */
+    char plain[600]; /* tmp_path's result does not last */
+    snprintf(plain, sizeof plain, "%s", tmp_path("crawl-dump"));
+    write_file(plain, w.data, w.len);
+    winnow_reader *r = winnow_reader_open(plain, 0);
+    CHECK_EQ(winnow_reader_format(r), WINNOW_INPUT_WARC);
+    winnow_record rec;
+    CHECK_EQ(winnow_reader_next(r, &rec), 1);
+    CHECK_STR(rec.url, "http://ex.com/s");
+    CHECK_EQ(rec.number, 0);
+    winnow_reader_close(r);
+    gz_member(&z, w.data, w.len);
+    const char *gz = tmp_path("crawl-dump.gz");
+    write_file(gz, z.data, z.len);
+    r = winnow_reader_open(gz, 0);
+    CHECK_EQ(winnow_reader_format(r), WINNOW_INPUT_WARC);
+    CHECK_EQ(winnow_reader_next(r, &rec), 1);
+    CHECK_STR(rec.url, "http://ex.com/s");
+    winnow_reader_close(r);
+
+    /* JSON lines: '{' after a BOM and blanks */
+    const char *jl = tmp_path("pages.txt");
+    write_str(jl, "\xEF\xBB\xBF  \n{\"url\":\"http://ex.com/j\",\"html\":\"<p>j</p>\"}\n");
+    r = winnow_reader_open(jl, 0);
+    CHECK_EQ(winnow_reader_format(r), WINNOW_INPUT_JSONL);
+    CHECK_EQ(winnow_reader_next(r, &rec), 1);
+    CHECK_STR(rec.url, "http://ex.com/j");
+    CHECK(rec.len == 8 && !memcmp(rec.data, "<p>j</p>", 8));
+    CHECK_EQ(rec.number, 2);
+    winnow_reader_close(r);
+
+    /* anything else is one page; a gzip-compressed page is undone */
+    wn_buf_clear(&z);
+    gz_member(&z, page, strlen(page));
+    char hgz[600];
+    snprintf(hgz, sizeof hgz, "%s", tmp_path("story.html.gz"));
+    write_file(hgz, z.data, z.len);
+    r = winnow_reader_open(hgz, 0);
+    CHECK_EQ(winnow_reader_format(r), WINNOW_INPUT_HTML);
+    CHECK_EQ(winnow_reader_next(r, &rec), 1);
+    CHECK(rec.len == strlen(page) && !memcmp(rec.data, page, rec.len));
+    CHECK_STR(rec.id, "story");
+    CHECK_STR(rec.file, hgz);
+    CHECK_STR(winnow_reader_warning(r), "");
+    CHECK_EQ(winnow_reader_next(r, &rec), 0);
+    winnow_reader_close(r);
+    const char *noext = tmp_path("story-gz");
+    write_file(noext, z.data, z.len);
+    seen s;
+    read_all(noext, 0, &s);
+    CHECK_EQ(s.n, 1);
+    CHECK_STR(s.data[0], page);
+
+    /* the name wins over the bytes: x.html holding a WARC is one page */
+    char named[600];
+    snprintf(named, sizeof named, "%s", tmp_path("warc-inside.html"));
+    write_file(named, w.data, w.len);
+    r = winnow_reader_open(named, 0);
+    CHECK_EQ(winnow_reader_format(r), WINNOW_INPUT_HTML);
+    winnow_reader_close(r);
+    /* and the caller's word wins over both */
+    winnow_reader_options o = {0, WINNOW_INPUT_WARC, 0};
+    r = winnow_reader_open_with(named, &o);
+    CHECK_EQ(winnow_reader_format(r), WINNOW_INPUT_WARC);
+    CHECK_EQ(winnow_reader_next(r, &rec), 1);
+    CHECK_STR(rec.url, "http://ex.com/s");
+    winnow_reader_close(r);
+    o.format = WINNOW_INPUT_HTML;
+    r = winnow_reader_open_with(plain, &o);
+    CHECK_EQ(winnow_reader_next(r, &rec), 1);
+    CHECK_EQ(rec.len, w.len);
+    winnow_reader_close(r);
+    o.format = WINNOW_INPUT_JSONL;
+    r = winnow_reader_open_with(plain, &o); /* not JSON: every line skipped with a warning */
+    while (winnow_reader_next(r, &rec) == 1) CHECK(0);
+    CHECK(winnow_reader_skipped(r) > 0);
+    winnow_reader_close(r);
+
+    /* a page too large once decompressed: skipped and counted as too large */
+    r = winnow_reader_open(hgz, 20);
+    CHECK_EQ(winnow_reader_next(r, &rec), 0);
+    CHECK_HAS(winnow_reader_warning(r), "over the 20-byte limit once decompressed");
+    CHECK_EQ(winnow_reader_skipped(r), 1);
+    CHECK_EQ(winnow_reader_too_large(r), 1);
+    winnow_reader_close(r);
+
+    /* gzip cut short: what was decompressed, with a warning */
+    const char *cut = tmp_path("cut.html.gz");
+    write_file(cut, z.data, z.len - 12);
+    r = winnow_reader_open(cut, 0);
+    CHECK_EQ(winnow_reader_next(r, &rec), 1);
+    CHECK_HAS(winnow_reader_warning(r), "truncated");
+    winnow_reader_close(r);
+
+    /* progress: bytes read of the file's size */
+    unsigned long long done = 1, total = 0;
+    r = winnow_reader_open(plain, 0);
+    CHECK_EQ(winnow_reader_progress(r, &done, &total), 1);
+    CHECK_EQ(total, w.len);
+    while (winnow_reader_next(r, &rec) == 1) {}
+    winnow_reader_progress(r, &done, &total);
+    CHECK_EQ(done, w.len);
+    winnow_reader_close(r);
+    wn_buf_free(&w);
+    wn_buf_free(&z);
+}
+
+static void test_recursive(void)
+{
+    mkdir(tmp_path("tree"), 0755);
+    mkdir(tmp_path("tree/b"), 0755);
+    mkdir(tmp_path("tree/b/c"), 0755);
+    mkdir(tmp_path("tree/empty"), 0755);
+    write_str(tmp_path("tree/a.html"), "<p>a</p>");
+    write_str(tmp_path("tree/b.html"), "<p>b top</p>");
+    write_str(tmp_path("tree/b/x.htm"), "<p>b/x</p>");
+    write_str(tmp_path("tree/b/c/y.html"), "<p>b/c/y</p>");
+    write_str(tmp_path("tree/b/notes.txt"), "not a page");
+    wn_buf z;
+    wn_buf_init(&z);
+    gz_member(&z, "<p>b/z</p>", 10);
+    write_file(tmp_path("tree/b/z.html.gz"), z.data, z.len);
+    wn_buf_free(&z);
+    /* a link to a directory is not followed (tree/loop -> tree) */
+    char target[600];
+    snprintf(target, sizeof target, "%s", tmp_path("tree"));
+    CHECK_EQ(symlink(target, tmp_path("tree/b/loop")), 0);
+
+    /* not recursive: the top directory's pages only, the .gz one too */
+    seen s;
+    read_all(tmp_path("tree"), 0, &s);
+    CHECK_EQ(s.n, 2);
+    read_all(tmp_path("tree/b"), 0, &s);
+    CHECK_EQ(s.n, 2);
+    CHECK_STR(s.id[1], "z");
+    CHECK_STR(s.data[1], "<p>b/z</p>");
+
+    winnow_reader_options o = {0, WINNOW_INPUT_AUTO, 1};
+    winnow_reader *r = winnow_reader_open_with(tmp_path("tree"), &o);
+    CHECK_STR(winnow_reader_error(r), "");
+    /* sorted by path below the directory, in byte order ('.' < '/') */
+    static const char *const ids[] = {"a", "b", "b/c/y", "b/x", "b/z"};
+    static const char *const texts[] = {"<p>a</p>", "<p>b top</p>", "<p>b/c/y</p>", "<p>b/x</p>", "<p>b/z</p>"};
+    winnow_record rec;
+    unsigned long long done, total;
+    CHECK_EQ(winnow_reader_progress(r, &done, &total), 1);
+    CHECK_EQ(done, 0);
+    for (int i = 0; i < 5; i++) {
+        CHECK_EQ(winnow_reader_next(r, &rec), 1);
+        CHECK_STR(rec.id, ids[i]);
+        CHECK(rec.len == strlen(texts[i]) && !memcmp(rec.data, texts[i], rec.len));
+    }
+    CHECK_EQ(winnow_reader_next(r, &rec), 0);
+    CHECK_EQ(winnow_reader_skipped(r), 0);
+    winnow_reader_progress(r, &done, &total);
+    CHECK(total > 0 && done == total);
+    winnow_reader_close(r);
+
+    /* an unreadable subdirectory is skipped with a warning where it sorts
+     * (as root every directory can be read: not checked then) */
+    if (geteuid() != 0) {
+        chmod(tmp_path("tree/b/c"), 0);
+        r = winnow_reader_open_with(tmp_path("tree"), &o);
+        int pages = 0;
+        while (winnow_reader_next(r, &rec) == 1) pages++;
+        CHECK_EQ(pages, 4);
+        CHECK_EQ(winnow_reader_skipped(r), 1);
+        winnow_reader_close(r);
+        chmod(tmp_path("tree/b/c"), 0755);
+    }
+    /* no pages anywhere below: a warning that says so */
+    r = winnow_reader_open_with(tmp_path("tree/empty"), &o);
+    CHECK_EQ(winnow_reader_next(r, &rec), 0);
+    CHECK_HAS(winnow_reader_warning(r), "or below");
+    winnow_reader_close(r);
+}
+
 int main(void)
 {
     snprintf(tmp_root, sizeof tmp_root, "%s/winnow-reader-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -984,6 +1173,8 @@ int main(void)
     RUN(test_fixtures);
     RUN(test_jsonl);
     RUN(test_provenance);
+    RUN(test_sniffing);
+    RUN(test_recursive);
     nftw(tmp_root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
     return CHECK_DONE();
 }

@@ -14,8 +14,10 @@
  * The text Naive Bayes score is a feature of the final model. So that the
  * model learns how far to trust it on unseen sites, the training rows get
  * it from a Naive Bayes fitted on the other half of the training sites
- * (cross-fitting); the model file stores one fitted on all of them. */
-#include "winnow.h"
+ * (cross-fitting); the model file stores one fitted on all of them.
+ *
+ * A client of the pipeline, not part of libwinnow (winnow_train.h). */
+#include "winnow_train.h"
 
 #include <linear.h>
 #include <math.h>
@@ -25,12 +27,12 @@
 #include <xgboost/c_api.h>
 #include <xxhash.h>
 
+#include "../classify/classifier.h"
+#include "../classify/features.h"
+#include "../classify/nb.h"
 #include "../doc.h"
 #include "../pipeline.h"
 #include "../site/site_api.h"
-#include "classifier.h"
-#include "features.h"
-#include "nb.h"
 
 #define WORDS_PER_EXAMPLE 24
 #define TEMPLATE_SHARE 0.10

@@ -1,0 +1,96 @@
+/* The training layer: node classifiers fitted from site-level labels.
+ *
+ * This sits above the extraction pipeline and is not part of libwinnow: it
+ * runs the pipeline on many sites' pages through the library's internal
+ * hook (src/pipeline.h), labels their nodes and fits models with liblinear
+ * and XGBoost. Only the command-line tool links it (libwinnow_train.a, see
+ * CMakeLists.txt), so programs that only extract never load those
+ * libraries. Models it writes are read back by winnow_engine_load_model().
+ */
+#ifndef WINNOW_TRAIN_H
+#define WINNOW_TRAIN_H
+
+#include "winnow.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------
+ * Node classifier training (site-independent detection, Kolcz & Yih;
+ * Chakrabarti, Kumar & Punera). Site-level detection labels the nodes of
+ * many sites' pages without hand labels: blocks on >= 10% of a site's
+ * pages, and nodes with more than 85% of their text inside such blocks,
+ * are template; the top-most blocks whose text and sub-blocks occur on no
+ * other page are content; the rest is left out. A classifier trained on
+ * those labels then scores nodes of pages from sites never seen.
+ * ------------------------------------------------------------------------ */
+
+typedef enum winnow_model_kind {
+    WINNOW_MODEL_NB = 1,      /* text Naive Bayes over block words */
+    WINNOW_MODEL_LOGREG = 2,  /* logistic regression (liblinear) */
+    WINNOW_MODEL_FOREST = 3,  /* random forest (XGBoost) */
+    WINNOW_MODEL_BOOST = 4,   /* gradient-boosted trees (XGBoost) */
+} winnow_model_kind;
+
+/* "nb", "logreg", "forest", "boost" (and "lr", "rf", "gbt"); 0 when unknown. */
+int winnow_model_kind_parse(const char *name);
+const char *winnow_model_kind_name(int kind);
+
+typedef struct winnow_train_options {
+    int kind;                  /* winnow_model_kind; default BOOST */
+    unsigned buckets;          /* separate models per node size (Chakrabarti: 4); default 1 */
+    unsigned seed;             /* sampling, folds and tree randomness; default 1 */
+    unsigned per_page;         /* at most this many examples per class and page; default 40 */
+    unsigned rounds;           /* boosting rounds / forest trees; default 100 */
+    unsigned depth;            /* tree depth; default 6 (boost) / 10 (forest) */
+    unsigned threads;          /* XGBoost threads; default 2 */
+    int verbose;               /* progress on stderr */
+    int labels;                /* content examples: WINNOW_LABELS_TOP (default) or _INSIDE */
+} winnow_train_options;
+
+/* Content examples: the top-most unique blocks only (Kolcz & Yih's control
+ * of the class imbalance), or also every node inside them (closer to
+ * Chakrabarti et al., who label all non-template nodes). */
+enum { WINNOW_LABELS_TOP = 0, WINNOW_LABELS_INSIDE = 1 };
+
+void winnow_train_options_default(winnow_train_options *o);
+
+typedef struct winnow_trainer winnow_trainer;
+
+/* NULL on OOM. */
+winnow_trainer *winnow_trainer_new(const winnow_train_options *o);
+void winnow_trainer_free(winnow_trainer *t);
+const char *winnow_trainer_error(const winnow_trainer *t);
+
+/* Labels one site's pages (two passes: count the site's blocks, then label
+ * and describe every page's nodes) and keeps the examples. Pages that fail
+ * to parse are skipped. The engine is used for parsing only. */
+winnow_status winnow_trainer_add_site(winnow_trainer *t, winnow_engine *e, const char *site,
+                                     const winnow_input *pages, size_t n);
+
+typedef struct winnow_train_summary {
+    size_t sites, pages, examples, template_examples, content_examples;
+} winnow_train_summary;
+void winnow_trainer_summary(const winnow_trainer *t, winnow_train_summary *out);
+
+/* Fits the model on every example added and writes the model file. */
+winnow_status winnow_trainer_save(winnow_trainer *t, const char *path);
+
+/* Cross-site cross-validation (no site on both sides): folds of sites,
+ * train on the others, score the held-out sites' labelled nodes. Reports
+ * template recall at precision 0.90, and writes the precision-recall curve
+ * (threshold, precision, recall per line) to curve_path when not NULL. */
+typedef struct winnow_cv_result {
+    int kind;
+    double recall_at_p90, recall_at_p80, average_precision;
+    size_t test_examples, test_templates;
+} winnow_cv_result;
+winnow_status winnow_trainer_cv(winnow_trainer *t, unsigned folds, int kind, const char *curve_path,
+                               winnow_cv_result *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# libwinnow does not link the training libraries: liblinear and XGBoost are
+# the training layer's (src/train/, linked by the CLI only).
+#
+#   lib_deps.sh LIBWINNOW_SO LIBWINNOW_A LIBLINEAR XGBOOST
+#
+# Checks the shared library's NEEDED entries (readelf -d) and what the loader
+# pulls in (ldd), and that neither library leaves a symbol undefined that
+# liblinear or XGBoost define (nm). Skips when binutils are missing.
+set -uo pipefail
+so=$1 a=$2 linear=$3 xgboost=$4
+for tool in readelf nm ldd; do
+  if ! command -v "$tool" >/dev/null; then
+    echo "SKIP: $tool not found (binutils, libc-bin)"
+    exit 0
+  fi
+done
+passed=0 fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+pass() { passed=$((passed + 1)); }
+
+needed=$(readelf -d "$so" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
+if [ -n "$needed" ]; then pass; else fail "readelf found no NEEDED entries in $so"; fi
+echo "NEEDED of $(basename "$so"): $(echo $needed)"
+if grep -Eiq 'linear|xgboost' <<<"$needed"; then
+  fail "libwinnow.so needs a training library: $(grep -Ei 'linear|xgboost' <<<"$needed" | tr '\n' ' ')"
+else
+  pass
+fi
+if ldd "$so" | grep -Eiq 'liblinear|libxgboost'; then
+  fail "the loader pulls a training library into libwinnow.so: $(ldd "$so" | grep -Ei 'liblinear|libxgboost' | tr '\n' ' ')"
+else
+  pass
+fi
+
+# symbols the training libraries define (dynamic symbol tables)
+training_syms=$(for lib in "$linear" "$xgboost"; do nm -D --defined-only "$lib" | awk 'NF >= 3 {print $3}'; done | sort -u)
+if [ -n "$training_syms" ]; then pass; else fail "no symbols read from $linear and $xgboost"; fi
+undefined_so=$(nm -D --undefined-only "$so" | awk '{print $NF}' | sed 's/@.*//' | sort -u)
+# the archive: symbols its members use that none of them defines
+undefined_a=$(comm -23 <(nm --undefined-only "$a" 2>/dev/null | awk 'NF >= 2 {print $NF}' | sort -u) \
+                       <(nm --defined-only "$a" 2>/dev/null | awk 'NF >= 3 {print $3}' | sort -u))
+for which in so a; do
+  if [ "$which" = so ]; then list=$undefined_so; file=$so; else list=$undefined_a; file=$a; fi
+  hits=$(comm -12 <(echo "$list") <(echo "$training_syms") | grep -v '^$' | head -5 | tr '\n' ' ')
+  if [ -z "$hits" ]; then pass; else fail "$(basename "$file") uses symbols of liblinear/XGBoost: $hits"; fi
+done
+
+echo "$passed passed, $fails failed"
+[ "$fails" -eq 0 ]
