@@ -314,14 +314,10 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
         if (any && mass >= WN_RULE(d, CAPTION_MAX_SHARE) * total) memset(caption, 0, n);
     }
     const float layout_share = WN_RULE(d, NAME_LAYOUT_SHARE);
-    /* the title heading's ancestors: an overlay name there is the frame
+    /* an overlay name on an ancestor of the title heading is the frame
      * of an article shown in a modal */
-    ps->title_heading = wn_title_heading(d);
-    uint8_t *holds_title = wn_arena_calloc(a, n, 1);
-    if (!holds_title) return -1;
-    if (ps->title_heading != WN_NONE && WN_RULE(d, OVERLAY_HOLDS_TITLE) > 0.0f)
-        for (uint32_t q = dom->nodes[ps->title_heading].parent; q != WN_NONE && q != 0; q = dom->nodes[q].parent)
-            holds_title[q] = 1;
+    const uint32_t title = ps->title_heading = wn_title_heading(d);
+    const int frame_rule = title != WN_NONE && WN_RULE(d, OVERLAY_HOLDS_TITLE) > 0.0f;
     for (uint32_t i = 1; i < n; i++) {
         const wn_node *x = &dom->nodes[i];
         uint32_t p = x->parent;
@@ -359,7 +355,7 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
             }
         }
         h = (uint16_t)(h & ~untrusted);
-        if (holds_title[i] && (h & WN_HINT_OVERLAY)) trusted = 0;
+        if ((h & WN_HINT_OVERLAY) && frame_rule && i != title && wn_node_within(dom, i, title)) trusted = 0;
         if ((h & WN_HINT_BOILER) && trusted) ps->boiler[i] |= (uint16_t)(h & WN_HINT_BOILER);
         if (p != WN_NONE && comments_after[p]) ps->boiler[i] |= WN_HINT_COMMENT;
         if (st[i].chars == 0 && p != WN_NONE && !comments_after[p] && !(untrusted & WN_HINT_COMMENT) &&

@@ -148,6 +148,32 @@ static void keep_subtree(winnow_doc *d, const wn_page_scores *ps, uint32_t r)
         if (d->labels.unit[i] == i && unit_keepable(d, ps, i)) d->labels.keep[i] = 1;
 }
 
+/* Title anchoring's limit on joins: a sibling outside the headline's
+ * article that holds another article's headline does not join. */
+typedef struct join_guard {
+    uint32_t anchor;
+    const uint32_t *peers;
+    uint32_t npeers;
+} join_guard;
+
+/* Siblings of self scoring at least min (and with shape, of self's tag
+ * and class) join the content: their units are kept. Returns how many. */
+static int join_siblings(winnow_doc *d, const wn_page_scores *ps, const float *score, uint32_t self, float min,
+                         int shape, const join_guard *g)
+{
+    const wn_dom *dom = &d->dom;
+    uint32_t parent = dom->nodes[self].parent;
+    if (parent == WN_NONE || parent == 0 || (dom->nodes[parent].flags & WN_NF_HIDDEN)) return 0;
+    int joined = 0;
+    for (uint32_t c = dom->nodes[parent].first_child; c != WN_NONE; c = dom->nodes[c].next_sibling) {
+        if (c == self || dom->nodes[c].tag == WN_TAG_TEXT || (shape && !same_shape(dom, c, self))) continue;
+        if (g->anchor != WN_NONE && !wn_node_within(dom, c, g->anchor) && holds_peer(dom, c, g->peers, g->npeers))
+            continue;
+        if (score[c] >= min && !ps->boiler[c]) { keep_subtree(d, ps, c); joined++; }
+    }
+    return joined;
+}
+
 /* Site mode: long paragraphs outside the content block that no other page
  * of the site has (a video's caption, a note beside the article) are
  * content too, unless they sit among links (teaser lists). Values are in
@@ -281,15 +307,8 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
         uint32_t parent = dom->nodes[best].parent;
         float threshold = WN_RULE(d, JOIN_SHARE) * best_score;
         if (threshold < WN_RULE(d, JOIN_MIN_VALUE)) threshold = WN_RULE(d, JOIN_MIN_VALUE);
-        int joined = 0;
-        if (parent != WN_NONE && parent != 0 && !(dom->nodes[parent].flags & WN_NF_HIDDEN)) {
-            for (uint32_t c = dom->nodes[parent].first_child; c != WN_NONE; c = dom->nodes[c].next_sibling) {
-                if (c == best || dom->nodes[c].tag == WN_TAG_TEXT) continue;
-                /* another article of the page does not join the headline's */
-                if (anchor != WN_NONE && !wn_node_within(dom, c, anchor) && holds_peer(dom, c, peers, npeers)) continue;
-                if (score[c] >= threshold && !ps->boiler[c]) { keep_subtree(d, ps, c); joined++; }
-            }
-        }
+        const join_guard guard = {anchor, peers, npeers};
+        int joined = join_siblings(d, ps, score, best, threshold, 0, &guard);
         if (!joined && WN_RULE(d, JOIN_SECTIONS) > 0.0f) {
             /* an article split into sections, each wrapped more than once
              * (the best block is the inner wrapper of one; the outer
@@ -302,14 +321,9 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
                  (float)(d->stats[p].chars - d->stats[p].link_chars) <= plain + 0.5f;
                  p = dom->nodes[p].parent)
                 w = p;
-            uint32_t wp = dom->nodes[w].parent;
-            if (w != best && wp != WN_NONE && wp != 0) {
-                for (uint32_t c = dom->nodes[wp].first_child; c != WN_NONE; c = dom->nodes[c].next_sibling) {
-                    if (c == w || !same_shape(dom, c, w)) continue;
-                    if (anchor != WN_NONE && !wn_node_within(dom, c, anchor) && holds_peer(dom, c, peers, npeers)) continue;
-                    if (score[c] >= WN_RULE(d, JOIN_MIN_VALUE) && !ps->boiler[c]) { keep_subtree(d, ps, c); joined++; }
-                }
-                if (joined) { best = w; parent = wp; }
+            if (w != best) {
+                joined = join_siblings(d, ps, score, w, WN_RULE(d, JOIN_MIN_VALUE), 1, &guard);
+                if (joined) { best = w; parent = dom->nodes[w].parent; }
             }
         }
         keep_subtree(d, ps, best);
