@@ -70,7 +70,7 @@ static int inside_article(const wn_dom *dom, const wn_node *x)
 }
 
 /* Boilerplate implied by the element itself: HTML5 landmarks and ARIA roles. */
-static uint16_t landmark_hints(const wn_dom *dom, const wn_node *x, int *content)
+static uint16_t landmark_hints(const wn_dom *dom, const wn_node *x, int wraps_text, int *content)
 {
     uint16_t h = 0;
     switch (x->tag) {
@@ -82,7 +82,9 @@ static uint16_t landmark_hints(const wn_dom *dom, const wn_node *x, int *content
          * article's header (title, byline, standfirst), not the site's */
         if (!inside_article(dom, x)) h |= WN_HINT_HEADER;
         break;
-    case WN_TAG_FORM: h |= WN_HINT_OVERLAY; break;
+    /* a search, login or comment form; a form holding running text wraps
+     * the page (ASP.NET puts the whole page in one) */
+    case WN_TAG_FORM: if (!wraps_text) h |= WN_HINT_OVERLAY; break;
     case WN_TAG_BUTTON: h |= WN_HINT_NAV; break;
     case WN_TAG_ARTICLE: case WN_TAG_MAIN: *content = 1; break;
     default: break;
@@ -171,11 +173,12 @@ static int is_script_text(const winnow_doc *d, uint32_t u, const wn_unit_stats *
      * third of the code share will do */
     float code = (float)o->code, chars = (float)o->chars, share = WN_RULE(d, SCRIPT_CODE_SHARE);
     if (chars < WN_RULE(d, SCRIPT_MIN_CHARS) || code <= share / 3.0f * chars) return 0;
+    int dense = code > share * chars;
     static const char *const marks[] = {"document.", "window.", "function(", "function ", "var ", "typeof "};
     const wn_stats *s = &d->stats[u];
     const char *t = d->page_text.text + s->nt_begin;
     size_t n = s->nt_end - s->nt_begin;
-    if (code > share * chars)
+    if (dense)
         for (size_t j = 0; j + 1 < n; j++)
             if (t[j] == '{' && t[j + 1] == '{') return 1;
     int found = 0;
@@ -184,8 +187,7 @@ static int is_script_text(const winnow_doc *d, uint32_t u, const wn_unit_stats *
         for (size_t j = 0; j + m <= n; j++)
             if (t[j] == marks[k][0] && memcmp(t + j, marks[k], m) == 0) { found++; break; }
     }
-    if (code > share * chars) return (float)found >= WN_RULE(d, SCRIPT_MIN_MARKS);
-    return (float)found >= WN_RULE(d, SCRIPT_STRONG_MARKS);
+    return (float)found >= (dense ? WN_RULE(d, SCRIPT_MIN_MARKS) : WN_RULE(d, SCRIPT_STRONG_MARKS));
 }
 
 /* Content value of a unit from its own text, before hints. */
@@ -325,13 +327,10 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
         ps->content_hint[i] = ps->content_hint[p];
         if (x->tag == WN_TAG_TEXT) continue;
         int content = 0;
-        uint16_t h = (uint16_t)(st[i].hints | landmark_hints(dom, x, &content));
+        int wraps_text = pos[i] >= WN_RULE(d, FORM_MAX_PROSE);
+        uint16_t h = (uint16_t)(st[i].hints | landmark_hints(dom, x, wraps_text, &content));
         ps->landmark[i] = (uint8_t)content;
         if (caption[i] & 1) h |= WN_HINT_GALLERY;
-        /* a form holding running text wraps the page (ASP.NET puts the
-         * whole page in one), it is no search, login or comment form */
-        if (x->tag == WN_TAG_FORM && pos[i] >= WN_RULE(d, FORM_MAX_PROSE) && !(st[i].hints & WN_HINT_OVERLAY))
-            h = (uint16_t)(h & ~WN_HINT_OVERLAY);
         if (h & WN_HINT_CONTENT) content = 1;
         self_hint[i] = h;
         /* a boilerplate name on an element holding most of the page's
