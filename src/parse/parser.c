@@ -383,9 +383,48 @@ static wn_parse_status build_pass(wn_parser *p, myhtml_tree_node_t *doc, const c
     return WN_PARSE_OK;
 }
 
+/* After a large page, what the parser holds for reuse goes back to the
+ * system: the scratch arrays (the page has its copy in the arena) and the
+ * tree builder's pools, which a cleaned tree keeps. Otherwise they would
+ * stay resident through the rest of the page's pipeline, and every later
+ * page would pay for the largest one. Ordinary pages keep both. */
+#define KEEP_SCRATCH_BYTES ((size_t)8 << 20)
+#define KEEP_TREE_INPUT ((size_t)4 << 20)
+
+static void release_large(wn_parser *p, size_t input_len)
+{
+    if (p->nodes_cap * sizeof(wn_node) + p->attrs_cap * sizeof(wn_attr) + p->text_cap > KEEP_SCRATCH_BYTES) {
+        free(p->nodes);
+        free(p->attrs);
+        free(p->text);
+        p->nodes = NULL;
+        p->attrs = NULL;
+        p->text = NULL;
+        p->nodes_cap = p->attrs_cap = p->text_cap = 0;
+    }
+    if (input_len > KEEP_TREE_INPUT) {
+        /* a fresh tree; should it fail, the next parse reports it */
+        myhtml_tree_destroy(p->tree);
+        p->tree = myhtml_tree_create();
+        if (p->tree && myhtml_tree_init(p->tree, p->mh) != MyHTML_STATUS_OK) {
+            myhtml_tree_destroy(p->tree);
+            p->tree = NULL;
+        }
+    }
+}
+
 wn_parse_status wn_parser_parse(wn_parser *p, const char *utf8, size_t len, wn_arena *arena, wn_dom *dom,
                                 int build_dom)
 {
+    if (!p->tree) {
+        p->tree = myhtml_tree_create();
+        if (!p->tree) return WN_PARSE_NOMEM;
+        if (myhtml_tree_init(p->tree, p->mh) != MyHTML_STATUS_OK) {
+            myhtml_tree_destroy(p->tree);
+            p->tree = NULL;
+            return WN_PARSE_NOMEM;
+        }
+    }
     if (len >= UINT32_MAX) return WN_PARSE_TOO_LARGE;
     size_t glen = 0;
     wn_repair_report rep;
@@ -405,5 +444,6 @@ wn_parse_status wn_parser_parse(wn_parser *p, const char *utf8, size_t len, wn_a
     }
     myhtml_tree_clean(p->tree);
     free(guarded);
+    release_large(p, srclen);
     return rc;
 }
