@@ -2,6 +2,9 @@
 
 #include <string.h>
 
+/* scored nodes per block: a multiple of the classifier's row groups */
+#define FEATURE_BLOCK 128
+
 void wn_classify_options_default(wn_classify_options *o)
 {
     memset(o, 0, sizeof *o);
@@ -22,13 +25,22 @@ int wn_classify_page(winnow_doc *d, wn_page_scores *ps, const wn_classifier *clf
     wn_labels *lb = &d->labels;
     uint32_t n = dom->count;
     wn_node_features nf;
-    if (wn_features_compute(d, ps, url, &clf->nb, &d->arena, &nf) != 0) return -1;
+    wn_feature_rows fr;
+    if (wn_features_begin(d, ps, url, &clf->nb, &d->arena, &nf, &fr) != 0) return -1;
     if (nf.count == 0) return 0;
-    float *p = wn_arena_alloc(&d->arena, (size_t)nf.count * sizeof(float));
     lb->clf = wn_arena_alloc(&d->arena, (size_t)n * sizeof(float));
-    if (!p || !lb->clf) return -1;
-    wn_classifier_predict(clf, nf.x, nf.count, p);
-    for (uint32_t i = 0; i < n; i++) lb->clf[i] = nf.row_of[i] >= 0 ? p[nf.row_of[i]] : -1.0f;
+    if (!lb->clf) return -1;
+    /* rows a block at a time: a block's features stay in cache while the
+     * trees read them, and a large page's matrix is never whole */
+    float x[FEATURE_BLOCK * WN_NFEAT], p[FEATURE_BLOCK];
+    for (uint32_t r0 = 0; r0 < nf.count; r0 += FEATURE_BLOCK) {
+        uint32_t r1 = nf.count - r0 < FEATURE_BLOCK ? nf.count : r0 + FEATURE_BLOCK;
+        wn_features_rows(&fr, r0, r1, x);
+        wn_classifier_predict(clf, x, r1 - r0, p);
+        for (uint32_t r = r0; r < r1; r++) lb->clf[nf.node[r]] = p[r - r0];
+    }
+    for (uint32_t i = 0; i < n; i++)
+        if (nf.row_of[i] < 0) lb->clf[i] = -1.0f;
 
     /* per node templateness: smoothed, or the raw score inherited by
      * unscored nodes from their nearest scored ancestor */

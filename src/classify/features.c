@@ -1,6 +1,7 @@
 #include "features.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -78,18 +79,13 @@ static void set_add(word_set *s, uint64_t w)
     s->slot[i] = w;
 }
 
-/* Prefix sums at a word position: -log p_page(w), the NB log-ratio (0
- * without a word model), title membership. */
-typedef struct word_prefix {
-    double xent, nb;
-    uint32_t title;
-} word_prefix;
+typedef wn_word_prefix word_prefix;
 
 static float ratio(double a, double b) { return b > 0 ? (float)(a / b) : 0.0f; }
 
 /* (float)log1p(v) of counts, the small ones computed once per page: a
  * page's rows repeat the same few link, image, element and sibling counts. */
-#define LOG1P_CACHE 1024
+#define LOG1P_CACHE WN_LOG1P_CACHE
 static float log1p_count(float *cache, uint32_t v)
 {
     if (v >= LOG1P_CACHE) return (float)log1p((double)v);
@@ -97,8 +93,8 @@ static float log1p_count(float *cache, uint32_t v)
     return cache[v];
 }
 
-int wn_features_compute(const winnow_doc *d, const wn_page_scores *ps, const char *url, const wn_nb_model *nb,
-                        wn_arena *a, wn_node_features *out)
+int wn_features_begin(const winnow_doc *d, const wn_page_scores *ps, const char *url, const wn_nb_model *nb,
+                      wn_arena *a, wn_node_features *out, wn_feature_rows *fr)
 {
     const wn_dom *dom = &d->dom;
     const wn_stats *st = d->stats;
@@ -106,6 +102,7 @@ int wn_features_compute(const winnow_doc *d, const wn_page_scores *ps, const cha
     const wn_page_text *pt = &d->page_text;
     uint32_t n = dom->count;
     memset(out, 0, sizeof *out);
+    memset(fr, 0, sizeof *fr);
 
     out->row_of = wn_arena_alloc(a, (size_t)n * sizeof(int32_t));
     if (!out->row_of) return -1;
@@ -148,8 +145,6 @@ int wn_features_compute(const winnow_doc *d, const wn_page_scores *ps, const cha
         if (i > 0 && x->tag != WN_TAG_TEXT && kids[x->parent] < UINT16_MAX) kids[x->parent]++;
     }
     out->count = count;
-    out->x = wn_arena_alloc(a, ((size_t)count * WN_NFEAT + 1) * sizeof(float)); /* every feature is written */
-    if (!out->x) return -1;
     /* one backward pass: the subtree sums (a node's are complete when the
      * pass reaches it, its descendants coming after it), and the
      * best-scoring subtree's mass: how a node compares with the page's
@@ -177,12 +172,18 @@ int wn_features_compute(const winnow_doc *d, const wn_page_scores *ps, const cha
      * its log probability, Naive Bayes weight and title membership */
     uint32_t cap = 64;
     while (cap < 2 * W + 2) cap <<= 1;
-    uint64_t *wk = wn_arena_calloc(a, cap, sizeof(uint64_t));
-    uint32_t *wid = wn_arena_alloc(a, (size_t)cap * sizeof(uint32_t));
-    uint32_t *id_of = wn_arena_alloc(a, ((size_t)W + 1) * sizeof(uint32_t));
-    uint32_t *wc = wn_arena_alloc(a, ((size_t)W + 1) * sizeof(uint32_t));
-    uint64_t *dw = wn_arena_alloc(a, ((size_t)W + 1) * sizeof(uint64_t));
-    if (!wk || !wid || !id_of || !wc || !dw) return -1;
+    /* these tables serve the prefix sums only: malloc'd and freed here, not
+     * kept in the page arena for the rest of the page's life */
+    uint64_t *wk = calloc(cap, sizeof(uint64_t));
+    uint32_t *wid = malloc((size_t)cap * sizeof(uint32_t));
+    uint32_t *id_of = malloc(((size_t)W + 1) * sizeof(uint32_t));
+    uint32_t *wc = malloc(((size_t)W + 1) * sizeof(uint32_t));
+    uint64_t *dw = malloc(((size_t)W + 1) * sizeof(uint64_t));
+    double *dlog = NULL;
+    float *dnb = NULL;
+    uint8_t *dtitle = NULL;
+    int rc = -1;
+    if (!wk || !wid || !id_of || !wc || !dw) goto done;
     uint32_t nd = 0;
     for (uint32_t t = 0; t < W; t++) {
         uint64_t w = pt->words[t] | 1;
@@ -198,15 +199,19 @@ int wn_features_compute(const winnow_doc *d, const wn_page_scores *ps, const cha
         wc[wid[s]]++;
         id_of[t] = wid[s];
     }
+    free(wk);
+    free(wid);
+    wk = NULL;
+    wid = NULL;
     uint64_t title[64];
     uint32_t nt = dom->title ? wn_word_keys(dom->title, strlen(dom->title), title, 64) : 0;
     uint64_t tslots[256] = {0};
     word_set ts = {nt ? tslots : NULL, 255};
     for (uint32_t k = 0; k < nt; k++) set_add(&ts, title[k]);
-    double *dlog = wn_arena_alloc(a, ((size_t)nd + 1) * sizeof(double));
-    float *dnb = wn_arena_alloc(a, ((size_t)nd + 1) * sizeof(float));
-    uint8_t *dtitle = wn_arena_alloc(a, (size_t)nd + 1);
-    if (!dlog || !dnb || !dtitle) return -1;
+    dlog = malloc(((size_t)nd + 1) * sizeof(double));
+    dnb = malloc(((size_t)nd + 1) * sizeof(float));
+    dtitle = malloc((size_t)nd + 1);
+    if (!dlog || !dnb || !dtitle) goto done;
     if (nb) wn_nb_weights(nb, dw, nd, dnb);
     else memset(dnb, 0, (size_t)nd * sizeof *dnb);
     for (uint32_t k = 0; k < nd; k++) {
@@ -222,15 +227,66 @@ int wn_features_compute(const winnow_doc *d, const wn_page_scores *ps, const cha
     }
     double page_xent = W ? pre[W].xent / W : 0;
 
-    float l1p[LOG1P_CACHE];
-    for (uint32_t v = 0; v < LOG1P_CACHE; v++) l1p[v] = -1.0f;
+    fr->d = d;
+    fr->ps = ps;
+    fr->nb = nb;
+    fr->node = out->node;
+    fr->intra = intra;
+    fr->posm = posm;
+    fr->negm = negm;
+    fr->kids = kids;
+    fr->pre = pre;
+    fr->nt = nt;
+    fr->max_depth = max_depth;
+    fr->max_line = max_line;
+    fr->best_pos = best_pos;
+    fr->page_chars = page_chars;
+    fr->page_words = page_words;
+    fr->page_elems = page_elems;
+    fr->total_pos = total_pos;
+    fr->total_neg = total_neg;
+    fr->doc_len = doc_len;
+    fr->text_len = text_len;
+    fr->page_xent = page_xent;
+    for (uint32_t v = 0; v < LOG1P_CACHE; v++) fr->l1p[v] = -1.0f;
+    rc = 0;
+done:
+    free(wk);
+    free(wid);
+    free(id_of);
+    free(wc);
+    free(dw);
+    free(dlog);
+    free(dnb);
+    free(dtitle);
+    return rc;
+}
+
+void wn_features_rows(wn_feature_rows *fr, uint32_t r0, uint32_t r1, float *xout)
+{
+    const winnow_doc *d = fr->d;
+    const wn_page_scores *ps = fr->ps;
+    const wn_nb_model *nb = fr->nb;
+    const wn_dom *dom = &d->dom;
+    const wn_stats *st = d->stats;
+    const wn_labels *lb = &d->labels;
+    const uint32_t *intra = fr->intra;
+    const float *posm = fr->posm, *negm = fr->negm;
+    const uint16_t *kids = fr->kids;
+    const word_prefix *pre = fr->pre;
+    uint32_t nt = fr->nt, max_depth = fr->max_depth, max_line = fr->max_line;
+    double best_pos = fr->best_pos, page_chars = fr->page_chars, page_words = fr->page_words;
+    double page_elems = fr->page_elems, total_pos = fr->total_pos, total_neg = fr->total_neg;
+    double doc_len = fr->doc_len, text_len = fr->text_len, page_xent = fr->page_xent;
+    float *l1p = fr->l1p;
+    uint32_t root = dom->body;
     float log_page_chars = (float)log1p(page_chars);
     float page_link_share = ratio(st[root].link_chars, page_chars);
-    for (uint32_t r = 0; r < count; r++) {
-        uint32_t i = out->node[r];
+    for (uint32_t r = r0; r < r1; r++) {
+        uint32_t i = fr->node[r];
         const wn_node *x = &dom->nodes[i];
         const wn_stats *s = &st[i];
-        float *f = out->x + (size_t)r * WN_NFEAT;
+        float *f = xout + (size_t)(r - r0) * WN_NFEAT;
         double chars = s->chars, words = s->words;
         f[WN_F_LOG_CHARS] = log1p_count(l1p, s->chars);
         f[WN_F_LOG_WORDS] = log1p_count(l1p, s->words);
@@ -308,5 +364,15 @@ int wn_features_compute(const winnow_doc *d, const wn_page_scores *ps, const cha
             f[WN_F_NB_SUM] = (float)fmax(-50.0, fmin(50.0, z));
         }
     }
+}
+
+int wn_features_compute(const winnow_doc *d, const wn_page_scores *ps, const char *url, const wn_nb_model *nb,
+                        wn_arena *a, wn_node_features *out)
+{
+    wn_feature_rows fr;
+    if (wn_features_begin(d, ps, url, nb, a, out, &fr) != 0) return -1;
+    out->x = wn_arena_alloc(a, ((size_t)out->count * WN_NFEAT + 1) * sizeof(float)); /* every feature is written */
+    if (!out->x) return -1;
+    wn_features_rows(&fr, 0, out->count, out->x);
     return 0;
 }

@@ -72,4 +72,32 @@ typedef struct wn_node_features {
 int wn_features_compute(const winnow_doc *d, const wn_page_scores *ps, const char *url, const wn_nb_model *nb,
                         wn_arena *a, wn_node_features *out);
 
+/* The same a block of rows at a time, so that a large page's feature
+ * matrix (WN_NFEAT floats a scored node) never exists whole:
+ * wn_features_begin fills out (count, node, row_of; x stays NULL) and the
+ * page-wide sums in fr, then wn_features_rows writes rows [r0, r1) into x
+ * ((r1 - r0) * WN_NFEAT floats), the values wn_features_compute gives. */
+typedef struct wn_word_prefix {
+    double xent, nb;     /* prefix sums of -log p_page(w) and the NB log-ratio */
+    uint32_t title;      /* words of the title so far */
+} wn_word_prefix;
+
+#define WN_LOG1P_CACHE 1024
+typedef struct wn_feature_rows {
+    const winnow_doc *d;
+    const wn_page_scores *ps;
+    const wn_nb_model *nb;
+    const uint32_t *node, *intra;
+    const float *posm, *negm;
+    const uint16_t *kids;
+    const wn_word_prefix *pre;
+    uint32_t nt, max_depth, max_line;
+    double best_pos, page_chars, page_words, page_elems, total_pos, total_neg, doc_len, text_len, page_xent;
+    float l1p[WN_LOG1P_CACHE];   /* log1p of small counts, filled as rows need them */
+} wn_feature_rows;
+
+int wn_features_begin(const winnow_doc *d, const wn_page_scores *ps, const char *url, const wn_nb_model *nb,
+                      wn_arena *a, wn_node_features *out, wn_feature_rows *fr);
+void wn_features_rows(wn_feature_rows *fr, uint32_t r0, uint32_t r1, float *x);
+
 #endif
