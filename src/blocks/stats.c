@@ -1,5 +1,6 @@
 #include "stats.h"
 
+#include <stdlib.h>
 #include <string.h>
 /* inlined: the hashes are the library's, without a call per short string */
 #define XXH_INLINE_ALL
@@ -257,27 +258,38 @@ typedef struct dw_state {
     uint32_t bits, count;
     int32_t *delta;
     uint32_t *stack, *stack_end, *stack_wb, sp;
-    wn_arena *arena;
+    uint32_t *wb;   /* malloc'd, with delta, stack, stack_end and tab: freed by dw_free */
 } dw_state;
 
-static int dw_init(dw_state *d, const wn_page_text *pt, uint32_t n, wn_arena *arena)
+static void dw_free(dw_state *d)
+{
+    free(d->tab);
+    free(d->delta);
+    free(d->stack);
+    free(d->stack_end);
+    free(d->wb);
+    memset(d, 0, sizeof *d);
+}
+
+/* The distinct-word pass's tables are the statistics' scratch: malloc'd
+ * and freed when the counts are done, not kept in the page arena. */
+static int dw_init(dw_state *d, const wn_page_text *pt, uint32_t n)
 {
     memset(d, 0, sizeof *d);
     d->words = pt->words;
     d->nwords = pt->nwords;
-    d->arena = arena;
     if (!d->nwords) return 0;
     if (d->nwords > (uint32_t)INT32_MAX) return -1; /* positions compare as int32 below */
     /* a page has far fewer distinct words than words: start small, grow */
     d->bits = 8;
     while (d->bits < 30 && (1u << d->bits) < d->nwords / 2) d->bits++;
-    d->tab = wn_arena_calloc(arena, (size_t)1 << d->bits, sizeof(dw_slot));
-    d->delta = wn_arena_alloc(arena, (size_t)n * sizeof(int32_t));
-    d->stack = wn_arena_alloc(arena, (size_t)n * sizeof(uint32_t));
-    d->stack_end = wn_arena_alloc(arena, (size_t)n * sizeof(uint32_t));
+    d->tab = calloc((size_t)1 << d->bits, sizeof(dw_slot));
+    d->delta = malloc((size_t)n * sizeof(int32_t));
+    d->stack = malloc((size_t)n * sizeof(uint32_t));
+    d->stack_end = malloc((size_t)n * sizeof(uint32_t));
     /* 8 zeros before the stack's bottom: the search reads 8 entries at once */
-    uint32_t *wb = wn_arena_calloc(arena, (size_t)n + 8, sizeof(uint32_t));
-    d->stack_wb = wb ? wb + 8 : NULL;
+    d->wb = calloc((size_t)n + 8, sizeof(uint32_t));
+    d->stack_wb = d->wb ? d->wb + 8 : NULL;
     return d->tab && d->delta && d->stack && d->stack_end && d->stack_wb ? 0 : -1;
 }
 
@@ -291,7 +303,7 @@ static uint32_t dw_hash(uint64_t h, uint32_t bits)
 static int dw_grow(dw_state *d)
 {
     uint32_t bits = d->bits + 1, size = 1u << bits;
-    dw_slot *t = wn_arena_calloc(d->arena, size, sizeof(dw_slot));
+    dw_slot *t = calloc(size, sizeof(dw_slot));
     if (!t) return -1;
     for (uint32_t k = 0; k < (1u << d->bits); k++) {
         if (!d->tab[k].key) continue;
@@ -299,6 +311,7 @@ static int dw_grow(dw_state *d)
         while (t[slot].key) slot = (slot + 1) & (size - 1);
         t[slot] = d->tab[k];
     }
+    free(d->tab);
     d->tab = t;
     d->bits = bits;
     return 0;
@@ -434,15 +447,22 @@ static int stats_run(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page
     }
     uint32_t n = dom->count;
     wn_stats *st = wn_arena_calloc(arena, n, sizeof(wn_stats));
-    uint8_t *boundary = wn_arena_calloc(arena, (size_t)n + 1, 1);
-    uint32_t *cpb = wn_arena_alloc(arena, (size_t)n * sizeof(uint32_t));
+    /* scratch, freed before returning */
+    uint8_t *boundary = calloc((size_t)n + 1, 1);
+    uint32_t *cpb = malloc((size_t)n * sizeof(uint32_t) + 1);
+    uint32_t *te = NULL;
+    three_words *three = NULL;
+    uint8_t *three_n = NULL;
+    dw_state dw;
+    memset(&dw, 0, sizeof dw);
+    int rc = -1;
     memset(pt, 0, sizeof *pt);
     /* folding can grow a code point from 1 to 3 bytes (rare: U+0130 etc.) */
     size_t cap = dom->text_len * 3 + 16;
     pt->text = wn_arena_alloc(arena, cap > UINT32_MAX ? UINT32_MAX : cap);
     uint32_t wcap = (uint32_t)(dom->text_len / 2 + 16);
     pt->words = wn_arena_alloc(arena, (size_t)wcap * sizeof(uint64_t));
-    if (!st || !boundary || !cpb || !pt->text || !pt->words) return -1;
+    if (!st || !boundary || !cpb || !pt->text || !pt->words) goto done;
 
     scan_state s = {.pt = pt, .words_cap = wcap};
     for (uint32_t i = 0; i < n; i++) {
@@ -482,15 +502,12 @@ static int stats_run(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page
     end_word(&s);
 
     uint32_t W = pt->nwords;
-    dw_state dw;
-    three_words *three = NULL;
-    uint8_t *three_n = NULL;
     if (!learn) {
-        if (dw_init(&dw, pt, n, arena) != 0) return -1;
+        if (dw_init(&dw, pt, n) != 0) goto done;
     } else {
-        three = wn_arena_alloc(arena, ((size_t)n + 1) * sizeof *three);
-        three_n = wn_arena_calloc(arena, (size_t)n + 1, 1);
-        if (!three || !three_n) return -1;
+        three = malloc(((size_t)n + 1) * sizeof *three);
+        three_n = calloc((size_t)n + 1, 1);
+        if (!three || !three_n) goto done;
     }
     /* forward: ranges end where the next node after the subtree begins;
      * text_cp still holds each node's start (later nodes' too) */
@@ -502,7 +519,7 @@ static int stats_run(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page
         sx->text_cp = (after < n ? st[after].text_cp : s.cp) - sx->text_cp;
         uint32_t next_wb = i + 1 < n ? st[i + 1].w_begin : W;
         if (!learn) {
-            if (dw_node(&dw, i, size, sx->w_begin, next_wb) != 0) return -1;
+            if (dw_node(&dw, i, size, sx->w_begin, next_wb) != 0) goto done;
         } else {
             /* the words node i owns, up to three distinct */
             for (uint32_t p = sx->w_begin; p < next_wb && three_n[i] < 3; p++)
@@ -537,8 +554,8 @@ static int stats_run(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page
      * alone in its list item, a paragraph's only text) takes the parent's
      * fingerprint instead of hashing the same bytes again */
     uint32_t *tb = cpb;
-    uint32_t *te = wn_arena_alloc(arena, (size_t)n * sizeof(uint32_t));
-    if (!te) return -1;
+    te = malloc((size_t)n * sizeof(uint32_t) + 1);
+    if (!te) goto done;
     for (uint32_t i = 0; i < n; i++) {
         wn_stats *sx = &st[i];
         const wn_node *x = &dom->nodes[i];
@@ -562,5 +579,13 @@ static int stats_run(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page
         else sx->fingerprint = XXH3_64bits(pt->text + b, e - b);
     }
     *out = st;
-    return 0;
+    rc = 0;
+done:
+    free(boundary);
+    free(cpb);
+    free(te);
+    free(three);
+    free(three_n);
+    dw_free(&dw);
+    return rc;
 }
