@@ -29,6 +29,11 @@ void wn_parser_free(wn_parser *p);
 wn_parse_status wn_parser_parse(wn_parser *p, const char *utf8, size_t len, wn_arena *arena,
                                 wn_dom *dom, int build_dom);
 
+/* Pages over `bytes` are fed to the tree builder in pieces of that size,
+ * the final part of its tree copied out and freed after each (0: the
+ * default, 1 MiB). The DOM is the same for any size; tests set small ones. */
+void wn_parser_set_chunk(wn_parser *p, size_t bytes);
+
 /* Stops pathological nesting before the tree builder sees it: start tags
  * that would open more than max_depth elements are dropped (browsers cap
  * DOM depth the same way). Returns NULL when nothing needs dropping, else

@@ -528,6 +528,105 @@ static void test_parser_depth_cap(void)
     free(s);
 }
 
+/* Two DOMs the same node by node: links, ranges, lines, flags, names,
+ * attributes, text and what is captured on the side. */
+static int same_dom(const wn_dom *a, const wn_dom *b)
+{
+    if (a->count != b->count || a->attr_count != b->attr_count || a->text_len != b->text_len ||
+        a->body != b->body || a->jsonld_count != b->jsonld_count || strcmp(a->title, b->title) ||
+        strcmp(a->lang, b->lang) || memcmp(a->text, b->text, a->text_len))
+        return 0;
+    for (uint32_t i = 0; i < a->count; i++) {
+        const wn_node *x = &a->nodes[i], *y = &b->nodes[i];
+        if (x->parent != y->parent || x->first_child != y->first_child || x->last_child != y->last_child ||
+            x->next_sibling != y->next_sibling || x->size != y->size || x->depth != y->depth ||
+            x->src_begin != y->src_begin || x->src_len != y->src_len || x->text_begin != y->text_begin ||
+            x->text_len != y->text_len || x->attr_begin != y->attr_begin || x->attr_count != y->attr_count ||
+            x->tag != y->tag || x->flags != y->flags || x->sibling_index != y->sibling_index || x->line != y->line ||
+            strcmp(x->name, y->name)) {
+            fprintf(stderr, "  node %u (%s) differs\n", i, x->name);
+            return 0;
+        }
+    }
+    for (uint32_t k = 0; k < a->attr_count; k++)
+        if (strcmp(a->attrs[k].name, b->attrs[k].name) || strcmp(a->attrs[k].value, b->attrs[k].value)) return 0;
+    for (uint32_t k = 0; k < a->jsonld_count; k++)
+        if (strcmp(a->jsonld[k], b->jsonld[k])) return 0;
+    return 1;
+}
+
+/* A large page is fed to the tree builder in pieces and copied out as it
+ * goes (parser.c, harvest): the DOM must be the one of a whole parse for
+ * any piece size, through the tree builder's repairs that touch nodes
+ * already built (foster parenting, the adoption agency, late <body> and
+ * <html> attributes, elements after </head>, a frameset) and on a long
+ * flat page. */
+static void test_piecewise_parse_same_dom(void)
+{
+    static const char *const pages[] = {
+        "<!DOCTYPE html><html lang=en><head><title>T one</title><meta charset=utf-8></head>\n"
+        "<body class=x><div id=a>one</div>\n<div>two <b>bold <i>both</b> italic</i> after</div>\n"
+        "<p>para<div>block in para</div></p><ul><li>a<li>b</ul></body></html>\n",
+        /* text and elements foster-parented out of a table, next to text before it */
+        "<html><body><div>lead text <table><tr><td>cell</td></tr>stray text<div>stray div</div>"
+        "<tr><td>more</td></tr></table> tail text</div><p>after</p></body></html>",
+        /* misnested formatting over block elements: the adoption agency */
+        "<body><div>x</div><b>1<div>2<p>3</b>4</p>5</div><a href=/a>l1<div>l2</a>l3</div>"
+        "<div>closing</div><div>more</div></body>",
+        /* a second <body> and <html> tag add attributes late: parsed again whole */
+        "<html><body><div>one</div><div>two</div><div>three</div><body data-late=1 hidden>"
+        "<html data-x=y><div>four</div></body>",
+        /* elements between </head> and <body> go into the head */
+        "<html><head><title>t</title></head>\n<meta name=a content=b>\n<link rel=x href=y>\n"
+        "<body><div>text</div><div>text two</div></body></html>",
+        /* a frameset replacing a body of whitespace and empty divs */
+        "<html><head></head><body>\n<div></div>\n<div></div>\n<frameset><frame src=a></frameset></html>",
+        /* raw text across pieces, JSON-LD, comments, SVG */
+        "<html><head><title>A long title that spans pieces</title><script type=application/ld+json>"
+        "{\"headline\": \"h\"}</script><style>p{}</style></head><body><!-- c --><div>d1</div>"
+        "<svg><g><text>svg</text></g></svg><div>d2</div><textarea>ta <b> x</textarea><div>d3</div></body>",
+        /* an element past the 3rd attribute of a tag split between pieces */
+        "<body><div class=\"a b c\" id=d data-x=\"1 > 2\">q &amp; a</div><br></br><p>x</p></p><div>z</div></body>",
+    };
+    wn_parser *whole = wn_parser_new(512), *piece = wn_parser_new(512);
+    CHECK(whole && piece);
+    if (!whole || !piece) { wn_parser_free(whole); wn_parser_free(piece); return; }
+    wn_parser_set_chunk(whole, SIZE_MAX);
+    /* a flat page of many siblings, long enough for several pieces */
+    wn_buf flat;
+    wn_buf_init(&flat);
+    wn_buf_puts(&flat, "<html><head><title>flat</title></head><body>\n");
+    for (int i = 0; i < 400; i++) wn_buf_printf(&flat, "<div class=c%d>Item %d: <a href=/p/%d>link</a> text.</div>\n", i % 7, i, i);
+    wn_buf_puts(&flat, "</body></html>\n");
+    CHECK(!flat.oom);
+    static const size_t sizes[] = {1, 7, 40, 300, 4096};
+    for (size_t k = 0; k <= sizeof pages / sizeof pages[0]; k++) {
+        const char *html = k < sizeof pages / sizeof pages[0] ? pages[k] : flat.data;
+        size_t len = k < sizeof pages / sizeof pages[0] ? strlen(html) : flat.len;
+        wn_arena aa;
+        wn_arena_init(&aa);
+        wn_dom da;
+        CHECK_EQ(wn_parser_parse(whole, html, len, &aa, &da, 1), WN_PARSE_OK);
+        for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+            wn_parser_set_chunk(piece, sizes[z]);
+            wn_arena ab;
+            wn_arena_init(&ab);
+            wn_dom db;
+            CHECK_EQ(wn_parser_parse(piece, html, len, &ab, &db, 1), WN_PARSE_OK);
+            if (!same_dom(&da, &db)) {
+                fprintf(stderr, "  page %zu, pieces of %zu bytes: not the whole parse's DOM\n", k, sizes[z]);
+                CHECK(0);
+            }
+            CHECK(dom_invariants_hold(&db));
+            wn_arena_free(&ab);
+        }
+        wn_arena_free(&aa);
+    }
+    wn_buf_free(&flat);
+    wn_parser_free(whole);
+    wn_parser_free(piece);
+}
+
 int main(void)
 {
     RUN(test_tree_shape);
@@ -549,5 +648,6 @@ int main(void)
     RUN(test_depth_guard_self_closing_div);
     RUN(test_depth_guard_stray_end_tags);
     RUN(test_parser_depth_cap);
+    RUN(test_piecewise_parse_same_dom);
     return CHECK_DONE();
 }
