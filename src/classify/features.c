@@ -115,7 +115,9 @@ int wn_features_begin(const winnow_doc *d, const wn_page_scores *ps, const char 
     uint16_t *kids = wn_arena_calloc(a, n, sizeof(uint16_t));
     /* prefix sums over word positions, side by side as a row reads them */
     uint32_t W = pt->nwords;
-    word_prefix *pre = wn_arena_alloc(a, ((size_t)W + 1) * sizeof *pre);
+    /* the prefix sums where a node's words begin (a node's words end
+     * where the node after its subtree begins), and at the end */
+    word_prefix *pre = wn_arena_alloc(a, ((size_t)n + 1) * sizeof *pre);
     if (!out->node || !intra || !posm || !negm || !kids || !pre) return -1;
 
     /* page host for intra-site links */
@@ -218,14 +220,20 @@ int wn_features_begin(const winnow_doc *d, const wn_page_scores *ps, const char 
         dlog[k] = log((double)wc[k] / (double)W);
         dtitle[k] = (uint8_t)set_has(&ts, dw[k]);
     }
-    pre[0] = (word_prefix){0, 0, 0};
-    for (uint32_t t = 0; t < W; t++) {
+    word_prefix acc = {0, 0, 0};
+    uint32_t node = 0;
+    for (uint32_t t = 0;; t++) {
+        /* nodes in document order begin at non-decreasing word positions */
+        while (node < n && st[node].w_begin == t) pre[node++] = acc;
+        if (t == W) break;
         uint32_t k = id_of[t];
-        pre[t + 1].xent = pre[t].xent - dlog[k];
-        pre[t + 1].nb = pre[t].nb + dnb[k];
-        pre[t + 1].title = pre[t].title + dtitle[k];
+        acc.xent = acc.xent - dlog[k];
+        acc.nb = acc.nb + dnb[k];
+        acc.title = acc.title + dtitle[k];
     }
-    double page_xent = W ? pre[W].xent / W : 0;
+    while (node < n) pre[node++] = acc; /* none: w_begin <= W */
+    pre[n] = acc;
+    double page_xent = W ? pre[n].xent / W : 0;
 
     fr->d = d;
     fr->ps = ps;
@@ -320,7 +328,8 @@ void wn_features_rows(wn_feature_rows *fr, uint32_t r0, uint32_t r1, float *xout
         uint32_t sib = x->parent != WN_NONE ? kids[x->parent] : 1;
         f[WN_F_SIBLINGS] = log1p_count(l1p, sib);
         f[WN_F_SIBLING_POS] = sib > 1 ? ratio(x->sibling_index, sib - 1) : 0.0f;
-        const word_prefix *pb = &pre[s->w_begin], *pe = &pre[s->w_end];
+        uint32_t after = i + x->size;
+        const word_prefix *pb = &pre[i], *pe = &pre[after < dom->count ? after : dom->count];
         uint32_t in_t = pe->title - pb->title;
         f[WN_F_TITLE_WORDS] = ratio(in_t, words);
         f[WN_F_TITLE_COVER] = nt ? (float)fmin((double)in_t / nt, 1.0) : 0.0f;
