@@ -4,6 +4,8 @@
 
 /* scored nodes per block: a multiple of the classifier's row groups */
 #define FEATURE_BLOCK 128
+/* pages with more nodes smooth in a scratch arena of their own */
+#define SMOOTH_SCRATCH_NODES 65536u
 
 void wn_classify_options_default(wn_classify_options *o)
 {
@@ -52,8 +54,11 @@ int wn_classify_page(winnow_doc *d, wn_page_scores *ps, const wn_classifier *clf
         float *score = wn_arena_alloc(&d->arena, (size_t)n * sizeof(float));
         if (!lb->segment || !score) return -1;
         for (uint32_t i = 0; i < n; i++) score[i] = lb->clf[i] >= 0 ? lb->clf[i] : 0.5f;
-        /* the solution's cost is not used here: not computed */
-        if (wn_smooth_page(d, score, &o->so, &d->arena, y, lb->segment, NULL) != 0) return -1;
+        /* the solution's cost is not used here: not computed. The solver's
+         * scratch (its tree, a row of levels a node) goes in the page arena,
+         * or for a large page in one of its own, freed when it is done */
+        wn_arena *scratch = n > SMOOTH_SCRATCH_NODES ? NULL : &d->arena;
+        if (wn_smooth_page(d, score, &o->so, scratch, y, lb->segment, NULL) != 0) return -1;
     } else {
         for (uint32_t i = 0; i < n; i++) {
             if (lb->clf[i] >= 0) y[i] = lb->clf[i];
