@@ -2,6 +2,9 @@
 
 #include <ctype.h>
 #include <stdlib.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <string.h>
 
 #include <myhtml/myhtml.h>
@@ -671,6 +674,11 @@ static void release_large(wn_parser *p, size_t input_len)
             myhtml_tree_destroy(p->tree);
             p->tree = NULL;
         }
+#ifdef __GLIBC__
+        /* the pools were many small blocks: free heap pages go back too,
+         * before the rest of the pipeline maps its own */
+        malloc_trim(0);
+#endif
     }
 }
 
