@@ -1,6 +1,9 @@
 #include "stats.h"
 
 #include <stdlib.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <string.h>
 /* inlined: the hashes are the library's, without a call per short string */
 #define XXH_INLINE_ALL
@@ -390,6 +393,9 @@ static void three_add(three_words *t, uint8_t *cnt, uint64_t h)
     t->w[(*cnt)++] = h;
 }
 
+/* pages with more nodes give their scratch back to the system at once */
+#define STATS_TRIM_NODES 262144u
+
 static int stats_run(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page_text *pt, int learn);
 
 /* The text scan's tokenisation and hashing (case folding, word characters,
@@ -587,5 +593,10 @@ done:
     free(three);
     free(three_n);
     dw_free(&dw);
+#ifdef __GLIBC__
+    /* a large page's scratch was heap memory the allocator keeps; what the
+     * rest of the pipeline allocates it does not reuse (mapped apart) */
+    if (n > STATS_TRIM_NODES) malloc_trim(0);
+#endif
     return rc;
 }
