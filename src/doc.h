@@ -43,6 +43,7 @@ struct winnow_doc {
     wn_buf utf8;             /* decoded input, when the bytes needed converting */
     wn_decode_info decode;
     wn_dom dom;
+    struct wn_dom_store *dom_store; /* the parser's arrays dom lives in (parse/parser.h), given back at free */
     wn_stats *stats;
     wn_page_text page_text;
     wn_labels labels;

@@ -336,7 +336,10 @@ static winnow_status run_pipeline(winnow_engine *e, const winnow_input *in, cons
     if (ds == WN_DECODE_EMPTY) { rc = fail(e, WINNOW_E_EMPTY, err); goto failed; }
     if (ds == WN_DECODE_BINARY) { rc = fail(e, WINNOW_E_BINARY, err); goto failed; }
 
-    wn_parse_status ps = wn_parser_parse(e->parser, text, text_len, &d->arena, &d->dom, 1);
+    d->dom_store = wn_arena_alloc(&d->arena, sizeof *d->dom_store);
+    if (!d->dom_store) { rc = fail(e, WINNOW_E_NOMEM, "out of memory while building the DOM"); goto failed; }
+    /* the DOM's arrays stay the parser's, lent to the page: no copy */
+    wn_parse_status ps = wn_parser_parse_store(e->parser, text, text_len, &d->arena, &d->dom, d->dom_store);
     if (ps == WN_PARSE_NOMEM) { rc = fail(e, WINNOW_E_NOMEM, "out of memory while building the DOM"); goto failed; }
     if (ps == WN_PARSE_TOO_LARGE) { rc = fail(e, WINNOW_E_TOO_LARGE, "page has too many nodes"); goto failed; }
     if (ps != WN_PARSE_OK) { rc = fail(e, WINNOW_E_PARSE, "the HTML parser rejected the input"); goto failed; }
@@ -446,6 +449,7 @@ void winnow_doc_free(winnow_doc *d)
 {
     if (!d) return;
     winnow_engine *e = d->engine;
+    if (d->dom_store) wn_parser_reclaim(e ? e->parser : NULL, d->dom_store);
     if (e && !e->have_spare) {
         wn_arena_reset(&d->arena, ARENA_KEEP);
         wn_buf_clear(&d->utf8);

@@ -14,6 +14,8 @@
 #include <myhtml/token.h>
 
 #define TAG_IGNORE 0xFFFFu
+/* scratch arrays larger than this are not kept for the next page */
+#define KEEP_SCRATCH_BYTES ((size_t)8 << 20)
 
 struct wn_parser {
     myhtml_t *mh;
@@ -113,6 +115,43 @@ static int ci_contains_nospace(const char *v, size_t n, const char *needle)
     return 0;
 }
 
+/* Whether "at" begins with the NUL-terminated word w, within n bytes. */
+static int starts(const char *at, size_t n, const char *w)
+{
+    size_t wl = strlen(w);
+    return wl <= n && memcmp(at, w, wl) == 0;
+}
+
+/* Whether a class value holds one of the screen-reader-only idioms
+ * (sr-only, off-screen, offscreen, visually-hidden, visuallyhidden,
+ * screen-reader, screenreader, element-invisible) anywhere: one pass,
+ * each idiom tried where its first letter is. */
+static int offscreen_class(const char *v, size_t n)
+{
+    for (size_t j = 0; j + 7 <= n; j++) {
+        const char *at = v + j;
+        size_t left = n - j;
+        switch (*at) {
+        case 's':
+            if (starts(at, left, "sr-only") || starts(at, left, "screen-reader") || starts(at, left, "screenreader"))
+                return 1;
+            break;
+        case 'o':
+            if (starts(at, left, "off-screen") || starts(at, left, "offscreen")) return 1;
+            break;
+        case 'v':
+            if (starts(at, left, "visually-hidden") || starts(at, left, "visuallyhidden")) return 1;
+            break;
+        case 'e':
+            if (starts(at, left, "element-invisible")) return 1;
+            break;
+        default:
+            break;
+        }
+    }
+    return 0;
+}
+
 static int is_hidden(myhtml_tree_node_t *n)
 {
     for (myhtml_tree_attr_t *a = myhtml_node_attribute_first(n); a; a = myhtml_attribute_next(a)) {
@@ -128,15 +167,10 @@ static int is_hidden(myhtml_tree_node_t *n)
         if (kl == 5 && memcmp(k, "class", 5) == 0) {
             /* the accessibility idioms for text only screen readers get
              * ("Image caption", "Skip to content"): not on the page */
-            static const char *const offscreen[] = {"sr-only", "off-screen", "offscreen", "visually-hidden",
-                                                    "visuallyhidden", "screen-reader", "screenreader",
-                                                    "element-invisible"};
             const char *v = myhtml_attribute_value(a, &vl);
             /* class names are case-sensitive and these idioms lower-case:
              * a plain substring search, cheap enough for every element */
-            if (!v || vl < 7 || !memchr(v, 'e', vl)) continue;
-            for (size_t j = 0; j < sizeof offscreen / sizeof offscreen[0]; j++)
-                if (memmem(v, vl, offscreen[j], strlen(offscreen[j]))) return 1;
+            if (v && vl >= 7 && memchr(v, 'e', vl) && offscreen_class(v, vl)) return 1;
         }
     }
     return 0;
@@ -237,6 +271,8 @@ typedef struct build_ctx {
     uint32_t *nl, nlines;
     int have_title;
     int chunked;        /* the tree builder was fed in pieces */
+    uint32_t line_hint; /* newlines before the last position asked (line_at) */
+    wn_dom_store *store; /* where the arrays go: NULL, copied into the arena */
     /* per harvest: open elements and pinned nodes with their ancestors, sorted */
     const void **open, **pinned;
     size_t nopen, npinned, open_cap, pinned_cap;
@@ -270,8 +306,26 @@ static myhtml_position_t chunked_element_position(const build_ctx *b, myhtml_tre
     return pos;
 }
 
+/* line_of with a hint: nodes mostly come in source order, each a few
+ * lines after the last, so the newlines just past the last answer are
+ * tried before a binary search. */
+static uint32_t line_at(build_ctx *b, size_t pos)
+{
+    uint32_t k = b->line_hint, n = b->nlines;
+    const uint32_t *nl = b->nl;
+    if (k <= n && (k == 0 || nl[k - 1] < pos)) {
+        uint32_t stop = n - k > 8 ? k + 8 : n;
+        while (k < stop && nl[k] < pos) k++;
+        if (k == stop && k < n && nl[k] < pos) k = line_of(nl, n, pos) - 1;
+    } else {
+        k = line_of(nl, n, pos) - 1;
+    }
+    b->line_hint = k;
+    return k + 1;
+}
+
 /* Where node n is in the source. */
-static void set_position(const build_ctx *b, wn_node *x, myhtml_tree_node_t *n)
+static void set_position(build_ctx *b, wn_node *x, myhtml_tree_node_t *n)
 {
     size_t srclen = b->srclen;
     myhtml_position_t pos = x->tag == WN_TAG_TEXT ? myhtml_node_raw_position(n) : myhtml_node_element_position(n);
@@ -280,7 +334,7 @@ static void set_position(const build_ctx *b, wn_node *x, myhtml_tree_node_t *n)
     if (pos.length > srclen - pos.begin) pos.length = srclen - pos.begin;
     x->src_begin = (uint32_t)pos.begin;
     x->src_len = (uint32_t)pos.length;
-    x->line = line_of(b->nl, b->nlines, pos.begin);
+    x->line = line_at(b, pos.begin);
 }
 
 /* Copies node n under parent. *idx is its index, WN_NONE when skipped;
@@ -452,8 +506,8 @@ static int harvest_sets(build_ctx *b)
         for (myhtml_tree_node_t *q = k < naf ? af->list[k] : pin[k - naf]; q; q = myhtml_node_parent(q))
             if (!add_ptr(&b->pinned, &b->npinned, &b->pinned_cap, q)) return 0;
     }
-    qsort(b->open, b->nopen, sizeof *b->open, cmp_ptr);
-    qsort(b->pinned, b->npinned, sizeof *b->pinned, cmp_ptr);
+    if (b->nopen) qsort(b->open, b->nopen, sizeof *b->open, cmp_ptr);
+    if (b->npinned) qsort(b->pinned, b->npinned, sizeof *b->pinned, cmp_ptr);
     return 1;
 }
 
@@ -624,17 +678,44 @@ static wn_parse_status build_end(build_ctx *b)
     }
     for (uint32_t i = 1; i < dom->count; i++)
         if (dom->nodes[i].src_begin == UINT32_MAX) dom->nodes[i].src_begin = 0; /* nothing inside either */
+    wn_parser *p = b->p;
+    /* an ordinary page's arrays go to the caller as they are, which hands
+     * them back (wn_parser_reclaim) when the page is done; a large page's
+     * are copied at their size and freed (release_large), so that the
+     * growth's slack does not stay with the page */
+    int give = b->store &&
+               p->nodes_cap * sizeof(wn_node) + p->attrs_cap * sizeof(wn_attr) + p->text_cap <= KEEP_SCRATCH_BYTES;
+    if (give) {
+        if (!grow((void **)&p->attrs, &p->attrs_cap, 1, sizeof(wn_attr)) ||
+            !grow((void **)&p->text, &p->text_cap, dom->text_len + 1, 1))
+            return WN_PARSE_NOMEM;
+        p->text[dom->text_len] = '\0';
+        dom->attrs = p->attrs;
+        dom->text = p->text;
+        b->store->nodes = p->nodes;
+        b->store->attrs = p->attrs;
+        b->store->text = p->text;
+        b->store->nodes_cap = p->nodes_cap;
+        b->store->attrs_cap = p->attrs_cap;
+        b->store->text_cap = p->text_cap;
+        p->nodes = NULL;
+        p->attrs = NULL;
+        p->text = NULL;
+        p->nodes_cap = p->attrs_cap = p->text_cap = 0;
+    }
     /* move the finished arrays from the parser's scratch into the page */
-    wn_node *nodes = wn_arena_alloc(arena, (size_t)dom->count * sizeof(wn_node));
-    wn_attr *attrs = wn_arena_alloc(arena, ((size_t)dom->attr_count + 1) * sizeof(wn_attr));
-    char *text = wn_arena_alloc(arena, dom->text_len + 1);
+    wn_node *nodes = give ? dom->nodes : wn_arena_alloc(arena, (size_t)dom->count * sizeof(wn_node));
+    wn_attr *attrs = give ? dom->attrs : wn_arena_alloc(arena, ((size_t)dom->attr_count + 1) * sizeof(wn_attr));
+    char *text = give ? dom->text : wn_arena_alloc(arena, dom->text_len + 1);
     const char **jsonld = wn_arena_alloc(arena, ((size_t)dom->jsonld_count + 1) * sizeof(char *));
     uint32_t *jsonld_len = wn_arena_alloc(arena, ((size_t)dom->jsonld_count + 1) * sizeof(uint32_t));
     if (!nodes || !attrs || !text || !jsonld || !jsonld_len) return WN_PARSE_NOMEM;
-    memcpy(nodes, dom->nodes, (size_t)dom->count * sizeof(wn_node));
-    if (dom->attr_count) memcpy(attrs, dom->attrs, (size_t)dom->attr_count * sizeof(wn_attr));
-    if (dom->text_len) memcpy(text, dom->text, dom->text_len);
-    text[dom->text_len] = '\0';
+    if (!give) {
+        memcpy(nodes, dom->nodes, (size_t)dom->count * sizeof(wn_node));
+        if (dom->attr_count) memcpy(attrs, dom->attrs, (size_t)dom->attr_count * sizeof(wn_attr));
+        if (dom->text_len) memcpy(text, dom->text, dom->text_len);
+        text[dom->text_len] = '\0';
+    }
     if (dom->jsonld_count) {
         memcpy(jsonld, dom->jsonld, (size_t)dom->jsonld_count * sizeof(char *));
         memcpy(jsonld_len, dom->jsonld_len, (size_t)dom->jsonld_count * sizeof(uint32_t));
@@ -652,7 +733,6 @@ static wn_parse_status build_end(build_ctx *b)
  * tree builder's pools, which a cleaned tree keeps. Otherwise they would
  * stay resident through the rest of the page's pipeline, and every later
  * page would pay for the largest one. Ordinary pages keep both. */
-#define KEEP_SCRATCH_BYTES ((size_t)8 << 20)
 #define KEEP_TREE_INPUT ((size_t)4 << 20)
 
 static void release_large(wn_parser *p, size_t input_len)
@@ -717,8 +797,8 @@ static wn_parse_status build_dom_from(build_ctx *b, const char *src, size_t srcl
     return build_end(b);
 }
 
-wn_parse_status wn_parser_parse(wn_parser *p, const char *utf8, size_t len, wn_arena *arena, wn_dom *dom,
-                                int build_dom)
+static wn_parse_status parse(wn_parser *p, const char *utf8, size_t len, wn_arena *arena, wn_dom *dom,
+                             int build_dom, wn_dom_store *store)
 {
     if (!p->tree) {
         p->tree = myhtml_tree_create();
@@ -749,6 +829,7 @@ wn_parse_status wn_parser_parse(wn_parser *p, const char *utf8, size_t len, wn_a
         b.dom = dom;
         b.src = src;
         b.srclen = srclen;
+        b.store = store;
         /* newline index for line numbers */
         uint32_t nlines = 0;
         for (const char *q = src; (q = memchr(q, '\n', (size_t)(src + srclen - q))) != NULL; q++) nlines++;
@@ -773,4 +854,39 @@ wn_parse_status wn_parser_parse(wn_parser *p, const char *utf8, size_t len, wn_a
     free(guarded);
     release_large(p, srclen);
     return rc;
+}
+
+wn_parse_status wn_parser_parse(wn_parser *p, const char *utf8, size_t len, wn_arena *arena, wn_dom *dom,
+                                int build_dom)
+{
+    return parse(p, utf8, len, arena, dom, build_dom, NULL);
+}
+
+wn_parse_status wn_parser_parse_store(wn_parser *p, const char *utf8, size_t len, wn_arena *arena, wn_dom *dom,
+                                      wn_dom_store *store)
+{
+    memset(store, 0, sizeof *store);
+    return parse(p, utf8, len, arena, dom, 1, store);
+}
+
+void wn_parser_reclaim(wn_parser *p, wn_dom_store *store)
+{
+    if (!store) return;
+    /* the parser keeps one set, up to the size it keeps after a page */
+    int keep = p && !p->nodes && !p->attrs && !p->text &&
+               store->nodes_cap * sizeof(wn_node) + store->attrs_cap * sizeof(wn_attr) + store->text_cap <=
+                   KEEP_SCRATCH_BYTES;
+    if (keep) {
+        p->nodes = store->nodes;
+        p->attrs = store->attrs;
+        p->text = store->text;
+        p->nodes_cap = store->nodes_cap;
+        p->attrs_cap = store->attrs_cap;
+        p->text_cap = store->text_cap;
+    } else {
+        free(store->nodes);
+        free(store->attrs);
+        free(store->text);
+    }
+    memset(store, 0, sizeof *store);
 }

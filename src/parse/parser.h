@@ -29,6 +29,24 @@ void wn_parser_free(wn_parser *p);
 wn_parse_status wn_parser_parse(wn_parser *p, const char *utf8, size_t len, wn_arena *arena,
                                 wn_dom *dom, int build_dom);
 
+/* The same, but for an ordinary page (arrays up to 8 MiB) the DOM's node,
+ * attribute and text arrays are the parser's own, handed over in *store
+ * instead of copied into the arena; they live until
+ * wn_parser_reclaim(p, store), which lets the parser reuse them for a later
+ * page (or frees them). A large page's are copied as wn_parser_parse does
+ * (store left empty). The rest of the DOM is in the arena. */
+typedef struct wn_dom_store {
+    wn_node *nodes;
+    wn_attr *attrs;
+    char *text;
+    size_t nodes_cap, attrs_cap, text_cap;
+} wn_dom_store;
+
+wn_parse_status wn_parser_parse_store(wn_parser *p, const char *utf8, size_t len, wn_arena *arena, wn_dom *dom,
+                                      wn_dom_store *store);
+/* p may be NULL (the arrays are freed). */
+void wn_parser_reclaim(wn_parser *p, wn_dom_store *store);
+
 /* Pages over `bytes` are fed to the tree builder in pieces of that size,
  * the final part of its tree copied out and freed after each (0: the
  * default, 1 MiB). The DOM is the same for any size; tests set small ones. */
