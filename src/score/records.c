@@ -528,39 +528,39 @@ static uint64_t page_host(page *pg)
     return pg->host;
 }
 
-/* Whether the record spanning nodes [b, e) is a teaser: a link of a
- * headline's words to another page that makes its line, and a summary of
- * unlinked text in its other lines. */
-static int teaser_like(page *pg, uint32_t b, uint32_t e)
+/* Whether the record of sibling elements kid[0..k) is a teaser: it opens
+ * with a line that is a link of a headline's words to another page of
+ * this site, and unlinked text follows in its other lines or element. */
+static int teaser_like(page *pg, const uint32_t *kid, uint32_t k)
 {
     const winnow_doc *d = pg->d;
     const wn_dom *dom = &d->dom;
     const wn_stats *st = d->stats;
-    const uint32_t *unit = d->labels.unit;
-    uint32_t head = WN_NONE;
-    for (uint32_t i = b; i < e && head == WN_NONE; i++) {
+    uint32_t b = kid[0], e = kid[k - 1] + dom->nodes[kid[k - 1]].size;
+    uint32_t start = st[b].nt_begin;
+    for (uint32_t i = b; i < e; i++) {
         const wn_node *x = &dom->nodes[i];
-        if (x->tag != WN_TAG_A || (x->flags & WN_NF_HIDDEN)) continue;
+        if (x->tag == WN_TAG_TEXT || !st[i].chars || (x->flags & WN_NF_HIDDEN)) continue;
+        /* the first text of the record: a headline link or no teaser */
+        if (st[i].nt_begin > start + 1) return 0;
+        if (x->tag != WN_TAG_A) continue;
+        /* the link is its line: a link that opens a sentence ("Chapter 1
+         * - gives an overview") is the text's own */
+        uint32_t u = d->labels.unit[i];
+        if (2 * st[i].chars < pg->ps->own[u].chars) return 0;
         const char *href = wn_node_attr(dom, x, "href", NULL);
-        if (!href || href[0] == '#' || !href[0]) continue;
+        if (!href || href[0] == '#' || !href[0]) return 0;
         /* another page of this site: a link to elsewhere is a citation */
         uint64_t host = url_host(href);
-        if (host == 1 || (host && host != page_host(pg))) continue;
+        if (host == 1 || (host && host != page_host(pg))) return 0;
         size_t n;
         const char *t = text_of(d, i, &n);
-        if ((float)st[i].words >= WN_RULE(d, TEASER_HEADLINE_WORDS) && 2 * st[i].chars >= pg->ps->own[unit[i]].chars &&
-            !has_date(t, n))
-            head = unit[i];
+        if ((float)st[i].words < WN_RULE(d, TEASER_HEADLINE_WORDS) || has_date(t, n)) return 0;
+        float summary = 0.0f;
+        for (uint32_t r = 0; r < k; r++) summary += (float)(st[kid[r]].chars - st[kid[r]].link_chars);
+        return summary >= WN_RULE(d, TEASER_MIN_SUMMARY) && summary <= WN_RULE(d, TEASER_MAX_SUMMARY);
     }
-    if (head == WN_NONE) return 0;
-    float summary = 0.0f;
-    for (uint32_t i = b; i < e; i++) {
-        if (unit[i] != i || i == head || dom->nodes[i].tag == WN_TAG_TEXT || (dom->nodes[i].flags & WN_NF_HIDDEN))
-            continue;
-        const wn_unit_stats *o = &pg->ps->own[i];
-        summary += (float)(o->chars - o->link_chars);
-    }
-    return summary >= WN_RULE(d, TEASER_MIN_SUMMARY) && summary <= WN_RULE(d, TEASER_MAX_SUMMARY);
+    return 0;
 }
 
 int wn_teaser_records(winnow_doc *d, const wn_page_scores *ps, uint8_t *is_teaser)
@@ -601,13 +601,14 @@ int wn_teaser_records(winnow_doc *d, const wn_page_scores *ps, uint8_t *is_tease
                     len2 += 2;
             uint32_t period = len2 ? 2 : 1, len = len2 ? len2 + 2 : len1;
             uint32_t count = len / period, liked = 0, nm = 0;
-            if ((float)count >= min_records) {
+            /* (rows: a data table, not a list of stories) */
+            unsigned tag = dom->nodes[kid[s]].tag;
+            if ((float)count >= min_records && tag != WN_TAG_TR && tag != WN_TAG_TD && tag != WN_TAG_TH) {
                 for (uint32_t r = s; r + period <= s + len; r += period) {
-                    uint32_t b = kid[r], e = kid[r + period - 1] + dom->nodes[kid[r + period - 1]].size;
                     float rm = 0.0f;
                     for (uint32_t k = r; k < r + period; k++) rm += pg.pos[kid[k]];
                     mass[nm++] = rm;
-                    liked += (uint32_t)teaser_like(&pg, b, e);
+                    liked += (uint32_t)teaser_like(&pg, kid + r, period);
                 }
                 qsort(mass, nm, sizeof *mass, cmp_float);
                 /* the page's own text: running text beside the run's
