@@ -349,6 +349,11 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
          * it: the comments or captions of a short article can outweigh it */
         uint16_t hb = (uint16_t)(h & WN_HINT_BOILER);
         int specific = (hb == WN_HINT_COMMENT || hb == WN_HINT_GALLERY) && !(h & WN_HINT_MIXED);
+        /* so is an overlay (a registration pop-over with its terms) that
+         * leaves the page's title heading outside it */
+        if (hb == WN_HINT_OVERLAY && !(h & WN_HINT_MIXED) && title != WN_NONE && !wn_node_within(dom, i, title) &&
+            WN_RULE(d, OVERLAY_SPECIFIC) > 0.0f)
+            specific = 1;
         int trusted = pos[i] < layout_share * total || (specific && pos[i] < WN_RULE(d, SPECIFIC_NAME_SHARE) * total);
         /* (not for names of teasers, comments or photos: repetition is their nature) */
         if (trusted && !specific && (st[i].hints & WN_HINT_BOILER) &&

@@ -68,6 +68,10 @@
     X(OVERLAY_HOLDS_TITLE, 1.0f, 0.0f, "score",                                                                      \
       "an overlay name (modal, popup, dialog) on an element holding the page's title heading is the frame of an "   \
       "article shown in a modal, not a cookie or newsletter box (1: on, 0: off)")                                   \
+    X(OVERLAY_SPECIFIC, 1.0f, 0.0f, "score",                                                                        \
+      "an overlay name (pop-over, modal, sign-up) on an element that leaves the page's title heading outside it "   \
+      "is trusted like a comment name, up to SPECIFIC_NAME_SHARE of the running text: a registration box with "     \
+      "pages of terms is no layout wrapper (1: on, 0: off)")                                                        \
     /* comment records told by structure (src/score/records.c) */                                                    \
     X(COMMENT_MIN_RECORDS, 3.0f, 1e30f, "records",                                                                   \
       "sibling elements of one shape (tag and class tokens, or child tags) that make a run of records: two alike "  \
