@@ -84,7 +84,7 @@ void wn_render_html(const winnow_doc *d, wn_out *o)
     wn_buf_puts(b, "</title>\n</head>\n<body>\n<article>\n");
     html_out h = {b};
     wn_walk_cb cb = {h_enter, h_leave, h_text};
-    wn_walk_kept(d, &cb, &h);
+    if (wn_walk_kept(d, &cb, &h) != 0) o->nomem = 1;
     wn_buf_puts(b, "\n</article>\n</body>\n</html>\n");
     wn_out_flush(o, 1);
 }

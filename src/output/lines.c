@@ -27,8 +27,16 @@ typedef struct lines {
     int blank_before;    /* markdown: blank line before the next block */
 } lines;
 
+/* wn_buf_clear forgets a failed append: the output keeps it */
+static void line_clear(lines *L)
+{
+    if (L->line.oom) L->out->oom = 1;
+    wn_buf_clear(&L->line);
+}
+
 static void put_line(lines *L)
 {
+    if (L->line.oom) L->out->oom = 1;
     /* trim trailing spaces */
     while (L->line.len && L->line.data[L->line.len - 1] == ' ') L->line.len--;
     if (L->line.len == 0) { L->prefix[0] = '\0'; return; }
@@ -39,7 +47,7 @@ static void put_line(lines *L)
     wn_buf_puts(L->out, L->prefix);
     wn_buf_put(L->out, L->line.data, L->line.len);
     wn_buf_putc(L->out, '\n');
-    wn_buf_clear(&L->line);
+    line_clear(L);
     L->prefix[0] = '\0';
     L->pending_space = 0;
     L->blank_before = 0;
@@ -62,7 +70,7 @@ static void append_text(lines *L, const char *s, size_t n)
                 if (L->markdown) {
                     wn_buf_put(L->out, L->line.data ? L->line.data : "", L->line.len);
                     wn_buf_putc(L->out, '\n');
-                    wn_buf_clear(&L->line);
+                    line_clear(L);
                 } else {
                     put_line(L);
                 }
@@ -220,7 +228,7 @@ static void on_leave(void *ctx, const winnow_doc *d, uint32_t i)
     if (t == WN_TAG_PRE || t == WN_TAG_LISTING || t == WN_TAG_XMP || t == WN_TAG_PLAINTEXT) {
         if (L->in_pre) L->in_pre--;
         if (L->markdown && !L->in_pre) {
-            if (L->line.len) { wn_buf_put(L->out, L->line.data, L->line.len); wn_buf_putc(L->out, '\n'); wn_buf_clear(&L->line); }
+            if (L->line.len) { wn_buf_put(L->out, L->line.data, L->line.len); wn_buf_putc(L->out, '\n'); line_clear(L); }
             wn_buf_puts(L->out, "```\n");
             L->blank_before = 1;
         } else {
@@ -260,7 +268,7 @@ static void render_into(const winnow_doc *d, wn_buf *out, int markdown)
     L.markdown = markdown;
     wn_buf_init(&L.line);
     wn_walk_cb cb = {on_enter, on_leave, on_text};
-    wn_walk_kept(d, &cb, &L);
+    if (wn_walk_kept(d, &cb, &L) != 0) out->oom = 1;
     L.in_pre = 0;
     put_line(&L);
     if (L.line.oom) out->oom = 1;
