@@ -431,6 +431,7 @@ static void test_real_pages(void)
     check_dir(dir, &pages);
     snprintf(dir, sizeof dir, "%s/tests/data/pages", source_dir);
     check_dir(dir, &pages);
+    printf("%zu real pages\n", pages);
     CHECK(pages >= 20);
 }
 

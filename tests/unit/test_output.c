@@ -76,7 +76,8 @@ static void test_markdown_details(void)
     CHECK_HAS(md, "###### Sixth level heading here\n");
     CHECK_HAS(md, "\n1. first step, with words\n2. second step, with words\n");
     CHECK_HAS(md, "\n  - nested point, more words\n"); /* nested lists indent */
-    CHECK_HAS(md, "| a\\|b | c |\n| --- | --- |\n");   /* a pipe in a cell is escaped */
+    /* a pipe in a cell is escaped; a table without a header row gets an empty one */
+    CHECK_HAS(md, "\n| | |\n| --- | --- |\n| a\\|b | c |\n");
     CHECK_HAS(md, "Line one\nline two,");              /* <br> breaks the line */
     CHECK_HAS(md, " js link and [ok link](/ok?a=1&b=2).");
     CHECK_LACKS(md, "javascript:");
@@ -105,6 +106,55 @@ static void test_markdown_block_link(void)
     CHECK_LACKS(md, "\n[\n");
     CHECK(strncmp(md, "[\n", 2) != 0);
     CHECK_LACKS(md, "\n](");
+    free(md);
+    extraction_free(&x);
+}
+
+/* A data table whose cells hold paragraphs, divisions, breaks, lists, a
+ * definition list and a quote, without a header row; then a table used for
+ * layout (a cell holds a heading and code). */
+static const char cells_page[] =
+    "<html><head><title>Cells</title></head><body><article><h1>Cells with blocks</h1>"
+    "<p>The table below has paragraphs, divisions, breaks and lists inside its cells, and no header row of its "
+    "own; it is the content.</p><table>"
+    "<tr><td><p>First para</p><p>second | para</p></td><td>plain</td><td><div>div one</div><div>div two</div></td></tr>"
+    "<tr><td></td><td>line<br>broken</td><td><ul><li>item a</li><li>item b</li></ul></td></tr>"
+    "<tr><td><a href=\"/x\">linked <b>cell</b></a></td><td><dl><dt>term</dt><dd>definition</dd></dl></td>"
+    "<td><blockquote>quoted</blockquote></td></tr></table>"
+    "<p>More text after the table so that the article is long enough to be the main content of this page.</p>"
+    "<table><tr><td><h2>Layout heading</h2><p>A paragraph in a layout cell.</p><pre>code\n  line</pre></td>"
+    "<td><p>The side cell.</p></td></tr></table>"
+    "</article></body></html>";
+
+/* Unescaped '|' on a line. */
+static int pipes(const char *s, size_t n)
+{
+    int k = 0;
+    for (size_t i = 0; i < n; i++) k += s[i] == '|' && (i == 0 || s[i - 1] != '\\');
+    return k;
+}
+
+static void test_table_cells(void)
+{
+    extraction x = extract_str(engine, cells_page);
+    /* text: one line per row, one tab between cells (an empty first cell too) */
+    CHECK_HAS(x.text, "\nFirst para second | para\tplain\tdiv one div two\n"
+                      "\tline broken\titem a item b\n"
+                      "linked cell\tterm definition\tquoted\n");
+    /* a layout table: its blocks, code with its line breaks */
+    CHECK_HAS(x.text, "\nLayout heading\nA paragraph in a layout cell.\ncode\n  line\nThe side cell.\n");
+    char *md = render_str(x.doc, WINNOW_FORMAT_MARKDOWN);
+    /* Markdown: an empty header row rather than the first data row as the
+     * header, one line per row, '|' in a cell escaped */
+    CHECK_HAS(md, "\n\n| | | |\n| --- | --- | --- |\n"
+                  "| First para second \\| para | plain | div one div two |\n"
+                  "|  | line broken | item a item b |\n"
+                  "| [linked cell](/x) | term definition | quoted |\n\n");
+    CHECK_HAS(md, "\n\n## Layout heading\n\nA paragraph in a layout cell.\n\n```\ncode\n  line\n```\n\n"
+                  "The side cell.\n");
+    /* every table line has the four pipes of three cells */
+    for (const char *line = md, *nl; (nl = strchr(line, '\n')) != NULL; line = nl + 1)
+        if (*line == '|') CHECK_EQ(pipes(line, (size_t)(nl - line)), 4);
     free(md);
     extraction_free(&x);
 }
@@ -283,6 +333,7 @@ int main(void)
     RUN(test_markdown);
     RUN(test_markdown_details);
     RUN(test_markdown_block_link);
+    RUN(test_table_cells);
     RUN(test_json);
     RUN(test_json_source);
     RUN(test_html);
