@@ -159,6 +159,62 @@ static void test_table_cells(void)
     extraction_free(&x);
 }
 
+/* A page with JSON-LD and a body long enough to be content. */
+static char *ld_page(const char *title, const char *h1, const char *ld)
+{
+    static const char body[] = "<p>The rocky shelf north of the bay drains twice a day, and for two hours at low tide "
+                               "it becomes a garden of anemones, sea stars and hermit crabs that anyone can visit.</p>";
+    size_t n = strlen(title) + strlen(h1) + strlen(ld) + sizeof body + 256;
+    char *p = malloc(n);
+    snprintf(p, n,
+             "<html><head><title>%s</title><script type=\"application/ld+json\">%s</script></head>"
+             "<body><article><h1>%s</h1>%s</article></body></html>",
+             title, ld, h1, body);
+    return p;
+}
+
+static void check_ld_title(const char *title, const char *h1, const char *ld, const char *want)
+{
+    char *page = ld_page(title, h1, ld);
+    extraction x = extract_str(engine, page);
+    CHECK_STR(winnow_doc_meta(x.doc, WINNOW_META_TITLE), want);
+    char *js = render_str(x.doc, WINNOW_FORMAT_JSON);
+    char key[512];
+    snprintf(key, sizeof key, "{\"title\":\"%s\",", want);
+    CHECK(strncmp(js, key, strlen(key)) == 0);
+    free(js);
+    extraction_free(&x);
+    free(page);
+}
+
+/* The JSON headline: of JSON-LD's headline and name, the one that names
+ * what <title>, og:title or <h1> names; a headline that is a kind of page
+ * gives way. */
+static void test_jsonld_title(void)
+{
+    /* the headline is a type name, the name is the page's title */
+    check_ld_title("List of films featuring time loops - Wikipedia", "List of films featuring time loops",
+                   "{\"@context\":\"https://schema.org\",\"@type\":\"Article\",\"name\":\"List of films featuring "
+                   "time loops\",\"headline\":\"Wikimedia list article\"}",
+                   "List of films featuring time loops");
+    /* the headline matches the <h1> (the <title> is the site's): it stays */
+    check_ld_title("Coastal Notes", "Tide pools of the north coast",
+                   "{\"@type\":\"NewsArticle\",\"headline\":\"Tide pools of the north coast\",\"name\":\"tide-pools\"}",
+                   "Tide pools of the north coast");
+    /* nothing to match: the headline as before */
+    check_ld_title("Coastal Notes", "Welcome",
+                   "{\"@type\":\"BlogPosting\",\"headline\":\"A walk on the shelf at dawn\"}",
+                   "A walk on the shelf at dawn");
+    /* of two articles the one that names the page, even if not the last */
+    check_ld_title("Storm watching from the cliffs | Coastal Notes", "Storm watching from the cliffs",
+                   "[{\"@type\":\"Article\",\"headline\":\"Storm watching from the cliffs\"},"
+                   "{\"@type\":\"Article\",\"headline\":\"Editorial standards\"}]",
+                   "Storm watching from the cliffs");
+    /* a one-word value matches only a one-word title */
+    check_ld_title("Tide pools | Coastal Notes", "Tide pools",
+                   "{\"@type\":\"Article\",\"headline\":\"Coastal\",\"name\":\"Tide pools\"}", "Tide pools");
+}
+
 static void test_json(void)
 {
     extraction x = extract_str(engine, article_page);
@@ -334,6 +390,7 @@ int main(void)
     RUN(test_markdown_details);
     RUN(test_markdown_block_link);
     RUN(test_table_cells);
+    RUN(test_jsonld_title);
     RUN(test_json);
     RUN(test_json_source);
     RUN(test_html);
