@@ -227,13 +227,14 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
     ps->own = wn_arena_calloc(a, n, sizeof(wn_unit_stats));
     ps->boiler = wn_arena_calloc(a, n, sizeof(uint16_t));
     ps->content_hint = wn_arena_calloc(a, n, 1);
+    ps->after_marker = wn_arena_calloc(a, n, 1);
     ps->landmark = wn_arena_calloc(a, n, 1);
     uint16_t *self_hint = ps->self_hint = wn_arena_calloc(a, n, sizeof(uint16_t));
     ps->raw = wn_arena_calloc(a, n, sizeof(float));
     float *pos = wn_arena_calloc(a, n, sizeof(float));
     uint8_t *comments_after = wn_arena_calloc(a, n, 1);
     uint8_t *inside = wn_arena_alloc(a, n);
-    if (!inside || !lb->unit || !lb->value || !lb->templ || !lb->keep || !ps->own || !ps->boiler || !ps->content_hint || !ps->landmark ||
+    if (!inside || !lb->unit || !lb->value || !lb->templ || !lb->keep || !ps->own || !ps->boiler || !ps->content_hint || !ps->after_marker || !ps->landmark ||
         !self_hint || !ps->raw || !pos || !comments_after)
         return -1;
 
@@ -325,6 +326,14 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
         uint32_t p = x->parent;
         ps->boiler[i] = ps->boiler[p];
         ps->content_hint[i] = ps->content_hint[p];
+        /* loose text after a comment marker (records written as text and
+         * <br>s, one <hr> apart) is comments as much as elements are; the
+         * selection drops it from the unit around it */
+        ps->after_marker[i] = ps->after_marker[p];
+        if (p != WN_NONE && comments_after[p]) {
+            ps->boiler[i] |= WN_HINT_COMMENT;
+            ps->after_marker[i] = 1;
+        }
         if (x->tag == WN_TAG_TEXT) continue;
         int content = 0;
         int wraps_text = pos[i] >= WN_RULE(d, FORM_MAX_PROSE);
@@ -356,7 +365,6 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
         h = (uint16_t)(h & ~untrusted);
         if ((h & WN_HINT_OVERLAY) && frame_rule && i != title && wn_node_within(dom, i, title)) trusted = 0;
         if ((h & WN_HINT_BOILER) && trusted) ps->boiler[i] |= (uint16_t)(h & WN_HINT_BOILER);
-        if (p != WN_NONE && comments_after[p]) ps->boiler[i] |= WN_HINT_COMMENT;
         if (st[i].chars == 0 && p != WN_NONE && !comments_after[p] && !(untrusted & WN_HINT_COMMENT) &&
             is_comment_marker(dom, &st[i], x, h) &&
             marker_closes_content(d, pos, total, i))
