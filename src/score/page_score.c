@@ -380,6 +380,13 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
         for (uint32_t i = 1; i < n; i++)
             if (records[i]) ps->boiler[i] |= WN_HINT_COMMENT;
     }
+    /* lists of other stories without telling names, told by structure */
+    {
+        uint8_t *teasers = wn_arena_calloc(a, n, 1);
+        if (!teasers || wn_teaser_records(d, ps, teasers) < 0) return -1;
+        for (uint32_t i = 1; i < n; i++)
+            if (teasers[i]) ps->boiler[i] |= WN_HINT_RELATED;
+    }
 
     /* hints applied to unit values; script text is boilerplate wherever it is */
     for (uint32_t i = 0; i < n; i++) {

@@ -88,6 +88,23 @@
     X(COMMENT_MAX_AFTER, 0.5f, 1e30f, "records",                                                                     \
       "comments close the text: a run followed by more running text than this share of the post's is quotes or "   \
       "embedded posts inside the article")                                                                           \
+    /* teaser records told by structure (src/score/records.c) */                                                     \
+    X(TEASER_MIN_RECORDS, 3.0f, 1e30f, "records",                                                                    \
+      "records of one shape (or pairs: <dt>/<dd>, heading/paragraph) that make a run of teasers")                   \
+    X(TEASER_SHARE, 0.6f, 1e30f, "records",                                                                          \
+      "share of a run's records that open with a headline link over a short summary: a list of other stories")      \
+    X(TEASER_HEADLINE_WORDS, 3.0f, 1e30f, "records",                                                                 \
+      "words of a teaser's headline link (fewer: a name, a 'More' link)")                                           \
+    X(TEASER_MIN_SUMMARY, 40.0f, 1e30f, "records",                                                                   \
+      "least unlinked characters under a teaser's headline (a sentence of summary)")                                \
+    X(TEASER_MAX_SUMMARY, 400.0f, 0.0f, "records",                                                                   \
+      "most unlinked characters under a teaser's headline: longer records are sections or posts, not teasers")     \
+    X(TEASER_NEAR_TEXT, 1.0f, 0.0f, "records",                                                                      \
+      "running text beside a teaser run under its parent and grandparent, as a multiple of its median record: "     \
+      "a run among an article's paragraphs (a 'See also' list) is the article's own text")                          \
+    X(TEASER_POST_RATIO, 3.0f, 1e30f, "records",                                                                     \
+      "running text beside a teaser run, as a multiple of its median record, that makes the run teasers beside "    \
+      "an article")                                                                                                  \
     /* selection (src/select/select.c) */                                                                            \
     X(SELECT_DECAY, 0.8f, 1.0f, "select",                                                                            \
       "weight of a unit's value per level above it when blocks are summed: 0.7-0.9 do well on the corpora; 1.0 "  \
