@@ -148,7 +148,9 @@ typedef enum winnow_format {
 /* "text", "markdown" (or "md"), "json", "html", "blocks", "segments"; 0 when unknown. */
 WINNOW_API int winnow_format_parse(const char *name, winnow_format *out);
 
-/* Output goes through a callback: a non-zero return aborts with WINNOW_E_IO. */
+/* Output goes through a callback: a non-zero return aborts with WINNOW_E_IO;
+ * an allocation that fails while rendering gives WINNOW_E_NOMEM. Either way
+ * the callback may already have received part of the output. */
 typedef int (*winnow_write_fn)(void *ctx, const char *data, size_t len);
 WINNOW_API winnow_status winnow_render(const winnow_doc *d, winnow_format f, winnow_write_fn write, void *ctx);
 /* Convenience: a malloc'd NUL-terminated rendering (free() it), NULL on OOM. */
