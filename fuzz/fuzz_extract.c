@@ -21,8 +21,8 @@ static void contract(int ok, const char *what) { fuzz_contract(ok, "fuzz_extract
 static void check_rendering(const winnow_doc *doc, winnow_format f)
 {
     size_t len = 0;
-    char *out = winnow_render_alloc(doc, f, &len);
-    contract(out != NULL, "winnow_render_alloc returned NULL");
+    char *out = NULL;
+    contract(winnow_render_alloc(doc, f, &out, &len) == WINNOW_OK && out != NULL, "winnow_render_alloc failed");
     contract(strlen(out) == len, "output holds a NUL byte");
     switch (f) {
     case WINNOW_FORMAT_TEXT:
@@ -46,10 +46,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static winnow_engine *engine;
     if (!engine) {
-        engine = winnow_engine_new(NULL);
+        winnow_engine_new(NULL, &engine);
         contract(engine != NULL, "winnow_engine_new failed");
     }
-    winnow_input in = {data, size, NULL, NULL};
+    winnow_input in = {sizeof in, data, size, NULL, NULL};
     winnow_doc *doc = NULL;
     winnow_status s = winnow_extract(engine, &in, &doc);
     if (WINNOW_FAILED(s)) {
@@ -73,8 +73,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     size_t n = winnow_doc_block_count(doc);
     for (size_t k = 0; k < n; k++) {
-        winnow_block b;
-        contract(winnow_doc_block(doc, k, &b), "winnow_doc_block failed in range");
+        winnow_block b = {sizeof b};
+        contract(winnow_doc_block(doc, k, &b) == WINNOW_OK, "winnow_doc_block failed in range");
         contract(b.parent < (long)k, "a block's parent comes after it");
     }
     winnow_doc_free(doc);

@@ -82,7 +82,9 @@ static winnow_status status_of(int rc)
     case SQLITE_READONLY: return WINNOW_E_DB_READONLY;
     case SQLITE_BUSY: case SQLITE_LOCKED: return WINNOW_E_DB_BUSY;
     case SQLITE_NOMEM: return WINNOW_E_NOMEM;
-    default: return WINNOW_E_IO;
+    /* the file or the disk, as opposed to the database in it */
+    case SQLITE_IOERR: case SQLITE_CANTOPEN: case SQLITE_FULL: case SQLITE_PERM: return WINNOW_E_IO;
+    default: return WINNOW_E_DB;
     }
 }
 

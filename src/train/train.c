@@ -265,8 +265,9 @@ winnow_status winnow_trainer_add_site(winnow_trainer *t, winnow_engine *e, const
     XXH3_64bits_update(t->digest, site, strlen(site) + 1);
 
     /* pass 1: the site's block fingerprints over all its pages */
-    winnow_site *ws = winnow_site_new(site, 0);
-    if (!ws) return WINNOW_E_NOMEM;
+    winnow_site *ws = NULL;
+    winnow_status st = winnow_site_new(site, 0, &ws);
+    if (st != WINNOW_OK) return st;
     for (size_t i = 0; i < n; i++) {
         int counted;
         winnow_status s = winnow_site_learn(e, ws, &pages[i], &counted);
@@ -282,13 +283,13 @@ winnow_status winnow_trainer_add_site(winnow_trainer *t, winnow_engine *e, const
     for (size_t i = 0; i < n && seen; i++) {
         wn_page_signals sig;
         ctx.url = pages[i].url;
-        site_hook hook = {ctx.m, NULL, &sig, inspect_page, &ctx, 1};
+        site_hook hook = {ctx.m, NULL, &sig, inspect_page, &ctx};
         winnow_doc *d = NULL;
         /* the signals (I-Match) come before inspection: a page already
          * seen under another URL is inspected again but its examples are
          * dropped below */
         size_t before = t->n, wbefore = t->nwords;
-        winnow_status s = wn_pipeline_run(e, &pages[i], &hook, &d);
+        winnow_status s = wn_pipeline_run(e, WN_RUN_TRAIN, &pages[i], &hook, &d);
         if (ctx.oom || s == WINNOW_E_NOMEM) { winnow_doc_free(d); rc = WINNOW_E_NOMEM; break; }
         if (WINNOW_FAILED(s)) continue;
         int dup = 0;

@@ -177,10 +177,11 @@ static void test_linear_model(void)
 static void test_page_features(void)
 {
     winnow_options o;
-    winnow_options_default(&o);
+    winnow_options_default(&o, sizeof o);
     o.classifier = 0;
-    winnow_engine *e = winnow_engine_new(&o);
-    winnow_input in = {article_page, strlen(article_page), NULL, "https://coastal.example/tide-pools"};
+    winnow_engine *e = NULL;
+    winnow_engine_new(&o, &e);
+    winnow_input in = {sizeof in, article_page, strlen(article_page), NULL, "https://coastal.example/tide-pools"};
     winnow_doc *d = NULL;
     CHECK(WINNOW_FAILED(winnow_extract(e, &in, &d)) == 0);
     if (d) {
@@ -355,7 +356,8 @@ static void test_default_model(void)
     char err[256];
     CHECK_EQ(wn_classifier_parse((const char *)wn_default_model, wn_default_model_len, &c, err, sizeof err), 0);
     wn_classifier_free(&c);
-    winnow_engine *e = winnow_engine_new(NULL);
+    winnow_engine *e = NULL;
+    winnow_engine_new(NULL, &e);
     CHECK(winnow_engine_has_model(e));
     CHECK_EQ(winnow_engine_load_model(e, NULL), WINNOW_OK);
     CHECK(!winnow_engine_has_model(e));
