@@ -178,6 +178,10 @@ void wn_clf_bucket_finish(wn_clf_bucket *b)
     b->flat_depth = depth;
 }
 
+/* v is a whole number in [lo, hi): a value outside int32_t must not reach
+ * the conversion (undefined behaviour), so it is checked as a double. */
+static int whole_in(double v, double lo, double hi) { return v >= lo && v < hi && v == floor(v); }
+
 static int parse_trees(cursor *c, wn_clf_bucket *b, uint32_t ntrees)
 {
     b->ntrees = ntrees;
@@ -201,17 +205,18 @@ static int parse_trees(cursor *c, wn_clf_bucket *b, uint32_t ntrees)
             }
             double f, thr, yes, no, leaf;
             if (num(c, &f) || num(c, &thr) || num(c, &yes) || num(c, &no) || num(c, &leaf)) return -1;
+            if (!whole_in(f, -1, WN_NFEAT)) return fail(c, "feature %g out of range", f);
+            /* children come after their parent: evaluation always ends (a
+             * leaf's are not used, and written 0) */
+            double first = f >= 0 ? (double)k + 1 : 0;
+            if (!whole_in(yes, first, nn) || !whole_in(no, first, nn))
+                return fail(c, "tree node %u has invalid children", k);
             wn_tree_node *x = &b->nodes[used++];
             x->feature = (int32_t)f;
             x->threshold = (float)thr;
             x->yes = (int32_t)yes;
             x->no = (int32_t)no;
             x->leaf = (float)leaf;
-            if (x->feature >= WN_NFEAT || x->feature < -1) return fail(c, "feature %g out of range", f);
-            /* children come after their parent: evaluation always ends */
-            if (x->feature >= 0 && (x->yes <= (int32_t)k || x->no <= (int32_t)k || x->yes >= (int32_t)nn ||
-                                    x->no >= (int32_t)nn))
-                return fail(c, "tree node %u has invalid children", k);
             next_line(c);
         }
     }

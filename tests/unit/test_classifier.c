@@ -139,6 +139,22 @@ static void test_refused_models(void)
     if (b) memcpy(b + strlen("hand made\nnb "), "x.5", 3);
     CHECK(wn_classifier_parse(nan, strlen(nan), &back, err, sizeof err) != 0);
     free(nan);
+    /* numbers past int32_t where a tree wants a feature index or a child
+     * (found by fuzz_model: the conversion was undefined behaviour) */
+    static const char *const node_lines[] = {"-2e+15 0.5 1 2 0", "5 0.5 1e12 2 0", "5 0.5 1 -3e10 0",
+                                             "-1 0 9e99 0 0.5", "5.5 0.5 1 2 0", "5 0.5 1.5 2 0"};
+    for (size_t i = 0; i < sizeof node_lines / sizeof node_lines[0]; i++) {
+        char *bad = malloc(strlen(text) + 64);
+        char *at = strstr(text, "\ntree 3\n");
+        CHECK(at != NULL);
+        if (!at) { free(bad); continue; }
+        size_t head = (size_t)(at - text) + strlen("\ntree 3\n");
+        const char *rest = strchr(text + head, '\n');
+        sprintf(bad, "%.*s%s%s", (int)head, text, node_lines[i], rest);
+        CHECK(wn_classifier_parse(bad, strlen(bad), &back, err, sizeof err) != 0);
+        CHECK(strstr(err, "out of range") || strstr(err, "invalid children"));
+        free(bad);
+    }
     free(text);
     wn_classifier_free(&c);
 }
