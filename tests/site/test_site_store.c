@@ -530,10 +530,8 @@ static int sql_on(const char *name, const char *sql)
     return rc;
 }
 
-static char *slurp(const char *name, size_t *len)
+static char *slurp_path(const char *path, size_t *len)
 {
-    char path[512];
-    path_of(path, sizeof path, name);
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
     fseek(f, 0, SEEK_END);
@@ -543,6 +541,13 @@ static char *slurp(const char *name, size_t *len)
     *len = b && fread(b, 1, (size_t)n, f) == (size_t)n ? (size_t)n : 0;
     fclose(f);
     return b;
+}
+
+static char *slurp(const char *name, size_t *len)
+{
+    char path[512];
+    path_of(path, sizeof path, name);
+    return slurp_path(path, len);
 }
 
 typedef struct problem_list {
@@ -768,6 +773,45 @@ static void remove_dir(void)
     rmdir(dir);
 }
 
+static void count_problem(void *ctx, const char *what)
+{
+    CHECK(what && *what);
+    ++*(size_t *)ctx;
+}
+
+/* A file whose integrity check reports a damaged page and then fails
+ * reading on (found by fuzz_sitedb): damaged, with the problem listed and
+ * counted, never "damaged: 0 problems". */
+static void test_check_corrupt_page(void)
+{
+    char src[1024], path[512];
+    const char *me = __FILE__, *cut = strstr(me, "tests/site/test_site_store.c");
+    snprintf(src, sizeof src, "%.*stests/data/sitedb/corrupt-page.db", cut ? (int)(cut - me) : 0, me);
+    size_t len = 0;
+    char *bytes = slurp_path(src, &len);
+    CHECK(bytes != NULL);
+    if (!bytes) return;
+    path_of(path, sizeof path, "corrupt-page.db");
+    FILE *f = fopen(path, "wb");
+    if (f) {
+        fwrite(bytes, 1, len, f);
+        fclose(f);
+    }
+    free(bytes);
+    winnow_sitedb *db = NULL;
+    char err[512];
+    CHECK_EQ(winnow_sitedb_open(path, WINNOW_SITEDB_READ, &db, err, sizeof err), WINNOW_OK);
+    if (!db) return;
+    size_t problems = 0;
+    winnow_sitedb_report rep = {sizeof rep};
+    CHECK_EQ(winnow_sitedb_check(db, count_problem, &problems, &rep), WINNOW_E_DB_DAMAGED);
+    CHECK(problems >= 1);
+    CHECK_EQ(rep.problems, problems);
+    CHECK_HAS(winnow_sitedb_error(db), "damaged");
+    CHECK_LACKS(winnow_sitedb_error(db), " 0 problems");
+    winnow_sitedb_close(db);
+}
+
 int main(void)
 {
     const char *t = getenv("TMPDIR");
@@ -779,6 +823,7 @@ int main(void)
     RUN(test_incremental_equals_one_shot);
     RUN(test_save_unchanged);
     RUN(test_open_errors);
+    RUN(test_check_corrupt_page);
     RUN(test_load_during_commit);
     RUN(test_two_writers_merge);
     RUN(test_checksums_find_changes);
