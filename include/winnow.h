@@ -232,7 +232,9 @@ typedef enum winnow_format {
  * "segments" into *out; WINNOW_E_ARG (and *out untouched) when unknown. */
 WINNOW_API winnow_status winnow_format_parse(const char *name, winnow_format *out);
 
-/* Output goes through a callback: a non-zero return aborts with WINNOW_E_IO. */
+/* Output goes through a callback: a non-zero return aborts with WINNOW_E_IO;
+ * an allocation that fails while rendering gives WINNOW_E_NOMEM. Either way
+ * the callback may already have received part of the output. */
 typedef int (*winnow_write_fn)(void *ctx, const char *data, size_t len);
 WINNOW_API winnow_status winnow_render(const winnow_doc *d, winnow_format f, winnow_write_fn write, void *ctx);
 /* Convenience: the rendering as one malloc'd NUL-terminated string in *out

@@ -486,7 +486,7 @@ winnow_status winnow_render(const winnow_doc *d, winnow_format f, winnow_write_f
     case WINNOW_FORMAT_SEGMENTS: wn_render_segments(d, &o); break;
     default: wn_buf_free(&o.buf); return WINNOW_E_ARG;
     }
-    int oom = o.buf.oom;
+    int oom = o.nomem || o.buf.oom;
     wn_buf_free(&o.buf);
     if (oom) return WINNOW_E_NOMEM;
     return o.failed ? WINNOW_E_IO : WINNOW_OK;
