@@ -207,7 +207,8 @@ int cmd_train(int argc, char **argv)
             sm.pages, sm.examples, sm.template_examples, sm.content_examples, now_s() - t0);
 
     if (folds && !failed) {
-        int kinds[4] = {to.kind, 0, 0, 0}, nk = 1;
+        winnow_model_kind kinds[4] = {to.kind, WINNOW_MODEL_UNKNOWN, WINNOW_MODEL_UNKNOWN, WINNOW_MODEL_UNKNOWN};
+        int nk = 1;
         if (all_kinds) { kinds[0] = WINNOW_MODEL_NB; kinds[1] = WINNOW_MODEL_LOGREG; kinds[2] = WINNOW_MODEL_FOREST; kinds[3] = WINNOW_MODEL_BOOST; nk = 4; }
         for (int k = 0; k < nk; k++) {
             winnow_cv_result res;

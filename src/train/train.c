@@ -68,8 +68,11 @@ static uint64_t rng_next(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-int winnow_model_kind_parse(const char *name) { return name ? wn_clf_kind_parse(name) : 0; }
-const char *winnow_model_kind_name(int kind) { return wn_clf_kind_name(kind); }
+winnow_model_kind winnow_model_kind_parse(const char *name)
+{
+    return name ? (winnow_model_kind)wn_clf_kind_parse(name) : WINNOW_MODEL_UNKNOWN;
+}
+const char *winnow_model_kind_name(winnow_model_kind kind) { return wn_clf_kind_name((int)kind); }
 
 void winnow_train_options_default(winnow_train_options *o)
 {
@@ -720,7 +723,8 @@ static int by_score_desc(const void *a, const void *b)
     return x->s > y->s ? -1 : x->s < y->s;
 }
 
-winnow_status winnow_trainer_cv(winnow_trainer *t, unsigned folds, int kind, const char *curve_path, winnow_cv_result *out)
+winnow_status winnow_trainer_cv(winnow_trainer *t, unsigned folds, winnow_model_kind kind, const char *curve_path,
+                                winnow_cv_result *out)
 {
     if (!t || !out || folds < 2) return WINNOW_E_ARG;
     t->error[0] = '\0';
