@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <myhtml/api.h>
 
@@ -179,6 +180,25 @@ static uint32_t line_of(const uint32_t *nl, uint32_t count, size_t pos)
         else hi = mid;
     }
     return lo + 1;
+}
+
+/* An <a href="javascript:..."> around paragraphs or sections goes nowhere:
+ * it makes a click handler of a whole region, and the text inside is the
+ * page's own, not link text (a script link around a word or two stays a
+ * link: a button, a menu entry). */
+static void unlink_script_wrappers(wn_dom *dom)
+{
+    for (uint32_t i = 1; i < dom->count; i++) {
+        wn_node *x = &dom->nodes[i];
+        if (x->tag != WN_TAG_A || !(x->flags & WN_NF_LINK)) continue;
+        const char *href = wn_node_attr(dom, x, "href", NULL);
+        while (href && (*href == ' ' || *href == '\t' || *href == '\n' || *href == '\r')) href++;
+        if (!href || strncasecmp(href, "javascript:", 11) != 0) continue;
+        uint32_t end = i + x->size, k = i + 1;
+        while (k < end && !(wn_tag_has(dom->nodes[k].tag, WN_TF_BLOCK) && dom->nodes[k].tag != WN_TAG_A)) k++;
+        if (k == end) continue;
+        for (k = i; k < end; k++) dom->nodes[k].flags &= (uint16_t)~WN_NF_LINK;
+    }
 }
 
 static wn_parse_status build_pass(wn_parser *p, myhtml_tree_node_t *doc, const char *src, size_t srclen,
@@ -360,6 +380,7 @@ static wn_parse_status build_pass(wn_parser *p, myhtml_tree_node_t *doc, const c
     }
     for (uint32_t i = 1; i < dom->count; i++)
         if (dom->nodes[i].src_begin == UINT32_MAX) dom->nodes[i].src_begin = 0; /* nothing inside either */
+    unlink_script_wrappers(dom);
     /* move the finished arrays from the parser's scratch into the page */
     wn_node *nodes = wn_arena_alloc(arena, (size_t)dom->count * sizeof(wn_node));
     wn_attr *attrs = wn_arena_alloc(arena, ((size_t)dom->attr_count + 1) * sizeof(wn_attr));

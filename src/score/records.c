@@ -563,6 +563,44 @@ static int teaser_like(page *pg, const uint32_t *kid, uint32_t k)
     return 0;
 }
 
+/* Text that ends cut short: "…", "...", "[…]", "[...]", "(…)". */
+static int ends_cut(const char *t, size_t n)
+{
+    while (n && t[n - 1] == ' ') n--;
+    if (n && (t[n - 1] == ']' || t[n - 1] == ')')) n--;
+    return n >= 3 && (memcmp(t + n - 3, "\xe2\x80\xa6", 3) == 0 || memcmp(t + n - 3, "...", 3) == 0);
+}
+
+/* Whether the record kid[0..k) is an excerpt of another post: it holds a
+ * link or a picture, and its running text is one passage cut short with
+ * an ellipsis. */
+static int excerpt_like(const page *pg, const uint32_t *kid, uint32_t k)
+{
+    const winnow_doc *d = pg->d;
+    const wn_dom *dom = &d->dom;
+    const wn_stats *st = d->stats;
+    uint32_t b = kid[0], e = kid[k - 1] + dom->nodes[kid[k - 1]].size;
+    int pointer = 0, cut = 0, passages = 0;
+    for (uint32_t i = b; i < e; i++) {
+        const wn_node *x = &dom->nodes[i];
+        if (x->tag == WN_TAG_TEXT || (x->flags & WN_NF_HIDDEN)) continue;
+        if (x->tag == WN_TAG_IMG || (x->tag == WN_TAG_A && (x->flags & WN_NF_LINK))) pointer = 1;
+        if (d->labels.unit[i] != i) continue;
+        const wn_unit_stats *o = &pg->ps->own[i];
+        float plain = (float)(o->chars - o->link_chars);
+        if (plain < WN_RULE(d, TEASER_MIN_SUMMARY)) continue;
+        if (plain > WN_RULE(d, TEASER_MAX_EXCERPT)) return 0;
+        /* a passage, not a line ending "and more ..." */
+        if (plain < WN_RULE(d, TEASER_MIN_EXCERPT)) return 0;
+        passages++;
+        size_t n;
+        const char *t = text_of(d, i, &n);
+        cut |= ends_cut(t, n);
+    }
+    (void)st;
+    return pointer && cut && passages == 1;
+}
+
 int wn_teaser_records(winnow_doc *d, const wn_page_scores *ps, uint8_t *is_teaser)
 {
     const wn_dom *dom = &d->dom;
@@ -600,7 +638,7 @@ int wn_teaser_records(winnow_doc *d, const wn_page_scores *ps, uint8_t *is_tease
                        dom->nodes[kid[s + len2]].tag != dom->nodes[kid[s + len2 + 1]].tag)
                     len2 += 2;
             uint32_t period = len2 ? 2 : 1, len = len2 ? len2 + 2 : len1;
-            uint32_t count = len / period, liked = 0, nm = 0;
+            uint32_t count = len / period, liked = 0, excerpts = 0, nm = 0;
             /* (rows: a data table, not a list of stories) */
             unsigned tag = dom->nodes[kid[s]].tag;
             if ((float)count >= min_records && tag != WN_TAG_TR && tag != WN_TAG_TD && tag != WN_TAG_TH) {
@@ -608,7 +646,8 @@ int wn_teaser_records(winnow_doc *d, const wn_page_scores *ps, uint8_t *is_tease
                     float rm = 0.0f;
                     for (uint32_t k = r; k < r + period; k++) rm += pg.pos[kid[k]];
                     mass[nm++] = rm;
-                    liked += (uint32_t)teaser_like(&pg, kid + r, period);
+                    if (teaser_like(&pg, kid + r, period)) liked++;
+                    else if (excerpt_like(&pg, kid + r, period)) liked++, excerpts++;
                 }
                 qsort(mass, nm, sizeof *mass, cmp_float);
                 /* the page's own text: running text beside the run's
@@ -622,8 +661,12 @@ int wn_teaser_records(winnow_doc *d, const wn_page_scores *ps, uint8_t *is_tease
                 float run_pos = 0.0f;
                 for (uint32_t k = s; k < s + len; k++) run_pos += pg.pos[kid[k]];
                 float near = pg.pos[px->parent] - run_pos;
-                if ((float)liked >= share * (float)count && beside >= min_post && beside >= post_ratio * mass[nm / 2] &&
-                    near < WN_RULE(d, TEASER_NEAR_TEXT) * mass[nm / 2]) {
+                /* excerpts cut short with an ellipsis say what they are
+                 * wherever they stand */
+                int cut = (float)excerpts >= WN_RULE(d, TEASER_EXCERPT_SHARE) * (float)count;
+                float ratio = cut ? WN_RULE(d, TEASER_EXCERPT_POST_RATIO) : post_ratio;
+                if ((cut || (float)liked >= share * (float)count) && beside >= min_post && beside >= ratio * mass[nm / 2] &&
+                    (cut || near < WN_RULE(d, TEASER_NEAR_TEXT) * mass[nm / 2])) {
                     uint32_t b = kid[s], e = kid[s + len - 1] + dom->nodes[kid[s + len - 1]].size;
                     memset(is_teaser + b, 1, e - b);
                     found += (int)count;

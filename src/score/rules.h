@@ -103,6 +103,17 @@
       "least unlinked characters under a teaser's headline (a sentence of summary)")                                \
     X(TEASER_MAX_SUMMARY, 400.0f, 0.0f, "records",                                                                   \
       "most unlinked characters under a teaser's headline: longer records are sections or posts, not teasers")     \
+    X(TEASER_MIN_EXCERPT, 150.0f, 1e30f, "records",                                                                \
+      "least characters of an excerpt's passage: a shorter line ending '...' is a list item's 'and more'")          \
+    X(TEASER_MAX_EXCERPT, 1200.0f, 0.0f, "records",                                                                \
+      "most characters of an excerpt (a record whose one passage ends cut short with an ellipsis, beside a link or " \
+      "a picture): a run of such records is a list of other posts")                                                  \
+    X(TEASER_EXCERPT_SHARE, 0.4f, 1e30f, "records",                                                                 \
+      "share of a run's records that are excerpts cut short that makes it a list of other posts (the others are "   \
+      "posts short enough to be shown whole)")                                                                       \
+    X(TEASER_EXCERPT_POST_RATIO, 1.0f, 1e30f, "records",                                                            \
+      "running text beside a run of excerpts, as a multiple of its median record, that makes it a list beside a "   \
+      "post (excerpts say what they are: a lower bar than TEASER_POST_RATIO, and no TEASER_NEAR_TEXT test)")        \
     X(TEASER_NEAR_TEXT, 1.0f, 0.0f, "records",                                                                      \
       "running text beside a teaser run under its parent and grandparent, as a multiple of its median record: "     \
       "a run among an article's paragraphs (a 'See also' list) is the article's own text")                          \
