@@ -21,7 +21,7 @@ static void json_kv_or_null(wn_buf *b, const char *key, const char *v, int comma
 
 static void block_json(const winnow_doc *d, uint32_t k, wn_buf *b, wn_buf *scratch, int with_text)
 {
-    winnow_block blk;
+    winnow_block blk = {sizeof blk};
     winnow_doc_block(d, k, &blk);
     uint32_t i = d->blocks[k];
     const wn_stats *s = &d->stats[i];
@@ -115,7 +115,7 @@ void wn_render_json(const winnow_doc *d, wn_out *o)
     wn_buf_puts(b, "\",\"comments\":[");
     wn_buf_free(&text);
     for (size_t k = 0; k < d->ncomments; k++) {
-        winnow_comment c;
+        winnow_comment c = {sizeof c};
         winnow_doc_comment(d, k, &c);
         wn_buf_putc(b, '{');
         json_kv(b, "author", c.author, 0);

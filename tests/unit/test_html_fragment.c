@@ -438,7 +438,7 @@ static void test_real_pages(void)
 int main(int argc, char **argv)
 {
     if (argc > 1) source_dir = argv[1];
-    engine = winnow_engine_new(NULL);
+    winnow_engine_new(NULL, &engine);
     parser = wn_parser_new(4096);
     if (!engine || !parser) return 1;
     RUN(test_tbody_root);

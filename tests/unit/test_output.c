@@ -263,8 +263,8 @@ static void test_json(void)
 static void test_json_source(void)
 {
     char file[64] = "crawl.warc.gz", rid[64] = "<urn:uuid:\"x\">", url[64] = "http://ex.com/a?b=1";
-    winnow_source src = {file, 42, rid};
-    winnow_input in = {article_page, strlen(article_page), NULL, url, &src};
+    winnow_source src = {sizeof src, file, 42, rid};
+    winnow_input in = {sizeof in, article_page, strlen(article_page), NULL, url, &src};
     winnow_doc *doc = NULL;
     CHECK_EQ(winnow_extract(engine, &in, &doc), WINNOW_OK);
     memset(file, 'z', sizeof file - 1);
@@ -278,8 +278,8 @@ static void test_json_source(void)
     winnow_doc_free(doc);
 
     /* a whole file: no record */
-    winnow_source whole = {"page.html", -1, NULL};
-    winnow_input in2 = {article_page, strlen(article_page), NULL, NULL, &whole};
+    winnow_source whole = {sizeof whole, "page.html", -1, NULL};
+    winnow_input in2 = {sizeof in2, article_page, strlen(article_page), NULL, NULL, &whole};
     CHECK_EQ(winnow_extract(engine, &in2, &doc), WINNOW_OK);
     js = render_str(doc, WINNOW_FORMAT_JSON);
     CHECK_HAS(js, "\"source\":{\"file\":\"page.html\",\"record\":null,\"record_id\":null,\"url\":null}");
@@ -383,7 +383,7 @@ static void test_empty_documents_render(void)
 
 int main(void)
 {
-    engine = winnow_engine_new(NULL);
+    winnow_engine_new(NULL, &engine);
     if (!engine) return 1;
     RUN(test_text);
     RUN(test_markdown);

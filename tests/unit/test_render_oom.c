@@ -110,7 +110,7 @@ static void test_write_failure(void)
 
 int main(void)
 {
-    engine = winnow_engine_new(NULL);
+    winnow_engine_new(NULL, &engine);
     if (!engine) return 1;
     RUN(test_every_allocation_fails_once);
     RUN(test_write_failure);
