@@ -12,7 +12,7 @@ CORPUS ?= ../shared/bench/aeb/html
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all deps check bench samples model install clean
+.PHONY: all deps check bench samples golden model install clean
 all:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$(PREFIX)" >/dev/null
 	cmake --build $(BUILD) -j $(JOBS)
@@ -40,6 +40,12 @@ bench: all
 # The main job on the shipped sample pages: each page's main text, printed.
 samples: all
 	@for f in samples/*.html; do echo "==> $$f"; $(BUILD)/winnow extract "$$f" || exit 1; echo; done
+
+# The renderers' expected outputs (tests/golden/, checked by the golden test):
+# rewritten from the current build when a change is meant to alter them;
+# read `git diff tests/golden/` before committing them.
+golden: all
+	tests/golden.sh $(BUILD)/winnow --update
 
 # The default node classifier (compiled into the library): 50 rounds of boosted
 # trees (100 score the same on the evaluation corpora and cost 10% more extraction time),

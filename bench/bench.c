@@ -150,7 +150,7 @@ static int count_bytes(void *ctx, const char *data, size_t len)
 /* Full public-API path for one page. With verbose, failures go to stderr. */
 static void extract_one(winnow_engine *e, const page *pg, extract_stats *s, int verbose)
 {
-    winnow_input in = { pg->data, pg->len, NULL, NULL };
+    winnow_input in = {sizeof in, pg->data, pg->len, NULL, NULL };
     winnow_doc *doc = NULL;
     winnow_status st = winnow_extract(e, &in, &doc);
     if (WINNOW_FAILED(st)) {
@@ -216,12 +216,14 @@ static void print_row(const char *label, const corpus *c, const double *t, int r
 
 static int run_throughput(const corpus *c, int rounds, long rss_loaded_kb)
 {
-    winnow_engine *e = winnow_engine_new(NULL);
+    winnow_engine *e = NULL;
+    winnow_engine_new(NULL, &e);
     /* the same pipeline without the node classifier, measured in the same rounds */
     winnow_options plain;
-    winnow_options_default(&plain);
+    winnow_options_default(&plain, sizeof plain);
     plain.classifier = 0;
-    winnow_engine *e0 = winnow_engine_new(&plain);
+    winnow_engine *e0 = NULL;
+    winnow_engine_new(&plain, &e0);
     wn_parser *p = wn_parser_new(512);
     if (!e || !e0 || !p) {
         fprintf(stderr, "winnow-bench: cannot create engine or parser\n");
@@ -284,7 +286,8 @@ static int run_throughput(const corpus *c, int rounds, long rss_loaded_kb)
  * one engine; current RSS at every 10% and the growth after warm-up. */
 static int run_growth(const corpus *c, size_t n_pages)
 {
-    winnow_engine *e = winnow_engine_new(NULL);
+    winnow_engine *e = NULL;
+    winnow_engine_new(NULL, &e);
     if (!e) {
         fprintf(stderr, "winnow-bench: cannot create engine\n");
         return 1;

@@ -106,7 +106,9 @@ int main(int argc, char **argv)
     size_t bytes = 0;
     for (size_t i = 0; i < n; i++) bytes += pages[i].len;
 
-    winnow_engine *e = winnow_engine_new(NULL);
+    winnow_engine *e = NULL;
+
+    winnow_engine_new(NULL, &e);
     wn_parser *p = wn_parser_new(512);
     wn_arena arena;
     wn_arena_init(&arena);
@@ -121,9 +123,9 @@ int main(int argc, char **argv)
         }
         double b = now_s();
         winnow_site_free(site);
-        site = winnow_site_new("bench", 0);
+        winnow_site_new("bench", 0, &site);
         for (size_t i = 0; i < n; i++) {
-            winnow_input in = {pages[i].data, pages[i].len, NULL, NULL};
+            winnow_input in = {sizeof in, pages[i].data, pages[i].len, NULL, NULL};
             int counted;
             winnow_site_learn(e, site, &in, &counted);
         }
@@ -148,7 +150,7 @@ int main(int argc, char **argv)
     size_t blocks = 0, ce_non = 0, fast_non = 0;
     for (size_t i = 0; i < n; i++) {
         winnow_doc *d = NULL;
-        winnow_input in = {pages[i].data, pages[i].len, NULL, NULL};
+        winnow_input in = {sizeof in, pages[i].data, pages[i].len, NULL, NULL};
         if (WINNOW_FAILED(winnow_extract(e, &in, &d))) continue;
         wn_ce_page cp;
         if (wn_ce_page_compute(d, &cp) == 0 && cp.count) {

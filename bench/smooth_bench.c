@@ -189,9 +189,10 @@ int main(int argc, char **argv)
         if (!load_dir(argv[i], &pages, &npages, &cap)) return 1;
 
     winnow_options eo;
-    winnow_options_default(&eo);
+    winnow_options_default(&eo, sizeof eo);
     eo.classifier = use_model;
-    winnow_engine *e = winnow_engine_new(&eo);
+    winnow_engine *e = NULL;
+    winnow_engine_new(&eo, &e);
     wn_parser *parser = wn_parser_new(512);
     result *res = calloc(npages ? npages : 1, sizeof *res);
     if (!e || !parser || !res) { fprintf(stderr, "winnow-smooth-bench: cannot start\n"); return 1; }
@@ -210,7 +211,7 @@ int main(int argc, char **argv)
 
     for (size_t p = 0; p < npages; p++) {
         const bpage *pg = &pages[p];
-        winnow_input in = { pg->data, pg->len, NULL, NULL };
+        winnow_input in = {sizeof in, pg->data, pg->len, NULL, NULL };
         winnow_doc *doc = NULL;
         if (WINNOW_FAILED(winnow_extract(e, &in, &doc)) || !doc) { failed++; continue; }
         uint32_t count = doc->dom.count;

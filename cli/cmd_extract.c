@@ -26,8 +26,8 @@ static void *extract_run(void *arg)
     cli_page page;
     while (cli_inputs_next(w->in, &page)) {
         const char *name = page.source ? page.source : "<stdin>";
-        winnow_source src = {page.file, page.record, page.record_id};
-        winnow_input input = {page.data, page.len, page.charset, page.url, &src};
+        winnow_source src = {sizeof src, page.file, page.record, page.record_id};
+        winnow_input input = {sizeof input, page.data, page.len, page.charset, page.url, &src};
         winnow_site *site = NULL;
         if (w->sites && o->site_opt.mode != WINNOW_MODE_PAGE) {
             char site_name[256], err[1200] = "";
@@ -94,7 +94,7 @@ int cmd_extract(int argc, char **argv, int blocks)
     cli_sites *sites = NULL;
     if (o.db_path && o.site_opt.mode != WINNOW_MODE_PAGE) {
         char err[1024];
-        winnow_status st = winnow_sitedb_open_ex(o.db_path, 0, &db, err, sizeof err);
+        winnow_status st = winnow_sitedb_open(o.db_path, WINNOW_SITEDB_READ, &db, err, sizeof err);
         if (st != WINNOW_OK) { fprintf(stderr, "winnow: %s\n", err); cli_opts_free(&o); return cli_db_exit(st); }
         sites = cli_sites_new(db, o.half_life);
         if (!sites) { winnow_sitedb_close(db); cli_opts_free(&o); return EXIT_SOME_FAILED; }

@@ -80,8 +80,8 @@ static site_queue *queue_of(learner *l, winnow_site *site);
 /* Counts one page into its site; keeps it for --batch. Takes the page. */
 static void learn_page(learner *l, winnow_engine *e, cli_page *page, winnow_site *site)
 {
-    winnow_source src = {page->file, page->record, page->record_id};
-    winnow_input input = {page->data, page->len, page->charset, page->url, &src};
+    winnow_source src = {sizeof src, page->file, page->record, page->record_id};
+    winnow_input input = {sizeof input, page->data, page->len, page->charset, page->url, &src};
     int was_counted = 0;
     winnow_status s = winnow_site_learn(e, site, &input, &was_counted);
     if (WINNOW_FAILED(s)) {
@@ -237,8 +237,8 @@ static void *batch_run(void *arg)
         size_t i = atomic_fetch_add(w->next, 1);
         if (i >= w->n || cli_inputs_stopped(w->in)) break;
         cli_page *p = &w->pages[i].page;
-        winnow_source src = {p->file, p->record, p->record_id};
-        winnow_input input = {p->data, p->len, p->charset, p->url, &src};
+        winnow_source src = {sizeof src, p->file, p->record, p->record_id};
+        winnow_input input = {sizeof input, p->data, p->len, p->charset, p->url, &src};
         winnow_doc *doc = NULL;
         winnow_status s = winnow_extract_site(e, &input, w->pages[i].site, &o->site_opt, &doc);
         if (WINNOW_FAILED(s)) {
@@ -379,7 +379,7 @@ int cmd_learn(int argc, char **argv)
     winnow_sitedb *db = NULL;
     if (o.db_path) {
         char err[1024];
-        winnow_status st = winnow_sitedb_open_ex(o.db_path, 1, &db, err, sizeof err);
+        winnow_status st = winnow_sitedb_open(o.db_path, WINNOW_SITEDB_WRITE, &db, err, sizeof err);
         if (st != WINNOW_OK) { fprintf(stderr, "winnow: %s\n", err); cli_opts_free(&o); return cli_db_exit(st); }
     }
     cli_progress_start("learn", o.quiet);

@@ -40,7 +40,7 @@ int cmd_sites(int argc, char **argv)
     }
     char err[1024];
     winnow_sitedb *db = NULL;
-    winnow_status s = winnow_sitedb_open_ex(o.db_path, 0, &db, err, sizeof err);
+    winnow_status s = winnow_sitedb_open(o.db_path, WINNOW_SITEDB_READ, &db, err, sizeof err);
     if (s != WINNOW_OK) { fprintf(stderr, "winnow: %s\n", err); cli_opts_free(&o); return cli_db_exit(s); }
     /* the rows are checked before the first is given, so the header is
      * printed with the first */
@@ -99,7 +99,7 @@ int cmd_site(int argc, char **argv)
     }
     char err[1024];
     winnow_sitedb *db = NULL;
-    winnow_status st = winnow_sitedb_open_ex(o.db_path, 0, &db, err, sizeof err);
+    winnow_status st = winnow_sitedb_open(o.db_path, WINNOW_SITEDB_READ, &db, err, sizeof err);
     if (st != WINNOW_OK) { fprintf(stderr, "winnow: %s\n", err); cli_opts_free(&o); return cli_db_exit(st); }
     site_find f = {.want = o.inputs[0]};
     if (!strncasecmp(f.want, "www.", 4)) snprintf(f.twin, sizeof f.twin, "%s", f.want + 4);
@@ -143,7 +143,7 @@ int cmd_check(int argc, char **argv)
     }
     char err[1024];
     winnow_sitedb *db = NULL;
-    winnow_status s = winnow_sitedb_open_ex(o.db_path, 0, &db, err, sizeof err);
+    winnow_status s = winnow_sitedb_open(o.db_path, WINNOW_SITEDB_READ, &db, err, sizeof err);
     if (s != WINNOW_OK) {
         printf("%s: %s\n", o.db_path, winnow_status_message(s));
         fprintf(stderr, "winnow: %s\n", err);
@@ -151,7 +151,7 @@ int cmd_check(int argc, char **argv)
         cli_opts_free(&o);
         return ex;
     }
-    winnow_sitedb_report rep;
+    winnow_sitedb_report rep = {sizeof rep};
     s = winnow_sitedb_check(db, print_problem, (void *)o.db_path, &rep);
     if (s == WINNOW_OK) {
         printf("%s: sound: format %d, %zu site%s, %zu fingerprints, %zu pages, %zu training blocks%s\n", o.db_path,

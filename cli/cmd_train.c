@@ -143,9 +143,10 @@ int cmd_train(int argc, char **argv)
     }
 
     winnow_options eo;
-    winnow_options_default(&eo);
+    winnow_options_default(&eo, sizeof eo);
     eo.classifier = 0; /* the trainer only parses and counts */
-    winnow_engine *e = winnow_engine_new(&eo);
+    winnow_engine *e = NULL;
+    winnow_engine_new(&eo, &e);
     winnow_trainer *t = winnow_trainer_new(&to);
     if (!e || !t) { fprintf(stderr, "winnow: out of memory\n"); return EXIT_SOME_FAILED; }
     int failed = 0;
@@ -154,32 +155,37 @@ int cmd_train(int argc, char **argv)
         char site[256];
         source_site(src[s], site, sizeof site);
         if (listed(exclude, site)) continue;
-        winnow_reader *r = winnow_reader_open(src[s], 0);
-        if (!r) { fprintf(stderr, "winnow: out of memory\n"); failed++; break; }
-        if (*winnow_reader_error(r)) {
-            fprintf(stderr, "winnow: %s: %s\n", src[s], winnow_reader_error(r));
-            winnow_reader_close(r);
+        winnow_reader *r = NULL;
+        char err[700];
+        winnow_status os = winnow_reader_open(src[s], NULL, &r, err, sizeof err);
+        if (os == WINNOW_E_NOMEM) { fprintf(stderr, "winnow: out of memory\n"); failed++; break; }
+        if (os != WINNOW_OK) {
+            fprintf(stderr, "winnow: %s: %s\n", src[s], err);
             failed++;
             continue;
         }
         winnow_input *pages = NULL;
         size_t n = 0, cap = 0;
-        winnow_record rec;
-        int rr;
-        while ((rr = winnow_reader_next(r, &rec)) == 1) {
+        winnow_record rec = {sizeof rec};
+        winnow_status rr;
+        while ((rr = winnow_reader_next(r, &rec)) == WINNOW_OK) {
             if (n == cap) {
                 cap = cap ? cap * 2 : 64;
                 winnow_input *g = realloc(pages, cap * sizeof *g);
-                if (!g) { rr = -1; break; }
+                if (!g) { rr = WINNOW_E_NOMEM; break; }
                 pages = g;
             }
             void *data = malloc(rec.len ? rec.len : 1);
-            if (!data) { rr = -1; break; }
+            if (!data) { rr = WINNOW_E_NOMEM; break; }
             memcpy(data, rec.data, rec.len);
-            pages[n++] = (winnow_input){data, rec.len, rec.charset ? strdup(rec.charset) : NULL,
+            pages[n++] = (winnow_input){sizeof(winnow_input), data, rec.len, rec.charset ? strdup(rec.charset) : NULL,
                                         rec.url ? strdup(rec.url) : NULL};
         }
-        if (rr < 0) { fprintf(stderr, "winnow: %s: %s\n", src[s], *winnow_reader_error(r) ? winnow_reader_error(r) : "read failed"); failed++; }
+        if (WINNOW_FAILED(rr)) {
+            fprintf(stderr, "winnow: %s: %s\n", src[s],
+                    *winnow_reader_error(r) ? winnow_reader_error(r) : winnow_status_message(rr));
+            failed++;
+        }
         winnow_reader_close(r);
         winnow_status st = winnow_trainer_add_site(t, e, site, pages, n);
         if (WINNOW_FAILED(st)) { fprintf(stderr, "winnow: %s: %s\n", src[s], winnow_status_message(st)); failed++; }
@@ -201,7 +207,8 @@ int cmd_train(int argc, char **argv)
             sm.pages, sm.examples, sm.template_examples, sm.content_examples, now_s() - t0);
 
     if (folds && !failed) {
-        int kinds[4] = {to.kind, 0, 0, 0}, nk = 1;
+        winnow_model_kind kinds[4] = {to.kind, WINNOW_MODEL_UNKNOWN, WINNOW_MODEL_UNKNOWN, WINNOW_MODEL_UNKNOWN};
+        int nk = 1;
         if (all_kinds) { kinds[0] = WINNOW_MODEL_NB; kinds[1] = WINNOW_MODEL_LOGREG; kinds[2] = WINNOW_MODEL_FOREST; kinds[3] = WINNOW_MODEL_BOOST; nk = 4; }
         for (int k = 0; k < nk; k++) {
             winnow_cv_result res;

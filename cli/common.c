@@ -29,8 +29,9 @@ const char *cli_format_ext(winnow_format f)
 
 winnow_engine *cli_engine_new(const cli_opts *o)
 {
-    winnow_engine *e = winnow_engine_new(&o->lib);
-    if (!e) { fprintf(stderr, "winnow: out of memory\n"); return NULL; }
+    winnow_engine *e = NULL;
+    winnow_status st = winnow_engine_new(&o->lib, &e);
+    if (st != WINNOW_OK) { fprintf(stderr, "winnow: %s\n", winnow_status_message(st)); return NULL; }
     if (o->model && o->lib.classifier && winnow_engine_load_model(e, o->model) != WINNOW_OK) {
         fprintf(stderr, "winnow: %s\n", winnow_engine_error(e));
         winnow_engine_free(e);
@@ -58,6 +59,8 @@ struct cli_inputs {
     const char *reader_path;
     int reader_index;        /* its place among the inputs */
     int reader_fresh;        /* opened; whether it failed is not looked at yet */
+    winnow_status open_status;  /* how opening it went: reader is NULL unless OK */
+    char open_error[700];
     size_t reader_skipped, reader_too_large;  /* its skips accounted for so far */
     int failed;              /* inputs and whole files that could not be read */
     int skipped;             /* pages over --max-bytes */
@@ -101,7 +104,9 @@ static void open_reader(cli_inputs *in)
 {
     in->reader_index = in->next_input;
     in->reader_path = in->o->inputs[in->next_input++];
-    in->reader = winnow_reader_open_with(in->reader_path, &in->o->reader);
+    in->reader = NULL;
+    in->open_status =
+        winnow_reader_open(in->reader_path, &in->o->reader, &in->reader, in->open_error, sizeof in->open_error);
     in->reader_fresh = 1;
     in->reader_skipped = in->reader_too_large = 0;
 }
@@ -227,16 +232,15 @@ int cli_inputs_next(cli_inputs *in, cli_page *page)
     pthread_mutex_lock(&in->lock);
     int got = 0;
     while (!got && !atomic_load(&in->stop)) {
-        if (!in->reader) {
+        if (!in->reader && !in->reader_fresh) {
             if (in->next_input >= in->o->ninputs) break;
             open_reader(in);
-            if (!in->reader) { cli_report("winnow: out of memory\n"); in->failed++; break; }
         }
         if (in->reader_fresh) {
             in->reader_fresh = 0;
-            if (*winnow_reader_error(in->reader)) {
-                cli_report("winnow: %s\n", winnow_reader_error(in->reader));
-                input_line(in, WINNOW_E_IO, winnow_reader_error(in->reader));
+            if (in->open_status != WINNOW_OK) {
+                cli_report("winnow: %s\n", in->open_error);
+                input_line(in, in->open_status, in->open_error);
                 in->failed++;
                 close_reader(in);
                 continue;
@@ -245,12 +249,12 @@ int cli_inputs_next(cli_inputs *in, cli_page *page)
             if (in->sizes)
                 in->sizes[in->reader_index] = winnow_reader_progress(in->reader, NULL, &total) ? (long long)total : -1;
         }
-        winnow_record rec;
-        int r = winnow_reader_next(in->reader, &rec);
+        winnow_record rec = {sizeof rec};
+        winnow_status r = winnow_reader_next(in->reader, &rec);
         const char *warning = winnow_reader_warning(in->reader);
         if (*warning && !in->o->quiet) cli_report("winnow: warning: %s\n", warning);
         account_skips(in, warning);
-        if (r == 1) {
+        if (r == WINNOW_OK) {
             page->data = malloc(rec.len ? rec.len : 1);
             if (!page->data) { cli_report("winnow: out of memory\n"); in->failed++; break; }
             if (rec.len) memcpy(page->data, rec.data, rec.len);
@@ -277,9 +281,9 @@ int cli_inputs_next(cli_inputs *in, cli_page *page)
             in->count++;
             got = 1;
         } else {
-            if (r < 0) {
+            if (WINNOW_FAILED(r)) {
                 cli_report("winnow: %s\n", winnow_reader_error(in->reader));
-                input_line(in, WINNOW_E_IO, winnow_reader_error(in->reader));
+                input_line(in, r, winnow_reader_error(in->reader));
                 in->failed++;
             }
             close_reader(in);
@@ -390,8 +394,8 @@ winnow_site *cli_sites_get(cli_sites *s, const char *name, char *err, size_t err
                 remember_failure(s, name, err);
             }
         } else {
-            site = winnow_site_new(name, s->half_life);
-            if (!site) snprintf(err, errcap, "out of memory");
+            winnow_status st = winnow_site_new(name, s->half_life, &site);
+            if (st != WINNOW_OK) snprintf(err, errcap, "%s", winnow_status_message(st));
         }
         if (site) {
             if (s->count == s->cap) {
@@ -493,7 +497,7 @@ static winnow_status write_comments(const winnow_doc *doc, sink *out)
 {
     size_t n = winnow_doc_comment_count(doc);
     for (size_t i = 0; i < n; i++) {
-        winnow_comment c;
+        winnow_comment c = {sizeof c};
         winnow_doc_comment(doc, i, &c);
         fprintf(out->f, "\n-- %s%s%s\n%s\n", c.author, *c.author && *c.date ? ", " : "", c.date, c.text);
         out->last = '\n';

@@ -16,7 +16,7 @@ int cmd_rules(int argc, char **argv)
     if (extra) { fprintf(stderr, "winnow: rules takes no arguments\n"); return EXIT_USAGE; }
     printf("name\tstage\tdefault\toff\twhy\n");
     for (int i = 0; i < winnow_rule_count(); i++) {
-        winnow_rule r;
+        winnow_rule r = {sizeof r};
         winnow_rule_info(i, &r);
         printf("%s\t%s\t%g\t%g\t%s\n", r.name, r.stage, r.default_value, r.off_value, r.why);
     }

@@ -235,8 +235,9 @@ void cli_opts_free(cli_opts *o)
 int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed)
 {
     memset(o, 0, sizeof *o);
-    winnow_options_default(&o->lib);
-    winnow_site_options_default(&o->site_opt);
+    winnow_options_default(&o->lib, sizeof o->lib);
+    winnow_site_options_default(&o->site_opt, sizeof o->site_opt);
+    winnow_reader_options_default(&o->reader, sizeof o->reader);
     o->format = WINNOW_FORMAT_TEXT;
     o->jobs = 1;
     o->commit_every = 1000;
@@ -277,7 +278,7 @@ int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed)
             o->output = val;
             break;
         case 'f':
-            if (!winnow_format_parse(val, &o->format)) {
+            if (winnow_format_parse(val, &o->format) != WINNOW_OK) {
                 fprintf(stderr, "winnow: unknown format '%s' (text, markdown, json, html, blocks, segments)\n", val);
                 return EXIT_USAGE;
             }
@@ -339,7 +340,7 @@ int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed)
             }
             int known = 0;
             for (int k = 0; k < winnow_rule_count() && !known; k++) {
-                winnow_rule r;
+                winnow_rule r = {sizeof r};
                 winnow_rule_info(k, &r);
                 known = strlen(r.name) == (size_t)(eq - val) && !strncmp(r.name, val, (size_t)(eq - val));
             }

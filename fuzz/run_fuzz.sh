@@ -6,13 +6,13 @@
 # libFuzzer adds every input that finds new coverage to its corpus
 # directory; pointing it at a temporary copy keeps the committed seeds as
 # they are. Inputs that crash, leak or time out are written to ARTIFACT_DIR
-# and the run fails.
+# and the run fails. Every file of SEED_DIR but its README is a seed.
 set -eu
 fuzzer=$1 seeds=$2 artifacts=$3 seconds=$4
 work=$(mktemp -d "${TMPDIR:-/tmp}/winnow-fuzz.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
 mkdir -p "$work/corpus" "$artifacts"
-cp "$seeds"/*.html "$work/corpus/"
+find "$seeds" -maxdepth 1 -type f ! -name README.md -exec cp {} "$work/corpus/" \;
 # -timeout: one input taking 10 s is a hang; -rss_limit_mb: a memory blow-up
 # is a bug too; -max_len: the seeds are under 20 KB, so is what grows from them.
 "$fuzzer" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -max_len=20480 \

@@ -1,17 +1,74 @@
 /* winnow: separate the main content of web pages from their templates.
  *
- * The one public header of libwinnow. Handles are opaque; every call that
- * can fail returns a winnow_status, and winnow_status_message() /
- * winnow_engine_error() say what went wrong in words a user can act on.
- *
- * Threading: an engine holds one parser and reusable buffers. Use one
- * engine per thread; engines share nothing, and the library has no global
- * mutable state. A document belongs to the engine that made it and must be
- * freed before that engine.
- *
- * Data flow of winnow_extract():
+ * The one public header of libwinnow. Data flow of winnow_extract():
  *   bytes -> decoded UTF-8 -> DOM -> per-node statistics and blocks
  *         -> templateness scores -> content labels -> renderers
+ *
+ * Conventions, the same for every call:
+ *
+ * Errors. Every call that can fail returns a winnow_status; results come
+ * back through out-parameters, which are set to NULL (handles) when the call
+ * fails. WINNOW_FAILED(s) tells failures from results; winnow_status_name()
+ * and winnow_status_message() name and describe a status, and the object
+ * the call was made on has the detail in words a user can act on:
+ * winnow_engine_error(), winnow_reader_error(), winnow_sitedb_error(). A
+ * call that creates an object from a file (winnow_reader_open,
+ * winnow_sitedb_open) has no object to hold the detail when it fails, so it
+ * writes it to the caller's buffer err (errcap bytes; NULL when not
+ * wanted). Queries that cannot fail (counts, names) return their value.
+ *
+ * Handles are opaque: winnow_engine, winnow_doc, winnow_reader,
+ * winnow_sitedb, winnow_site. Each has one function that frees it, which
+ * takes NULL.
+ *
+ * Structures that cross the API can grow: each starts with
+ * `size_t struct_size`, which the caller sets to sizeof the structure as
+ * its copy of this header declares it, so that a program built against an
+ * older winnow.h keeps working with a newer library (and is told, not
+ * misread, by an older one):
+ *   - option structures are filled by their _default() function, given the
+ *     size: `winnow_options o; winnow_options_default(&o, sizeof o);`
+ *   - structures the library fills are declared with their size:
+ *     `winnow_block b = {sizeof b}; winnow_doc_block(doc, i, &b);`
+ *   - winnow_input and winnow_source are written out by the caller:
+ *     `winnow_input in = {sizeof in, bytes, len};`
+ * The library reads and writes only the first struct_size bytes. Fields
+ * added after a program was built take their defaults on input and are not
+ * written on output; a struct_size larger than this library knows is
+ * accepted when the bytes it does not know are zero (fields left at their
+ * defaults; out-structures get them zeroed) and refused with WINNOW_E_ARG
+ * otherwise, as is a struct_size smaller than the first version of the
+ * structure. Structures the library hands to a callback carry the library's
+ * own struct_size: read a field added later only when struct_size covers it.
+ * New fields only ever go at the end, and new enum values and statuses are
+ * added without renumbering the ones that exist.
+ *
+ * Lifetimes. Strings the library returns are never freed by the caller and
+ * live as follows: names and messages of statuses, formats, metadata fields
+ * and rules, and winnow_version(), for the life of the program; an error or
+ * warning of an engine, reader or site database until the next call on that
+ * object or its end; a document's strings (warning, source, metadata, block
+ * tags and paths, comments) as long as the document; a record's strings and
+ * bytes until the next winnow_reader_next() or winnow_reader_close() on its
+ * reader; a site summary's and a template's strings during the callback
+ * only. Only winnow_render_alloc() hands over memory, which the caller
+ * free()s.
+ *
+ * Documents and engines. A document owns a copy of everything it shows
+ * (the page's text, DOM, labels and metadata, in its own memory): it does
+ * not point into the input bytes, which may be freed once winnow_extract()
+ * returns, and what is done to its engine afterwards (more pages, other
+ * rules, another model) does not change it. It borrows one thing: its
+ * memory comes from its engine, and winnow_doc_free() gives it back to the
+ * engine for the next page. So a document must be freed before its engine,
+ * and winnow_doc_free() counts as a call on the engine. Any number of
+ * documents of one engine may be alive at once.
+ *
+ * Threads. An engine holds one parser and reusable buffers: use one engine
+ * per thread (or one behind a lock). Engines share nothing, and the library
+ * has no global mutable state. A document may be read and rendered on any
+ * thread, while its engine extracts other pages on another. Readers, site
+ * databases and site models: one thread at a time each.
  */
 #ifndef WINNOW_H
 #define WINNOW_H
@@ -34,8 +91,15 @@ extern "C" {
 #define WINNOW_VERSION_MINOR 1
 #define WINNOW_VERSION_PATCH 0
 #define WINNOW_VERSION_STRING "0.1.0"
+/* MAJOR * 1000000 + MINOR * 1000 + PATCH: 0.1.0 is 1000, 1.2.3 is 1002003.
+ * Compare it with >= to require a version at build time. */
+#define WINNOW_VERSION_NUMBER (WINNOW_VERSION_MAJOR * 1000000L + WINNOW_VERSION_MINOR * 1000L + WINNOW_VERSION_PATCH)
 
+/* The version of the library the program runs with ("0.1.0", and as
+ * WINNOW_VERSION_NUMBER reckons it), which may be newer than the header it
+ * was built with. */
 WINNOW_API const char *winnow_version(void);
+WINNOW_API long winnow_version_number(void);
 
 typedef enum winnow_status {
     WINNOW_OK = 0,
@@ -45,19 +109,27 @@ typedef enum winnow_status {
     WINNOW_NO_MAIN = 3,     /* the page has visible text but none was judged main content:
                                the result is empty, winnow_doc_warning() says how much text
                                there was */
+    WINNOW_END = 4,         /* winnow_reader_next(): no more records (not a failure) */
     WINNOW_E_EMPTY = 10,    /* zero bytes of input */
     WINNOW_E_BINARY,        /* input is not text (image, archive, compressed data) */
     WINNOW_E_TOO_LARGE,     /* input exceeds winnow_options.max_input_bytes */
     WINNOW_E_NOMEM,
     WINNOW_E_PARSE,         /* the HTML parser failed */
-    WINNOW_E_IO,            /* a write callback failed */
-    WINNOW_E_ARG,           /* invalid argument */
+    WINNOW_E_IO,            /* a file could not be opened, read or written, or a write
+                               callback failed */
+    WINNOW_E_ARG,           /* invalid argument (NULL, out of range, a struct_size this
+                               library does not take, a name it does not know) */
     WINNOW_E_DB_DAMAGED,    /* the site database is damaged: SQLite's integrity check or a site's
                                checksum failed; nothing is written into such a file */
     WINNOW_E_DB_READONLY,   /* the site database cannot be written (the file or its folder) */
     WINNOW_E_DB_FORMAT,     /* not a winnow site database, or one of a format this winnow does
                                not read */
     WINNOW_E_DB_BUSY,       /* another process kept the site database locked past the timeout */
+    WINNOW_E_FORMAT,        /* a file is not of the format asked for: a model file that is
+                               not one (or of another version or feature layout), a file
+                               read as WARC that is not a WARC file */
+    WINNOW_E_DB,            /* the site database failed in a way none of WINNOW_E_DB_* names
+                               (an SQLite error); winnow_sitedb_error() says which */
 } winnow_status;
 
 #define WINNOW_FAILED(s) ((s) >= WINNOW_E_EMPTY)
@@ -66,6 +138,7 @@ WINNOW_API const char *winnow_status_name(winnow_status s);     /* "WINNOW_E_BIN
 WINNOW_API const char *winnow_status_message(winnow_status s);  /* one sentence */
 
 typedef struct winnow_options {
+    size_t struct_size;      /* sizeof (winnow_options): set by winnow_options_default() */
     size_t max_input_bytes;  /* larger inputs fail with WINNOW_E_TOO_LARGE; default 256 MiB */
     unsigned max_depth;      /* element nesting cap (browsers use 512); default 512 */
     int include_title;       /* prepend the page's headline to the text when it sits
@@ -76,19 +149,24 @@ typedef struct winnow_options {
                                 regression); default 1 */
 } winnow_options;
 
-WINNOW_API void winnow_options_default(winnow_options *o);
+/* Fills *o with the defaults; struct_size is sizeof *o as the caller
+ * declares it (WINNOW_E_ARG when too small for this structure). */
+WINNOW_API winnow_status winnow_options_default(winnow_options *o, size_t struct_size);
 
 typedef struct winnow_engine winnow_engine;
 typedef struct winnow_doc winnow_doc;
 
-/* NULL only when memory is exhausted. opt may be NULL for defaults. */
-WINNOW_API winnow_engine *winnow_engine_new(const winnow_options *opt);
+/* A new engine in *out. opt may be NULL for the defaults. WINNOW_E_ARG for
+ * out NULL or an opt->struct_size this library does not take, WINNOW_E_NOMEM. */
+WINNOW_API winnow_status winnow_engine_new(const winnow_options *opt, winnow_engine **out);
 WINNOW_API void winnow_engine_free(winnow_engine *e);
 /* Detail of the last failed call on this engine, "" if none. */
 WINNOW_API const char *winnow_engine_error(const winnow_engine *e);
 /* Replaces the engine's node classifier with a model file written by
  * `winnow train` (NULL: no classifier, the heuristic scorer alone).
- * A file of another format or feature layout is refused with a message. */
+ * WINNOW_E_IO when the file cannot be opened or read, WINNOW_E_FORMAT when
+ * it is not a model file or one of another version or feature layout (the
+ * engine keeps its classifier then); winnow_engine_error() says why. */
 WINNOW_API winnow_status winnow_engine_load_model(winnow_engine *e, const char *path);
 /* 1 when the engine scores nodes with a classifier in page mode. */
 WINNOW_API int winnow_engine_has_model(const winnow_engine *e);
@@ -96,22 +174,24 @@ WINNOW_API int winnow_engine_has_model(const winnow_engine *e);
 /* Where a page came from, for tracing a result back to its input; the JSON
  * output reports it (with the input's url) as "source". */
 typedef struct winnow_source {
+    size_t struct_size;     /* sizeof (winnow_source) */
     const char *file;       /* the file the page was read from, or NULL */
     long long record;       /* its record in that file (winnow_record.number), -1 for none */
     const char *record_id;  /* the record's WARC-Record-ID, or NULL */
 } winnow_source;
 
 typedef struct winnow_input {
-    const void *data;
+    size_t struct_size;   /* sizeof (winnow_input) */
+    const void *data;     /* the page's bytes: read during winnow_extract() only */
     size_t len;
     const char *charset;  /* from HTTP Content-Type, or NULL */
     const char *url;      /* page URL, or NULL */
     const winnow_source *source;  /* where the page came from, or NULL (unknown) */
 } winnow_input;
 
-/* Runs the whole pipeline on one page. On success (OK, PARTIAL, NO_CONTENT)
- * *out is a document to render and free; on failure *out is NULL and
- * winnow_engine_error() has the detail. */
+/* Runs the whole pipeline on one page. On success (OK, PARTIAL, NO_CONTENT,
+ * NO_MAIN) *out is a document to render and free; on failure *out is NULL
+ * and winnow_engine_error() has the detail. */
 WINNOW_API winnow_status winnow_extract(winnow_engine *e, const winnow_input *in, winnow_doc **out);
 WINNOW_API void winnow_doc_free(winnow_doc *d);
 /* Why a document is PARTIAL, NO_CONTENT or NO_MAIN, "" otherwise. */
@@ -128,10 +208,13 @@ WINNOW_API const char *winnow_doc_source(const winnow_doc *d);
  * with its default, the value that turns it off, and its reason. An
  * engine's copy can be changed (experiments, tests that pin a rule). */
 typedef struct winnow_rule {
+    size_t struct_size;     /* sizeof (winnow_rule), set by the caller */
     const char *name, *stage, *why;
     double default_value, off_value;
 } winnow_rule;
 WINNOW_API int winnow_rule_count(void);
+/* Fills *out with rule i (0 <= i < winnow_rule_count()); WINNOW_E_ARG when
+ * out of range. */
 WINNOW_API winnow_status winnow_rule_info(int i, winnow_rule *out);
 WINNOW_API winnow_status winnow_engine_set_rule(winnow_engine *e, const char *name, double value);
 
@@ -145,14 +228,19 @@ typedef enum winnow_format {
                                 classifier's scores, one JSON object */
 } winnow_format;
 
-/* "text", "markdown" (or "md"), "json", "html", "blocks", "segments"; 0 when unknown. */
-WINNOW_API int winnow_format_parse(const char *name, winnow_format *out);
+/* "text" (or "txt"), "markdown" (or "md"), "json", "html", "blocks",
+ * "segments" into *out; WINNOW_E_ARG (and *out untouched) when unknown. */
+WINNOW_API winnow_status winnow_format_parse(const char *name, winnow_format *out);
 
-/* Output goes through a callback: a non-zero return aborts with WINNOW_E_IO. */
+/* Output goes through a callback: a non-zero return aborts with WINNOW_E_IO;
+ * an allocation that fails while rendering gives WINNOW_E_NOMEM. Either way
+ * the callback may already have received part of the output. */
 typedef int (*winnow_write_fn)(void *ctx, const char *data, size_t len);
 WINNOW_API winnow_status winnow_render(const winnow_doc *d, winnow_format f, winnow_write_fn write, void *ctx);
-/* Convenience: a malloc'd NUL-terminated rendering (free() it), NULL on OOM. */
-WINNOW_API char *winnow_render_alloc(const winnow_doc *d, winnow_format f, size_t *len);
+/* Convenience: the rendering as one malloc'd NUL-terminated string in *out
+ * (free() it), its length without the NUL in *len (len may be NULL). *out
+ * is NULL on failure. */
+WINNOW_API winnow_status winnow_render_alloc(const winnow_doc *d, winnow_format f, char **out, size_t *len);
 
 typedef enum winnow_meta_field {
     WINNOW_META_TITLE,
@@ -173,6 +261,7 @@ WINNOW_API const char *winnow_meta_name(winnow_meta_field f);  /* "title", "auth
 /* Block candidates in document order (Kolcz & Yih: block tags with at least
  * 40 characters and 3 distinct words), nested blocks included. */
 typedef struct winnow_block {
+    size_t struct_size;        /* sizeof (winnow_block), set by the caller */
     const char *tag;
     const char *path;          /* DOM path, "html.body.div.p" */
     size_t src_begin, src_len; /* byte range in the decoded input */
@@ -186,37 +275,49 @@ typedef struct winnow_block {
 } winnow_block;
 
 WINNOW_API size_t winnow_doc_block_count(const winnow_doc *d);
-/* Fills *b; returns 0 when i is out of range. */
-WINNOW_API int winnow_doc_block(const winnow_doc *d, size_t i, winnow_block *b);
+/* Fills *b with block i; WINNOW_E_ARG when i is out of range. */
+WINNOW_API winnow_status winnow_doc_block(const winnow_doc *d, size_t i, winnow_block *b);
 
 /* Reader comments found by their structure (a run of records after the
  * post: who, when, text), in document order; they are not in the main
  * content. Strings live as long as the document; author and date are ""
  * when not found. */
 typedef struct winnow_comment {
+    size_t struct_size;     /* sizeof (winnow_comment), set by the caller */
     const char *author, *date, *text;
 } winnow_comment;
 
 WINNOW_API size_t winnow_doc_comment_count(const winnow_doc *d);
-/* Fills *c; returns 0 when i is out of range. */
-WINNOW_API int winnow_doc_comment(const winnow_doc *d, size_t i, winnow_comment *c);
+/* Fills *c with comment i; WINNOW_E_ARG when i is out of range. */
+WINNOW_API winnow_status winnow_doc_comment(const winnow_doc *d, size_t i, winnow_comment *c);
 
 /* ------------------------------------------------------------------------
  * Page readers: directories, single files, stdin, WARC and JSONL.
+ *
+ * A reader hands out one page at a time; memory stays bounded by the
+ * largest record (WARC and JSONL files are streamed, gzip undone on the
+ * fly, whatever the file's name). Damage is not an error: a damaged WARC
+ * record, a malformed JSONL line or an unreadable file in a directory is
+ * skipped and reported by winnow_reader_warning(), and a WARC file cut
+ * short ends with a warning. Only a read error or exhausted memory stops a
+ * reader.
  * ------------------------------------------------------------------------ */
-
-#define WINNOW_READER_API 1
 
 typedef struct winnow_reader winnow_reader;
 
 typedef struct winnow_record {
-    const char *url;      /* WARC-Target-URI, JSONL "url", or NULL for plain files */
-    const void *data;     /* page bytes (WARC: HTTP payload, transfer and content encodings undone) */
+    size_t struct_size;   /* sizeof (winnow_record), set by the caller */
+    const char *url;      /* WARC-Target-URI, JSONL "url", or NULL for files without one */
+    const void *data;     /* page bytes (WARC: the HTTP payload, headers stripped, chunked
+                             transfer and gzip/deflate content encodings undone) */
     size_t len;
-    const char *charset;  /* from the HTTP Content-Type header or JSONL "charset"; NULL if none */
-    const char *source;   /* "file", "file.warc.gz#offset" or "file.jsonl:line" */
-    const char *id;       /* the page's name: the file stem ("ID" for ID.html, ID.html.gz; "sub/ID"
-                             below a directory's subdirectory), or the record number ("00042") */
+    const char *charset;  /* from the HTTP Content-Type header (WARC) or JSONL "charset"; NULL if none */
+    const char *source;   /* where it came from: the file path, "file.warc.gz#offset" (the gzip
+                             member's offset when the record starts a member, else the offset in
+                             the decompressed data) or "file.jsonl:line" */
+    const char *id;       /* the page's name: the file stem ("ID" for ID.html and ID.html.gz;
+                             "sub/ID" below a directory's subdirectory), or the record number
+                             ("00042") */
     const char *file;     /* the file it was read from: the HTML file (a directory's entry too),
                              the WARC or JSONL file, "-" for stdin */
     long long number;     /* its record in that file: WARC records counted from 0 (every record,
@@ -236,28 +337,41 @@ typedef enum winnow_input_format {
 } winnow_input_format;
 
 typedef struct winnow_reader_options {
+    size_t struct_size;          /* sizeof (winnow_reader_options): set by the _default() */
     size_t max_record_bytes;     /* records over this are skipped with a warning; 0 = 256 MiB */
     winnow_input_format format;  /* files and stdin; a directory always lists its pages */
     int recursive;               /* directories: the pages of subdirectories too */
 } winnow_reader_options;
 
-/* Opens PATH: a directory (its *.html, *.htm, *.html.gz and *.htm.gz files,
- * sorted by path in byte order; subdirectories with opt->recursive, symbolic
- * links to directories not followed), a file (read as opt->format says), or
- * "-" for stdin (the same). NULL only on OOM: check winnow_reader_error().
- * opt may be NULL for the defaults. */
-WINNOW_API winnow_reader *winnow_reader_open_with(const char *path, const winnow_reader_options *opt);
-/* winnow_reader_open_with with the format told automatically, not recursive. */
-WINNOW_API winnow_reader *winnow_reader_open(const char *path, size_t max_record_bytes);
-/* 1: *rec filled (valid until the next call or close); 0: end; -1: error. */
-WINNOW_API int winnow_reader_next(winnow_reader *r, winnow_record *rec);
+/* Fills *o with the defaults (256 MiB, AUTO, not recursive). */
+WINNOW_API winnow_status winnow_reader_options_default(winnow_reader_options *o, size_t struct_size);
+
+/* Opens PATH into *out: a directory (its *.html, *.htm, *.html.gz and
+ * *.htm.gz files, sorted by path in byte order; subdirectories with
+ * opt->recursive, symbolic links to directories not followed), a file (read
+ * as opt->format says), or "-" for stdin (the same: a WARC or JSONL stream
+ * on stdin is read record by record). opt may be NULL for the defaults.
+ * Fails with WINNOW_E_IO (cannot open or read it), WINNOW_E_FORMAT (read as
+ * WARC, it is not a WARC file), WINNOW_E_NOMEM or WINNOW_E_ARG (no path, a
+ * struct_size this library does not take); err then says why. */
+WINNOW_API winnow_status winnow_reader_open(const char *path, const winnow_reader_options *opt, winnow_reader **out,
+                                            char *err, size_t errcap);
+/* The next page into *rec: WINNOW_OK with *rec filled (valid until the next
+ * call or close), WINNOW_END when there are no more, or a failure
+ * (WINNOW_E_IO, WINNOW_E_NOMEM; winnow_reader_error() says what), after
+ * which the reader gives the same failure again: errors are final. */
+WINNOW_API winnow_status winnow_reader_next(winnow_reader *r, winnow_record *rec);
 WINNOW_API const char *winnow_reader_error(const winnow_reader *r);    /* "" when none */
-WINNOW_API const char *winnow_reader_warning(const winnow_reader *r);  /* last non-fatal problem, "" when none */
-WINNOW_API size_t winnow_reader_skipped(const winnow_reader *r);       /* records skipped so far */
+/* The last non-fatal problem of the last winnow_reader_next(), "" when none. */
+WINNOW_API const char *winnow_reader_warning(const winnow_reader *r);
+/* Records skipped so far: WARC response/resource records that are not 2xx
+ * HTML, pages over the size limit, damaged records, malformed JSONL lines,
+ * unreadable files. warcinfo, request, metadata and revisit records are not
+ * pages and are not counted. */
+WINNOW_API size_t winnow_reader_skipped(const winnow_reader *r);
 /* Of the records skipped, those over max_record_bytes. */
 WINNOW_API size_t winnow_reader_too_large(const winnow_reader *r);
-/* What the input is read as: HTML (a directory, or one page), WARC or
- * JSONL; AUTO when it could not be opened. */
+/* What the input is read as: HTML (a directory, or one page), WARC or JSONL. */
 WINNOW_API winnow_input_format winnow_reader_format(const winnow_reader *r);
 /* Bytes of the input read so far and its size as stored (compressed bytes
  * for gzip; a directory's: its pages'). Returns 0 when the size is not
@@ -276,9 +390,20 @@ WINNOW_API void winnow_reader_close(winnow_reader *r);
 typedef struct winnow_sitedb winnow_sitedb;
 typedef struct winnow_site winnow_site;
 
-/* Opens (writable: creates) a site database. NULL on failure, with the
- * reason in err (a corrupt file, another program's database, a newer
- * format, a file or folder that cannot be written). One handle per thread.
+/* How a site database is opened. */
+typedef enum winnow_sitedb_access {
+    WINNOW_SITEDB_READ = 0,   /* sites, site, extract: works on files and folders that
+                                 cannot be written */
+    WINNOW_SITEDB_WRITE = 1,  /* learn: creates the file when there is none */
+} winnow_sitedb_access;
+
+/* Opens a site database into *out. On failure *out is NULL, err says why
+ * and the status what: WINNOW_E_DB_READONLY (WRITE asked of a file or
+ * folder that cannot be written), WINNOW_E_DB_DAMAGED, WINNOW_E_DB_FORMAT
+ * (not a winnow site database, another format version, or an empty file
+ * opened for reading), WINNOW_E_DB_BUSY, WINNOW_E_IO (cannot open or create
+ * it), WINNOW_E_DB (another SQLite error), WINNOW_E_NOMEM, WINNOW_E_ARG.
+ * One handle per thread.
  *
  * A writable handle first checks the whole file (SQLite's integrity check
  * and every site's checksums) and writes nothing into a damaged one; while
@@ -286,14 +411,8 @@ typedef struct winnow_site winnow_site;
  * commits), and closing it checkpoints and leaves the file alone again, in
  * rollback-journal mode, without -wal or -shm files. A read handle works
  * on a file or folder that cannot be written and creates no files there. */
-WINNOW_API winnow_sitedb *winnow_sitedb_open(const char *path, int writable, char *err, size_t errcap);
-/* The same, with the reason as a status: WINNOW_E_DB_READONLY (writable
- * asked of a file or folder that cannot be written), WINNOW_E_DB_DAMAGED,
- * WINNOW_E_DB_FORMAT (not a winnow site database, another format version,
- * or an empty file opened for reading), WINNOW_E_DB_BUSY, WINNOW_E_IO
- * (cannot open or create it), WINNOW_E_NOMEM, WINNOW_E_ARG. */
-WINNOW_API winnow_status winnow_sitedb_open_ex(const char *path, int writable, winnow_sitedb **out, char *err,
-                                               size_t errcap);
+WINNOW_API winnow_status winnow_sitedb_open(const char *path, winnow_sitedb_access access, winnow_sitedb **out,
+                                            char *err, size_t errcap);
 WINNOW_API void winnow_sitedb_close(winnow_sitedb *db);
 WINNOW_API const char *winnow_sitedb_error(const winnow_sitedb *db);
 
@@ -304,8 +423,8 @@ WINNOW_API const char *winnow_sitedb_error(const winnow_sitedb *db);
  * until they are saved (a few kB each), to merge them with another
  * writer's: save it every few hundred pages. */
 WINNOW_API winnow_status winnow_site_load(winnow_sitedb *db, const char *name, double half_life, winnow_site **out);
-/* A model that lives only in memory (batch use, tests). */
-WINNOW_API winnow_site *winnow_site_new(const char *name, double half_life);
+/* A model that lives only in memory (batch use, tests), into *out. */
+WINNOW_API winnow_status winnow_site_new(const char *name, double half_life, winnow_site **out);
 WINNOW_API void winnow_site_free(winnow_site *s);
 WINNOW_API const char *winnow_site_name(const winnow_site *s);
 WINNOW_API double winnow_site_pages(const winnow_site *s);   /* aged page count */
@@ -343,19 +462,22 @@ typedef enum winnow_method {
 } winnow_method;
 
 typedef struct winnow_site_options {
+    size_t struct_size;     /* sizeof (winnow_site_options): set by the _default() */
     winnow_mode mode;
     winnow_method method;
     int exclude_self;       /* leave-one-out: the page's own contribution is left out */
     unsigned min_pages;     /* auto mode: pages a site needs before its model is used; 0 = 5 */
 } winnow_site_options;
 
-WINNOW_API void winnow_site_options_default(winnow_site_options *o);
+WINNOW_API winnow_status winnow_site_options_default(winnow_site_options *o, size_t struct_size);
 
-/* winnow_extract with a site model (site may be NULL: page mode). */
+/* winnow_extract with a site model (site may be NULL: page mode; opt may be
+ * NULL for the defaults). */
 WINNOW_API winnow_status winnow_extract_site(winnow_engine *e, const winnow_input *in, const winnow_site *site,
                                   const winnow_site_options *opt, winnow_doc **out);
 
 typedef struct winnow_site_summary {
+    size_t struct_size;     /* the library's sizeof (winnow_site_summary) */
     const char *name;
     double pages;           /* aged page count */
     double pages_learned;   /* pages counted over the site's life */
@@ -364,12 +486,15 @@ typedef struct winnow_site_summary {
     long long keys;         /* distinct fingerprints stored */
 } winnow_site_summary;
 
+/* Called with each site; a non-zero return stops the listing. */
+typedef int (*winnow_site_fn)(void *ctx, const winnow_site_summary *s);
 /* Calls fn for every site in the database, by name; a non-zero return stops.
  * Every row is checked against its checksum before the first call:
  * WINNOW_E_DB_DAMAGED, and no call, when one does not match. */
-WINNOW_API winnow_status winnow_sitedb_list(winnow_sitedb *db, int (*fn)(void *ctx, const winnow_site_summary *s), void *ctx);
+WINNOW_API winnow_status winnow_sitedb_list(winnow_sitedb *db, winnow_site_fn fn, void *ctx);
 
 typedef struct winnow_sitedb_report {
+    size_t struct_size;     /* sizeof (winnow_sitedb_report), set by the caller */
     int format;             /* the file's format version (1: without checksums) */
     size_t sites, keys, pages, ce_pages, ce_blocks;  /* rows checked */
     size_t problems;
@@ -380,14 +505,18 @@ typedef struct winnow_sitedb_report {
  * be NULL) gets one sentence per problem found. WINNOW_OK when sound,
  * WINNOW_E_DB_DAMAGED when problems were found, another failure when the
  * check could not run (winnow_sitedb_error says why). report may be NULL. */
-WINNOW_API winnow_status winnow_sitedb_check(winnow_sitedb *db, void (*problem)(void *ctx, const char *what), void *ctx,
+typedef void (*winnow_problem_fn)(void *ctx, const char *what);
+WINNOW_API winnow_status winnow_sitedb_check(winnow_sitedb *db, winnow_problem_fn problem, void *ctx,
                                              winnow_sitedb_report *report);
 
+/* Called with each fingerprint: kind is "block", "path-block", "chunk" or
+ * "table-chunk", df its (aged) document frequency, sample the text it was
+ * seen with ("" when not kept); a non-zero return stops. */
+typedef int (*winnow_template_fn)(void *ctx, const char *kind, double df, const char *sample);
 /* Calls fn for every fingerprint of a loaded site whose document frequency
  * is at least min_share of its pages (0.1: the template threshold), most
- * frequent first. kind: "block", "path-block", "chunk", "table-chunk". */
-WINNOW_API winnow_status winnow_site_templates(const winnow_site *s, double min_share,
-                                    int (*fn)(void *ctx, const char *kind, double df, const char *sample), void *ctx);
+ * frequent first. */
+WINNOW_API winnow_status winnow_site_templates(const winnow_site *s, double min_share, winnow_template_fn fn, void *ctx);
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,15 @@
 #include "site/model.h"
 #include "site/signals.h"
 
+/* What a run of the pipeline is for: each mode runs the stages it needs. */
+typedef enum wn_run_mode {
+    WN_RUN_EXTRACT, /* winnow_extract: every stage, the main content selected, metadata */
+    WN_RUN_LEARN,   /* winnow_site_learn: statistics, the block list and the site signals;
+                       no page scores, classifier, selection or metadata */
+    WN_RUN_TRAIN,   /* training: page scores and signals for the hook's inspect; no
+                       classifier (it is what is being trained), selection or metadata */
+} wn_run_mode;
+
 /* The site hook runs between the page scorer and the selection. */
 typedef struct site_hook {
     const wn_site_model *model;
@@ -18,9 +27,9 @@ typedef struct site_hook {
      * changes its values; non-zero fails the page (out of memory) */
     int (*inspect)(void *ctx, winnow_doc *d, const wn_page_scores *ps, const wn_page_signals *sig);
     void *inspect_ctx;
-    int no_classifier;            /* learning and training: the node classifier is not needed */
 } site_hook;
 
-winnow_status wn_pipeline_run(winnow_engine *e, const winnow_input *in, const site_hook *hook, winnow_doc **out);
+winnow_status wn_pipeline_run(winnow_engine *e, wn_run_mode mode, const winnow_input *in, const site_hook *hook,
+                              winnow_doc **out);
 
 #endif

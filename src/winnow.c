@@ -2,11 +2,11 @@
  * page scores -> labels, with metadata and the block list on the side. */
 #include "winnow.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "blocks/list.h"
 #include "doc.h"
 #include "output/render.h"
 #include "parse/parser.h"
@@ -19,11 +19,11 @@
 #include "site/model.h"
 #include "site/site_api.h"
 #include "site/signals.h"
+#include "util/structs.h"
 
 struct winnow_engine {
     winnow_options opt;
     wn_parser *parser;
-    int learning;       /* winnow_site_learn: the page is counted, not extracted */
     /* buffers handed to the next document, so a long run reuses memory */
     wn_arena spare_arena;
     wn_buf spare_utf8;
@@ -39,7 +39,18 @@ struct winnow_engine {
 #define DEFAULT_MAX_INPUT ((size_t)256 << 20)
 #define ARENA_KEEP ((size_t)256 << 20)
 
+/* The first version of each growing structure ends at these fields
+ * (util/structs.h): a caller's struct_size must reach that far. */
+#define OPTIONS_V1 WN_FIELD_END(winnow_options, smooth)
+#define SITE_OPTIONS_V1 WN_FIELD_END(winnow_site_options, min_pages)
+#define INPUT_V1 WN_FIELD_END(winnow_input, source)
+#define SOURCE_V1 WN_FIELD_END(winnow_source, record_id)
+#define RULE_V1 WN_FIELD_END(winnow_rule, off_value)
+#define BLOCK_V1 WN_FIELD_END(winnow_block, is_content)
+#define COMMENT_V1 WN_FIELD_END(winnow_comment, text)
+
 const char *winnow_version(void) { return WINNOW_VERSION_STRING; }
+long winnow_version_number(void) { return WINNOW_VERSION_NUMBER; }
 
 const char *winnow_status_name(winnow_status s)
 {
@@ -48,6 +59,7 @@ const char *winnow_status_name(winnow_status s)
     case WINNOW_PARTIAL: return "WINNOW_PARTIAL";
     case WINNOW_NO_CONTENT: return "WINNOW_NO_CONTENT";
     case WINNOW_NO_MAIN: return "WINNOW_NO_MAIN";
+    case WINNOW_END: return "WINNOW_END";
     case WINNOW_E_EMPTY: return "WINNOW_E_EMPTY";
     case WINNOW_E_BINARY: return "WINNOW_E_BINARY";
     case WINNOW_E_TOO_LARGE: return "WINNOW_E_TOO_LARGE";
@@ -59,6 +71,8 @@ const char *winnow_status_name(winnow_status s)
     case WINNOW_E_DB_READONLY: return "WINNOW_E_DB_READONLY";
     case WINNOW_E_DB_FORMAT: return "WINNOW_E_DB_FORMAT";
     case WINNOW_E_DB_BUSY: return "WINNOW_E_DB_BUSY";
+    case WINNOW_E_FORMAT: return "WINNOW_E_FORMAT";
+    case WINNOW_E_DB: return "WINNOW_E_DB";
     }
     return "WINNOW_UNKNOWN";
 }
@@ -70,24 +84,28 @@ const char *winnow_status_message(winnow_status s)
     case WINNOW_PARTIAL: return "extracted, but the input was damaged (see the warning)";
     case WINNOW_NO_CONTENT: return "the page has no visible text to extract";
     case WINNOW_NO_MAIN: return "the page has visible text but none of it was found to be main content";
+    case WINNOW_END: return "no more records";
     case WINNOW_E_EMPTY: return "the input is empty";
     case WINNOW_E_BINARY: return "the input is not HTML or text";
     case WINNOW_E_TOO_LARGE: return "the input is larger than the configured limit";
     case WINNOW_E_NOMEM: return "out of memory";
     case WINNOW_E_PARSE: return "the HTML parser failed on this input";
-    case WINNOW_E_IO: return "writing the output failed";
+    case WINNOW_E_IO: return "a file could not be opened, read or written, or the output could not be written";
     case WINNOW_E_ARG: return "invalid argument";
     case WINNOW_E_DB_DAMAGED: return "the site database is damaged";
     case WINNOW_E_DB_READONLY: return "the site database is read-only";
     case WINNOW_E_DB_FORMAT: return "the file is not a site database of a format this winnow reads";
     case WINNOW_E_DB_BUSY: return "another process kept the site database locked";
+    case WINNOW_E_FORMAT: return "the file is not of the format it was read as";
+    case WINNOW_E_DB: return "the site database failed";
     }
     return "unknown status";
 }
 
-void winnow_options_default(winnow_options *o)
+static void options_default(winnow_options *o)
 {
     memset(o, 0, sizeof *o);
+    o->struct_size = sizeof *o;
     o->max_input_bytes = DEFAULT_MAX_INPUT;
     o->max_depth = 512;
     o->include_title = 1;
@@ -95,16 +113,29 @@ void winnow_options_default(winnow_options *o)
     o->smooth = 1;
 }
 
-winnow_engine *winnow_engine_new(const winnow_options *opt)
+winnow_status winnow_options_default(winnow_options *o, size_t struct_size)
 {
+    winnow_options d;
+    options_default(&d);
+    if (!o) return WINNOW_E_ARG;
+    memcpy(o, &struct_size, sizeof struct_size);
+    return wn_struct_out(o, &d, sizeof d, OPTIONS_V1) == 0 ? WINNOW_OK : WINNOW_E_ARG;
+}
+
+winnow_status winnow_engine_new(const winnow_options *opt, winnow_engine **out)
+{
+    if (!out) return WINNOW_E_ARG;
+    *out = NULL;
+    winnow_options o;
+    options_default(&o);
+    if (opt && wn_struct_in(&o, sizeof o, opt, OPTIONS_V1) != 0) return WINNOW_E_ARG;
     winnow_engine *e = calloc(1, sizeof *e);
-    if (!e) return NULL;
-    if (opt) e->opt = *opt;
-    else winnow_options_default(&e->opt);
+    if (!e) return WINNOW_E_NOMEM;
+    e->opt = o;
     if (!e->opt.max_input_bytes) e->opt.max_input_bytes = DEFAULT_MAX_INPUT;
     if (!e->opt.max_depth) e->opt.max_depth = 512;
     e->parser = wn_parser_new(e->opt.max_depth);
-    if (!e->parser) { free(e); return NULL; }
+    if (!e->parser) { free(e); return WINNOW_E_NOMEM; }
     wn_arena_init(&e->spare_arena);
     wn_buf_init(&e->spare_utf8);
     e->have_spare = 1;
@@ -118,10 +149,9 @@ winnow_engine *winnow_engine_new(const winnow_options *opt)
         if (wn_classifier_parse((const char *)wn_default_model, wn_default_model_len, &e->clf_store, err, sizeof err) == 0)
             e->clf = &e->clf_store;
     }
-    return e;
+    *out = e;
+    return WINNOW_OK;
 }
-
-
 
 void winnow_engine_free(winnow_engine *e)
 {
@@ -152,28 +182,9 @@ winnow_status winnow_engine_load_model(winnow_engine *e, const char *path)
         e->clf = NULL;
         return WINNOW_OK;
     }
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(e->error, sizeof e->error, "cannot open model %s: %s", path, strerror(errno));
-        return WINNOW_E_ARG;
-    }
-    wn_buf b;
-    wn_buf_init(&b);
-    char chunk[65536];
-    size_t got;
-    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) wn_buf_put(&b, chunk, got);
-    int rerr = ferror(f);
-    fclose(f);
-    if (b.oom) { wn_buf_free(&b); return fail(e, WINNOW_E_NOMEM, "out of memory while reading the model"); }
-    if (rerr) { wn_buf_free(&b); snprintf(e->error, sizeof e->error, "cannot read model %s", path); return WINNOW_E_ARG; }
     wn_classifier c;
-    char err[256];
-    int r = wn_classifier_parse(b.data ? b.data : "", b.len, &c, err, sizeof err);
-    wn_buf_free(&b);
-    if (r != 0) {
-        snprintf(e->error, sizeof e->error, "%s: %s", path, err);
-        return WINNOW_E_ARG;
-    }
+    winnow_status st = wn_classifier_load(path, &c, e->error, sizeof e->error);
+    if (st != WINNOW_OK) return st;
     if (e->clf) wn_classifier_free(&e->clf_store);
     e->clf_store = c;
     e->clf = &e->clf_store;
@@ -182,86 +193,9 @@ winnow_status winnow_engine_load_model(winnow_engine *e, const char *path)
 
 int winnow_engine_has_model(const winnow_engine *e) { return e && e->clf; }
 
-typedef struct path_slot {
-    uint64_t hash;
-    const char *path;   /* NULL: empty slot */
-    size_t len;
-} path_slot;
-
-/* The one copy of a DOM path in the page arena, from an open-addressing
- * table of mask + 1 slots that never fills (twice the blocks). */
-static const char *intern_path(wn_arena *a, path_slot *slot, uint32_t mask, const char *s, size_t n)
-{
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (size_t k = 0; k < n; k++) h = (h ^ (unsigned char)s[k]) * 1099511628211ull;
-    for (uint32_t i = (uint32_t)(h >> 32) & mask;; i = (i + 1) & mask) {
-        path_slot *e = &slot[i];
-        if (!e->path) {
-            e->path = wn_arena_strndup(a, s, n);
-            e->hash = h;
-            e->len = n;
-            return e->path;
-        }
-        if (e->hash == h && e->len == n && memcmp(e->path, s, n) == 0) return e->path;
-    }
-}
-
-/* Learning needs the block list only, not the blocks' paths and parents. */
-static int collect_blocks(winnow_doc *d, int paths)
-{
-    const wn_dom *dom = &d->dom;
-    uint32_t nb = 0;
-    for (uint32_t i = 0; i < dom->count; i++)
-        if (d->stats[i].is_block) nb++;
-    d->blocks = wn_arena_alloc(&d->arena, ((size_t)nb + 1) * sizeof(uint32_t));
-    if (!d->blocks) return -1;
-    if (!paths) {
-        nb = 0;
-        for (uint32_t i = 0; i < dom->count; i++)
-            if (d->stats[i].is_block) d->blocks[nb++] = i;
-        d->nblocks = nb;
-        return 0;
-    }
-    d->block_parent = wn_arena_alloc(&d->arena, ((size_t)nb + 1) * sizeof(long));
-    d->block_path = wn_arena_alloc(&d->arena, ((size_t)nb + 1) * sizeof(char *));
-    /* node -> block index, to find enclosing blocks top-down */
-    long *enclosing = wn_arena_alloc(&d->arena, (size_t)dom->count * sizeof(long));
-    if (!d->blocks || !d->block_parent || !d->block_path || !enclosing) return -1;
-    /* paths interned: blocks of one page share a few hundred paths, and a
-     * deep page's copies, one per block, would outweigh the page */
-    uint32_t cap = 64;
-    while (cap < 2 * nb) cap <<= 1;
-    path_slot *slot = wn_arena_calloc(&d->arena, cap, sizeof *slot);
-    if (!slot) return -1;
-    nb = 0;
-    char path[1024];
-    for (uint32_t i = 0; i < dom->count; i++) {
-        long up = i ? enclosing[dom->nodes[i].parent] : -1;
-        if (d->stats[i].is_block) {
-            d->blocks[nb] = i;
-            d->block_parent[nb] = up;
-            size_t pl = wn_node_path(dom, i, path, sizeof path);
-            d->block_path[nb] = intern_path(&d->arena, slot, cap - 1, path, pl);
-            if (!d->block_path[nb]) return -1;
-            enclosing[i] = (long)nb++;
-        } else {
-            enclosing[i] = up;
-        }
-    }
-    d->nblocks = nb;
-    return 0;
-}
-
-static winnow_status run_pipeline(winnow_engine *e, const winnow_input *in, const site_hook *hook, winnow_doc **out);
-
-winnow_status wn_pipeline_run(winnow_engine *e, const winnow_input *in, const site_hook *hook, winnow_doc **out)
-{
-    return run_pipeline(e, in, hook, out);
-}
-
 winnow_status winnow_extract(winnow_engine *e, const winnow_input *in, winnow_doc **out)
 {
-    return run_pipeline(e, in, NULL, out);
+    return wn_pipeline_run(e, WN_RUN_EXTRACT, in, NULL, out);
 }
 
 /* Auto mode: the model is used when the site has min_pages pages counted
@@ -298,13 +232,39 @@ static int copy_source(winnow_doc *d, const winnow_input *in)
     return oom ? -1 : 0;
 }
 
-static winnow_status run_pipeline(winnow_engine *e, const winnow_input *in, const site_hook *hook, winnow_doc **out)
+/* The caller's input as this library's structures: in and its source,
+ * read as far as their struct_size goes (util/structs.h). */
+static winnow_status read_input(winnow_engine *e, const winnow_input *caller, winnow_input *in, winnow_source *src)
+{
+    if (!caller) return fail(e, WINNOW_E_ARG, "no input given");
+    memset(in, 0, sizeof *in);
+    if (wn_struct_in(in, sizeof *in, caller, INPUT_V1) != 0)
+        return fail(e, WINNOW_E_ARG, "winnow_input.struct_size is not sizeof (winnow_input) of a winnow.h this "
+                                     "library reads");
+    if (in->source) {
+        memset(src, 0, sizeof *src);
+        src->record = -1;
+        if (wn_struct_in(src, sizeof *src, in->source, SOURCE_V1) != 0)
+            return fail(e, WINNOW_E_ARG, "winnow_source.struct_size is not sizeof (winnow_source) of a winnow.h "
+                                         "this library reads");
+        in->source = src;
+    }
+    return WINNOW_OK;
+}
+
+winnow_status wn_pipeline_run(winnow_engine *e, wn_run_mode mode, const winnow_input *caller, const site_hook *hook,
+                              winnow_doc **out)
 {
     if (!out) return WINNOW_E_ARG;
     *out = NULL;
     if (!e) return WINNOW_E_ARG;
     e->error[0] = '\0';
-    if (!in || (!in->data && in->len)) return fail(e, WINNOW_E_ARG, "no input given");
+    winnow_input input;
+    winnow_source source;
+    winnow_status rs = read_input(e, caller, &input, &source);
+    if (rs != WINNOW_OK) return rs;
+    const winnow_input *in = &input;
+    if (!in->data && in->len) return fail(e, WINNOW_E_ARG, "no input given");
     if (in->len == 0) return fail(e, WINNOW_E_EMPTY, "input is empty (0 bytes)");
     if (in->len > e->opt.max_input_bytes || in->len >= UINT32_MAX / 4) {
         char msg[160];
@@ -344,14 +304,15 @@ static winnow_status run_pipeline(winnow_engine *e, const winnow_input *in, cons
     if (ps == WN_PARSE_TOO_LARGE) { rc = fail(e, WINNOW_E_TOO_LARGE, "page has too many nodes"); goto failed; }
     if (ps != WN_PARSE_OK) { rc = fail(e, WINNOW_E_PARSE, "the HTML parser rejected the input"); goto failed; }
 
-    if ((e->learning ? wn_stats_compute_learn : wn_stats_compute)(&d->dom, &d->arena, &d->stats, &d->page_text) != 0) {
+    int learning = mode == WN_RUN_LEARN;
+    if ((learning ? wn_stats_compute_learn : wn_stats_compute)(&d->dom, &d->arena, &d->stats, &d->page_text) != 0) {
         rc = fail(e, WINNOW_E_NOMEM, "out of memory while computing statistics");
         goto failed;
     }
     wn_page_scores pscore;
     memset(&pscore, 0, sizeof pscore);
     /* learning: no page scores (the signals find the text units themselves) */
-    if (collect_blocks(d, !e->learning) != 0 || (!e->learning && wn_page_score(d, &pscore) != 0)) {
+    if (wn_blocks_list(d, !learning) != 0 || (!learning && wn_page_score(d, &pscore) != 0)) {
         rc = fail(e, WINNOW_E_NOMEM, "out of memory while scoring");
         goto failed;
     }
@@ -388,13 +349,13 @@ static winnow_status run_pipeline(winnow_engine *e, const winnow_input *in, cons
         }
     }
     /* page level, learned: where no site model judged the page */
-    if (e->clf && d->site_pages == 0 && !(hook && hook->no_classifier)) {
+    if (mode == WN_RUN_EXTRACT && e->clf && d->site_pages == 0) {
         if (wn_classify_page(d, &pscore, e->clf, &e->smooth, in->url) != 0) {
             rc = fail(e, WINNOW_E_NOMEM, "out of memory while classifying nodes");
             goto failed;
         }
     }
-    if (e->learning) goto status; /* no content selection or metadata */
+    if (mode != WN_RUN_EXTRACT) goto status; /* no content selection or metadata */
     /* metadata first: the selection's fallback reads the description */
     wn_meta_extract(&d->dom, &d->decode, in->url, &d->arena, &d->meta);
     if (wn_select(d, &pscore, e->opt.include_title) != 0) {
@@ -429,7 +390,7 @@ status:
                  d->dom.body == 0 ? "the page has no <body> with text (a frameset or an empty document)"
                                   : "the page has no visible text");
         d->status = WINNOW_NO_CONTENT;
-    } else if (!e->learning && wn_kept_chars(d) == 0) {
+    } else if (mode == WN_RUN_EXTRACT && wn_kept_chars(d) == 0) {
         /* visible text, none of it main content: never an empty result
          * that looks like success */
         size_t at = w && w + 2 < sizeof d->warning ? w : 0;
@@ -483,12 +444,9 @@ int winnow_rule_count(void) { return WN_RULE_COUNT; }
 winnow_status winnow_rule_info(int i, winnow_rule *out)
 {
     if (!out || i < 0 || i >= WN_RULE_COUNT) return WINNOW_E_ARG;
-    out->name = wn_rule_defs[i].name;
-    out->stage = wn_rule_defs[i].stage;
-    out->why = wn_rule_defs[i].why;
-    out->default_value = wn_rule_defs[i].def;
-    out->off_value = wn_rule_defs[i].off;
-    return WINNOW_OK;
+    winnow_rule r = {sizeof r, wn_rule_defs[i].name, wn_rule_defs[i].stage, wn_rule_defs[i].why,
+                     wn_rule_defs[i].def, wn_rule_defs[i].off};
+    return wn_struct_out(out, &r, sizeof r, RULE_V1) == 0 ? WINNOW_OK : WINNOW_E_ARG;
 }
 
 winnow_status winnow_engine_set_rule(winnow_engine *e, const char *name, double value)
@@ -503,16 +461,16 @@ winnow_status winnow_engine_set_rule(winnow_engine *e, const char *name, double 
     return WINNOW_OK;
 }
 
-int winnow_format_parse(const char *name, winnow_format *out)
+winnow_status winnow_format_parse(const char *name, winnow_format *out)
 {
     static const struct { const char *name; winnow_format f; } map[] = {
         {"text", WINNOW_FORMAT_TEXT}, {"txt", WINNOW_FORMAT_TEXT}, {"markdown", WINNOW_FORMAT_MARKDOWN},
         {"md", WINNOW_FORMAT_MARKDOWN}, {"json", WINNOW_FORMAT_JSON}, {"html", WINNOW_FORMAT_HTML},
         {"blocks", WINNOW_FORMAT_BLOCKS}, {"segments", WINNOW_FORMAT_SEGMENTS},
     };
-    for (size_t i = 0; name && i < sizeof map / sizeof map[0]; i++)
-        if (!strcmp(name, map[i].name)) { *out = map[i].f; return 1; }
-    return 0;
+    for (size_t i = 0; name && out && i < sizeof map / sizeof map[0]; i++)
+        if (!strcmp(name, map[i].name)) { *out = map[i].f; return WINNOW_OK; }
+    return WINNOW_E_ARG;
 }
 
 winnow_status winnow_render(const winnow_doc *d, winnow_format f, winnow_write_fn write, void *ctx)
@@ -532,7 +490,7 @@ winnow_status winnow_render(const winnow_doc *d, winnow_format f, winnow_write_f
     case WINNOW_FORMAT_SEGMENTS: wn_render_segments(d, &o); break;
     default: wn_buf_free(&o.buf); return WINNOW_E_ARG;
     }
-    int oom = o.buf.oom;
+    int oom = o.nomem || o.buf.oom;
     wn_buf_free(&o.buf);
     if (oom) return WINNOW_E_NOMEM;
     return o.failed ? WINNOW_E_IO : WINNOW_OK;
@@ -545,15 +503,23 @@ static int to_buf(void *ctx, const char *data, size_t len)
     return b->oom ? -1 : 0;
 }
 
-char *winnow_render_alloc(const winnow_doc *d, winnow_format f, size_t *len)
+winnow_status winnow_render_alloc(const winnow_doc *d, winnow_format f, char **out, size_t *len)
 {
+    if (len) *len = 0;
+    if (!out) return WINNOW_E_ARG;
+    *out = NULL;
     wn_buf b;
     wn_buf_init(&b);
-    if (winnow_render(d, f, to_buf, &b) != WINNOW_OK) { wn_buf_free(&b); return NULL; }
+    winnow_status st = winnow_render(d, f, to_buf, &b);
+    /* the only write that fails is one out of memory */
+    if (st == WINNOW_E_IO) st = WINNOW_E_NOMEM;
+    if (st != WINNOW_OK) { wn_buf_free(&b); return st; }
     wn_buf_cstr(&b);
-    if (b.oom) { wn_buf_free(&b); return NULL; }
+    if (b.oom) { wn_buf_free(&b); return WINNOW_E_NOMEM; }
+    *out = b.data ? b.data : calloc(1, 1);
+    if (!*out) return WINNOW_E_NOMEM;
     if (len) *len = b.len;
-    return b.data ? b.data : calloc(1, 1);
+    return WINNOW_OK;
 }
 
 const char *winnow_doc_meta(const winnow_doc *d, winnow_meta_field f)
@@ -571,24 +537,24 @@ const char *winnow_meta_name(winnow_meta_field f)
 
 size_t winnow_doc_comment_count(const winnow_doc *d) { return d ? d->ncomments : 0; }
 
-int winnow_doc_comment(const winnow_doc *d, size_t i, winnow_comment *c)
+winnow_status winnow_doc_comment(const winnow_doc *d, size_t i, winnow_comment *c)
 {
-    if (!d || !c || i >= d->ncomments) return 0;
-    c->author = d->comments[i].author;
-    c->date = d->comments[i].date;
-    c->text = d->comments[i].text;
-    return 1;
+    if (!d || !c || i >= d->ncomments) return WINNOW_E_ARG;
+    winnow_comment r = {sizeof r, d->comments[i].author, d->comments[i].date, d->comments[i].text};
+    return wn_struct_out(c, &r, sizeof r, COMMENT_V1) == 0 ? WINNOW_OK : WINNOW_E_ARG;
 }
 
 size_t winnow_doc_block_count(const winnow_doc *d) { return d ? d->nblocks : 0; }
 
-int winnow_doc_block(const winnow_doc *d, size_t k, winnow_block *b)
+winnow_status winnow_doc_block(const winnow_doc *d, size_t k, winnow_block *out)
 {
-    if (!d || !b || k >= d->nblocks) return 0;
+    if (!d || !out || k >= d->nblocks) return WINNOW_E_ARG;
     uint32_t i = d->blocks[k];
     const wn_node *x = &d->dom.nodes[i];
     const wn_stats *s = &d->stats[i];
+    winnow_block blk, *b = &blk;
     memset(b, 0, sizeof *b);
+    b->struct_size = sizeof *b;
     b->tag = x->name;
     b->path = d->block_path[k];
     b->src_begin = x->src_begin;
@@ -607,7 +573,7 @@ int winnow_doc_block(const winnow_doc *d, size_t k, winnow_block *b)
     b->fingerprint = s->fingerprint;
     b->templateness = d->labels.templ[i];
     b->is_content = b->templateness < 0.5;
-    return 1;
+    return wn_struct_out(out, b, sizeof *b, BLOCK_V1) == 0 ? WINNOW_OK : WINNOW_E_ARG;
 }
 
 /* ---- site models ---- */
@@ -616,13 +582,17 @@ struct winnow_site {
     wn_site_model *model;
 };
 
-winnow_site *winnow_site_new(const char *name, double half_life)
+winnow_status winnow_site_new(const char *name, double half_life, winnow_site **out)
 {
+    if (!out) return WINNOW_E_ARG;
+    *out = NULL;
+    if (!name) return WINNOW_E_ARG;
     winnow_site *s = calloc(1, sizeof *s);
-    if (!s) return NULL;
+    if (!s) return WINNOW_E_NOMEM;
     s->model = wn_site_model_new(name, half_life);
-    if (!s->model) { free(s); return NULL; }
-    return s;
+    if (!s->model) { free(s); return WINNOW_E_NOMEM; }
+    *out = s;
+    return WINNOW_OK;
 }
 
 void winnow_site_free(winnow_site *s)
@@ -656,11 +626,9 @@ winnow_status winnow_site_learn(winnow_engine *e, winnow_site *s, const winnow_i
     if (counted) *counted = 0;
     if (!e || !s) return WINNOW_E_ARG;
     wn_page_signals sig;
-    site_hook hook = {s->model, NULL, &sig, NULL, NULL, 1};
+    site_hook hook = {s->model, NULL, &sig, NULL, NULL};
     winnow_doc *d = NULL;
-    e->learning = 1;
-    winnow_status st = run_pipeline(e, in, &hook, &d);
-    e->learning = 0;
+    winnow_status st = wn_pipeline_run(e, WN_RUN_LEARN, in, &hook, &d);
     if (WINNOW_FAILED(st)) return st;
     int r = wn_site_model_add_page(s->model, d, &sig, in->url);
     winnow_doc_free(d);
@@ -669,20 +637,36 @@ winnow_status winnow_site_learn(winnow_engine *e, winnow_site *s, const winnow_i
     return st;
 }
 
-void winnow_site_options_default(winnow_site_options *o)
+static void site_options_default(winnow_site_options *o)
 {
     memset(o, 0, sizeof *o);
+    o->struct_size = sizeof *o;
     o->mode = WINNOW_MODE_AUTO;
     o->method = WINNOW_METHOD_AUTO;
     o->min_pages = 5;
 }
 
+winnow_status winnow_site_options_default(winnow_site_options *o, size_t struct_size)
+{
+    winnow_site_options d;
+    site_options_default(&d);
+    if (!o) return WINNOW_E_ARG;
+    memcpy(o, &struct_size, sizeof struct_size);
+    return wn_struct_out(o, &d, sizeof d, SITE_OPTIONS_V1) == 0 ? WINNOW_OK : WINNOW_E_ARG;
+}
+
 winnow_status winnow_extract_site(winnow_engine *e, const winnow_input *in, const winnow_site *site,
                                   const winnow_site_options *opt, winnow_doc **out)
 {
-    winnow_site_options def;
-    if (!opt) { winnow_site_options_default(&def); opt = &def; }
-    if (!site) return run_pipeline(e, in, NULL, out);
-    site_hook hook = {site->model, opt, NULL, NULL, NULL, 0};
-    return run_pipeline(e, in, &hook, out);
+    winnow_site_options o;
+    site_options_default(&o);
+    if (opt && wn_struct_in(&o, sizeof o, opt, SITE_OPTIONS_V1) != 0) {
+        if (out) *out = NULL;
+        if (!e || !out) return WINNOW_E_ARG;
+        return fail(e, WINNOW_E_ARG, "winnow_site_options.struct_size is not sizeof (winnow_site_options) of a "
+                                     "winnow.h this library reads");
+    }
+    if (!site) return wn_pipeline_run(e, WN_RUN_EXTRACT, in, NULL, out);
+    site_hook hook = {site->model, &o, NULL, NULL, NULL};
+    return wn_pipeline_run(e, WN_RUN_EXTRACT, in, &hook, out);
 }

@@ -248,6 +248,16 @@ if run "a missing input among others" 1 extract -q "$tmp/x/x.html" "$tmp/no-such
     ok "manifest: a missing input has its line with the error" || bad "manifest: missing input line is '$line'" "$tmp/miss/manifest.tsv"
 fi
 
+# the status says what failed: a file that cannot be opened, one that is not
+# what it was read as
+printf 'no WARC here\n' >"$tmp/not-a.warc"
+if run "a missing input and a .warc that is not WARC" 1 extract -q "$tmp/no-such.html" "$tmp/not-a.warc" -o "$tmp/kinds"; then
+  st() { grep -F "$1" "$tmp/kinds/manifest.tsv" 2>/dev/null | cut -f 6; }
+  [ "$(st no-such.html)" = WINNOW_E_IO ] && [ "$(st not-a.warc)" = WINNOW_E_FORMAT ] &&
+    ok "manifest: WINNOW_E_IO for an input that cannot be opened, WINNOW_E_FORMAT for one of the wrong format" ||
+    bad "manifest: statuses '$(st no-such.html)' and '$(st not-a.warc)'" "$tmp/kinds/manifest.tsv"
+fi
+
 # one page to one named file: no manifest beside it
 run "one page with -o FILE" 0 extract -q "$tmp/x/x.html" -o "$tmp/one.txt"
 [ -s "$tmp/one.txt" ] && [ ! -e "$tmp/manifest.tsv" ] && ok "one page, -o FILE: the file, no manifest" ||

@@ -45,7 +45,8 @@ static const hint_word hint_words[] = {
     W("sponsored", WN_HINT_AD, 1), W("promo", WN_HINT_AD, 1), W("banner", WN_HINT_AD, 1),
     W("dfp", WN_HINT_AD, 0), W("gpt", WN_HINT_AD, 0),
     W("cookie", WN_HINT_OVERLAY, 1), W("consent", WN_HINT_OVERLAY, 1), W("gdpr", WN_HINT_OVERLAY, 1),
-    W("modal", WN_HINT_OVERLAY, 1), W("popup", WN_HINT_OVERLAY, 1), W("newsletter", WN_HINT_OVERLAY, 1),
+    W("modal", WN_HINT_OVERLAY, 1), W("popup", WN_HINT_OVERLAY, 1), W("popover", WN_HINT_OVERLAY, 1),
+    W("lightbox", WN_HINT_OVERLAY, 1), W("newsletter", WN_HINT_OVERLAY, 1),
     /* "subscriber-premium" wraps the article for subscribers, not a prompt */
     WX("subscribe", WN_HINT_OVERLAY, "subscriber"), W("signup", WN_HINT_OVERLAY, 1), W("login", WN_HINT_OVERLAY, 0),
     W("gallery", WN_HINT_GALLERY, 1), W("slideshow", WN_HINT_GALLERY, 1), W("carousel", WN_HINT_GALLERY, 1),

@@ -1,5 +1,7 @@
 #include "classifier.h"
 
+#include "../util/buf.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -28,6 +30,7 @@ typedef struct cursor {
     char *err;
     size_t errcap;
     int failed;
+    int oom;         /* it failed for want of memory, not for the text */
 } cursor;
 
 static int fail(cursor *c, const char *fmt, ...)
@@ -40,6 +43,12 @@ static int fail(cursor *c, const char *fmt, ...)
     if (n >= 0 && (size_t)n < c->errcap) vsnprintf(c->err + n, c->errcap - (size_t)n, fmt, ap);
     va_end(ap);
     return -1;
+}
+
+static int fail_oom(cursor *c)
+{
+    c->oom = 1;
+    return fail(c, "out of memory");
 }
 
 /* Next token on the current line into buf; 0 at the end of the line. */
@@ -169,14 +178,18 @@ void wn_clf_bucket_finish(wn_clf_bucket *b)
     b->flat_depth = depth;
 }
 
+/* v is a whole number in [lo, hi): a value outside int32_t must not reach
+ * the conversion (undefined behaviour), so it is checked as a double. */
+static int whole_in(double v, double lo, double hi) { return v >= lo && v < hi && v == floor(v); }
+
 static int parse_trees(cursor *c, wn_clf_bucket *b, uint32_t ntrees)
 {
     b->ntrees = ntrees;
     b->tree_start = calloc((size_t)ntrees + 1, sizeof(uint32_t));
-    if (!b->tree_start) return fail(c, "out of memory");
+    if (!b->tree_start) return fail_oom(c);
     size_t cap = 1024, used = 0;
     b->nodes = malloc(cap * sizeof *b->nodes);
-    if (!b->nodes) return fail(c, "out of memory");
+    if (!b->nodes) return fail_oom(c);
     for (uint32_t t = 0; t < ntrees; t++) {
         uint32_t nn;
         if (expect(c, "tree") || unum(c, &nn, 1u << 20)) return -1;
@@ -187,22 +200,23 @@ static int parse_trees(cursor *c, wn_clf_bucket *b, uint32_t ntrees)
             if (used == cap) {
                 cap *= 2;
                 wn_tree_node *g = realloc(b->nodes, cap * sizeof *g);
-                if (!g) return fail(c, "out of memory");
+                if (!g) return fail_oom(c);
                 b->nodes = g;
             }
             double f, thr, yes, no, leaf;
             if (num(c, &f) || num(c, &thr) || num(c, &yes) || num(c, &no) || num(c, &leaf)) return -1;
+            if (!whole_in(f, -1, WN_NFEAT)) return fail(c, "feature %g out of range", f);
+            /* children come after their parent: evaluation always ends (a
+             * leaf's are not used, and written 0) */
+            double first = f >= 0 ? (double)k + 1 : 0;
+            if (!whole_in(yes, first, nn) || !whole_in(no, first, nn))
+                return fail(c, "tree node %u has invalid children", k);
             wn_tree_node *x = &b->nodes[used++];
             x->feature = (int32_t)f;
             x->threshold = (float)thr;
             x->yes = (int32_t)yes;
             x->no = (int32_t)no;
             x->leaf = (float)leaf;
-            if (x->feature >= WN_NFEAT || x->feature < -1) return fail(c, "feature %g out of range", f);
-            /* children come after their parent: evaluation always ends */
-            if (x->feature >= 0 && (x->yes <= (int32_t)k || x->no <= (int32_t)k || x->yes >= (int32_t)nn ||
-                                    x->no >= (int32_t)nn))
-                return fail(c, "tree node %u has invalid children", k);
             next_line(c);
         }
     }
@@ -263,7 +277,7 @@ int wn_classifier_parse(const char *text, size_t len, wn_classifier *out, char *
     out->nb.prior = prior;
     out->nb.word = malloc(((size_t)nw + 1) * sizeof(uint64_t));
     out->nb.weight = malloc(((size_t)nw + 1) * sizeof(float));
-    if (!out->nb.word || !out->nb.weight) { fail(&c, "out of memory"); goto bad; }
+    if (!out->nb.word || !out->nb.weight) { fail_oom(&c); goto bad; }
     for (uint32_t k = 0; k < nw; k++) {
         char *e;
         token(&c, t, sizeof t);
@@ -278,7 +292,7 @@ int wn_classifier_parse(const char *text, size_t len, wn_classifier *out, char *
         out->nb.count = k + 1;
         next_line(&c);
     }
-    if (wn_nb_index(&out->nb) != 0) { fail(&c, "out of memory"); goto bad; }
+    if (wn_nb_index(&out->nb) != 0) { fail_oom(&c); goto bad; }
     if (expect(&c, "buckets") || unum(&c, &out->nbuckets, WN_MAX_BUCKETS)) goto bad;
     if (out->nbuckets == 0) { fail(&c, "no buckets"); goto bad; }
     /* B - 1 edges between buckets; the last bucket is open-ended */
@@ -318,7 +332,42 @@ int wn_classifier_parse(const char *text, size_t len, wn_classifier *out, char *
 bad:
     if (!c.failed) fail(&c, "malformed model");
     wn_classifier_free(out);
-    return -1;
+    return c.oom ? -2 : -1;
+}
+
+winnow_status wn_classifier_load(const char *path, wn_classifier *out, char *err, size_t errcap)
+{
+    memset(out, 0, sizeof *out);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errcap, "cannot open model %s: %s", path, strerror(errno));
+        return WINNOW_E_IO;
+    }
+    wn_buf b;
+    wn_buf_init(&b);
+    char chunk[65536];
+    size_t got;
+    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) wn_buf_put(&b, chunk, got);
+    int rerr = ferror(f) ? errno : 0;
+    fclose(f);
+    if (b.oom) {
+        wn_buf_free(&b);
+        snprintf(err, errcap, "out of memory while reading model %s", path);
+        return WINNOW_E_NOMEM;
+    }
+    if (rerr) {
+        wn_buf_free(&b);
+        snprintf(err, errcap, "cannot read model %s: %s", path, strerror(rerr));
+        return WINNOW_E_IO;
+    }
+    char why[256];
+    int r = wn_classifier_parse(b.data ? b.data : "", b.len, out, why, sizeof why);
+    wn_buf_free(&b);
+    if (r != 0) {
+        snprintf(err, errcap, "%s: %s", path, why);
+        return r == -2 ? WINNOW_E_NOMEM : WINNOW_E_FORMAT;
+    }
+    return WINNOW_OK;
 }
 
 static void write_floats(FILE *f, const char *name, const float *v, uint32_t n)

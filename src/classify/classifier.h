@@ -22,6 +22,7 @@
 
 #include "features.h"
 #include "nb.h"
+#include "winnow.h"
 
 #define WN_MODEL_FORMAT 1
 #define WN_MAX_BUCKETS 8
@@ -98,8 +99,13 @@ static inline float wn_tree_eval(const wn_tree_node *nodes, const float *f, int 
  * (and frees a previous flat layout). */
 void wn_clf_bucket_finish(wn_clf_bucket *b);
 
-/* Parses a model file's text. Returns 0, or -1 with a message in err. */
+/* Parses a model file's text. Returns 0, or -1 (the text is not a model
+ * this code reads) or -2 (out of memory) with a message in err. */
 int wn_classifier_parse(const char *text, size_t len, wn_classifier *out, char *err, size_t errcap);
+/* Reads and parses the model file at path: WINNOW_OK, or WINNOW_E_IO (it
+ * cannot be opened or read), WINNOW_E_FORMAT (not a model this code
+ * reads), WINNOW_E_NOMEM, with a message in err. */
+winnow_status wn_classifier_load(const char *path, wn_classifier *out, char *err, size_t errcap);
 int wn_classifier_write(const wn_classifier *c, FILE *f);
 void wn_classifier_free(wn_classifier *c);
 

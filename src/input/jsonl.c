@@ -302,11 +302,11 @@ static int jsonl_next(winnow_reader *r, winnow_record *rec)
         size_t total;
         int got = wn_in_getline(j->in, &j->line, j->line_max, &total);
         if (got < 0) {
-            wn_reader_set_error(r, "out of memory reading %s", r->name);
+            wn_reader_fail(r, WINNOW_E_NOMEM, "out of memory reading %s", r->name);
             return -1;
         }
         if (j->in->failed) {
-            wn_reader_set_error(r, "%s", j->in->err);
+            wn_reader_fail(r, wn_in_status(j->in), "%s", j->in->err);
             return -1;
         }
         if (j->in->warn[0]) { /* damaged or truncated gzip */
@@ -335,7 +335,7 @@ static int jsonl_next(winnow_reader *r, winnow_record *rec)
         span html = {0}, content = {0}, body = {0}, url = {0}, charset = {0};
         const char *why = scan_line(j, p, end, &html, &content, &body, &url, &charset);
         if (why && !strcmp(why, "out of memory")) {
-            wn_reader_set_error(r, "out of memory reading %s", r->name);
+            wn_reader_fail(r, WINNOW_E_NOMEM, "out of memory reading %s", r->name);
             return -1;
         }
         if (why) {
@@ -357,7 +357,7 @@ static int jsonl_next(winnow_reader *r, winnow_record *rec)
         wn_buf_clear(&r->id);
         wn_buf_printf(&r->id, "%05zu", lineno);
         if (j->html.oom || r->url.oom || r->charset.oom || r->source.oom || r->id.oom) {
-            wn_reader_set_error(r, "out of memory reading %s", r->name);
+            wn_reader_fail(r, WINNOW_E_NOMEM, "out of memory reading %s", r->name);
             return -1;
         }
         if (j->html.len > r->max_record) {
@@ -392,13 +392,13 @@ static void jsonl_close(winnow_reader *r)
 int wn_jsonl_open(winnow_reader *r, wn_in *in)
 {
     if (!in && !(in = wn_in_new(r->path, r->name))) {
-        wn_reader_set_error(r, "out of memory");
+        wn_reader_fail(r, WINNOW_E_NOMEM, "out of memory");
         return -1;
     }
     jsonl_state *j = calloc(1, sizeof *j);
     if (!j) {
         wn_in_free(in);
-        wn_reader_set_error(r, "out of memory");
+        wn_reader_fail(r, WINNOW_E_NOMEM, "out of memory");
         return -1;
     }
     j->in = in;
@@ -407,7 +407,7 @@ int wn_jsonl_open(winnow_reader *r, wn_in *in)
     r->stream = in;
     r->format = WINNOW_INPUT_JSONL;
     if (j->in->failed) {
-        wn_reader_set_error(r, "%s", j->in->err);
+        wn_reader_fail(r, wn_in_status(j->in), "%s", j->in->err);
         return -1;
     }
     /* Escaping makes a line longer than its page: allow twice the page

@@ -2,6 +2,7 @@
  * a directory, a single file and stdin, and the gzip-transparent input
  * stream (wn_in) that the WARC and JSONL readers parse from. */
 #include "input/reader_internal.h"
+#include "util/structs.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -27,6 +28,14 @@ static int in_fail(wn_in *s, const char *what)
     }
     return -1;
 }
+
+static int in_oom(wn_in *s, const char *what)
+{
+    if (!s->failed) s->oom = 1;
+    return in_fail(s, what);
+}
+
+winnow_status wn_in_status(const wn_in *s) { return s->oom ? WINNOW_E_NOMEM : WINNOW_E_IO; }
 
 static int in_read_error(wn_in *s)
 {
@@ -116,7 +125,7 @@ static int gz_start_member(wn_in *s, int quiet_skip)
     } else {
         zr = inflateReset(&s->z);
     }
-    if (zr != Z_OK) return in_fail(s, "cannot start zlib (out of memory)");
+    if (zr != Z_OK) return in_oom(s, "cannot start zlib (out of memory)");
     s->member_off = s->raw_off + s->raw_pos;
     s->member_pos = s->out_base + s->out_len;
     s->z_live = 1;
@@ -176,7 +185,7 @@ static int gz_more(wn_in *s)
             if (made) return 1;
             continue;
         }
-        if (zr == Z_MEM_ERROR) return in_fail(s, "out of memory in zlib");
+        if (zr == Z_MEM_ERROR) return in_oom(s, "out of memory in zlib");
         /* Z_DATA_ERROR and friends: this member is damaged */
         snprintf(s->warn, sizeof s->warn, "%s: corrupt gzip data in the member at offset %llu (%s); skipped to the next member",
                  s->name, (unsigned long long)s->member_off, s->z.msg ? s->z.msg : "invalid data");
@@ -239,7 +248,7 @@ int wn_in_open_fp(wn_in *s, FILE *fp, const char *name, int own)
     s->own_fp = own;
     s->out = malloc(IN_OUT_CAP);
     s->raw = malloc(IN_RAW_CAP);
-    if (!s->out || !s->raw) return in_fail(s, "out of memory");
+    if (!s->out || !s->raw) return in_oom(s, "out of memory");
     s->out_cap = IN_OUT_CAP;
     /* gzip or not is decided by the first bytes, whatever the name says */
     while (s->raw_len < 4 && raw_fill(s) > 0) {}
@@ -330,7 +339,7 @@ size_t wn_in_peek(wn_in *s, size_t n, const unsigned char **p)
             size_t take = s->out_len - s->out_pos, want = n - (s->back.len - s->back_pos);
             if (take > want) take = want;
             wn_buf_put(&s->back, s->out + s->out_pos, take);
-            if (s->back.oom) { in_fail(s, "out of memory"); break; }
+            if (s->back.oom) { in_oom(s, "out of memory"); break; }
             s->out_pos += take;
         }
         *p = (const unsigned char *)s->back.data + s->back_pos;
@@ -397,7 +406,7 @@ int wn_in_unread(wn_in *s, const void *p, size_t n)
         return 0;
     }
     size_t rest = s->back.len - s->back_pos;
-    if (!wn_buf_reserve(&s->back, n)) return in_fail(s, "out of memory");
+    if (!wn_buf_reserve(&s->back, n)) return in_oom(s, "out of memory");
     memmove(s->back.data + n, s->back.data + s->back_pos, rest);
     memcpy(s->back.data, p, n);
     s->back.len = n + rest;
@@ -424,8 +433,9 @@ void wn_in_clear_gap(wn_in *s) { s->gap = 0; }
  * Shared reader helpers
  * ====================================================================== */
 
-void wn_reader_set_error(winnow_reader *r, const char *fmt, ...)
+void wn_reader_fail(winnow_reader *r, winnow_status st, const char *fmt, ...)
 {
+    r->status = st;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(r->error, sizeof r->error, fmt, ap);
@@ -602,7 +612,7 @@ static int fill_record(winnow_reader *r, file_state *f, const char *path, const 
     set_stem(r, rel);
     const char *source = wn_reader_str(&r->source, path, strlen(path));
     if (r->id.oom || !source) {
-        wn_reader_set_error(r, "out of memory");
+        wn_reader_fail(r, WINNOW_E_NOMEM, "out of memory");
         return -1;
     }
     rec->url = NULL;
@@ -632,7 +642,7 @@ static int dir_next(winnow_reader *r, winnow_record *rec)
         wn_buf_printf(&f->path, "%s%s%s", r->path, wn_ascii_iends(r->path, "/") ? "" : "/", e->rel);
         const char *path = wn_buf_cstr(&f->path);
         if (f->path.oom) {
-            wn_reader_set_error(r, "out of memory");
+            wn_reader_fail(r, WINNOW_E_NOMEM, "out of memory");
             return -1;
         }
         if (e->problem) {
@@ -654,7 +664,7 @@ static int dir_next(winnow_reader *r, winnow_record *rec)
         close(fd);
         if (got == 1 && is_gzip(&f->data)) got = gunzip_page(r, f, path);
         if (got == -1) {
-            wn_reader_set_error(r, "out of memory reading %s", path);
+            wn_reader_fail(r, WINNOW_E_NOMEM, "out of memory reading %s", path);
             return -1;
         }
         if (got <= 0) {
@@ -719,10 +729,10 @@ static int list_dir(winnow_reader *r, file_state *f, const char *rel, unsigned d
         snprintf(msg, sizeof msg, "cannot open %s: %s%s", dir,
                  n > 0 && (size_t)n < sizeof dir ? strerror(errno) : "path too long", *rel ? "; skipped" : "");
         if (!*rel) {
-            wn_reader_set_error(r, "%s", msg);
+            wn_reader_fail(r, WINNOW_E_IO, "%s", msg);
             return -1;
         }
-        return add_entry(f, rel, 0, msg) == 0 ? 0 : (wn_reader_set_error(r, "out of memory listing %s", r->name), -1);
+        return add_entry(f, rel, 0, msg) == 0 ? 0 : (wn_reader_fail(r, WINNOW_E_NOMEM, "out of memory listing %s", r->name), -1);
     }
     struct dirent *e;
     errno = 0;
@@ -755,18 +765,18 @@ static int list_dir(winnow_reader *r, file_state *f, const char *rel, unsigned d
         snprintf(msg, sizeof msg, "cannot list %s: %s%s", dir, strerror(errno), *rel ? "; skipped" : "");
         closedir(d);
         if (!*rel) {
-            wn_reader_set_error(r, "%s", msg);
+            wn_reader_fail(r, WINNOW_E_IO, "%s", msg);
             return -1;
         }
-        return add_entry(f, rel, 0, msg) == 0 ? 0 : (wn_reader_set_error(r, "out of memory listing %s", r->name), -1);
+        return add_entry(f, rel, 0, msg) == 0 ? 0 : (wn_reader_fail(r, WINNOW_E_NOMEM, "out of memory listing %s", r->name), -1);
     }
     closedir(d);
     return 0;
 oom:
-    wn_reader_set_error(r, "out of memory listing %s", r->name);
+    wn_reader_fail(r, WINNOW_E_NOMEM, "out of memory listing %s", r->name);
 fail:
     closedir(d);
-    if (!r->error[0]) wn_reader_set_error(r, "%s: directories nested too deep", r->name);
+    if (!r->error[0]) wn_reader_fail(r, WINNOW_E_IO, "%s: directories nested too deep", r->name);
     return -1;
 }
 
@@ -804,13 +814,13 @@ static int stream_next(winnow_reader *r, winnow_record *rec)
         }
         wn_buf_put(&f->data, p, have);
         if (f->data.oom) {
-            wn_reader_set_error(r, "out of memory reading %s", r->name);
+            wn_reader_fail(r, WINNOW_E_NOMEM, "out of memory reading %s", r->name);
             return -1;
         }
         wn_in_consume(in, have);
     }
     if (in->failed) {
-        wn_reader_set_error(r, "%s", in->err);
+        wn_reader_fail(r, wn_in_status(in), "%s", in->err);
         return -1;
     }
     if (in->gap) {
@@ -822,7 +832,7 @@ static int stream_next(winnow_reader *r, winnow_record *rec)
     int is_stdin = !strcmp(r->path, "-");
     const char *source = wn_reader_str(&r->source, r->name, strlen(r->name));
     if (!source) {
-        wn_reader_set_error(r, "out of memory");
+        wn_reader_fail(r, WINNOW_E_NOMEM, "out of memory");
         return -1;
     }
     if (is_stdin) wn_reader_str(&r->id, "stdin", 5);
@@ -831,7 +841,7 @@ static int stream_next(winnow_reader *r, winnow_record *rec)
         set_stem(r, base ? base + 1 : r->path);
     }
     if (r->id.oom) {
-        wn_reader_set_error(r, "out of memory");
+        wn_reader_fail(r, WINNOW_E_NOMEM, "out of memory");
         return -1;
     }
     rec->data = f->data.data ? f->data.data : "";
@@ -847,7 +857,7 @@ static file_state *new_file_state(winnow_reader *r)
 {
     file_state *f = calloc(1, sizeof *f);
     if (!f) {
-        wn_reader_set_error(r, "out of memory");
+        wn_reader_fail(r, WINNOW_E_NOMEM, "out of memory");
         return NULL;
     }
     wn_buf_init(&f->data);
@@ -870,7 +880,7 @@ static int open_stream_page(winnow_reader *r, wn_in *in)
     r->stream = in;
     r->format = WINNOW_INPUT_HTML;
     if (in->failed) {
-        wn_reader_set_error(r, "%s", in->err);
+        wn_reader_fail(r, wn_in_status(in), "%s", in->err);
         return -1;
     }
     r->next = stream_next;
@@ -902,10 +912,29 @@ static winnow_input_format sniff(wn_in *in)
     return i < n && p[i] == '{' ? WINNOW_INPUT_JSONL : WINNOW_INPUT_HTML;
 }
 
-winnow_reader *winnow_reader_open_with(const char *path, const winnow_reader_options *opt)
+#define READER_OPTIONS_V1 WN_FIELD_END(winnow_reader_options, recursive)
+#define RECORD_V1 WN_FIELD_END(winnow_record, record_id)
+
+static void reader_options_default(winnow_reader_options *o)
 {
-    winnow_reader_options def = {0, WINNOW_INPUT_AUTO, 0};
-    if (!opt) opt = &def;
+    memset(o, 0, sizeof *o);
+    o->struct_size = sizeof *o;
+    o->max_record_bytes = WN_READER_DEFAULT_MAX;
+    o->format = WINNOW_INPUT_AUTO;
+}
+
+winnow_status winnow_reader_options_default(winnow_reader_options *o, size_t struct_size)
+{
+    winnow_reader_options d;
+    reader_options_default(&d);
+    if (!o) return WINNOW_E_ARG;
+    memcpy(o, &struct_size, sizeof struct_size);
+    return wn_struct_out(o, &d, sizeof d, READER_OPTIONS_V1) == 0 ? WINNOW_OK : WINNOW_E_ARG;
+}
+
+/* A reader with its strings, not opened yet; NULL on OOM. */
+static winnow_reader *reader_new(const char *path, const winnow_reader_options *opt)
+{
     winnow_reader *r = calloc(1, sizeof *r);
     if (!r) return NULL;
     wn_buf_init(&r->url);
@@ -915,32 +944,48 @@ winnow_reader *winnow_reader_open_with(const char *path, const winnow_reader_opt
     wn_buf_init(&r->record_id);
     r->max_record = opt->max_record_bytes ? opt->max_record_bytes : WN_READER_DEFAULT_MAX;
     r->recursive = opt->recursive;
-    if (!path || !*path) {
-        r->path = strdup("");
-        r->name = r->path;
-        wn_reader_set_error(r, "no input given (a file, a directory, a .warc[.gz], a .jsonl[.gz] or \"-\")");
-        if (!r->path) { free(r); return NULL; }
-        return r;
-    }
     if (!(r->path = strdup(path))) {
         free(r);
         return NULL;
     }
-    int is_stdin = strcmp(path, "-") == 0;
-    r->name = is_stdin ? "<stdin>" : r->path;
-    winnow_input_format fmt = opt->format;
+    r->name = strcmp(path, "-") == 0 ? "<stdin>" : r->path;
+    return r;
+}
+
+/* Opens the stream `in` (taken, freed on failure) as fmt says, sniffing
+ * when AUTO. The outcome is in r->status. */
+static void open_stream(winnow_reader *r, wn_in *in, winnow_input_format fmt)
+{
+    if (!in) {
+        wn_reader_fail(r, WINNOW_E_NOMEM, "out of memory");
+        return;
+    }
+    if (fmt == WINNOW_INPUT_AUTO && !in->failed) fmt = sniff(in);
+    if (in->failed) {
+        wn_reader_fail(r, wn_in_status(in), "%s", in->err);
+        wn_in_free(in);
+        return;
+    }
+    if (fmt == WINNOW_INPUT_WARC) wn_warc_open(r, in);
+    else if (fmt == WINNOW_INPUT_JSONL) wn_jsonl_open(r, in);
+    else open_stream_page(r, in);
+}
+
+static void open_path(winnow_reader *r, const char *path, winnow_input_format fmt)
+{
     struct stat st;
-    if (is_stdin) {
+    if (!strcmp(path, "-")) {
         if (fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode)) r->total_bytes = (unsigned long long)st.st_size;
     } else {
         if (stat(path, &st) != 0) {
-            wn_reader_set_error(r, "cannot open %s: %s", path, strerror(errno));
-            return r;
+            wn_reader_fail(r, WINNOW_E_IO, "cannot open %s: %s", path, strerror(errno));
+            return;
         }
         if (S_ISDIR(st.st_mode)) {
             file_state *f = new_file_state(r);
             if (f) open_dir(r, f);
-            return r;
+            else r->status = WINNOW_E_NOMEM;
+            return;
         }
         if (S_ISREG(st.st_mode)) r->total_bytes = (unsigned long long)st.st_size;
         if (fmt == WINNOW_INPUT_AUTO) {
@@ -949,40 +994,95 @@ winnow_reader *winnow_reader_open_with(const char *path, const winnow_reader_opt
             else if (is_page_name(path)) fmt = WINNOW_INPUT_HTML;
         }
     }
-    wn_in *in = wn_in_new(path, r->name);
+    open_stream(r, wn_in_new(path, r->name), fmt);
+}
+
+/* The end of both openers: the reader, or its failure in err. */
+static winnow_status opened(winnow_reader *r, winnow_reader **out, char *err, size_t errcap)
+{
+    if (r->status == WINNOW_OK && r->error[0]) r->status = WINNOW_E_IO; /* a failure without its status */
+    winnow_status st = r->status;
+    if (st != WINNOW_OK) {
+        if (err && errcap) snprintf(err, errcap, "%s", r->error[0] ? r->error : winnow_status_message(st));
+        winnow_reader_close(r);
+        return st;
+    }
+    *out = r;
+    return WINNOW_OK;
+}
+
+/* Checks the arguments common to both openers; fills *o. */
+static winnow_status open_args(const winnow_reader_options *opt, winnow_reader **out, winnow_reader_options *o,
+                               char *err, size_t errcap)
+{
+    if (err && errcap) err[0] = '\0';
+    if (!out) return WINNOW_E_ARG;
+    *out = NULL;
+    reader_options_default(o);
+    if (opt && wn_struct_in(o, sizeof *o, opt, READER_OPTIONS_V1) != 0) {
+        if (err && errcap)
+            snprintf(err, errcap, "winnow_reader_options.struct_size is not sizeof (winnow_reader_options) of a "
+                                  "winnow.h this library reads");
+        return WINNOW_E_ARG;
+    }
+    return WINNOW_OK;
+}
+
+winnow_status winnow_reader_open(const char *path, const winnow_reader_options *opt, winnow_reader **out, char *err,
+                                 size_t errcap)
+{
+    winnow_reader_options o;
+    winnow_status st = open_args(opt, out, &o, err, errcap);
+    if (st != WINNOW_OK) return st;
+    if (!path || !*path) {
+        if (err && errcap)
+            snprintf(err, errcap, "no input given (a file, a directory, a .warc[.gz], a .jsonl[.gz] or \"-\")");
+        return WINNOW_E_ARG;
+    }
+    winnow_reader *r = reader_new(path, &o);
+    if (!r) {
+        if (err && errcap) snprintf(err, errcap, "out of memory");
+        return WINNOW_E_NOMEM;
+    }
+    open_path(r, path, o.format);
+    return opened(r, out, err, errcap);
+}
+
+winnow_status wn_reader_open_fp(FILE *fp, const char *name, const winnow_reader_options *opt, winnow_reader **out,
+                                char *err, size_t errcap)
+{
+    winnow_reader_options o;
+    winnow_status st = open_args(opt, out, &o, err, errcap);
+    if (st != WINNOW_OK) { fclose(fp); return st; }
+    winnow_reader *r = reader_new(name, &o);
+    wn_in *in = r ? malloc(sizeof *in) : NULL;
     if (!in) {
-        wn_reader_set_error(r, "out of memory");
-        return r;
+        fclose(fp);
+        winnow_reader_close(r);
+        if (err && errcap) snprintf(err, errcap, "out of memory");
+        return WINNOW_E_NOMEM;
     }
-    if (fmt == WINNOW_INPUT_AUTO && !in->failed) fmt = sniff(in);
-    if (in->failed) {
-        wn_reader_set_error(r, "%s", in->err);
-        wn_in_free(in);
-        return r;
-    }
-    if (fmt == WINNOW_INPUT_WARC) wn_warc_open(r, in);
-    else if (fmt == WINNOW_INPUT_JSONL) wn_jsonl_open(r, in);
-    else open_stream_page(r, in);
-    return r;
+    wn_in_open_fp(in, fp, r->name, 1);
+    open_stream(r, in, o.format);
+    return opened(r, out, err, errcap);
 }
 
-winnow_reader *winnow_reader_open(const char *path, size_t max_record_bytes)
+winnow_status winnow_reader_next(winnow_reader *r, winnow_record *out)
 {
-    winnow_reader_options o = {max_record_bytes, WINNOW_INPUT_AUTO, 0};
-    return winnow_reader_open_with(path, &o);
-}
-
-int winnow_reader_next(winnow_reader *r, winnow_record *rec)
-{
-    if (!r || !rec) return -1;
-    memset(rec, 0, sizeof *rec);
+    if (!r || !out) return WINNOW_E_ARG;
+    winnow_record rec;
+    memset(&rec, 0, sizeof rec);
+    rec.struct_size = sizeof rec;
+    if (wn_struct_out(out, &rec, sizeof rec, RECORD_V1) != 0) return WINNOW_E_ARG;
     r->warning[0] = 0;
-    if (r->error[0]) return -1; /* errors are final */
-    if (!r->next) return 0;
-    int got = r->next(r, rec);
-    if (got < 0 && !r->error[0]) wn_reader_set_error(r, "%s: read failed", r->name);
-    if (got <= 0) memset(rec, 0, sizeof *rec);
-    return got;
+    if (r->status != WINNOW_OK) return r->status; /* errors are final */
+    if (!r->next) return WINNOW_END;
+    int got = r->next(r, &rec);
+    if (got < 0 && r->status == WINNOW_OK) wn_reader_fail(r, WINNOW_E_IO, "%s: read failed", r->name);
+    if (got <= 0) return got < 0 ? r->status : WINNOW_END;
+    rec.struct_size = sizeof rec;
+    wn_struct_out(out, &rec, sizeof rec, RECORD_V1);
+    return WINNOW_OK;
 }
 
 const char *winnow_reader_error(const winnow_reader *r) { return r ? r->error : "no reader"; }

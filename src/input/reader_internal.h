@@ -24,45 +24,6 @@
 #include "util/buf.h"
 #include "winnow.h"
 
-/* ---- public API (to move to include/winnow.h, see src/input/API.txt) ---- */
-#ifndef WINNOW_READER_API
-typedef struct winnow_reader winnow_reader;
-typedef struct winnow_record {
-    const char *url;
-    const void *data;
-    size_t len;
-    const char *charset;
-    const char *source;
-    const char *id;
-    const char *file;
-    long long number;
-    const char *record_id;
-} winnow_record;
-
-typedef enum winnow_input_format {
-    WINNOW_INPUT_AUTO = 0,
-    WINNOW_INPUT_HTML,
-    WINNOW_INPUT_WARC,
-    WINNOW_INPUT_JSONL,
-} winnow_input_format;
-typedef struct winnow_reader_options {
-    size_t max_record_bytes;
-    winnow_input_format format;
-    int recursive;
-} winnow_reader_options;
-
-winnow_reader *winnow_reader_open(const char *path, size_t max_record_bytes);
-winnow_reader *winnow_reader_open_with(const char *path, const winnow_reader_options *opt);
-winnow_input_format winnow_reader_format(const winnow_reader *r);
-size_t winnow_reader_too_large(const winnow_reader *r);
-int winnow_reader_progress(const winnow_reader *r, unsigned long long *done, unsigned long long *total);
-int winnow_reader_next(winnow_reader *r, winnow_record *rec);
-const char *winnow_reader_error(const winnow_reader *r);
-const char *winnow_reader_warning(const winnow_reader *r);
-size_t winnow_reader_skipped(const winnow_reader *r);
-void winnow_reader_close(winnow_reader *r);
-#endif
-
 /* ---- wn_in: buffered, gzip-transparent input stream ---- */
 
 typedef struct wn_in {
@@ -96,6 +57,7 @@ typedef struct wn_in {
                                 not continue the bytes before */
     uint64_t gap_member_pos; /* member_pos of the member that failed */
     int failed;              /* read error or OOM; see err */
+    int oom;                 /* it was OOM */
     int quiet_skip;          /* the next member search follows a resync */
     char warn[256];          /* last non-fatal problem, "" if none */
     char err[256];
@@ -142,6 +104,8 @@ uint64_t wn_in_tell(const wn_in *s);
  * decompressed stream. */
 uint64_t wn_in_record_offset(wn_in *s);
 void wn_in_clear_gap(wn_in *s);
+/* Why a failed stream failed: WINNOW_E_NOMEM or WINNOW_E_IO. */
+winnow_status wn_in_status(const wn_in *s);
 
 /* ---- readers ---- */
 
@@ -159,6 +123,7 @@ struct winnow_reader {
     unsigned long long total_bytes; /* the input's size, 0 when unknown */
     unsigned long long done_bytes;  /* directories: bytes of the files handed out or skipped */
     const wn_in *stream;      /* WARC, JSONL, stdin: the stream read (its position is the progress) */
+    winnow_status status;     /* WINNOW_OK until it fails; then what error says */
     char error[600];
     char warning[600];
 
@@ -171,14 +136,21 @@ struct winnow_reader {
     void (*close_state)(winnow_reader *r);
 };
 
-void wn_reader_set_error(winnow_reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The reader fails (finally) with st; fmt says why. */
+void wn_reader_fail(winnow_reader *r, winnow_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void wn_reader_set_warning(winnow_reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Copies a string field of the record into one of the reader's buffers and
  * returns it NUL-terminated (NULL when the buffer ran out of memory). */
 const char *wn_reader_str(wn_buf *b, const char *s, size_t n);
 
+/* A reader over an open stream fp (closed at the end, or now on failure),
+ * named `name` in records and messages: winnow_reader_open() without a
+ * path, for tests and fuzzing from memory (fmemopen). */
+winnow_status wn_reader_open_fp(FILE *fp, const char *name, const winnow_reader_options *opt, winnow_reader **out,
+                                char *err, size_t errcap);
+
 /* Kind openers: set r->state/next/close_state, or an error with
- * wn_reader_set_error(). Return 0 on success, -1 on error. They take the
+ * wn_reader_fail(). Return 0 on success, -1 on error. They take the
  * stream `in` (wn_in_new) and free it whatever happens; NULL: they open
  * r->path themselves. */
 int wn_warc_open(winnow_reader *r, wn_in *in);

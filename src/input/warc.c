@@ -55,7 +55,7 @@ static void take_stream_warning(winnow_reader *r, warc_state *w)
 
 static int stream_error(winnow_reader *r, warc_state *w)
 {
-    wn_reader_set_error(r, "%s", w->in->err[0] ? w->in->err : "read failed");
+    wn_reader_fail(r, wn_in_status(w->in), "%s", w->in->err[0] ? w->in->err : "read failed");
     return -1;
 }
 
@@ -181,7 +181,7 @@ static int find_record(winnow_reader *r, warc_state *w, uint64_t *off)
         size_t total;
         int got = wn_in_getline(w->in, &w->line, 64, &total);
         if (got < 0) {
-            wn_reader_set_error(r, "out of memory");
+            wn_reader_fail(r, WINNOW_E_NOMEM, "out of memory");
             return -1;
         }
         if (!got) {
@@ -229,7 +229,7 @@ static rec_result read_head(winnow_reader *r, warc_state *w, warc_head *h, uint6
         size_t total;
         int got = wn_in_getline(w->in, &w->line, LINE_KEEP, &total);
         if (got < 0) {
-            wn_reader_set_error(r, "out of memory");
+            wn_reader_fail(r, WINNOW_E_NOMEM, "out of memory");
             return REC_ERROR;
         }
         if (w->in->failed) {
@@ -293,12 +293,12 @@ static rec_result read_head(winnow_reader *r, warc_state *w, warc_head *h, uint6
             /* WARC/1.0 examples wrap the URI in <>; 1.1 does not */
             if (vn >= 2 && v[0] == '<' && v[vn - 1] == '>') v++, vn -= 2;
             if (!wn_reader_str(&r->url, v, vn)) {
-                wn_reader_set_error(r, "out of memory");
+                wn_reader_fail(r, WINNOW_E_NOMEM, "out of memory");
                 return REC_ERROR;
             }
         } else if (wn_ascii_ieq(s, name_n, "WARC-Record-ID")) {
             if (!wn_reader_str(&r->record_id, v, vn)) {
-                wn_reader_set_error(r, "out of memory");
+                wn_reader_fail(r, WINNOW_E_NOMEM, "out of memory");
                 return REC_ERROR;
             }
         } else if (wn_ascii_ieq(s, name_n, "Content-Type")) {
@@ -346,7 +346,7 @@ static trailer_result check_trailer(winnow_reader *r, warc_state *w)
     size_t total;
     int got = wn_in_getline(w->in, &w->line, r->max_record, &total);
     if (got < 0) {
-        wn_reader_set_error(r, "out of memory");
+        wn_reader_fail(r, WINNOW_E_NOMEM, "out of memory");
         return TRAILER_ERROR;
     }
     if (w->in->failed) return trailer_error(r, w);
@@ -528,7 +528,7 @@ static rec_result undo_codings(winnow_reader *r, warc_state *w, const char *list
         }
         const char *why = wn_inflate_all(src, *len, gzip, &w->tmp, r->max_record);
         if (why && strcmp(why, "out of memory") == 0) {
-            wn_reader_set_error(r, "out of memory decoding %s#%llu", r->name, (unsigned long long)off);
+            wn_reader_fail(r, WINNOW_E_NOMEM, "out of memory decoding %s#%llu", r->name, (unsigned long long)off);
             return REC_ERROR;
         }
         if (why && w->tmp.len > r->max_record) {
@@ -636,7 +636,7 @@ static rec_result record_payload(winnow_reader *r, warc_state *w, const warc_hea
     rec->charset = charset[0] ? wn_reader_str(&r->charset, charset, strlen(charset)) : NULL;
     rec->url = r->url.len ? wn_buf_cstr(&r->url) : NULL;
     if ((charset[0] && !rec->charset) || r->url.oom) {
-        wn_reader_set_error(r, "out of memory");
+        wn_reader_fail(r, WINNOW_E_NOMEM, "out of memory");
         return REC_ERROR;
     }
     return REC_OK;
@@ -702,7 +702,7 @@ static int warc_next(winnow_reader *r, winnow_record *rec)
 
         wn_buf_clear(&w->blk);
         if (!wn_buf_reserve(&w->blk, (size_t)h.len)) {
-            wn_reader_set_error(r, "out of memory for a record of %llu bytes in %s", (unsigned long long)h.len,
+            wn_reader_fail(r, WINNOW_E_NOMEM, "out of memory for a record of %llu bytes in %s", (unsigned long long)h.len,
                                 r->name);
             return -1;
         }
@@ -756,7 +756,7 @@ static int warc_next(winnow_reader *r, winnow_record *rec)
         rec->number = (long long)index;
         rec->record_id = r->record_id.len ? wn_buf_cstr(&r->record_id) : NULL;
         if (r->source.oom || r->id.oom || r->record_id.oom) {
-            wn_reader_set_error(r, "out of memory");
+            wn_reader_fail(r, WINNOW_E_NOMEM, "out of memory");
             return -1;
         }
         return 1;
@@ -777,13 +777,13 @@ static void warc_close(winnow_reader *r)
 int wn_warc_open(winnow_reader *r, wn_in *in)
 {
     if (!in && !(in = wn_in_new(r->path, r->name))) {
-        wn_reader_set_error(r, "out of memory");
+        wn_reader_fail(r, WINNOW_E_NOMEM, "out of memory");
         return -1;
     }
     warc_state *w = calloc(1, sizeof *w);
     if (!w) {
         wn_in_free(in);
-        wn_reader_set_error(r, "out of memory");
+        wn_reader_fail(r, WINNOW_E_NOMEM, "out of memory");
         return -1;
     }
     w->in = in;
@@ -792,7 +792,7 @@ int wn_warc_open(winnow_reader *r, wn_in *in)
     r->stream = in;
     r->format = WINNOW_INPUT_WARC;
     if (w->in->failed) {
-        wn_reader_set_error(r, "%s", w->in->err);
+        wn_reader_fail(r, wn_in_status(w->in), "%s", w->in->err);
         return -1;
     }
     const unsigned char *p;
@@ -802,9 +802,9 @@ int wn_warc_open(winnow_reader *r, wn_in *in)
         w->empty = 1;
     } else if (n < 7 || memcmp(p, "WARC/1.", 7) != 0) {
         if (w->in->warn[0])
-            wn_reader_set_error(r, "%s: not a WARC file (%s)", r->name, w->in->warn);
+            wn_reader_fail(r, WINNOW_E_FORMAT, "%s: not a WARC file (%s)", r->name, w->in->warn);
         else
-            wn_reader_set_error(r, "%s: not a WARC file (no WARC/1.x header at offset 0)", r->name);
+            wn_reader_fail(r, WINNOW_E_FORMAT, "%s: not a WARC file (no WARC/1.x header at offset 0)", r->name);
         return -1;
     }
     r->next = warc_next;

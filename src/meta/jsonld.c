@@ -158,9 +158,13 @@ static void parse_object(jreader *r, jobject *parent, const char *parent_key, wn
     }
     if (type_is_article(o.type)) {
         int page = strstr(o.type, "WebPage") != NULL;
-        const char *title = o.headline ? o.headline : (page ? NULL : o.name);
-        if (title && !page) m->field[WINNOW_META_TITLE] = title;
-        else if (title && !*m->field[WINNOW_META_TITLE]) m->field[WINNOW_META_TITLE] = title;
+        if (!page && (o.headline || o.name) && m->ld_count < WN_META_LD_TITLES) {
+            m->ld_headline[m->ld_count] = o.headline;
+            m->ld_name[m->ld_count] = o.name;
+            m->ld_count++;
+        } else if (page && o.headline && !*m->field[WINNOW_META_TITLE]) {
+            m->field[WINNOW_META_TITLE] = o.headline;
+        }
         if (o.author && !*m->field[WINNOW_META_AUTHOR]) m->field[WINNOW_META_AUTHOR] = o.author;
         if (o.date && !*m->field[WINNOW_META_DATE]) m->field[WINNOW_META_DATE] = o.date;
         if (o.publisher && !*m->field[WINNOW_META_SITE_NAME]) m->field[WINNOW_META_SITE_NAME] = o.publisher;

@@ -23,6 +23,76 @@ const char *wn_meta_clean(wn_arena *arena, const char *s, size_t n)
     return out;
 }
 
+/* Title matching: words are runs of ASCII letters and digits (folded to
+ * lower case) and of non-ASCII bytes; the rest separates them. */
+static size_t next_word(const char *s, size_t i, size_t n, size_t *len)
+{
+    while (i < n && !isalnum((unsigned char)s[i]) && (unsigned char)s[i] < 0x80) i++;
+    size_t j = i;
+    while (j < n && (isalnum((unsigned char)s[j]) || (unsigned char)s[j] >= 0x80)) j++;
+    *len = j - i;
+    return i;
+}
+
+static size_t count_words(const char *s)
+{
+    size_t n = strlen(s), w = 0, len = 0;
+    for (size_t i = next_word(s, 0, n, &len); len; i = next_word(s, i + len, n, &len)) w++;
+    return w;
+}
+
+/* Whether the words of `a` occur, in order and next to each other, in `b`
+ * (from b's word at byte `at`). */
+static int words_at(const char *a, const char *b, size_t at)
+{
+    size_t an = strlen(a), bn = strlen(b), al = 0, bl = 0;
+    size_t i = next_word(a, 0, an, &al), j = next_word(b, at, bn, &bl);
+    for (; al; i = next_word(a, i + al, an, &al), j = next_word(b, j + bl, bn, &bl)) {
+        if (al != bl || strncasecmp(a + i, b + j, al) != 0) return 0;
+    }
+    return 1;
+}
+
+static int contains_words(const char *big, const char *small)
+{
+    size_t n = strlen(big), len = 0;
+    for (size_t i = next_word(big, 0, n, &len); len; i = next_word(big, i + len, n, &len))
+        if (words_at(small, big, i)) return 1;
+    return 0;
+}
+
+/* Two titles name the same thing when one's words are a run of the
+ * other's ("Tide pools" and "Tide pools | Coastal Notes"); a run of one
+ * word counts only when it is all of both. */
+static int same_title(const char *a, const char *b)
+{
+    size_t wa = count_words(a), wb = count_words(b);
+    if (!wa || !wb) return 0;
+    const char *small = wa <= wb ? a : b, *big = wa <= wb ? b : a;
+    if ((wa < wb ? wa : wb) < 2 && wa != wb) return 0;
+    return contains_words(big, small);
+}
+
+/* The title among the JSON-LD articles' headlines and names: the last
+ * article's first value that names what the page's <title>, og:title or
+ * an <h1> names; when none does, the last article's headline (or name).
+ * A headline that is a kind of page ("Wikimedia list article") gives way
+ * to a name that is the page's title. */
+static const char *jsonld_title(const wn_meta *m, const char *const *refs, size_t nrefs)
+{
+    const char *fallback = NULL;
+    for (unsigned k = m->ld_count; k-- > 0;) {
+        const char *vals[2] = {m->ld_headline[k], m->ld_name[k]};
+        for (int v = 0; v < 2; v++) {
+            if (!vals[v] || !*vals[v]) continue;
+            if (!fallback) fallback = vals[v];
+            for (size_t r = 0; r < nrefs; r++)
+                if (refs[r] && same_title(vals[v], refs[r])) return vals[v];
+        }
+    }
+    return fallback;
+}
+
 static void set_if_empty(wn_meta *m, winnow_meta_field f, const char *v)
 {
     if (v && *v && (!m->field[f] || !*m->field[f])) m->field[f] = v;
@@ -85,7 +155,25 @@ int wn_meta_extract(const wn_dom *dom, const wn_decode_info *dec, const char *ur
     set_if_empty(m, WINNOW_META_SITE_NAME, og_site);
     set_if_empty(m, WINNOW_META_DESCRIPTION, og_desc);
     set_if_empty(m, WINNOW_META_URL, og_url);
+    m->ld_count = 0;
     for (uint32_t k = 0; k < dom->jsonld_count; k++) wn_meta_from_jsonld(dom->jsonld[k], dom->jsonld_len[k], arena, m);
+    if (m->ld_count) {
+        /* what the page calls itself: <title>, og:title, its first <h1>s */
+        const char *refs[5];
+        size_t nrefs = 0;
+        refs[nrefs++] = dom->title ? wn_meta_clean(arena, dom->title, strlen(dom->title)) : NULL;
+        refs[nrefs++] = og_title;
+        wn_buf h;
+        wn_buf_init(&h);
+        for (uint32_t i = 1; i < dom->count && nrefs < 5; i++) {
+            if (dom->nodes[i].tag != WN_TAG_H1) continue;
+            wn_buf_clear(&h);
+            wn_node_text(dom, i, &h, NULL, NULL);
+            if (!h.oom && h.len) refs[nrefs++] = wn_meta_clean(arena, h.data, h.len < 1024 ? h.len : 1024);
+        }
+        wn_buf_free(&h);
+        set_over(m, WINNOW_META_TITLE, jsonld_title(m, refs, nrefs));
+    }
     if (url && *url) set_if_empty(m, WINNOW_META_URL, wn_meta_clean(arena, url, strlen(url)));
     return 0;
 }

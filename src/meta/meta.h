@@ -10,8 +10,15 @@
 #include "../dom/dom.h"
 #include "../util/arena.h"
 
+#define WN_META_LD_TITLES 16
+
 typedef struct wn_meta {
     const char *field[WINNOW_META_COUNT];  /* never NULL after extraction; "" when unknown */
+    /* JSON-LD article objects (not web pages) in document order: their
+     * headline and name (NULL when absent), from which wn_meta_extract
+     * picks the title */
+    const char *ld_headline[WN_META_LD_TITLES], *ld_name[WN_META_LD_TITLES];
+    unsigned ld_count;
 } wn_meta;
 
 int wn_meta_extract(const wn_dom *dom, const wn_decode_info *dec, const char *url, wn_arena *arena,
@@ -21,7 +28,8 @@ int wn_meta_extract(const wn_dom *dom, const wn_decode_info *dec, const char *ur
 const char *wn_meta_clean(wn_arena *arena, const char *s, size_t n);
 
 /* JSON-LD: fills fields still empty from one <script type=application/ld+json>
- * payload. Tolerant: malformed JSON leaves the fields as they were. */
+ * payload, and adds its articles' headlines and names to ld_headline and
+ * ld_name. Tolerant: malformed JSON leaves the fields as they were. */
 void wn_meta_from_jsonld(const char *json, size_t n, wn_arena *arena, wn_meta *m);
 
 #endif

@@ -21,7 +21,7 @@ static void json_kv_or_null(wn_buf *b, const char *key, const char *v, int comma
 
 static void block_json(const winnow_doc *d, uint32_t k, wn_buf *b, wn_buf *scratch, int with_text)
 {
-    winnow_block blk;
+    winnow_block blk = {sizeof blk};
     winnow_doc_block(d, k, &blk);
     uint32_t i = d->blocks[k];
     const wn_stats *s = &d->stats[i];
@@ -67,8 +67,9 @@ void wn_render_blocks(const winnow_doc *d, wn_out *o)
 {
     wn_buf scratch;
     wn_buf_init(&scratch);
-    for (uint32_t k = 0; k < d->nblocks && !o->failed; k++) {
+    for (uint32_t k = 0; k < d->nblocks && !o->failed && !o->nomem; k++) {
         block_json(d, k, &o->buf, &scratch, 1);
+        if (scratch.oom) o->nomem = 1;
         wn_buf_putc(&o->buf, '\n');
         wn_out_flush(o, 0);
     }
@@ -108,12 +109,13 @@ void wn_render_json(const winnow_doc *d, wn_out *o)
     wn_buf text;
     wn_buf_init(&text);
     wn_main_text(d, &text);
+    if (text.oom) o->nomem = 1;
     wn_buf_puts(b, ",\"text\":\"");
     wn_buf_json_str(b, text.data ? text.data : "", text.len);
     wn_buf_puts(b, "\",\"comments\":[");
     wn_buf_free(&text);
     for (size_t k = 0; k < d->ncomments; k++) {
-        winnow_comment c;
+        winnow_comment c = {sizeof c};
         winnow_doc_comment(d, k, &c);
         wn_buf_putc(b, '{');
         json_kv(b, "author", c.author, 0);
@@ -127,6 +129,7 @@ void wn_render_json(const winnow_doc *d, wn_out *o)
     for (uint32_t k = 0; k < d->nblocks; k++) {
         if (k) wn_buf_putc(b, ',');
         block_json(d, k, b, &scratch, 1);
+        if (scratch.oom) o->nomem = 1;
         wn_out_flush(o, 0);
     }
     wn_buf_free(&scratch);

@@ -18,17 +18,33 @@ typedef struct lines {
     int quote_depth;
     int list_depth;
     char prefix[64];     /* put before the next line's text (bullet, heading mark) */
-    int rows_in_table;   /* markdown: rows written in the current table */
+    uint32_t data_table; /* where the data table being written began (its <table>,
+                            or the row group or row the walk started at), WN_NONE */
+    int rows_in_table;   /* rows written in the data table */
     int cells_in_row;
-    int table_depth;
+    int cell_depth;      /* open <td>/<th> of the data table: inside one, blocks and
+                            breaks become spaces, so that a row stays one line */
+    size_t cell_start;   /* where the current cell's text begins in line */
     int link_open;       /* markdown: '[' written, waiting for "](url)" */
     size_t link_start;
     const char *link_href;
     int blank_before;    /* markdown: blank line before the next block */
 } lines;
 
+/* wn_buf_clear forgets a failed append: the output keeps it */
+static void line_clear(lines *L)
+{
+    if (L->line.oom) L->out->oom = 1;
+    wn_buf_clear(&L->line);
+    L->cell_start = 0;
+}
+
+/* Where the text a space may follow begins: the cell's start in a cell. */
+static size_t text_start(const lines *L) { return L->cell_depth ? L->cell_start : 0; }
+
 static void put_line(lines *L)
 {
+    if (L->line.oom) L->out->oom = 1;
     /* trim trailing spaces */
     while (L->line.len && L->line.data[L->line.len - 1] == ' ') L->line.len--;
     if (L->line.len == 0) { L->prefix[0] = '\0'; return; }
@@ -39,7 +55,7 @@ static void put_line(lines *L)
     wn_buf_puts(L->out, L->prefix);
     wn_buf_put(L->out, L->line.data, L->line.len);
     wn_buf_putc(L->out, '\n');
-    wn_buf_clear(&L->line);
+    line_clear(L);
     L->prefix[0] = '\0';
     L->pending_space = 0;
     L->blank_before = 0;
@@ -62,7 +78,7 @@ static void append_text(lines *L, const char *s, size_t n)
                 if (L->markdown) {
                     wn_buf_put(L->out, L->line.data ? L->line.data : "", L->line.len);
                     wn_buf_putc(L->out, '\n');
-                    wn_buf_clear(&L->line);
+                    line_clear(L);
                 } else {
                     put_line(L);
                 }
@@ -75,9 +91,9 @@ static void append_text(lines *L, const char *s, size_t n)
             L->pending_space = 1;
             continue;
         }
-        if (L->pending_space && L->line.len) wn_buf_putc(&L->line, ' ');
+        if (L->pending_space && L->line.len > text_start(L)) wn_buf_putc(&L->line, ' ');
         L->pending_space = 0;
-        if (L->markdown && L->table_depth && cp == '|') { wn_buf_put(&L->line, "\\|", 2); continue; }
+        if (L->markdown && L->data_table != WN_NONE && cp == '|') { wn_buf_put(&L->line, "\\|", 2); continue; }
         wn_buf_put(&L->line, s + start, i - start);
     }
 }
@@ -91,57 +107,156 @@ static int heading_level(unsigned tag)
     }
 }
 
+static int is_pre(unsigned t)
+{
+    return t == WN_TAG_PRE || t == WN_TAG_LISTING || t == WN_TAG_XMP || t == WN_TAG_PLAINTEXT;
+}
+
+/* Inside a cell: what would start or end a line (a paragraph, list,
+ * heading, break, <pre>, a nested table's rows) is a space instead. */
+static int breaks_in_cell(unsigned t)
+{
+    return t == WN_TAG_BR || t == WN_TAG_TR || t == WN_TAG_TABLE || is_pre(t) || wn_tag_has(t, WN_TF_BREAK);
+}
+
+/* A table of data, written row by row (one line each, its cells joined),
+ * rather than a table used for layout (or a box), written as the blocks
+ * its cells hold: a row has two cells or more, and no cell holds a
+ * heading, code, a nested table or more than 1000 characters. */
+static int is_data_table(const winnow_doc *d, uint32_t table)
+{
+    const wn_node *x = &d->dom.nodes[table];
+    int columns = 0;
+    for (uint32_t k = table + 1; k < table + x->size; k++) {
+        unsigned t = d->dom.nodes[k].tag;
+        if (t == WN_TAG_TABLE || is_pre(t) || wn_tag_has(t, WN_TF_HEADING)) return 0;
+        if ((t == WN_TAG_TD || t == WN_TAG_TH) && d->stats[k].chars > 1000) return 0;
+        if ((t == WN_TAG_TD || t == WN_TAG_TH) && d->dom.nodes[k].sibling_index > 0) columns = 2;
+    }
+    return columns > 1;
+}
+
+/* Whether the walk goes through node i (it started at or above it). */
+static int walked(const winnow_doc *d, uint32_t i)
+{
+    uint32_t h = d->labels.headline, c = d->labels.container;
+    return (h != WN_NONE && wn_node_within(&d->dom, h, i)) || (c != WN_NONE && wn_node_within(&d->dom, c, i));
+}
+
+/* Whether element i starts a data table: its <table>, or the row group or
+ * row the walk started at inside one. */
+static int starts_data_table(const lines *L, const winnow_doc *d, uint32_t i)
+{
+    unsigned t = d->dom.nodes[i].tag;
+    if (L->data_table != WN_NONE || L->in_pre) return 0;
+    if (t == WN_TAG_TABLE) return is_data_table(d, i);
+    if (t != WN_TAG_TBODY && t != WN_TAG_THEAD && t != WN_TAG_TFOOT && t != WN_TAG_TR) return 0;
+    uint32_t a = d->dom.nodes[i].parent;
+    for (int hops = 0; a != WN_NONE && d->dom.nodes[a].tag != WN_TAG_TABLE && hops < 3; hops++) a = d->dom.nodes[a].parent;
+    if (a == WN_NONE || d->dom.nodes[a].tag != WN_TAG_TABLE || walked(d, a)) return 0;
+    return is_data_table(d, a);
+}
+
+/* A header row: inside <thead>, or of <th> cells only. */
+static int header_row(const winnow_doc *d, uint32_t tr, int *cells)
+{
+    const wn_node *x = &d->dom.nodes[tr];
+    int all_th = 1;
+    *cells = 0;
+    for (uint32_t c = x->first_child; c != WN_NONE; c = d->dom.nodes[c].next_sibling) {
+        unsigned t = d->dom.nodes[c].tag;
+        if (t != WN_TAG_TD && t != WN_TAG_TH) continue;
+        (*cells)++;
+        if (t != WN_TAG_TH) all_th = 0;
+    }
+    int in_thead = x->parent != WN_NONE && d->dom.nodes[x->parent].tag == WN_TAG_THEAD;
+    return *cells > 0 && (in_thead || all_th);
+}
+
+/* Markdown: '[' for a link, "](href)" follows at its end. */
+static void open_link(lines *L, const winnow_doc *d, uint32_t i)
+{
+    const wn_node *x = &d->dom.nodes[i];
+    if (L->link_open) return;
+    const char *href = wn_node_attr(&d->dom, x, "href", NULL);
+    /* a link wrapped around blocks (a "card") cannot be one Markdown
+     * link: its text is written without brackets */
+    int blocks_inside = 0;
+    for (uint32_t k = i + 1; k < i + x->size && !blocks_inside; k++)
+        blocks_inside = wn_tag_has(d->dom.nodes[k].tag, WN_TF_BREAK) || d->dom.nodes[k].tag == WN_TAG_BR;
+    if (href && *href && strncmp(href, "javascript:", 11) != 0 && !blocks_inside) {
+        if (L->pending_space && L->line.len > text_start(L)) wn_buf_putc(&L->line, ' ');
+        L->pending_space = 0;
+        L->link_open = 1;
+        L->link_start = L->line.len;
+        L->link_href = href;
+        wn_buf_putc(&L->line, '[');
+    }
+}
+
 static void on_enter(void *ctx, const winnow_doc *d, uint32_t i)
 {
     lines *L = ctx;
     const wn_node *x = &d->dom.nodes[i];
     unsigned t = x->tag;
-    if (t == WN_TAG_BR) {
-        if (L->in_pre) { wn_buf_putc(&L->line, '\n'); return; }
-        if (L->table_depth && L->markdown) { L->pending_space = 1; return; }
-        put_line(L);
-        return;
-    }
     if (t == WN_TAG_TD || t == WN_TAG_TH) {
+        if (L->data_table == WN_NONE) { block_break(L, 1); return; } /* a layout cell: a block */
+        if (L->cell_depth++) { L->pending_space = 1; return; }
         if (L->markdown) {
             if (L->cells_in_row == 0) wn_buf_puts(&L->line, "| ");
             else wn_buf_puts(&L->line, " | ");
-        } else if (L->line.len) {
+        } else if (L->cells_in_row > 0) {
             wn_buf_putc(&L->line, '\t');
         }
+        L->cell_start = L->line.len;
         L->pending_space = 0;
         L->cells_in_row++;
         return;
     }
-    if (t == WN_TAG_TR) { put_line(L); L->cells_in_row = 0; return; }
-    if (t == WN_TAG_TABLE) {
-        block_break(L, 1);
-        L->table_depth++;
-        L->rows_in_table = 0;
-        L->cells_in_row = 0;
+    if (L->cell_depth && !L->in_pre) {
+        if (breaks_in_cell(t)) L->pending_space = 1;
+        else if (L->markdown && t == WN_TAG_A) open_link(L, d, i);
         return;
     }
-    if (t == WN_TAG_PRE || t == WN_TAG_LISTING || t == WN_TAG_XMP || t == WN_TAG_PLAINTEXT) {
+    if (t == WN_TAG_BR) {
+        if (L->in_pre) { wn_buf_putc(&L->line, '\n'); return; }
+        put_line(L);
+        return;
+    }
+    if (starts_data_table(L, d, i)) {
+        block_break(L, 1);
+        L->data_table = i;
+        L->rows_in_table = 0;
+        L->cells_in_row = 0;
+        if (t == WN_TAG_TABLE) return;
+    }
+    if (t == WN_TAG_TR) {
+        put_line(L);
+        if (L->data_table == WN_NONE) return;
+        L->cells_in_row = 0;
+        int cells = 0;
+        if (L->markdown && L->rows_in_table == 0 && !header_row(d, i, &cells) && cells > 0) {
+            /* Markdown's first row is the header: a table without one gets
+             * an empty header, not its first data row promoted */
+            wn_buf_putc(&L->line, '|');
+            for (int k = 0; k < cells; k++) wn_buf_puts(&L->line, " |");
+            put_line(L);
+            wn_buf_putc(L->out, '|');
+            for (int k = 0; k < cells; k++) wn_buf_puts(L->out, " --- |");
+            wn_buf_putc(L->out, '\n');
+            L->rows_in_table++;
+        }
+        return;
+    }
+    if (t == WN_TAG_TABLE) { block_break(L, 1); return; }
+    if (is_pre(t)) {
         block_break(L, 1);
         if (L->markdown && !L->in_pre) wn_buf_puts(L->out, L->out->len ? "\n```\n" : "```\n");
         L->in_pre++;
         return;
     }
-    if (L->markdown && t == WN_TAG_A && !L->in_pre && !L->link_open) {
-        const char *href = wn_node_attr(&d->dom, x, "href", NULL);
-        /* a link wrapped around blocks (a "card") cannot be one Markdown
-         * link: its text is written without brackets */
-        int blocks_inside = 0;
-        for (uint32_t k = i + 1; k < i + x->size && !blocks_inside; k++)
-            blocks_inside = wn_tag_has(d->dom.nodes[k].tag, WN_TF_BREAK) || d->dom.nodes[k].tag == WN_TAG_BR;
-        if (href && *href && strncmp(href, "javascript:", 11) != 0 && !blocks_inside) {
-            if (L->pending_space && L->line.len) wn_buf_putc(&L->line, ' ');
-            L->pending_space = 0;
-            L->link_open = 1;
-            L->link_start = L->line.len;
-            L->link_href = href;
-            wn_buf_putc(&L->line, '[');
-        }
+    if (L->markdown && t == WN_TAG_A && !L->in_pre) {
+        open_link(L, d, i);
         return;
     }
     if (!wn_tag_has(t, WN_TF_BREAK) || L->in_pre) return;
@@ -192,8 +307,22 @@ static void on_leave(void *ctx, const winnow_doc *d, uint32_t i)
         wn_buf_putc(&L->line, ')');
         return;
     }
-    if (t == WN_TAG_TD || t == WN_TAG_TH) return;
-    if (t == WN_TAG_TR) {
+    if ((t == WN_TAG_TD || t == WN_TAG_TH) && L->data_table != WN_NONE) {
+        if (L->cell_depth) L->cell_depth--;
+        if (L->cell_depth) L->pending_space = 1;
+        return;
+    }
+    if (L->cell_depth && !L->in_pre) {
+        if (breaks_in_cell(t)) L->pending_space = 1;
+        return;
+    }
+    if (t == WN_TAG_TR && L->data_table != WN_NONE) {
+        /* a row whose cells are all empty is left out; text drops the
+         * tabs of empty cells at its end */
+        size_t len = L->line.len;
+        while (len && strchr(L->markdown ? " |" : "\t", L->line.data[len - 1])) len--;
+        if (!L->markdown || len == 0) L->line.len = len;
+        if (L->line.len == 0) L->cells_in_row = 0;
         if (L->markdown && L->cells_in_row) {
             while (L->line.len && L->line.data[L->line.len - 1] == ' ') L->line.len--;
             wn_buf_puts(&L->line, " |");
@@ -209,18 +338,24 @@ static void on_leave(void *ctx, const winnow_doc *d, uint32_t i)
         }
         if (L->cells_in_row) L->rows_in_table++;
         L->cells_in_row = 0;
+        if (i == L->data_table) { L->data_table = WN_NONE; L->blank_before = 1; }
         return;
     }
-    if (t == WN_TAG_TABLE) {
+    if (i == L->data_table) {
         put_line(L);
-        if (L->table_depth) L->table_depth--;
+        L->data_table = WN_NONE;
         L->blank_before = 1;
         return;
     }
-    if (t == WN_TAG_PRE || t == WN_TAG_LISTING || t == WN_TAG_XMP || t == WN_TAG_PLAINTEXT) {
+    if (t == WN_TAG_TABLE || t == WN_TAG_TR) {
+        put_line(L);
+        L->blank_before = t == WN_TAG_TABLE;
+        return;
+    }
+    if (is_pre(t)) {
         if (L->in_pre) L->in_pre--;
         if (L->markdown && !L->in_pre) {
-            if (L->line.len) { wn_buf_put(L->out, L->line.data, L->line.len); wn_buf_putc(L->out, '\n'); wn_buf_clear(&L->line); }
+            if (L->line.len) { wn_buf_put(L->out, L->line.data, L->line.len); wn_buf_putc(L->out, '\n'); line_clear(L); }
             wn_buf_puts(L->out, "```\n");
             L->blank_before = 1;
         } else {
@@ -258,9 +393,10 @@ static void render_into(const winnow_doc *d, wn_buf *out, int markdown)
     memset(&L, 0, sizeof L);
     L.out = out;
     L.markdown = markdown;
+    L.data_table = WN_NONE;
     wn_buf_init(&L.line);
     wn_walk_cb cb = {on_enter, on_leave, on_text};
-    wn_walk_kept(d, &cb, &L);
+    if (wn_walk_kept(d, &cb, &L) != 0) out->oom = 1;
     L.in_pre = 0;
     put_line(&L);
     if (L.line.oom) out->oom = 1;

@@ -11,9 +11,13 @@ typedef struct wn_out {
     wn_buf buf;
     winnow_write_fn write;
     void *ctx;
-    int failed;
+    int failed;  /* the write callback failed (WINNOW_E_IO) */
+    int nomem;   /* an allocation failed: the output is incomplete (WINNOW_E_NOMEM) */
 } wn_out;
 
+/* Hands the buffer to the write callback once it holds 64 KiB (or always,
+ * with force). A buffer whose append failed is not written: nomem is set
+ * and the rest of the output is discarded. */
 void wn_out_flush(wn_out *o, int force);
 
 /* text and markdown share one renderer */
@@ -23,7 +27,8 @@ void wn_render_json(const winnow_doc *d, wn_out *o);
 void wn_render_blocks(const winnow_doc *d, wn_out *o);
 void wn_render_segments(const winnow_doc *d, wn_out *o);
 
-/* Plain text of the main content into a buffer (what WINNOW_FORMAT_TEXT writes). */
+/* Plain text of the main content into a buffer (what WINNOW_FORMAT_TEXT
+ * writes). Out of memory, b->oom is set. */
 void wn_main_text(const winnow_doc *d, wn_buf *b);
 
 /* Walk over the kept region: the headline (if kept outside the container),
@@ -34,6 +39,7 @@ typedef struct wn_walk_cb {
     void (*text)(void *ctx, const winnow_doc *d, uint32_t i);
 } wn_walk_cb;
 
-void wn_walk_kept(const winnow_doc *d, const wn_walk_cb *cb, void *ctx);
+/* Returns 0, or -1 when its stack cannot be allocated (nothing walked). */
+int wn_walk_kept(const winnow_doc *d, const wn_walk_cb *cb, void *ctx);
 
 #endif

@@ -11,7 +11,7 @@ void wn_render_segments(const winnow_doc *d, wn_out *o)
 {
     uint32_t n = d->dom.count;
     float *score = malloc(((size_t)n + 1) * sizeof *score);
-    if (!score) { o->buf.oom = 1; return; }
+    if (!score) { o->nomem = 1; return; }
     const wn_labels *lb = &d->labels;
     for (uint32_t i = 0; i < n; i++) {
         float s = lb->clf ? lb->clf[i] : lb->templ[i];
@@ -20,7 +20,8 @@ void wn_render_segments(const winnow_doc *d, wn_out *o)
     }
     wn_smooth_options so;
     wn_smooth_options_default(&so);
-    if (wn_smooth_segments_json(d, score, &so, NULL, &o->buf) != 0) o->failed = 1;
+    /* it fails only when an allocation does (the options are the defaults) */
+    if (wn_smooth_segments_json(d, score, &so, NULL, &o->buf) != 0) o->nomem = 1;
     wn_buf_putc(&o->buf, '\n');
     free(score);
     wn_out_flush(o, 1);

@@ -4,8 +4,9 @@
 
 void wn_out_flush(wn_out *o, int force)
 {
-    if (o->failed) { wn_buf_clear(&o->buf); return; }
-    if (o->buf.oom) { o->failed = 1; return; }
+    /* wn_buf_clear resets the buffer's oom flag: nomem keeps it */
+    if (o->buf.oom) o->nomem = 1;
+    if (o->failed || o->nomem) { wn_buf_clear(&o->buf); return; }
     if (!force && o->buf.len < 64 * 1024) return;
     if (o->buf.len && o->write(o->ctx, o->buf.data, o->buf.len) != 0) o->failed = 1;
     wn_buf_clear(&o->buf);
@@ -35,16 +36,17 @@ static void walk_range(const winnow_doc *d, uint32_t root, const wn_walk_cb *cb,
     }
 }
 
-void wn_walk_kept(const winnow_doc *d, const wn_walk_cb *cb, void *ctx)
+int wn_walk_kept(const winnow_doc *d, const wn_walk_cb *cb, void *ctx)
 {
     const wn_labels *lb = &d->labels;
-    if (lb->container == WN_NONE) return;
+    if (lb->container == WN_NONE) return 0;
     uint32_t maxdepth = 0;
     for (uint32_t i = 0; i < d->dom.count; i++)
         if (d->dom.nodes[i].depth > maxdepth) maxdepth = d->dom.nodes[i].depth;
     uint32_t *stack = malloc(((size_t)maxdepth + 2) * sizeof(uint32_t));
-    if (!stack) return;
+    if (!stack) return -1;
     if (lb->headline != WN_NONE) walk_range(d, lb->headline, cb, ctx, stack);
     walk_range(d, lb->container, cb, ctx, stack);
     free(stack);
+    return 0;
 }

@@ -6,6 +6,7 @@
 #include <malloc.h>
 #endif
 #include <string.h>
+#include <strings.h>
 
 #include <myhtml/myhtml.h>
 /* the tree builder's state (open elements, active formatting elements,
@@ -225,6 +226,25 @@ static uint32_t line_of(const uint32_t *nl, uint32_t count, size_t pos)
         else hi = mid;
     }
     return lo + 1;
+}
+
+/* An <a href="javascript:..."> around paragraphs or sections goes nowhere:
+ * it makes a click handler of a whole region, and the text inside is the
+ * page's own, not link text (a script link around a word or two stays a
+ * link: a button, a menu entry). */
+static void unlink_script_wrappers(wn_dom *dom)
+{
+    for (uint32_t i = 1; i < dom->count; i++) {
+        wn_node *x = &dom->nodes[i];
+        if (x->tag != WN_TAG_A || !(x->flags & WN_NF_LINK)) continue;
+        const char *href = wn_node_attr(dom, x, "href", NULL);
+        while (href && (*href == ' ' || *href == '\t' || *href == '\n' || *href == '\r')) href++;
+        if (!href || strncasecmp(href, "javascript:", 11) != 0) continue;
+        uint32_t end = i + x->size, k = i + 1;
+        while (k < end && !(wn_tag_has(dom->nodes[k].tag, WN_TF_BLOCK) && dom->nodes[k].tag != WN_TAG_A)) k++;
+        if (k == end) continue;
+        for (k = i; k < end; k++) dom->nodes[k].flags &= (uint16_t)~WN_NF_LINK;
+    }
 }
 
 /* The DOM is built while the tree builder runs. A large page is fed to it
@@ -678,6 +698,7 @@ static wn_parse_status build_end(build_ctx *b)
     }
     for (uint32_t i = 1; i < dom->count; i++)
         if (dom->nodes[i].src_begin == UINT32_MAX) dom->nodes[i].src_begin = 0; /* nothing inside either */
+    unlink_script_wrappers(dom);
     wn_parser *p = b->p;
     /* an ordinary page's arrays go to the caller as they are, which hands
      * them back (wn_parser_reclaim) when the page is done; a large page's

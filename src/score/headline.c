@@ -3,16 +3,29 @@
 #include <ctype.h>
 #include <string.h>
 
+/* Bytes of a separator at s[i]: ASCII other than letters and digits, and
+ * the ellipsis (U+2026), so that "Ama..." and "Ama\u2026" are one word;
+ * 0 for a word byte. (Curly quotes stay inside words: a headline written
+ * "won\u2019t" is matched against the title's own spelling.) */
+static size_t separator(const char *s, size_t i, size_t n)
+{
+    unsigned char c = (unsigned char)s[i];
+    if (c < 0x80) return isalnum(c) ? 0 : 1;
+    if (c == 0xE2 && i + 2 < n && (unsigned char)s[i + 1] == 0x80 && (unsigned char)s[i + 2] == 0xA6) return 3;
+    return 0;
+}
+
 /* Words of a string as hashes (lower-case ASCII letters and digits, other
  * bytes >= 0x80 kept as they are), at most cap of them. */
 size_t wn_words_of(const char *s, size_t n, uint64_t *out, size_t cap)
 {
     size_t count = 0, i = 0;
     while (i < n && count < cap) {
-        while (i < n && !((unsigned char)s[i] >= 0x80 || isalnum((unsigned char)s[i]))) i++;
+        size_t k;
+        while (i < n && (k = separator(s, i, n)) != 0) i += k;
         uint64_t h = 0xcbf29ce484222325ull;
         size_t b = i;
-        while (i < n && ((unsigned char)s[i] >= 0x80 || isalnum((unsigned char)s[i]))) {
+        while (i < n && separator(s, i, n) == 0) {
             h = (h ^ (unsigned char)tolower((unsigned char)s[i])) * 0x100000001b3ull;
             i++;
         }
@@ -20,7 +33,6 @@ size_t wn_words_of(const char *s, size_t n, uint64_t *out, size_t cap)
     }
     return count;
 }
-
 
 /* A unit of one "word" (CJK text has no spaces: "Docker常用命令") is the
  * headline when its text is a part of the title making up at least a third

@@ -227,13 +227,14 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
     ps->own = wn_arena_calloc(a, n, sizeof(wn_unit_stats));
     ps->boiler = wn_arena_calloc(a, n, sizeof(uint16_t));
     ps->content_hint = wn_arena_calloc(a, n, 1);
+    ps->after_marker = wn_arena_calloc(a, n, 1);
     ps->landmark = wn_arena_calloc(a, n, 1);
     uint16_t *self_hint = ps->self_hint = wn_arena_calloc(a, n, sizeof(uint16_t));
     ps->raw = wn_arena_calloc(a, n, sizeof(float));
     float *pos = wn_arena_calloc(a, n, sizeof(float));
     uint8_t *comments_after = wn_arena_calloc(a, n, 1);
     uint8_t *inside = wn_arena_alloc(a, n);
-    if (!inside || !lb->unit || !lb->value || !lb->templ || !lb->keep || !ps->own || !ps->boiler || !ps->content_hint || !ps->landmark ||
+    if (!inside || !lb->unit || !lb->value || !lb->templ || !lb->keep || !ps->own || !ps->boiler || !ps->content_hint || !ps->after_marker || !ps->landmark ||
         !self_hint || !ps->raw || !pos || !comments_after)
         return -1;
 
@@ -325,6 +326,14 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
         uint32_t p = x->parent;
         ps->boiler[i] = ps->boiler[p];
         ps->content_hint[i] = ps->content_hint[p];
+        /* loose text after a comment marker (records written as text and
+         * <br>s, one <hr> apart) is comments as much as elements are; the
+         * selection drops it from the unit around it */
+        ps->after_marker[i] = ps->after_marker[p];
+        if (p != WN_NONE && comments_after[p]) {
+            ps->boiler[i] |= WN_HINT_COMMENT;
+            ps->after_marker[i] = 1;
+        }
         if (x->tag == WN_TAG_TEXT) continue;
         int content = 0;
         int wraps_text = pos[i] >= WN_RULE(d, FORM_MAX_PROSE);
@@ -340,6 +349,11 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
          * it: the comments or captions of a short article can outweigh it */
         uint16_t hb = (uint16_t)(h & WN_HINT_BOILER);
         int specific = (hb == WN_HINT_COMMENT || hb == WN_HINT_GALLERY) && !(h & WN_HINT_MIXED);
+        /* so is an overlay (a registration pop-over with its terms) that
+         * leaves the page's title heading outside it */
+        if (hb == WN_HINT_OVERLAY && !(h & WN_HINT_MIXED) && title != WN_NONE && !wn_node_within(dom, i, title) &&
+            WN_RULE(d, OVERLAY_SPECIFIC) > 0.0f)
+            specific = 1;
         int trusted = pos[i] < layout_share * total || (specific && pos[i] < WN_RULE(d, SPECIFIC_NAME_SHARE) * total);
         /* (not for names of teasers, comments or photos: repetition is their nature) */
         if (trusted && !specific && (st[i].hints & WN_HINT_BOILER) &&
@@ -356,7 +370,6 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
         h = (uint16_t)(h & ~untrusted);
         if ((h & WN_HINT_OVERLAY) && frame_rule && i != title && wn_node_within(dom, i, title)) trusted = 0;
         if ((h & WN_HINT_BOILER) && trusted) ps->boiler[i] |= (uint16_t)(h & WN_HINT_BOILER);
-        if (p != WN_NONE && comments_after[p]) ps->boiler[i] |= WN_HINT_COMMENT;
         if (st[i].chars == 0 && p != WN_NONE && !comments_after[p] && !(untrusted & WN_HINT_COMMENT) &&
             is_comment_marker(dom, &st[i], x, h) &&
             marker_closes_content(d, pos, total, i))
@@ -371,6 +384,13 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
         if (!records || wn_comment_records(d, ps, records) < 0) return -1;
         for (uint32_t i = 1; i < n; i++)
             if (records[i]) ps->boiler[i] |= WN_HINT_COMMENT;
+    }
+    /* lists of other stories without telling names, told by structure */
+    {
+        uint8_t *teasers = wn_arena_calloc(a, n, 1);
+        if (!teasers || wn_teaser_records(d, ps, teasers) < 0) return -1;
+        for (uint32_t i = 1; i < n; i++)
+            if (teasers[i]) ps->boiler[i] |= WN_HINT_RELATED;
     }
 
     /* hints applied to unit values; script text is boilerplate wherever it is */

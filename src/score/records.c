@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "../util/buf.h"
 #define XXH_INLINE_ALL
@@ -122,6 +123,7 @@ typedef struct page {
     float *pos;          /* positive running text per subtree */
     uint64_t *cls;       /* class tokens without digits, 0 when none */
     uint64_t *kids;      /* sequence of element children's tags, repeats folded, 0 when none */
+    uint64_t host;       /* the page's own host (teasers), 0 until needed, 1 when unknown */
 } page;
 
 static const char *text_of(const winnow_doc *d, uint32_t i, size_t *n)
@@ -169,6 +171,35 @@ static int alike(const page *pg, uint32_t a, uint32_t b)
     const wn_node *x = &pg->d->dom.nodes[a], *y = &pg->d->dom.nodes[b];
     if (x->tag != y->tag) return 0;
     return (pg->cls[a] && pg->cls[a] == pg->cls[b]) || (pg->kids[a] && pg->kids[a] == pg->kids[b]);
+}
+
+/* Running text per subtree and the shape keys of every element. */
+static int page_init(page *pg, winnow_doc *d, const wn_page_scores *ps)
+{
+    const wn_dom *dom = &d->dom;
+    const wn_stats *st = d->stats;
+    uint32_t n = dom->count;
+    *pg = (page){d, ps, wn_arena_calloc(&d->arena, n, sizeof(float)), wn_arena_calloc(&d->arena, n, sizeof(uint64_t)),
+                 wn_arena_calloc(&d->arena, n, sizeof(uint64_t)), 0};
+    if (!pg->pos || !pg->cls || !pg->kids) return -1;
+    for (uint32_t i = 0; i < n; i++)
+        pg->pos[i] = (d->labels.unit[i] == i && ps->raw[i] > 0.0f) ? ps->raw[i] : 0.0f;
+    for (uint32_t i = n; i-- > 1;) pg->pos[dom->nodes[i].parent] += pg->pos[i];
+    for (uint32_t i = 1; i < n; i++) {
+        const wn_node *x = &dom->nodes[i];
+        if (x->tag == WN_TAG_TEXT) continue;
+        pg->cls[i] = class_shape(dom, x);
+        uint64_t h = 0;
+        unsigned last = WN_TAG_UNKNOWN;
+        for (uint32_t c = x->first_child; c != WN_NONE; c = dom->nodes[c].next_sibling) {
+            unsigned t = dom->nodes[c].tag;
+            if (t == WN_TAG_TEXT || t == WN_TAG_BR || t == last || !visible_element(dom, st, c)) continue;
+            h = (h ^ t) * 0x100000001b3ull + 0x9e3779b97f4a7c15ull;
+            last = t;
+        }
+        pg->kids[i] = h;
+    }
+    return 0;
 }
 
 /* What one record shows. */
@@ -347,27 +378,9 @@ int wn_comment_records(winnow_doc *d, const wn_page_scores *ps, uint8_t *is_comm
     d->ncomments = 0;
     const float min_records = WN_RULE(d, COMMENT_MIN_RECORDS);
     if (n < 2 || min_records > (float)n) return 0;
-    page pg = {d, ps, wn_arena_calloc(&d->arena, n, sizeof(float)), wn_arena_calloc(&d->arena, n, sizeof(uint64_t)),
-               wn_arena_calloc(&d->arena, n, sizeof(uint64_t))};
+    page pg;
     float *mass = wn_arena_alloc(&d->arena, (size_t)n * sizeof(float));
-    if (!pg.pos || !pg.cls || !pg.kids || !mass) return -1;
-    for (uint32_t i = 0; i < n; i++)
-        pg.pos[i] = (d->labels.unit[i] == i && ps->raw[i] > 0.0f) ? ps->raw[i] : 0.0f;
-    for (uint32_t i = n; i-- > 1;) pg.pos[dom->nodes[i].parent] += pg.pos[i];
-    for (uint32_t i = 1; i < n; i++) {
-        const wn_node *x = &dom->nodes[i];
-        if (x->tag == WN_TAG_TEXT) continue;
-        pg.cls[i] = class_shape(dom, x);
-        uint64_t h = 0;
-        unsigned last = WN_TAG_UNKNOWN;
-        for (uint32_t c = x->first_child; c != WN_NONE; c = dom->nodes[c].next_sibling) {
-            unsigned t = dom->nodes[c].tag;
-            if (t == WN_TAG_TEXT || t == WN_TAG_BR || t == last || !visible_element(dom, st, c)) continue;
-            h = (h ^ t) * 0x100000001b3ull + 0x9e3779b97f4a7c15ull;
-            last = t;
-        }
-        pg.kids[i] = h;
-    }
+    if (!mass || page_init(&pg, d, ps) != 0) return -1;
 
     const float header_share = WN_RULE(d, COMMENT_HEADER_SHARE);
     const float max_links = WN_RULE(d, COMMENT_MAX_LINKS);
@@ -450,6 +463,216 @@ int wn_comment_records(winnow_doc *d, const wn_page_scores *ps, uint8_t *is_comm
                 found++;
             }
             if (marker != WN_NONE) memset(is_comment + marker, 1, dom->nodes[marker].size);
+        }
+    }
+    return found;
+}
+
+/* ---- teasers: a headline link over a short summary, repeated ---- */
+
+/* Hash of the host of an absolute http(s) or scheme-relative URL, case
+ * folded and without "www."; 0 for a relative URL, 1 for another scheme
+ * (mailto:, javascript:). */
+static uint64_t url_host(const char *u)
+{
+    while (*u == ' ' || *u == '\t' || *u == '\n') u++;
+    const char *h;
+    if (u[0] == '/' && u[1] == '/') h = u + 2;
+    else if (strncasecmp(u, "http://", 7) == 0) h = u + 7;
+    else if (strncasecmp(u, "https://", 8) == 0) h = u + 8;
+    else {
+        const char *c = u;
+        while ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '+' || *c == '-' || *c == '.') c++;
+        return (*c == ':' && c > u) ? 1 : 0;
+    }
+    if (strncasecmp(h, "www.", 4) == 0) h += 4;
+    char buf[256];
+    size_t n = 0;
+    for (; h[n] && h[n] != '/' && h[n] != '?' && h[n] != '#' && h[n] != ':' && n < sizeof buf; n++)
+        buf[n] = (char)((h[n] >= 'A' && h[n] <= 'Z') ? h[n] + 32 : h[n]);
+    return n ? XXH3_64bits(buf, n) | 2 : 1;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The page's own host: its URL's, or else the host most of its absolute
+ * links go to (a site's menus link its own pages); 1 when unknown. */
+static uint64_t page_host(page *pg)
+{
+    if (pg->host) return pg->host;
+    const winnow_doc *d = pg->d;
+    const wn_dom *dom = &d->dom;
+    pg->host = 1;
+    if (d->src_url && url_host(d->src_url) > 1) return pg->host = url_host(d->src_url);
+    uint32_t cap = 0;
+    for (uint32_t i = 0; i < dom->count; i++) cap += dom->nodes[i].tag == WN_TAG_A;
+    uint64_t *h = cap ? wn_arena_alloc(&pg->d->arena, (size_t)cap * sizeof *h) : NULL;
+    if (!h) return pg->host;
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < dom->count; i++) {
+        if (dom->nodes[i].tag != WN_TAG_A) continue;
+        const char *href = wn_node_attr(dom, &dom->nodes[i], "href", NULL);
+        uint64_t k = href ? url_host(href) : 0;
+        if (k > 1) h[m++] = k;
+    }
+    qsort(h, m, sizeof *h, cmp_u64);
+    uint32_t best = 0;
+    for (uint32_t i = 0, j; i < m; i = j) {
+        for (j = i; j < m && h[j] == h[i]; j++) {}
+        if (j - i > best) best = j - i, pg->host = h[i];
+    }
+    return pg->host;
+}
+
+/* Whether the record of sibling elements kid[0..k) is a teaser: it opens
+ * with a line that is a link of a headline's words to another page of
+ * this site, and unlinked text follows in its other lines or element. */
+static int teaser_like(page *pg, const uint32_t *kid, uint32_t k)
+{
+    const winnow_doc *d = pg->d;
+    const wn_dom *dom = &d->dom;
+    const wn_stats *st = d->stats;
+    uint32_t b = kid[0], e = kid[k - 1] + dom->nodes[kid[k - 1]].size;
+    uint32_t start = st[b].nt_begin;
+    for (uint32_t i = b; i < e; i++) {
+        const wn_node *x = &dom->nodes[i];
+        if (x->tag == WN_TAG_TEXT || !st[i].chars || (x->flags & WN_NF_HIDDEN)) continue;
+        /* the first text of the record: a headline link or no teaser */
+        if (st[i].nt_begin > start + 1) return 0;
+        if (x->tag != WN_TAG_A) continue;
+        /* the link is its line: a link that opens a sentence ("Chapter 1
+         * - gives an overview") is the text's own */
+        uint32_t u = d->labels.unit[i];
+        if (2 * st[i].chars < pg->ps->own[u].chars) return 0;
+        const char *href = wn_node_attr(dom, x, "href", NULL);
+        if (!href || href[0] == '#' || !href[0]) return 0;
+        /* another page of this site: a link to elsewhere is a citation */
+        uint64_t host = url_host(href);
+        if (host == 1 || (host && host != page_host(pg))) return 0;
+        size_t n;
+        const char *t = text_of(d, i, &n);
+        if ((float)st[i].words < WN_RULE(d, TEASER_HEADLINE_WORDS) || has_date(t, n)) return 0;
+        float summary = 0.0f;
+        for (uint32_t r = 0; r < k; r++) summary += (float)(st[kid[r]].chars - st[kid[r]].link_chars);
+        return summary >= WN_RULE(d, TEASER_MIN_SUMMARY) && summary <= WN_RULE(d, TEASER_MAX_SUMMARY);
+    }
+    return 0;
+}
+
+/* Text that ends cut short: "…", "...", "[…]", "[...]", "(…)". */
+static int ends_cut(const char *t, size_t n)
+{
+    while (n && t[n - 1] == ' ') n--;
+    if (n && (t[n - 1] == ']' || t[n - 1] == ')')) n--;
+    return n >= 3 && (memcmp(t + n - 3, "\xe2\x80\xa6", 3) == 0 || memcmp(t + n - 3, "...", 3) == 0);
+}
+
+/* Whether the record kid[0..k) is an excerpt of another post: it holds a
+ * link or a picture, and its running text is one passage cut short with
+ * an ellipsis. */
+static int excerpt_like(const page *pg, const uint32_t *kid, uint32_t k)
+{
+    const winnow_doc *d = pg->d;
+    const wn_dom *dom = &d->dom;
+    const wn_stats *st = d->stats;
+    uint32_t b = kid[0], e = kid[k - 1] + dom->nodes[kid[k - 1]].size;
+    int pointer = 0, cut = 0, passages = 0;
+    for (uint32_t i = b; i < e; i++) {
+        const wn_node *x = &dom->nodes[i];
+        if (x->tag == WN_TAG_TEXT || (x->flags & WN_NF_HIDDEN)) continue;
+        if (x->tag == WN_TAG_IMG || (x->tag == WN_TAG_A && (x->flags & WN_NF_LINK))) pointer = 1;
+        if (d->labels.unit[i] != i) continue;
+        const wn_unit_stats *o = &pg->ps->own[i];
+        float plain = (float)(o->chars - o->link_chars);
+        if (plain < WN_RULE(d, TEASER_MIN_SUMMARY)) continue;
+        if (plain > WN_RULE(d, TEASER_MAX_EXCERPT)) return 0;
+        /* a passage, not a line ending "and more ..." */
+        if (plain < WN_RULE(d, TEASER_MIN_EXCERPT)) return 0;
+        passages++;
+        size_t n;
+        const char *t = text_of(d, i, &n);
+        cut |= ends_cut(t, n);
+    }
+    (void)st;
+    return pointer && cut && passages == 1;
+}
+
+int wn_teaser_records(winnow_doc *d, const wn_page_scores *ps, uint8_t *is_teaser)
+{
+    const wn_dom *dom = &d->dom;
+    const wn_stats *st = d->stats;
+    uint32_t n = dom->count;
+    const float min_records = WN_RULE(d, TEASER_MIN_RECORDS);
+    const uint32_t title = ps->title_heading;
+    /* only on an article page: a headline that matches the title; a list
+     * page's teasers are its content */
+    if (n < 2 || title == WN_NONE || min_records > (float)n) return 0;
+    page pg;
+    uint32_t *kid = wn_arena_alloc(&d->arena, (size_t)n * sizeof(uint32_t));
+    float *mass = wn_arena_alloc(&d->arena, (size_t)n * sizeof(float));
+    if (!kid || !mass || page_init(&pg, d, ps) != 0) return -1;
+    const float share = WN_RULE(d, TEASER_SHARE), post_ratio = WN_RULE(d, TEASER_POST_RATIO);
+    const float min_post = WN_RULE(d, COMMENT_MIN_POST);
+    int found = 0;
+    for (uint32_t p = 1; p < n; p++) {
+        const wn_node *px = &dom->nodes[p];
+        if (px->tag == WN_TAG_TEXT || is_teaser[p] || (px->flags & WN_NF_HIDDEN) || pg.pos[p] <= 0.0f ||
+            (ps->boiler[p] & WN_HINT_BOILER) || wn_node_within(dom, p, title))
+            continue;
+        uint32_t m = 0;
+        for (uint32_t c = px->first_child; c != WN_NONE; c = dom->nodes[c].next_sibling)
+            if (visible_element(dom, st, c)) kid[m++] = c;
+        for (uint32_t s = 0; s < m;) {
+            /* records of one element alike to the next, or pairs (a <dt>
+             * headline and its <dd>, an <h3> and its <p>) */
+            uint32_t len1 = 1;
+            while (s + len1 < m && alike(&pg, kid[s + len1 - 1], kid[s + len1])) len1++;
+            uint32_t len2 = 0;
+            if (len1 == 1)
+                while (s + len2 + 3 < m && alike(&pg, kid[s + len2], kid[s + len2 + 2]) &&
+                       dom->nodes[kid[s + len2 + 1]].tag == dom->nodes[kid[s + len2 + 3]].tag &&
+                       dom->nodes[kid[s + len2]].tag != dom->nodes[kid[s + len2 + 1]].tag)
+                    len2 += 2;
+            uint32_t period = len2 ? 2 : 1, len = len2 ? len2 + 2 : len1;
+            uint32_t count = len / period, liked = 0, excerpts = 0, nm = 0;
+            /* (rows: a data table, not a list of stories) */
+            unsigned tag = dom->nodes[kid[s]].tag;
+            if ((float)count >= min_records && tag != WN_TAG_TR && tag != WN_TAG_TD && tag != WN_TAG_TH) {
+                for (uint32_t r = s; r + period <= s + len; r += period) {
+                    float rm = 0.0f;
+                    for (uint32_t k = r; k < r + period; k++) rm += pg.pos[kid[k]];
+                    mass[nm++] = rm;
+                    if (teaser_like(&pg, kid + r, period)) liked++;
+                    else if (excerpt_like(&pg, kid + r, period)) liked++, excerpts++;
+                }
+                qsort(mass, nm, sizeof *mass, cmp_float);
+                /* the page's own text: running text beside the run's
+                 * parent or its ancestors, more than a few records' worth */
+                float beside = text_beside(&pg, p, kid[s], kid[s + len - 1], 0);
+                float after = text_beside(&pg, p, kid[s], kid[s + len - 1], 1);
+                if (after > beside) beside = after;
+                /* a list of other stories stands apart: records among the
+                 * paragraphs of an article (a "See also" list, links
+                 * between paragraphs) are its own text */
+                float run_pos = 0.0f;
+                for (uint32_t k = s; k < s + len; k++) run_pos += pg.pos[kid[k]];
+                float near = pg.pos[px->parent] - run_pos;
+                /* excerpts cut short with an ellipsis say what they are
+                 * wherever they stand */
+                int cut = (float)excerpts >= WN_RULE(d, TEASER_EXCERPT_SHARE) * (float)count;
+                float ratio = cut ? WN_RULE(d, TEASER_EXCERPT_POST_RATIO) : post_ratio;
+                if ((cut || (float)liked >= share * (float)count) && beside >= min_post && beside >= ratio * mass[nm / 2] &&
+                    (cut || near < WN_RULE(d, TEASER_NEAR_TEXT) * mass[nm / 2])) {
+                    uint32_t b = kid[s], e = kid[s + len - 1] + dom->nodes[kid[s + len - 1]].size;
+                    memset(is_teaser + b, 1, e - b);
+                    found += (int)count;
+                }
+            }
+            s += len;
         }
     }
     return found;

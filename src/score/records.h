@@ -39,4 +39,24 @@ typedef struct wn_comment {
  * of memory. */
 int wn_comment_records(winnow_doc *d, const wn_page_scores *ps, uint8_t *is_comment);
 
+/* Teasers told by their structure: a run of TEASER_MIN_RECORDS or more
+ * records of one shape (one element each, or pairs: a <dt> and its <dd>,
+ * a heading and its paragraph) of which TEASER_SHARE open with a headline
+ * link to another page (TEASER_HEADLINE_WORDS words or more, most of its
+ * line) over a summary of TEASER_MIN_SUMMARY to TEASER_MAX_SUMMARY
+ * characters. Only on a page with a title heading outside the run's
+ * parent (an article page: a list page's teasers are its content) and
+ * running text beside the run of at least COMMENT_MIN_POST and
+ * TEASER_POST_RATIO times its median record, none of it beside the run
+ * under its parent and grandparent (TEASER_NEAR_TEXT: a "See also" list
+ * among an article's paragraphs is the article's).
+ * A run is also a list of other posts when TEASER_EXCERPT_SHARE of its
+ * records are excerpts: a link or picture beside one passage of
+ * TEASER_MIN_EXCERPT to TEASER_MAX_EXCERPT characters that ends cut short
+ * ("...", "\u2026", "[...]"). Excerpts say what they are, so such a run
+ * needs only TEASER_EXCERPT_POST_RATIO times its median record of text
+ * beside it, wherever it stands. Marks is_teaser[i] = 1 inside such runs;
+ * returns the number of records, -1 when out of memory. */
+int wn_teaser_records(winnow_doc *d, const wn_page_scores *ps, uint8_t *is_teaser);
+
 #endif

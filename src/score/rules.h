@@ -68,6 +68,10 @@
     X(OVERLAY_HOLDS_TITLE, 1.0f, 0.0f, "score",                                                                      \
       "an overlay name (modal, popup, dialog) on an element holding the page's title heading is the frame of an "   \
       "article shown in a modal, not a cookie or newsletter box (1: on, 0: off)")                                   \
+    X(OVERLAY_SPECIFIC, 1.0f, 0.0f, "score",                                                                        \
+      "an overlay name (pop-over, modal, sign-up) on an element that leaves the page's title heading outside it "   \
+      "is trusted like a comment name, up to SPECIFIC_NAME_SHARE of the running text: a registration box with "     \
+      "pages of terms is no layout wrapper (1: on, 0: off)")                                                        \
     /* comment records told by structure (src/score/records.c) */                                                    \
     X(COMMENT_MIN_RECORDS, 3.0f, 1e30f, "records",                                                                   \
       "sibling elements of one shape (tag and class tokens, or child tags) that make a run of records: two alike "  \
@@ -88,6 +92,34 @@
     X(COMMENT_MAX_AFTER, 0.5f, 1e30f, "records",                                                                     \
       "comments close the text: a run followed by more running text than this share of the post's is quotes or "   \
       "embedded posts inside the article")                                                                           \
+    /* teaser records told by structure (src/score/records.c) */                                                     \
+    X(TEASER_MIN_RECORDS, 3.0f, 1e30f, "records",                                                                    \
+      "records of one shape (or pairs: <dt>/<dd>, heading/paragraph) that make a run of teasers")                   \
+    X(TEASER_SHARE, 0.6f, 1e30f, "records",                                                                          \
+      "share of a run's records that open with a headline link over a short summary: a list of other stories")      \
+    X(TEASER_HEADLINE_WORDS, 3.0f, 1e30f, "records",                                                                 \
+      "words of a teaser's headline link (fewer: a name, a 'More' link)")                                           \
+    X(TEASER_MIN_SUMMARY, 40.0f, 1e30f, "records",                                                                   \
+      "least unlinked characters under a teaser's headline (a sentence of summary)")                                \
+    X(TEASER_MAX_SUMMARY, 400.0f, 0.0f, "records",                                                                   \
+      "most unlinked characters under a teaser's headline: longer records are sections or posts, not teasers")     \
+    X(TEASER_MIN_EXCERPT, 150.0f, 1e30f, "records",                                                                \
+      "least characters of an excerpt's passage: a shorter line ending '...' is a list item's 'and more'")          \
+    X(TEASER_MAX_EXCERPT, 1200.0f, 0.0f, "records",                                                                \
+      "most characters of an excerpt (a record whose one passage ends cut short with an ellipsis, beside a link or " \
+      "a picture): a run of such records is a list of other posts")                                                  \
+    X(TEASER_EXCERPT_SHARE, 0.4f, 1e30f, "records",                                                                 \
+      "share of a run's records that are excerpts cut short that makes it a list of other posts (the others are "   \
+      "posts short enough to be shown whole)")                                                                       \
+    X(TEASER_EXCERPT_POST_RATIO, 1.0f, 1e30f, "records",                                                            \
+      "running text beside a run of excerpts, as a multiple of its median record, that makes it a list beside a "   \
+      "post (excerpts say what they are: a lower bar than TEASER_POST_RATIO, and no TEASER_NEAR_TEXT test)")        \
+    X(TEASER_NEAR_TEXT, 1.0f, 0.0f, "records",                                                                      \
+      "running text beside a teaser run under its parent and grandparent, as a multiple of its median record: "     \
+      "a run among an article's paragraphs (a 'See also' list) is the article's own text")                          \
+    X(TEASER_POST_RATIO, 3.0f, 1e30f, "records",                                                                     \
+      "running text beside a teaser run, as a multiple of its median record, that makes the run teasers beside "    \
+      "an article")                                                                                                  \
     /* selection (src/select/select.c) */                                                                            \
     X(SELECT_DECAY, 0.8f, 1.0f, "select",                                                                            \
       "weight of a unit's value per level above it when blocks are summed: 0.7-0.9 do well on the corpora; 1.0 "  \

@@ -341,9 +341,11 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
     }
     if (wn_fallback(d, ps, include_title) != 0) return -1;
     if (lb->source == WN_SOURCE_SCORER && best == WN_NONE) lb->source = WN_SOURCE_NONE;
-    /* text nodes follow their unit */
+    /* text nodes follow their unit, except text after a comment marker
+     * in a unit that began before it */
     for (uint32_t i = 0; i < n; i++)
-        if (dom->nodes[i].tag == WN_TAG_TEXT) lb->keep[i] = lb->keep[lb->unit[i]];
+        if (dom->nodes[i].tag == WN_TAG_TEXT)
+            lb->keep[i] = lb->keep[lb->unit[i]] && !(ps->after_marker[i] && !ps->after_marker[lb->unit[i]]);
 
     /* element templateness: kept units in [0, .5], dropped ones in [.5, 1],
      * weighted by characters over the subtree */

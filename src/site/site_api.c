@@ -5,13 +5,17 @@
 
 #include "site_api.h"
 #include "store.h"
+#include "../util/structs.h"
+
+#define REPORT_V1 WN_FIELD_END(winnow_sitedb_report, problems)
 
 struct winnow_sitedb {
     wn_store *store;
     char error[1024];
 };
 
-winnow_status winnow_sitedb_open_ex(const char *path, int writable, winnow_sitedb **out, char *err, size_t errcap)
+winnow_status winnow_sitedb_open(const char *path, winnow_sitedb_access access, winnow_sitedb **out, char *err,
+                                 size_t errcap)
 {
     char local[1024];
     if (!err || !errcap) { err = local; errcap = sizeof local; }
@@ -19,20 +23,17 @@ winnow_status winnow_sitedb_open_ex(const char *path, int writable, winnow_sited
     if (!out) { snprintf(err, errcap, "no handle to fill"); return WINNOW_E_ARG; }
     *out = NULL;
     if (!path || !*path) { snprintf(err, errcap, "no site database path given"); return WINNOW_E_ARG; }
+    if (access != WINNOW_SITEDB_READ && access != WINNOW_SITEDB_WRITE) {
+        snprintf(err, errcap, "access is neither WINNOW_SITEDB_READ nor WINNOW_SITEDB_WRITE");
+        return WINNOW_E_ARG;
+    }
     winnow_sitedb *db = calloc(1, sizeof *db);
     if (!db) { snprintf(err, errcap, "out of memory"); return WINNOW_E_NOMEM; }
     winnow_status st = WINNOW_OK;
-    db->store = wn_store_open(path, writable, &st, err, errcap);
+    db->store = wn_store_open(path, access == WINNOW_SITEDB_WRITE, &st, err, errcap);
     if (!db->store) { free(db); return st; }
     *out = db;
     return WINNOW_OK;
-}
-
-winnow_sitedb *winnow_sitedb_open(const char *path, int writable, char *err, size_t errcap)
-{
-    winnow_sitedb *db = NULL;
-    winnow_sitedb_open_ex(path, writable, &db, err, errcap);
-    return db;
 }
 
 void winnow_sitedb_close(winnow_sitedb *db)
@@ -53,7 +54,7 @@ static winnow_status store_failed(winnow_sitedb *db)
 {
     snprintf(db->error, sizeof db->error, "%s", wn_store_error(db->store));
     winnow_status st = wn_store_status(db->store);
-    return st == WINNOW_OK ? WINNOW_E_IO : st;
+    return st == WINNOW_OK ? WINNOW_E_DB : st;
 }
 
 winnow_status winnow_site_load(winnow_sitedb *db, const char *name, double half_life, winnow_site **out)
@@ -90,19 +91,19 @@ winnow_status winnow_sitedb_save(winnow_sitedb *db, winnow_site *const *sites, s
 }
 
 typedef struct list_ctx {
-    int (*fn)(void *ctx, const winnow_site_summary *s);
+    winnow_site_fn fn;
     void *ctx;
 } list_ctx;
 
 static int list_row(void *c, const wn_site_row *row)
 {
     list_ctx *lc = c;
-    winnow_site_summary s = {row->name, row->pages, row->clock, row->half_life, (long long)row->updated,
+    winnow_site_summary s = {sizeof s, row->name, row->pages, row->clock, row->half_life, (long long)row->updated,
                              (long long)row->keys};
     return lc->fn(lc->ctx, &s);
 }
 
-winnow_status winnow_sitedb_list(winnow_sitedb *db, int (*fn)(void *ctx, const winnow_site_summary *s), void *ctx)
+winnow_status winnow_sitedb_list(winnow_sitedb *db, winnow_site_fn fn, void *ctx)
 {
     if (!db || !fn) return WINNOW_E_ARG;
     db->error[0] = '\0';
@@ -110,22 +111,25 @@ winnow_status winnow_sitedb_list(winnow_sitedb *db, int (*fn)(void *ctx, const w
     return wn_store_sites(db->store, list_row, &lc) == 0 ? WINNOW_OK : store_failed(db);
 }
 
-winnow_status winnow_sitedb_check(winnow_sitedb *db, void (*problem)(void *ctx, const char *what), void *ctx,
-                                  winnow_sitedb_report *report)
+winnow_status winnow_sitedb_check(winnow_sitedb *db, winnow_problem_fn problem, void *ctx, winnow_sitedb_report *report)
 {
     if (!db) return WINNOW_E_ARG;
     db->error[0] = '\0';
+    if (report) {
+        size_t size;
+        memcpy(&size, report, sizeof size);
+        if (size < REPORT_V1) {
+            snprintf(db->error, sizeof db->error, "winnow_sitedb_report.struct_size is not sizeof (winnow_sitedb_report)");
+            return WINNOW_E_ARG;
+        }
+    }
     wn_store_report rep;
     int r = wn_store_check(db->store, problem, ctx, &rep);
     if (r < 0) return store_failed(db);
     if (report) {
-        report->format = rep.format;
-        report->sites = rep.sites;
-        report->keys = rep.keys;
-        report->pages = rep.pages;
-        report->ce_pages = rep.ce_pages;
-        report->ce_blocks = rep.ce_blocks;
-        report->problems = rep.problems;
+        winnow_sitedb_report out = {sizeof out, rep.format, rep.sites, rep.keys, rep.pages, rep.ce_pages,
+                                    rep.ce_blocks, rep.problems};
+        wn_struct_out(report, &out, sizeof out, REPORT_V1);
     }
     if (r > 0) {
         snprintf(db->error, sizeof db->error, "site database is damaged: %zu problem%s", rep.problems,
@@ -148,8 +152,7 @@ static int cmp_tmpl(const void *a, const void *b)
     return x->kind - y->kind;
 }
 
-winnow_status winnow_site_templates(const winnow_site *s, double min_share,
-                                    int (*fn)(void *ctx, const char *kind, double df, const char *sample), void *ctx)
+winnow_status winnow_site_templates(const winnow_site *s, double min_share, winnow_template_fn fn, void *ctx)
 {
     static const char *const kinds[WN_KEY_KINDS] = {"", "block", "path-block", "chunk", "table-chunk"};
     wn_site_model *m = wn_site_unwrap(s);

@@ -82,7 +82,9 @@ static winnow_status status_of(int rc)
     case SQLITE_READONLY: return WINNOW_E_DB_READONLY;
     case SQLITE_BUSY: case SQLITE_LOCKED: return WINNOW_E_DB_BUSY;
     case SQLITE_NOMEM: return WINNOW_E_NOMEM;
-    default: return WINNOW_E_IO;
+    /* the file or the disk, as opposed to the database in it */
+    case SQLITE_IOERR: case SQLITE_CANTOPEN: case SQLITE_FULL: case SQLITE_PERM: return WINNOW_E_IO;
+    default: return WINNOW_E_DB;
     }
 }
 
@@ -510,7 +512,15 @@ int wn_store_check(wn_store *s, void (*fn)(void *ctx, const char *what), void *c
     problems pr = {fn, ctx, 0, ""};
     wn_store_report local;
     if (!out) out = &local;
-    if (check_all(s, &pr, out) != 0) return -1;
+    if (check_all(s, &pr, out) != 0) {
+        if (s->status != WINNOW_E_DB_DAMAGED) return -1;
+        /* SQLite meeting corruption while the check reads is a finding of
+         * the check, not a check that could not run (found by fuzz_sitedb:
+         * the file was reported damaged with 0 problems) */
+        if (!pr.count) problem(&pr, "%s", s->error);
+        out->problems = pr.count;
+        return 1;
+    }
     return pr.count ? 1 : 0;
 }
 

@@ -68,8 +68,11 @@ static uint64_t rng_next(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-int winnow_model_kind_parse(const char *name) { return name ? wn_clf_kind_parse(name) : 0; }
-const char *winnow_model_kind_name(int kind) { return wn_clf_kind_name(kind); }
+winnow_model_kind winnow_model_kind_parse(const char *name)
+{
+    return name ? (winnow_model_kind)wn_clf_kind_parse(name) : WINNOW_MODEL_UNKNOWN;
+}
+const char *winnow_model_kind_name(winnow_model_kind kind) { return wn_clf_kind_name((int)kind); }
 
 void winnow_train_options_default(winnow_train_options *o)
 {
@@ -265,8 +268,9 @@ winnow_status winnow_trainer_add_site(winnow_trainer *t, winnow_engine *e, const
     XXH3_64bits_update(t->digest, site, strlen(site) + 1);
 
     /* pass 1: the site's block fingerprints over all its pages */
-    winnow_site *ws = winnow_site_new(site, 0);
-    if (!ws) return WINNOW_E_NOMEM;
+    winnow_site *ws = NULL;
+    winnow_status st = winnow_site_new(site, 0, &ws);
+    if (st != WINNOW_OK) return st;
     for (size_t i = 0; i < n; i++) {
         int counted;
         winnow_status s = winnow_site_learn(e, ws, &pages[i], &counted);
@@ -282,13 +286,13 @@ winnow_status winnow_trainer_add_site(winnow_trainer *t, winnow_engine *e, const
     for (size_t i = 0; i < n && seen; i++) {
         wn_page_signals sig;
         ctx.url = pages[i].url;
-        site_hook hook = {ctx.m, NULL, &sig, inspect_page, &ctx, 1};
+        site_hook hook = {ctx.m, NULL, &sig, inspect_page, &ctx};
         winnow_doc *d = NULL;
         /* the signals (I-Match) come before inspection: a page already
          * seen under another URL is inspected again but its examples are
          * dropped below */
         size_t before = t->n, wbefore = t->nwords;
-        winnow_status s = wn_pipeline_run(e, &pages[i], &hook, &d);
+        winnow_status s = wn_pipeline_run(e, WN_RUN_TRAIN, &pages[i], &hook, &d);
         if (ctx.oom || s == WINNOW_E_NOMEM) { winnow_doc_free(d); rc = WINNOW_E_NOMEM; break; }
         if (WINNOW_FAILED(s)) continue;
         int dup = 0;
@@ -719,7 +723,8 @@ static int by_score_desc(const void *a, const void *b)
     return x->s > y->s ? -1 : x->s < y->s;
 }
 
-winnow_status winnow_trainer_cv(winnow_trainer *t, unsigned folds, int kind, const char *curve_path, winnow_cv_result *out)
+winnow_status winnow_trainer_cv(winnow_trainer *t, unsigned folds, winnow_model_kind kind, const char *curve_path,
+                                winnow_cv_result *out)
 {
     if (!t || !out || folds < 2) return WINNOW_E_ARG;
     t->error[0] = '\0';

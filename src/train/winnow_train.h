@@ -27,6 +27,7 @@ extern "C" {
  * ------------------------------------------------------------------------ */
 
 typedef enum winnow_model_kind {
+    WINNOW_MODEL_UNKNOWN = 0, /* what winnow_model_kind_parse() gives for a name it does not know */
     WINNOW_MODEL_NB = 1,      /* text Naive Bayes over block words */
     WINNOW_MODEL_LOGREG = 2,  /* logistic regression (liblinear) */
     WINNOW_MODEL_FOREST = 3,  /* random forest (XGBoost) */
@@ -34,11 +35,16 @@ typedef enum winnow_model_kind {
 } winnow_model_kind;
 
 /* "nb", "logreg", "forest", "boost" (and "lr", "rf", "gbt"); 0 when unknown. */
-int winnow_model_kind_parse(const char *name);
-const char *winnow_model_kind_name(int kind);
+winnow_model_kind winnow_model_kind_parse(const char *name);
+const char *winnow_model_kind_name(winnow_model_kind kind);
+
+/* Content examples: the top-most unique blocks only (Kolcz & Yih's control
+ * of the class imbalance), or also every node inside them (closer to
+ * Chakrabarti et al., who label all non-template nodes). */
+typedef enum winnow_labels { WINNOW_LABELS_TOP = 0, WINNOW_LABELS_INSIDE = 1 } winnow_labels;
 
 typedef struct winnow_train_options {
-    int kind;                  /* winnow_model_kind; default BOOST */
+    winnow_model_kind kind;    /* default BOOST */
     unsigned buckets;          /* separate models per node size (Chakrabarti: 4); default 1 */
     unsigned seed;             /* sampling, folds and tree randomness; default 1 */
     unsigned per_page;         /* at most this many examples per class and page; default 40 */
@@ -46,13 +52,8 @@ typedef struct winnow_train_options {
     unsigned depth;            /* tree depth; default 6 (boost) / 10 (forest) */
     unsigned threads;          /* XGBoost threads; default 2 */
     int verbose;               /* progress on stderr */
-    int labels;                /* content examples: WINNOW_LABELS_TOP (default) or _INSIDE */
+    winnow_labels labels;      /* content examples: TOP (default) or INSIDE */
 } winnow_train_options;
-
-/* Content examples: the top-most unique blocks only (Kolcz & Yih's control
- * of the class imbalance), or also every node inside them (closer to
- * Chakrabarti et al., who label all non-template nodes). */
-enum { WINNOW_LABELS_TOP = 0, WINNOW_LABELS_INSIDE = 1 };
 
 void winnow_train_options_default(winnow_train_options *o);
 
@@ -82,11 +83,11 @@ winnow_status winnow_trainer_save(winnow_trainer *t, const char *path);
  * template recall at precision 0.90, and writes the precision-recall curve
  * (threshold, precision, recall per line) to curve_path when not NULL. */
 typedef struct winnow_cv_result {
-    int kind;
+    winnow_model_kind kind;
     double recall_at_p90, recall_at_p80, average_precision;
     size_t test_examples, test_templates;
 } winnow_cv_result;
-winnow_status winnow_trainer_cv(winnow_trainer *t, unsigned folds, int kind, const char *curve_path,
+winnow_status winnow_trainer_cv(winnow_trainer *t, unsigned folds, winnow_model_kind kind, const char *curve_path,
                                winnow_cv_result *out);
 
 #ifdef __cplusplus

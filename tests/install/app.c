@@ -17,9 +17,10 @@ static const char page[] =
 
 int main(void)
 {
-    winnow_engine *e = winnow_engine_new(NULL);
+    winnow_engine *e = NULL;
+    winnow_engine_new(NULL, &e);
     if (!e) return 1;
-    winnow_input in = {page, sizeof page - 1, NULL, NULL, NULL};
+    winnow_input in = {sizeof in, page, sizeof page - 1, NULL, NULL, NULL};
     winnow_doc *doc = NULL;
     winnow_status s = winnow_extract(e, &in, &doc);
     if (WINNOW_FAILED(s)) {
@@ -27,8 +28,8 @@ int main(void)
         winnow_engine_free(e);
         return 1;
     }
-    char *text = winnow_render_alloc(doc, WINNOW_FORMAT_TEXT, NULL);
-    int ok = text != NULL;
+    char *text = NULL;
+    int ok = winnow_render_alloc(doc, WINNOW_FORMAT_TEXT, &text, NULL) == WINNOW_OK;
     if (ok) printf("winnow %s\n%s\n", winnow_version(), text);
     free(text);
     winnow_doc_free(doc);

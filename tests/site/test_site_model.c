@@ -29,7 +29,7 @@ static int learn(winnow_site *s, char t, unsigned k, const char *url)
 {
     size_t len;
     char *html = site_page(t, k, &len);
-    winnow_input in = {html, len, NULL, url};
+    winnow_input in = {sizeof in, html, len, NULL, url};
     int counted = -1;
     winnow_status st = winnow_site_learn(engine, s, &in, &counted);
     free(html);
@@ -50,9 +50,9 @@ static char *extract_with(const winnow_site *s, char t, unsigned k, winnow_mode 
 {
     size_t len;
     char *html = site_page(t, k, &len);
-    winnow_input in = {html, len, NULL, NULL};
+    winnow_input in = {sizeof in, html, len, NULL, NULL};
     winnow_site_options o;
-    winnow_site_options_default(&o);
+    winnow_site_options_default(&o, sizeof o);
     o.mode = mode;
     o.exclude_self = exclude_self;
     winnow_doc *d = NULL;
@@ -62,7 +62,8 @@ static char *extract_with(const winnow_site *s, char t, unsigned k, winnow_mode 
         fprintf(stderr, "extract %c%u: %s\n", t, k, winnow_engine_error(engine));
         return strdup("");
     }
-    char *text = winnow_render_alloc(d, WINNOW_FORMAT_TEXT, NULL);
+    char *text = NULL;
+    winnow_render_alloc(d, WINNOW_FORMAT_TEXT, &text, NULL);
     winnow_doc_free(d);
     return text ? text : strdup("");
 }
@@ -117,7 +118,8 @@ static void check_article_kept(const char *text, char t, unsigned k)
 
 static void test_page_mass_ages(void)
 {
-    winnow_site *s = winnow_site_new("ageing.example", 20);
+    winnow_site *s = NULL;
+    winnow_site_new("ageing.example", 20, &s);
     CHECK(s != NULL);
     CHECK_STR(winnow_site_name(s), "ageing.example");
     CHECK(winnow_site_pages(s) == 0);
@@ -134,7 +136,7 @@ static void test_page_mass_ages(void)
     winnow_site_free(s);
 
     /* half_life 0 means the default, 1000 pages */
-    s = winnow_site_new("default.example", 0);
+    winnow_site_new("default.example", 0, &s);
     learn_range(s, 'A', 0, 10);
     CHECK(fabs(winnow_site_pages(s) - geometric(10, 1000)) < 1e-9);
     winnow_site_free(s);
@@ -145,7 +147,8 @@ static void test_page_mass_ages(void)
 static void test_df_formula(void)
 {
     const double h = 20;
-    winnow_site *s = winnow_site_new("formula.example", h);
+    winnow_site *s = NULL;
+    winnow_site_new("formula.example", h, &s);
     learn_range(s, 'A', 0, 30);
     double df0 = geometric(30, h);
     CHECK(fabs(listed_df(s, 0.0, "block", note_a) - df0) < 1e-9);
@@ -168,7 +171,8 @@ static void test_df_formula(void)
 static void test_fade_point(void)
 {
     const double h = 20;
-    winnow_site *s = winnow_site_new("fade.example", h);
+    winnow_site *s = NULL;
+    winnow_site_new("fade.example", h, &s);
     learn_range(s, 'A', 0, 30);
     double dfa = geometric(30, h);
     unsigned expected = 0;
@@ -195,7 +199,8 @@ static void test_fade_point(void)
  * "every fingerprint"), faded ones included. */
 static void test_templates_min_share_zero(void)
 {
-    winnow_site *s = winnow_site_new("all.example", 20);
+    winnow_site *s = NULL;
+    winnow_site_new("all.example", 20, &s);
     learn_range(s, 'A', 0, 30);
     learn_range(s, 'B', 0, 150);
     double old = listed_df(s, 0.0, "block", note_a);
@@ -210,7 +215,8 @@ static void test_templates_min_share_zero(void)
  * in the template list and in what extraction keeps. */
 static void test_redesign_short_half_life(void)
 {
-    winnow_site *s = winnow_site_new("short.example", 20);
+    winnow_site *s = NULL;
+    winnow_site_new("short.example", 20, &s);
     learn_range(s, 'A', 0, 30);
     CHECK(listed_df(s, 0.1, "block", note_a) > 0);
     CHECK(listed_df(s, 0.1, "chunk", nav_a) > 0 || listed_df(s, 0.1, "block", nav_a) > 0);
@@ -252,7 +258,8 @@ static void test_redesign_long_half_life(void)
 {
     const double lives[] = {0 /* default, 1000 */, 1e6};
     for (size_t i = 0; i < 2; i++) {
-        winnow_site *s = winnow_site_new("long.example", lives[i]);
+        winnow_site *s = NULL;
+        winnow_site_new("long.example", lives[i], &s);
         learn_range(s, 'A', 0, 30);
         learn_range(s, 'B', 0, 150);
         CHECK(listed_df(s, 0.1, "block", note_a) > 0);
@@ -274,7 +281,8 @@ static void test_redesign_long_half_life(void)
  * page scorer and dropped with the site model; the article stays. */
 static void test_site_mode_drops_note(void)
 {
-    winnow_site *s = winnow_site_new("mode.example", 0);
+    winnow_site *s = NULL;
+    winnow_site_new("mode.example", 0, &s);
     learn_range(s, 'A', 0, 20);
     for (unsigned k = 0; k < 25; k++) { /* 20 learned pages, 5 new ones */
         char *page = extract_with(NULL, 'A', k, WINNOW_MODE_PAGE, 0);
@@ -302,7 +310,8 @@ static void test_site_mode_drops_note(void)
 
 static void test_duplicates_counted_once(void)
 {
-    winnow_site *s = winnow_site_new("dup.example", 0);
+    winnow_site *s = NULL;
+    winnow_site_new("dup.example", 0, &s);
     learn_range(s, 'A', 0, 10);
     double pages = winnow_site_pages(s);
     double df = listed_df(s, 0.0, "block", note_a);
@@ -320,7 +329,7 @@ static void test_duplicates_counted_once(void)
         memcpy(copy, html, pre);
         int n = sprintf(copy + pre, "Story 5 (1234 views) |");
         strcpy(copy + pre + n, at + strlen("Story 5 |"));
-        winnow_input in = {copy, strlen(copy), NULL, "https://dup.example/counter"};
+        winnow_input in = {sizeof in, copy, strlen(copy), NULL, "https://dup.example/counter"};
         int counted = -1;
         CHECK_EQ(winnow_site_learn(engine, s, &in, &counted), WINNOW_OK);
         CHECK_EQ(counted, 0);
@@ -340,11 +349,13 @@ static void test_duplicates_counted_once(void)
 static void test_exclude_self(void)
 {
     const unsigned n = 20, left_out[] = {0, 7, 19};
-    winnow_site *all = winnow_site_new("loo.example", 0);
+    winnow_site *all = NULL;
+    winnow_site_new("loo.example", 0, &all);
     learn_range(all, 'A', 0, n);
     for (size_t i = 0; i < sizeof left_out / sizeof left_out[0]; i++) {
         unsigned k = left_out[i];
-        winnow_site *others = winnow_site_new("loo.example", 0);
+        winnow_site *others = NULL;
+        winnow_site_new("loo.example", 0, &others);
         for (unsigned j = 0; j < n; j++)
             if (j != k) CHECK_EQ(learn(others, 'A', j, NULL), 1);
         char *a = extract_with(all, 'A', k, WINNOW_MODE_SITE, 1);
@@ -369,7 +380,8 @@ static void test_exclude_self(void)
 static void test_auto_min_pages(void)
 {
     for (unsigned n = 4; n <= 6; n++) {
-        winnow_site *s = winnow_site_new("min.example", 0);
+        winnow_site *s = NULL;
+        winnow_site_new("min.example", 0, &s);
         learn_range(s, 'A', 0, n);
         char *autom = extract_with(s, 'A', 50, WINNOW_MODE_AUTO, 0);
         char *site = extract_with(s, 'A', 50, WINNOW_MODE_SITE, 0);
@@ -392,7 +404,9 @@ static void test_auto_min_pages(void)
 static void test_exclude_self_min_pages(void)
 {
     for (unsigned n = 5; n <= 7; n++) {
-        winnow_site *all = winnow_site_new("edge.example", 0), *others = winnow_site_new("edge.example", 0);
+        winnow_site *all = NULL, *others = NULL;
+        winnow_site_new("edge.example", 0, &all);
+        winnow_site_new("edge.example", 0, &others);
         learn_range(all, 'A', 0, n);
         learn_range(others, 'A', 1, n);
         char *a = extract_with(all, 'A', 0, WINNOW_MODE_AUTO, 1);
@@ -410,13 +424,14 @@ static void test_exclude_self_min_pages(void)
 
 static void test_arguments(void)
 {
-    winnow_site *s = winnow_site_new("args.example", 0);
+    winnow_site *s = NULL;
+    winnow_site_new("args.example", 0, &s);
     int counted = 7;
-    winnow_input in = {"<p>x</p>", 8, NULL, NULL};
+    winnow_input in = {sizeof in, "<p>x</p>", 8, NULL, NULL};
     CHECK_EQ(winnow_site_learn(NULL, s, &in, &counted), WINNOW_E_ARG);
     CHECK_EQ(counted, 0);
     CHECK_EQ(winnow_site_learn(engine, NULL, &in, &counted), WINNOW_E_ARG);
-    winnow_input empty = {"", 0, NULL, NULL};
+    winnow_input empty = {sizeof empty, "", 0, NULL, NULL};
     CHECK_EQ(winnow_site_learn(engine, s, &empty, &counted), WINNOW_E_EMPTY);
     CHECK_EQ(counted, 0);
     CHECK(winnow_site_pages(s) == 0);
@@ -475,8 +490,10 @@ static int same_model(const wn_site_model *a, const wn_site_model *b, const char
  * (30 of them, taken in order, whoever learned them). */
 static void replay_case(unsigned base, unsigned a0, unsigned a1, unsigned b0, unsigned b1)
 {
-    winnow_site *first = winnow_site_new("r.example", 25), *second = winnow_site_new("r.example", 25),
-                *seq = winnow_site_new("r.example", 25);
+    winnow_site *first = NULL, *second = NULL, *seq = NULL;
+    winnow_site_new("r.example", 25, &first);
+    winnow_site_new("r.example", 25, &second);
+    winnow_site_new("r.example", 25, &seq);
     learn_range(first, 'A', 0, base);
     learn_range(second, 'A', 0, base);
     learn_range(seq, 'A', 0, base);
@@ -510,7 +527,7 @@ static void test_replay_equals_sequential(void)
 
 int main(void)
 {
-    engine = winnow_engine_new(NULL);
+    winnow_engine_new(NULL, &engine);
     if (!engine) return 1;
     RUN(test_page_mass_ages);
     RUN(test_df_formula);

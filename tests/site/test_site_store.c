@@ -27,7 +27,7 @@ static void learn_range(winnow_site *s, char t, unsigned from, unsigned to)
     for (unsigned k = from; k < to; k++) {
         size_t len;
         char *html = site_page(t, k, &len);
-        winnow_input in = {html, len, NULL, NULL};
+        winnow_input in = {sizeof in, html, len, NULL, NULL};
         int counted = -1;
         CHECK_EQ(winnow_site_learn(engine, s, &in, &counted), WINNOW_OK);
         CHECK_EQ(counted, 1);
@@ -98,13 +98,13 @@ static char *extract_text(const winnow_site *s, char t, unsigned k)
 {
     size_t len;
     char *html = site_page(t, k, &len);
-    winnow_input in = {html, len, NULL, NULL};
+    winnow_input in = {sizeof in, html, len, NULL, NULL};
     winnow_site_options o;
-    winnow_site_options_default(&o);
+    winnow_site_options_default(&o, sizeof o);
     o.mode = WINNOW_MODE_SITE;
     winnow_doc *d = NULL;
     char *text = NULL;
-    if (!WINNOW_FAILED(winnow_extract_site(engine, &in, s, &o, &d))) text = winnow_render_alloc(d, WINNOW_FORMAT_TEXT, NULL);
+    if (!WINNOW_FAILED(winnow_extract_site(engine, &in, s, &o, &d))) winnow_render_alloc(d, WINNOW_FORMAT_TEXT, &text, NULL);
     winnow_doc_free(d);
     free(html);
     return text ? text : strdup("");
@@ -114,7 +114,8 @@ static winnow_sitedb *open_db(const char *name, int writable)
 {
     char path[512], err[512] = "";
     path_of(path, sizeof path, name);
-    winnow_sitedb *db = winnow_sitedb_open(path, writable, err, sizeof err);
+    winnow_sitedb *db = NULL;
+    winnow_sitedb_open(path, writable ? WINNOW_SITEDB_WRITE : WINNOW_SITEDB_READ, &db, err, sizeof err);
     if (!db) fprintf(stderr, "open %s: %s\n", path, err);
     return db;
 }
@@ -138,6 +139,8 @@ typedef struct summary_ctx {
 static int add_summary(void *ctx, const winnow_site_summary *s)
 {
     summary_ctx *c = ctx;
+    /* the library's own size: every field this program knows is there */
+    CHECK(s->struct_size >= sizeof *s);
     if (c->n < 8) {
         c->rows[c->n] = *s;
         snprintf(c->names[c->n], sizeof c->names[0], "%s", s->name);
@@ -231,7 +234,9 @@ static void test_incremental_equals_one_shot(void)
         winnow_site_free(s);
         s = load(db, name, 0); /* what the file holds */
 
-        winnow_site *one = winnow_site_new(name, lives[i]);
+        winnow_site *one = NULL;
+
+        winnow_site_new(name, lives[i], &one);
         learn_range(one, 'A', 0, 50);
         CHECK(fabs(winnow_site_pages(s) - winnow_site_pages(one)) < 1e-9);
         listing l1 = list_site(s, 0.0), l2 = list_site(one, 0.0);
@@ -264,7 +269,7 @@ static void test_save_unchanged(void)
     /* duplicates of learned pages change nothing either */
     size_t len;
     char *html = site_page('A', 3, &len);
-    winnow_input in = {html, len, NULL, "https://u.example/again"};
+    winnow_input in = {sizeof in, html, len, NULL, "https://u.example/again"};
     int counted = -1;
     CHECK_EQ(winnow_site_learn(engine, s, &in, &counted), WINNOW_OK);
     CHECK_EQ(counted, 0);
@@ -283,14 +288,19 @@ static void test_save_unchanged(void)
 static void test_open_errors(void)
 {
     char err[512], path[512];
-    CHECK(winnow_sitedb_open(NULL, 1, err, sizeof err) == NULL);
+    winnow_sitedb *none = (winnow_sitedb *)&none; /* poison: must come back NULL */
+    CHECK_EQ(winnow_sitedb_open(NULL, WINNOW_SITEDB_WRITE, &none, err, sizeof err), WINNOW_E_ARG);
+    CHECK(none == NULL);
     CHECK(strlen(err) > 0);
-    CHECK(winnow_sitedb_open("", 0, err, sizeof err) == NULL);
+    CHECK_EQ(winnow_sitedb_open("", WINNOW_SITEDB_READ, &none, err, sizeof err), WINNOW_E_ARG);
     CHECK(strlen(err) > 0);
-    /* a reader does not create the file */
     path_of(path, sizeof path, "missing.db");
+    CHECK_EQ(winnow_sitedb_open(path, (winnow_sitedb_access)7, &none, err, sizeof err), WINNOW_E_ARG);
+    CHECK_EQ(winnow_sitedb_open(path, WINNOW_SITEDB_READ, NULL, err, sizeof err), WINNOW_E_ARG);
+    /* a reader does not create the file */
     err[0] = '\0';
-    CHECK(winnow_sitedb_open(path, 0, err, sizeof err) == NULL);
+    CHECK_EQ(winnow_sitedb_open(path, WINNOW_SITEDB_READ, &none, err, sizeof err), WINNOW_E_IO);
+    CHECK(none == NULL);
     CHECK_HAS(err, path);
     CHECK(access(path, F_OK) != 0);
     /* an empty file: nothing learned yet */
@@ -298,15 +308,15 @@ static void test_open_errors(void)
     FILE *f = fopen(path, "wb");
     if (f) fclose(f);
     err[0] = '\0';
-    CHECK(winnow_sitedb_open(path, 0, err, sizeof err) == NULL);
+    CHECK_EQ(winnow_sitedb_open(path, WINNOW_SITEDB_READ, &none, err, sizeof err), WINNOW_E_DB_FORMAT);
     CHECK_HAS(err, path);
     CHECK_HAS(err, "learn");
     /* a message that does not fit is cut, not overflowed */
     char tiny[8];
     memset(tiny, 'x', sizeof tiny);
-    CHECK(winnow_sitedb_open(path, 0, tiny, sizeof tiny) == NULL);
+    CHECK_EQ(winnow_sitedb_open(path, WINNOW_SITEDB_READ, &none, tiny, sizeof tiny), WINNOW_E_DB_FORMAT);
     CHECK(memchr(tiny, '\0', sizeof tiny) != NULL);
-    CHECK(winnow_sitedb_open(path, 0, NULL, 0) == NULL);
+    CHECK_EQ(winnow_sitedb_open(path, WINNOW_SITEDB_READ, &none, NULL, 0), WINNOW_E_DB_FORMAT);
 
     winnow_sitedb *db = open_db("args.db", 1);
     winnow_site *s = (winnow_site *)&s;
@@ -446,7 +456,9 @@ static void test_two_writers_merge(void)
     CHECK_EQ(winnow_sitedb_save(a, &sa, 1), WINNOW_OK);
     CHECK_EQ(winnow_sitedb_save(b, &sb, 1), WINNOW_OK);
 
-    winnow_site *seq = winnow_site_new("m.example", 40);
+    winnow_site *seq = NULL;
+
+    winnow_site_new("m.example", 40, &seq);
     learn_range(seq, 'A', 0, 50);
     CHECK(fabs(winnow_site_pages(sb) - winnow_site_pages(seq)) < 1e-12);
     listing want = list_site(seq, 0.0), got_b = list_site(sb, 0.0);
@@ -489,7 +501,8 @@ static void test_two_writers_merge(void)
     if (r && winnow_sitedb_check(r, NULL, NULL, NULL) != WINNOW_OK) fprintf(stderr, "%s\n", winnow_sitedb_error(r));
     (void)err;
     /* a model not loaded from the file cannot overwrite a site it has */
-    winnow_site *fresh = winnow_site_new("m.example", 0);
+    winnow_site *fresh = NULL;
+    winnow_site_new("m.example", 0, &fresh);
     learn_range(fresh, 'A', 70, 72);
     CHECK_EQ(winnow_sitedb_save(a, &fresh, 1), WINNOW_E_ARG);
     winnow_site_free(fresh);
@@ -517,10 +530,8 @@ static int sql_on(const char *name, const char *sql)
     return rc;
 }
 
-static char *slurp(const char *name, size_t *len)
+static char *slurp_path(const char *path, size_t *len)
 {
-    char path[512];
-    path_of(path, sizeof path, name);
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
     fseek(f, 0, SEEK_END);
@@ -530,6 +541,13 @@ static char *slurp(const char *name, size_t *len)
     *len = b && fread(b, 1, (size_t)n, f) == (size_t)n ? (size_t)n : 0;
     fclose(f);
     return b;
+}
+
+static char *slurp(const char *name, size_t *len)
+{
+    char path[512];
+    path_of(path, sizeof path, name);
+    return slurp_path(path, len);
 }
 
 typedef struct problem_list {
@@ -593,7 +611,7 @@ static void test_checksums_find_changes(void)
         char *before = slurp("changed.db", &before_len);
         char err[1024] = "";
         winnow_sitedb *db = NULL;
-        winnow_status st = winnow_sitedb_open_ex(path, 0, &db, err, sizeof err);
+        winnow_status st = winnow_sitedb_open(path, WINNOW_SITEDB_READ, &db, err, sizeof err);
         if (!strcmp(cases[c].reader_fails, "open")) {
             if (st != WINNOW_E_DB_DAMAGED) fprintf(stderr, "%s: open: %s\n", cases[c].what, err);
             CHECK_EQ(st, WINNOW_E_DB_DAMAGED);
@@ -614,7 +632,7 @@ static void test_checksums_find_changes(void)
             CHECK(site == NULL);
             if (db) CHECK_HAS(winnow_sitedb_error(db), "damaged");
             problem_list pl = {0, ""};
-            winnow_sitedb_report rep;
+            winnow_sitedb_report rep = {sizeof rep};
             CHECK_EQ(db ? winnow_sitedb_check(db, note_problem, &pl, &rep) : WINNOW_E_ARG, WINNOW_E_DB_DAMAGED);
             CHECK(pl.n >= 1);
             CHECK_EQ(rep.problems, pl.n);
@@ -623,7 +641,7 @@ static void test_checksums_find_changes(void)
         }
         err[0] = '\0';
         db = NULL;
-        st = winnow_sitedb_open_ex(path, 1, &db, err, sizeof err);
+        st = winnow_sitedb_open(path, WINNOW_SITEDB_WRITE, &db, err, sizeof err);
         if (st != WINNOW_E_DB_DAMAGED) fprintf(stderr, "%s: a writer opened it: %s\n", cases[c].what, err);
         CHECK_EQ(st, WINNOW_E_DB_DAMAGED);
         CHECK(db == NULL);
@@ -669,7 +687,7 @@ static void test_format1_upgrade(void)
              SQLITE_OK);
 
     winnow_sitedb *r = open_db("old.db", 0);
-    winnow_sitedb_report rep;
+    winnow_sitedb_report rep = {sizeof rep};
     CHECK(r != NULL);
     CHECK_EQ(r ? winnow_sitedb_check(r, NULL, NULL, &rep) : WINNOW_E_ARG, WINNOW_OK);
     CHECK_EQ(rep.format, 1);
@@ -755,17 +773,57 @@ static void remove_dir(void)
     rmdir(dir);
 }
 
+static void count_problem(void *ctx, const char *what)
+{
+    CHECK(what && *what);
+    ++*(size_t *)ctx;
+}
+
+/* A file whose integrity check reports a damaged page and then fails
+ * reading on (found by fuzz_sitedb): damaged, with the problem listed and
+ * counted, never "damaged: 0 problems". */
+static void test_check_corrupt_page(void)
+{
+    char src[1024], path[512];
+    const char *me = __FILE__, *cut = strstr(me, "tests/site/test_site_store.c");
+    snprintf(src, sizeof src, "%.*stests/data/sitedb/corrupt-page.db", cut ? (int)(cut - me) : 0, me);
+    size_t len = 0;
+    char *bytes = slurp_path(src, &len);
+    CHECK(bytes != NULL);
+    if (!bytes) return;
+    path_of(path, sizeof path, "corrupt-page.db");
+    FILE *f = fopen(path, "wb");
+    if (f) {
+        fwrite(bytes, 1, len, f);
+        fclose(f);
+    }
+    free(bytes);
+    winnow_sitedb *db = NULL;
+    char err[512];
+    CHECK_EQ(winnow_sitedb_open(path, WINNOW_SITEDB_READ, &db, err, sizeof err), WINNOW_OK);
+    if (!db) return;
+    size_t problems = 0;
+    winnow_sitedb_report rep = {sizeof rep};
+    CHECK_EQ(winnow_sitedb_check(db, count_problem, &problems, &rep), WINNOW_E_DB_DAMAGED);
+    CHECK(problems >= 1);
+    CHECK_EQ(rep.problems, problems);
+    CHECK_HAS(winnow_sitedb_error(db), "damaged");
+    CHECK_LACKS(winnow_sitedb_error(db), " 0 problems");
+    winnow_sitedb_close(db);
+}
+
 int main(void)
 {
     const char *t = getenv("TMPDIR");
     snprintf(dir, sizeof dir, "%s/winnow-site-store.XXXXXX", t && *t ? t : "/tmp");
     if (!mkdtemp(dir)) { perror("mkdtemp"); return 1; }
-    engine = winnow_engine_new(NULL);
+    winnow_engine_new(NULL, &engine);
     if (!engine) return 1;
     RUN(test_round_trip);
     RUN(test_incremental_equals_one_shot);
     RUN(test_save_unchanged);
     RUN(test_open_errors);
+    RUN(test_check_corrupt_page);
     RUN(test_load_during_commit);
     RUN(test_two_writers_merge);
     RUN(test_checksums_find_changes);

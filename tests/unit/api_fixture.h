@@ -82,7 +82,8 @@ typedef struct extraction {
 static inline char *render_str(const winnow_doc *d, winnow_format f)
 {
     size_t len = 0;
-    char *s = d ? winnow_render_alloc(d, f, &len) : NULL;
+    char *s = NULL;
+    if (d) winnow_render_alloc(d, f, &s, &len);
     if (s && strlen(s) != len) {
         /* a NUL inside the output would cut every C consumer short */
         free(s);
@@ -95,7 +96,7 @@ static inline extraction extract_with(winnow_engine *e, const void *data, size_t
                                       const char *url)
 {
     extraction x;
-    winnow_input in = {data, len, charset, url};
+    winnow_input in = {sizeof in, data, len, charset, url};
     x.doc = NULL;
     x.status = winnow_extract(e, &in, &x.doc);
     x.text = render_str(x.doc, WINNOW_FORMAT_TEXT);

@@ -1,16 +1,36 @@
 /* The public API as a caller sees it (winnow.h only): statuses and their
  * words, argument checking, engine and document lifetimes, extraction of a
  * templated article page, metadata from <title>/<meta>/OpenGraph/JSON-LD,
- * the block list, options and the output callback contract. */
+ * the block list, options and the output callback contract, structures
+ * that grow (struct_size), and model files of the wrong kind. One test
+ * looks behind the header: the copying of growing structures
+ * (util/structs.h) between versions that do not exist yet. */
+#include <stdint.h>
+#include <stdio.h>
+#include <unistd.h>
+
 #include "api_fixture.h"
 #include "check.h"
 #include "json_check.h"
+#include "util/structs.h"
+
+/* the reader API is the header's own now, without its scaffolding */
+#ifdef WINNOW_READER_API
+#error "winnow.h still defines WINNOW_READER_API"
+#endif
 
 static winnow_engine *engine;
 
 static void test_version_and_names(void)
 {
     CHECK_STR(winnow_version(), WINNOW_VERSION_STRING);
+    CHECK_EQ(winnow_version_number(), WINNOW_VERSION_NUMBER);
+    CHECK_EQ(WINNOW_VERSION_NUMBER, WINNOW_VERSION_MAJOR * 1000000L + WINNOW_VERSION_MINOR * 1000L +
+                                        WINNOW_VERSION_PATCH);
+    char numbered[32];
+    snprintf(numbered, sizeof numbered, "%ld.%ld.%ld", winnow_version_number() / 1000000,
+             winnow_version_number() / 1000 % 1000, winnow_version_number() % 1000);
+    CHECK_STR(numbered, winnow_version());
     static const struct { winnow_status s; const char *name; } all[] = {
         {WINNOW_OK, "WINNOW_OK"}, {WINNOW_PARTIAL, "WINNOW_PARTIAL"}, {WINNOW_NO_CONTENT, "WINNOW_NO_CONTENT"},
         {WINNOW_E_EMPTY, "WINNOW_E_EMPTY"}, {WINNOW_E_BINARY, "WINNOW_E_BINARY"},
@@ -18,7 +38,17 @@ static void test_version_and_names(void)
         {WINNOW_E_PARSE, "WINNOW_E_PARSE"}, {WINNOW_E_IO, "WINNOW_E_IO"}, {WINNOW_E_ARG, "WINNOW_E_ARG"},
         {WINNOW_E_DB_DAMAGED, "WINNOW_E_DB_DAMAGED"}, {WINNOW_E_DB_READONLY, "WINNOW_E_DB_READONLY"},
         {WINNOW_E_DB_FORMAT, "WINNOW_E_DB_FORMAT"}, {WINNOW_E_DB_BUSY, "WINNOW_E_DB_BUSY"},
+        {WINNOW_NO_MAIN, "WINNOW_NO_MAIN"}, {WINNOW_END, "WINNOW_END"}, {WINNOW_E_FORMAT, "WINNOW_E_FORMAT"},
+        {WINNOW_E_DB, "WINNOW_E_DB"},
     };
+    /* numbers that programs and bindings have stored keep their meaning */
+    CHECK_EQ(WINNOW_NO_MAIN, 3);
+    CHECK_EQ(WINNOW_END, 4);
+    CHECK_EQ(WINNOW_E_EMPTY, 10);
+    CHECK_EQ(WINNOW_E_ARG, 16);
+    CHECK_EQ(WINNOW_E_DB_BUSY, 20);
+    CHECK_EQ(WINNOW_E_FORMAT, 21);
+    CHECK_EQ(WINNOW_E_DB, 22);
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
         CHECK_STR(winnow_status_name(all[i].s), all[i].name);
         const char *m = winnow_status_message(all[i].s);
@@ -46,14 +76,15 @@ static void test_format_parse(void)
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         winnow_format f = (winnow_format)-1;
-        CHECK(winnow_format_parse(names[i].name, &f));
+        CHECK_EQ(winnow_format_parse(names[i].name, &f), WINNOW_OK);
         CHECK_EQ(f, names[i].f);
     }
     winnow_format f = WINNOW_FORMAT_JSON;
-    CHECK(!winnow_format_parse("xml", &f));
-    CHECK(!winnow_format_parse("", &f));
-    CHECK(!winnow_format_parse("TEXT", &f));
-    CHECK(!winnow_format_parse(NULL, &f));
+    CHECK_EQ(winnow_format_parse("xml", &f), WINNOW_E_ARG);
+    CHECK_EQ(winnow_format_parse("", &f), WINNOW_E_ARG);
+    CHECK_EQ(winnow_format_parse("TEXT", &f), WINNOW_E_ARG);
+    CHECK_EQ(winnow_format_parse(NULL, &f), WINNOW_E_ARG);
+    CHECK_EQ(winnow_format_parse("text", NULL), WINNOW_E_ARG);
     CHECK_EQ(f, WINNOW_FORMAT_JSON); /* untouched on failure */
 }
 
@@ -61,7 +92,7 @@ static void test_options_default(void)
 {
     winnow_options o;
     memset(&o, 0xAB, sizeof o);
-    winnow_options_default(&o);
+    winnow_options_default(&o, sizeof o);
     CHECK_EQ(o.max_input_bytes, (size_t)256 << 20);
     CHECK_EQ(o.max_depth, 512);
     CHECK_EQ(o.include_title, 1);
@@ -70,7 +101,7 @@ static void test_options_default(void)
 static void test_argument_errors(void)
 {
     winnow_doc *d = (winnow_doc *)&d; /* poison: must come back NULL */
-    winnow_input in = {"<p>x</p>", 8, NULL, NULL};
+    winnow_input in = {sizeof in, "<p>x</p>", 8, NULL, NULL};
     CHECK_EQ(winnow_extract(NULL, &in, &d), WINNOW_E_ARG);
     CHECK(d == NULL);
     CHECK_EQ(winnow_extract(engine, &in, NULL), WINNOW_E_ARG);
@@ -78,15 +109,15 @@ static void test_argument_errors(void)
     CHECK_EQ(winnow_extract(engine, NULL, &d), WINNOW_E_ARG);
     CHECK(d == NULL);
     CHECK(strlen(winnow_engine_error(engine)) > 0);
-    winnow_input nodata = {NULL, 10, NULL, NULL};
+    winnow_input nodata = {sizeof nodata, NULL, 10, NULL, NULL};
     CHECK_EQ(winnow_extract(engine, &nodata, &d), WINNOW_E_ARG);
     CHECK(d == NULL);
 
-    winnow_input empty = {NULL, 0, NULL, NULL};
+    winnow_input empty = {sizeof empty, NULL, 0, NULL, NULL};
     CHECK_EQ(winnow_extract(engine, &empty, &d), WINNOW_E_EMPTY);
     CHECK(d == NULL);
     CHECK_HAS(winnow_engine_error(engine), "empty");
-    winnow_input zero_len = {"<p>x</p>", 0, NULL, NULL}; /* len 0 is empty, whatever data points at */
+    winnow_input zero_len = {sizeof zero_len, "<p>x</p>", 0, NULL, NULL}; /* len 0 is empty, whatever data points at */
     CHECK_EQ(winnow_extract(engine, &zero_len, &d), WINNOW_E_EMPTY);
     CHECK(d == NULL);
 
@@ -100,9 +131,14 @@ static void test_argument_errors(void)
     CHECK_STR(winnow_doc_warning(NULL), "");
     CHECK_STR(winnow_doc_meta(NULL, WINNOW_META_TITLE), "");
     CHECK_EQ(winnow_doc_block_count(NULL), 0);
-    winnow_block b;
-    CHECK_EQ(winnow_doc_block(NULL, 0, &b), 0);
-    CHECK(winnow_render_alloc(NULL, WINNOW_FORMAT_TEXT, NULL) == NULL);
+    winnow_block b = {sizeof b};
+    CHECK_EQ(winnow_doc_block(NULL, 0, &b), WINNOW_E_ARG);
+    char *out = (char *)&out; /* poison: must come back NULL */
+    size_t len = 99;
+    CHECK_EQ(winnow_render_alloc(NULL, WINNOW_FORMAT_TEXT, &out, &len), WINNOW_E_ARG);
+    CHECK(out == NULL);
+    CHECK_EQ(len, 0);
+    CHECK_EQ(winnow_render_alloc(NULL, WINNOW_FORMAT_TEXT, NULL, NULL), WINNOW_E_ARG);
     winnow_doc_free(NULL);
     winnow_engine_free(NULL);
 }
@@ -117,9 +153,10 @@ static void test_binary_and_too_large(void)
     extraction_free(&x);
 
     winnow_options o;
-    winnow_options_default(&o);
+    winnow_options_default(&o, sizeof o);
     o.max_input_bytes = 64;
-    winnow_engine *small = winnow_engine_new(&o);
+    winnow_engine *small = NULL;
+    winnow_engine_new(&o, &small);
     CHECK(small != NULL);
     x = extract_str(small, article_page);
     CHECK_EQ(x.status, WINNOW_E_TOO_LARGE);
@@ -278,8 +315,8 @@ static void test_blocks_api(void)
     CHECK(n >= 5);
     int content_blocks = 0, template_blocks = 0;
     for (size_t k = 0; k < n; k++) {
-        winnow_block b;
-        CHECK(winnow_doc_block(x.doc, k, &b));
+        winnow_block b = {sizeof b};
+        CHECK_EQ(winnow_doc_block(x.doc, k, &b), WINNOW_OK);
         CHECK(b.tag && *b.tag);
         CHECK(b.path && strncmp(b.path, "html.body", 9) == 0);
         CHECK(b.parent < (long)k);
@@ -292,7 +329,7 @@ static void test_blocks_api(void)
         CHECK(b.src_begin + b.src_len <= strlen(article_page));
         CHECK(b.fingerprint != 0);
         if (b.parent >= 0) {
-            winnow_block up;
+            winnow_block up = {sizeof up};
             winnow_doc_block(x.doc, (size_t)b.parent, &up);
             CHECK(up.depth < b.depth);
             CHECK(strncmp(b.path, up.path, strlen(up.path)) == 0);
@@ -303,9 +340,9 @@ static void test_blocks_api(void)
     }
     CHECK(content_blocks >= 4);
     CHECK_EQ(template_blocks, 3);
-    winnow_block b;
-    CHECK_EQ(winnow_doc_block(x.doc, n, &b), 0);
-    CHECK_EQ(winnow_doc_block(x.doc, 0, NULL), 0);
+    winnow_block b = {sizeof b};
+    CHECK_EQ(winnow_doc_block(x.doc, n, &b), WINNOW_E_ARG);
+    CHECK_EQ(winnow_doc_block(x.doc, 0, NULL), WINNOW_E_ARG);
     extraction_free(&x);
 }
 
@@ -321,9 +358,10 @@ static void test_include_title_option(void)
     extraction_free(&x);
 
     winnow_options o;
-    winnow_options_default(&o);
+    winnow_options_default(&o, sizeof o);
     o.include_title = 0;
-    winnow_engine *e = winnow_engine_new(&o);
+    winnow_engine *e = NULL;
+    winnow_engine_new(&o, &e);
     x = extract_str(e, page);
     CHECK_LACKS(x.text, "Headline outside");
     CHECK_HAS(x.text, "The first paragraph of the story");
@@ -356,10 +394,15 @@ static void test_engine_reuse(void)
     extraction_free(&second);
     extraction_free(&third);
 
-    /* engines with default options from NULL and from a zeroed struct */
+    /* engines with default options from NULL and from a zeroed struct
+     * (with its size: a struct without one is refused) */
     winnow_options zero;
     memset(&zero, 0, sizeof zero);
-    winnow_engine *e = winnow_engine_new(&zero);
+    winnow_engine *e = (winnow_engine *)&e;
+    CHECK_EQ(winnow_engine_new(&zero, &e), WINNOW_E_ARG);
+    CHECK(e == NULL);
+    zero.struct_size = sizeof zero;
+    CHECK_EQ(winnow_engine_new(&zero, &e), WINNOW_OK);
     CHECK(e != NULL);
     extraction x = extract_str(e, article_page);
     CHECK_EQ(x.status, WINNOW_OK);
@@ -419,7 +462,9 @@ static void test_render_callback(void)
     CHECK_EQ(winnow_render(x.doc, (winnow_format)42, sink_write, NULL), WINNOW_E_ARG);
     CHECK_EQ(winnow_render(x.doc, WINNOW_FORMAT_TEXT, NULL, NULL), WINNOW_E_ARG);
     CHECK_EQ(winnow_render(NULL, WINNOW_FORMAT_TEXT, sink_write, NULL), WINNOW_E_ARG);
-    CHECK(winnow_render_alloc(x.doc, (winnow_format)42, NULL) == NULL);
+    char *out = (char *)&out;
+    CHECK_EQ(winnow_render_alloc(x.doc, (winnow_format)42, &out, NULL), WINNOW_E_ARG);
+    CHECK(out == NULL);
     extraction_free(&x);
     free(big);
 }
@@ -463,9 +508,240 @@ static void test_status_partial_and_no_content(void)
     free(deep);
 }
 
+/* Option structures: _default() writes no byte past the size it is given,
+ * refuses a size below the structure's, and the engine takes what a newer
+ * header would pass as long as the fields this library does not know are
+ * left at zero. */
+static void test_options_struct_size(void)
+{
+    unsigned char raw[sizeof(winnow_options) + 64];
+    memset(raw, 0xAB, sizeof raw);
+    winnow_options *o = (winnow_options *)raw;
+    CHECK_EQ(winnow_options_default(o, sizeof *o), WINNOW_OK);
+    CHECK_EQ(o->struct_size, sizeof *o);
+    for (size_t i = sizeof *o; i < sizeof raw; i++) CHECK_EQ(raw[i], 0xAB);
+    CHECK_EQ(o->include_title, 1);
+    /* an older, smaller structure than any this library took */
+    memset(raw, 0xAB, sizeof raw);
+    CHECK_EQ(winnow_options_default(o, sizeof(size_t)), WINNOW_E_ARG);
+    CHECK_EQ(winnow_options_default(NULL, sizeof *o), WINNOW_E_ARG);
+    /* a newer header's structure: this library's fields, zeros past them */
+    memset(raw, 0xAB, sizeof raw);
+    CHECK_EQ(winnow_options_default(o, sizeof raw), WINNOW_OK);
+    CHECK_EQ(o->struct_size, sizeof raw);
+    for (size_t i = sizeof *o; i < sizeof raw; i++) CHECK_EQ(raw[i], 0);
+    o->include_title = 0;
+    winnow_engine *e = NULL;
+    CHECK_EQ(winnow_engine_new(o, &e), WINNOW_OK);
+    CHECK(e != NULL);
+    if (e) {
+        /* the option was read: no headline from outside the content block */
+        extraction x = extract_str(e, "<html><body><div class=\"masthead-wrap\"><h1>Headline outside the block</h1>"
+                                      "</div><div class=\"story\"><p>The first paragraph of the story has plenty of "
+                                      "words, commas, and a stop.</p><p>The second paragraph goes on about the same "
+                                      "subject, with more words, and another stop.</p></div></body></html>");
+        CHECK_EQ(x.status, WINNOW_OK);
+        CHECK_HAS(x.text, "The first paragraph of the story");
+        CHECK_LACKS(x.text, "Headline outside");
+        extraction_free(&x);
+        winnow_engine_free(e);
+    }
+    /* an option this library does not know, set: refused, not ignored */
+    raw[sizeof raw - 1] = 1;
+    e = (winnow_engine *)&e;
+    CHECK_EQ(winnow_engine_new(o, &e), WINNOW_E_ARG);
+    CHECK(e == NULL);
+    /* garbage: an uninitialised size */
+    o->struct_size = (size_t)1 << 40;
+    CHECK_EQ(winnow_engine_new(o, &e), WINNOW_E_ARG);
+    CHECK_EQ(winnow_engine_new(NULL, NULL), WINNOW_E_ARG);
+
+    winnow_site_options so;
+    CHECK_EQ(winnow_site_options_default(&so, sizeof so), WINNOW_OK);
+    CHECK_EQ(so.struct_size, sizeof so);
+    CHECK_EQ(so.min_pages, 5);
+    CHECK_EQ(winnow_site_options_default(&so, 1), WINNOW_E_ARG);
+    winnow_reader_options ro;
+    CHECK_EQ(winnow_reader_options_default(&ro, sizeof ro), WINNOW_OK);
+    CHECK_EQ(ro.struct_size, sizeof ro);
+    CHECK_EQ(ro.max_record_bytes, (size_t)256 << 20);
+    CHECK_EQ(ro.format, WINNOW_INPUT_AUTO);
+}
+
+/* Structures the library fills: written as far as their struct_size goes,
+ * zeros past what this library knows, refused without a size. */
+static void test_out_struct_size(void)
+{
+    extraction x = extract_str(engine, article_page);
+    CHECK(winnow_doc_block_count(x.doc) > 0);
+    struct {
+        winnow_block b;
+        unsigned char newer[40];
+    } big;
+    memset(&big, 0xAB, sizeof big);
+    big.b.struct_size = sizeof big;
+    CHECK_EQ(winnow_doc_block(x.doc, 0, &big.b), WINNOW_OK);
+    CHECK_EQ(big.b.struct_size, sizeof big); /* the caller's size stays */
+    CHECK(big.b.tag && big.b.chars > 0);
+    for (size_t i = 0; i < sizeof big.newer; i++) CHECK_EQ(big.newer[i], 0);
+
+    winnow_block b;
+    memset(&b, 0, sizeof b);
+    CHECK_EQ(winnow_doc_block(x.doc, 0, &b), WINNOW_E_ARG); /* no size */
+    CHECK(b.tag == NULL);
+    b.struct_size = 8;
+    CHECK_EQ(winnow_doc_block(x.doc, 0, &b), WINNOW_E_ARG);
+
+    winnow_rule r;
+    memset(&r, 0, sizeof r);
+    CHECK_EQ(winnow_rule_info(0, &r), WINNOW_E_ARG);
+    r.struct_size = sizeof r;
+    CHECK_EQ(winnow_rule_info(0, &r), WINNOW_OK);
+    CHECK(r.name && *r.name);
+    CHECK_EQ(winnow_rule_info(winnow_rule_count(), &r), WINNOW_E_ARG);
+    winnow_comment c = {sizeof c};
+    CHECK_EQ(winnow_doc_comment(x.doc, 0, &c), WINNOW_E_ARG); /* the article has none */
+    extraction_free(&x);
+
+    /* winnow_input and winnow_source too */
+    winnow_doc *d = (winnow_doc *)&d;
+    winnow_input unsized = {0, article_page, strlen(article_page), NULL, NULL, NULL};
+    CHECK_EQ(winnow_extract(engine, &unsized, &d), WINNOW_E_ARG);
+    CHECK(d == NULL);
+    CHECK_HAS(winnow_engine_error(engine), "struct_size");
+    winnow_source src = {0, "f.html", 3, NULL};
+    winnow_input in = {sizeof in, article_page, strlen(article_page), NULL, NULL, &src};
+    CHECK_EQ(winnow_extract(engine, &in, &d), WINNOW_E_ARG);
+    CHECK_HAS(winnow_engine_error(engine), "winnow_source");
+    src.struct_size = sizeof src;
+    CHECK_EQ(winnow_extract(engine, &in, &d), WINNOW_OK);
+    winnow_doc_free(d);
+}
+
+/* Two versions of a structure that do not exist yet, the way the library
+ * copies them (util/structs.h): an older caller's structure gets the
+ * newer fields' defaults, a newer caller's is taken when what this side
+ * does not know is zero, and out-structures are cut or zero-filled. */
+typedef struct v1 { size_t struct_size; int a; int b; } v1;
+typedef struct v2 { size_t struct_size; int a; int b; double c; int d; } v2;
+
+static void test_struct_versions(void)
+{
+    /* the library of v2, a program of v1 */
+    v2 lib = {sizeof lib, 1, 2, 3.5, 4}; /* defaults */
+    v1 old = {sizeof old, 10, 20};
+    CHECK_EQ(wn_struct_in(&lib, sizeof lib, &old, WN_FIELD_END(v2, b)), 0);
+    CHECK_EQ(lib.struct_size, sizeof lib);
+    CHECK_EQ(lib.a, 10);
+    CHECK_EQ(lib.b, 20);
+    CHECK(lib.c == 3.5 && lib.d == 4); /* the program did not know them: defaults */
+    v1 out = {sizeof out, 0, 0};
+    v2 full = {sizeof full, 7, 8, 9.0, 10};
+    CHECK_EQ(wn_struct_out(&out, &full, sizeof full, WN_FIELD_END(v2, b)), 0);
+    CHECK_EQ(out.struct_size, sizeof out);
+    CHECK_EQ(out.a, 7);
+    CHECK_EQ(out.b, 8);
+    /* the library of v1, a program of v2 */
+    v1 lib1 = {sizeof lib1, 1, 2};
+    v2 newer; /* padding included: bytes past v1 are looked at */
+    memset(&newer, 0, sizeof newer);
+    newer.struct_size = sizeof newer;
+    newer.a = 5;
+    newer.b = 6;
+    CHECK_EQ(wn_struct_in(&lib1, sizeof lib1, &newer, WN_FIELD_END(v1, b)), 0);
+    CHECK_EQ(lib1.a, 5);
+    CHECK_EQ(lib1.b, 6);
+    newer.d = 1; /* a field the library does not know, used */
+    CHECK_EQ(wn_struct_in(&lib1, sizeof lib1, &newer, WN_FIELD_END(v1, b)), -1);
+    v2 outn;
+    memset(&outn, 0xAB, sizeof outn);
+    outn.struct_size = sizeof outn;
+    v1 have = {sizeof have, 11, 12};
+    CHECK_EQ(wn_struct_out(&outn, &have, sizeof have, WN_FIELD_END(v1, b)), 0);
+    CHECK_EQ(outn.a, 11);
+    CHECK(outn.c == 0.0 && outn.d == 0);
+    CHECK_EQ(outn.struct_size, sizeof outn);
+    /* too small for the first version */
+    struct {
+        v2 s;
+        unsigned char room[16]; /* the compiler cannot tell the size is refused */
+    } tiny;
+    memset(&tiny, 0, sizeof tiny);
+    tiny.s.struct_size = 4;
+    tiny.s.a = 1;
+    CHECK_EQ(wn_struct_in(&lib, sizeof lib, &tiny, WN_FIELD_END(v2, b)), -1);
+    CHECK_EQ(wn_struct_out(&tiny, &full, sizeof full, WN_FIELD_END(v2, b)), -1);
+    CHECK_EQ(tiny.s.a, 1);
+}
+
+/* A document owns what it shows: the input's bytes may go once
+ * winnow_extract() returns, and other pages and rules on the engine do
+ * not change it. */
+static void test_document_owns_its_data(void)
+{
+    size_t n = strlen(article_page);
+    char *bytes = malloc(n);
+    memcpy(bytes, article_page, n);
+    winnow_input in = {sizeof in, bytes, n, NULL, "https://coastal.example/tide-pools"};
+    winnow_doc *d = NULL;
+    CHECK_EQ(winnow_extract(engine, &in, &d), WINNOW_OK);
+    char *before = render_str(d, WINNOW_FORMAT_JSON);
+    memset(bytes, 'x', n);
+    free(bytes);
+    extraction other = extract_str(engine, "<html><body><p>Another page with other words entirely.</p></body></html>");
+    winnow_engine_set_rule(engine, "CAPTION_MAX_CHARS", 1);
+    char *after = render_str(d, WINNOW_FORMAT_JSON);
+    CHECK_STR(after, before);
+    CHECK_HAS(after, "The rocky shelf");
+    winnow_rule r = {sizeof r};
+    for (int i = 0; i < winnow_rule_count(); i++)
+        if (winnow_rule_info(i, &r) == WINNOW_OK && !strcmp(r.name, "CAPTION_MAX_CHARS"))
+            winnow_engine_set_rule(engine, r.name, r.default_value);
+    free(before);
+    free(after);
+    extraction_free(&other);
+    winnow_doc_free(d);
+}
+
+/* A model file that cannot be read is an I/O failure; a file that is not a
+ * model, a format failure; either way the engine keeps its classifier. */
+static void test_model_file_errors(void)
+{
+    winnow_engine *e = NULL;
+    CHECK_EQ(winnow_engine_new(NULL, &e), WINNOW_OK);
+    if (!e) return;
+    int had = winnow_engine_has_model(e);
+    CHECK_EQ(winnow_engine_load_model(e, "/nonexistent/dir/m.wmodel"), WINNOW_E_IO);
+    CHECK_HAS(winnow_engine_error(e), "cannot open model /nonexistent/dir/m.wmodel");
+    char path[] = "/tmp/winnow-test-model-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd >= 0) {
+        const char junk[] = "<html>not a model</html>\n";
+        CHECK_EQ(write(fd, junk, sizeof junk - 1), (long)(sizeof junk - 1));
+        close(fd);
+        CHECK_EQ(winnow_engine_load_model(e, path), WINNOW_E_FORMAT);
+        CHECK_HAS(winnow_engine_error(e), path);
+        CHECK_EQ(winnow_engine_has_model(e), had);
+        /* a newer format than this winnow reads */
+        FILE *f = fopen(path, "w");
+        if (f) {
+            fputs("winnow-model 999\n", f);
+            fclose(f);
+        }
+        CHECK_EQ(winnow_engine_load_model(e, path), WINNOW_E_FORMAT);
+        CHECK_HAS(winnow_engine_error(e), "format 999");
+        /* a directory cannot be read as one */
+        CHECK_EQ(winnow_engine_load_model(e, "/tmp"), WINNOW_E_IO);
+        unlink(path);
+    }
+    CHECK_EQ(winnow_engine_load_model(NULL, path), WINNOW_E_ARG);
+    winnow_engine_free(e);
+}
+
 int main(void)
 {
-    engine = winnow_engine_new(NULL);
+    winnow_engine_new(NULL, &engine);
     if (!engine) {
         fprintf(stderr, "cannot create an engine\n");
         return 1;
@@ -484,6 +760,11 @@ int main(void)
     RUN(test_engine_reuse);
     RUN(test_render_callback);
     RUN(test_status_partial_and_no_content);
+    RUN(test_options_struct_size);
+    RUN(test_out_struct_size);
+    RUN(test_struct_versions);
+    RUN(test_document_owns_its_data);
+    RUN(test_model_file_errors);
     winnow_engine_free(engine);
     return CHECK_DONE();
 }

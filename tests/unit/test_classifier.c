@@ -139,6 +139,22 @@ static void test_refused_models(void)
     if (b) memcpy(b + strlen("hand made\nnb "), "x.5", 3);
     CHECK(wn_classifier_parse(nan, strlen(nan), &back, err, sizeof err) != 0);
     free(nan);
+    /* numbers past int32_t where a tree wants a feature index or a child
+     * (found by fuzz_model: the conversion was undefined behaviour) */
+    static const char *const node_lines[] = {"-2e+15 0.5 1 2 0", "5 0.5 1e12 2 0", "5 0.5 1 -3e10 0",
+                                             "-1 0 9e99 0 0.5", "5.5 0.5 1 2 0", "5 0.5 1.5 2 0"};
+    for (size_t i = 0; i < sizeof node_lines / sizeof node_lines[0]; i++) {
+        char *bad = malloc(strlen(text) + 64);
+        char *at = strstr(text, "\ntree 3\n");
+        CHECK(at != NULL);
+        if (!at) { free(bad); continue; }
+        size_t head = (size_t)(at - text) + strlen("\ntree 3\n");
+        const char *rest = strchr(text + head, '\n');
+        sprintf(bad, "%.*s%s%s", (int)head, text, node_lines[i], rest);
+        CHECK(wn_classifier_parse(bad, strlen(bad), &back, err, sizeof err) != 0);
+        CHECK(strstr(err, "out of range") || strstr(err, "invalid children"));
+        free(bad);
+    }
     free(text);
     wn_classifier_free(&c);
 }
@@ -177,10 +193,11 @@ static void test_linear_model(void)
 static void test_page_features(void)
 {
     winnow_options o;
-    winnow_options_default(&o);
+    winnow_options_default(&o, sizeof o);
     o.classifier = 0;
-    winnow_engine *e = winnow_engine_new(&o);
-    winnow_input in = {article_page, strlen(article_page), NULL, "https://coastal.example/tide-pools"};
+    winnow_engine *e = NULL;
+    winnow_engine_new(&o, &e);
+    winnow_input in = {sizeof in, article_page, strlen(article_page), NULL, "https://coastal.example/tide-pools"};
     winnow_doc *d = NULL;
     CHECK(WINNOW_FAILED(winnow_extract(e, &in, &d)) == 0);
     if (d) {
@@ -355,7 +372,8 @@ static void test_default_model(void)
     char err[256];
     CHECK_EQ(wn_classifier_parse((const char *)wn_default_model, wn_default_model_len, &c, err, sizeof err), 0);
     wn_classifier_free(&c);
-    winnow_engine *e = winnow_engine_new(NULL);
+    winnow_engine *e = NULL;
+    winnow_engine_new(NULL, &e);
     CHECK(winnow_engine_has_model(e));
     CHECK_EQ(winnow_engine_load_model(e, NULL), WINNOW_OK);
     CHECK(!winnow_engine_has_model(e));

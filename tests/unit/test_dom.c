@@ -213,6 +213,25 @@ static void test_unclosed_quote_in_script_tag(void)
     page_free(&p);
 }
 
+/* A script link around paragraphs is no link; around a word it is. */
+static void test_script_link_wrapper(void)
+{
+    page p;
+    page_parse(&p,
+               "<html><body><a href=\" javascript:\"><p>abc</p><p>def</p>ghi</a>"
+               "<a href=\"javascript:void(0)\">Print</a> <a href=\"/next\"><div>Next story</div></a></body></html>");
+    for (uint32_t i = 0; i < p.dom.count; i++) {
+        if (p.dom.nodes[i].tag != WN_TAG_TEXT) continue;
+        const char *t = node_text(&p.dom, i);
+        int link = (p.dom.nodes[i].flags & WN_NF_LINK) != 0;
+        if (strstr(t, "abc") || strstr(t, "def") || strstr(t, "ghi")) CHECK(!link);
+        if (strstr(t, "Print") || strstr(t, "Next story")) CHECK(link);
+    }
+    CHECK(!(p.dom.nodes[page_find(&p.dom, WN_TAG_A, 0)].flags & WN_NF_LINK));
+    CHECK(p.dom.nodes[page_find(&p.dom, WN_TAG_A, 1)].flags & WN_NF_LINK);
+    page_free(&p);
+}
+
 static void test_jsonld_captured(void)
 {
     page p;
@@ -636,6 +655,7 @@ int main(void)
     RUN(test_title_and_lang);
     RUN(test_damaged_title_end_tag);
     RUN(test_unclosed_quote_in_script_tag);
+    RUN(test_script_link_wrapper);
     RUN(test_jsonld_captured);
     RUN(test_raw_text);
     RUN(test_attributes);

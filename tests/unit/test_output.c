@@ -76,7 +76,8 @@ static void test_markdown_details(void)
     CHECK_HAS(md, "###### Sixth level heading here\n");
     CHECK_HAS(md, "\n1. first step, with words\n2. second step, with words\n");
     CHECK_HAS(md, "\n  - nested point, more words\n"); /* nested lists indent */
-    CHECK_HAS(md, "| a\\|b | c |\n| --- | --- |\n");   /* a pipe in a cell is escaped */
+    /* a pipe in a cell is escaped; a table without a header row gets an empty one */
+    CHECK_HAS(md, "\n| | |\n| --- | --- |\n| a\\|b | c |\n");
     CHECK_HAS(md, "Line one\nline two,");              /* <br> breaks the line */
     CHECK_HAS(md, " js link and [ok link](/ok?a=1&b=2).");
     CHECK_LACKS(md, "javascript:");
@@ -107,6 +108,111 @@ static void test_markdown_block_link(void)
     CHECK_LACKS(md, "\n](");
     free(md);
     extraction_free(&x);
+}
+
+/* A data table whose cells hold paragraphs, divisions, breaks, lists, a
+ * definition list and a quote, without a header row; then a table used for
+ * layout (a cell holds a heading and code). */
+static const char cells_page[] =
+    "<html><head><title>Cells</title></head><body><article><h1>Cells with blocks</h1>"
+    "<p>The table below has paragraphs, divisions, breaks and lists inside its cells, and no header row of its "
+    "own; it is the content.</p><table>"
+    "<tr><td><p>First para</p><p>second | para</p></td><td>plain</td><td><div>div one</div><div>div two</div></td></tr>"
+    "<tr><td></td><td>line<br>broken</td><td><ul><li>item a</li><li>item b</li></ul></td></tr>"
+    "<tr><td><a href=\"/x\">linked <b>cell</b></a></td><td><dl><dt>term</dt><dd>definition</dd></dl></td>"
+    "<td><blockquote>quoted</blockquote></td></tr></table>"
+    "<p>More text after the table so that the article is long enough to be the main content of this page.</p>"
+    "<table><tr><td><h2>Layout heading</h2><p>A paragraph in a layout cell.</p><pre>code\n  line</pre></td>"
+    "<td><p>The side cell.</p></td></tr></table>"
+    "</article></body></html>";
+
+/* Unescaped '|' on a line. */
+static int pipes(const char *s, size_t n)
+{
+    int k = 0;
+    for (size_t i = 0; i < n; i++) k += s[i] == '|' && (i == 0 || s[i - 1] != '\\');
+    return k;
+}
+
+static void test_table_cells(void)
+{
+    extraction x = extract_str(engine, cells_page);
+    /* text: one line per row, one tab between cells (an empty first cell too) */
+    CHECK_HAS(x.text, "\nFirst para second | para\tplain\tdiv one div two\n"
+                      "\tline broken\titem a item b\n"
+                      "linked cell\tterm definition\tquoted\n");
+    /* a layout table: its blocks, code with its line breaks */
+    CHECK_HAS(x.text, "\nLayout heading\nA paragraph in a layout cell.\ncode\n  line\nThe side cell.\n");
+    char *md = render_str(x.doc, WINNOW_FORMAT_MARKDOWN);
+    /* Markdown: an empty header row rather than the first data row as the
+     * header, one line per row, '|' in a cell escaped */
+    CHECK_HAS(md, "\n\n| | | |\n| --- | --- | --- |\n"
+                  "| First para second \\| para | plain | div one div two |\n"
+                  "|  | line broken | item a item b |\n"
+                  "| [linked cell](/x) | term definition | quoted |\n\n");
+    CHECK_HAS(md, "\n\n## Layout heading\n\nA paragraph in a layout cell.\n\n```\ncode\n  line\n```\n\n"
+                  "The side cell.\n");
+    /* every table line has the four pipes of three cells */
+    for (const char *line = md, *nl; (nl = strchr(line, '\n')) != NULL; line = nl + 1)
+        if (*line == '|') CHECK_EQ(pipes(line, (size_t)(nl - line)), 4);
+    free(md);
+    extraction_free(&x);
+}
+
+/* A page with JSON-LD and a body long enough to be content. */
+static char *ld_page(const char *title, const char *h1, const char *ld)
+{
+    static const char body[] = "<p>The rocky shelf north of the bay drains twice a day, and for two hours at low tide "
+                               "it becomes a garden of anemones, sea stars and hermit crabs that anyone can visit.</p>";
+    size_t n = strlen(title) + strlen(h1) + strlen(ld) + sizeof body + 256;
+    char *p = malloc(n);
+    snprintf(p, n,
+             "<html><head><title>%s</title><script type=\"application/ld+json\">%s</script></head>"
+             "<body><article><h1>%s</h1>%s</article></body></html>",
+             title, ld, h1, body);
+    return p;
+}
+
+static void check_ld_title(const char *title, const char *h1, const char *ld, const char *want)
+{
+    char *page = ld_page(title, h1, ld);
+    extraction x = extract_str(engine, page);
+    CHECK_STR(winnow_doc_meta(x.doc, WINNOW_META_TITLE), want);
+    char *js = render_str(x.doc, WINNOW_FORMAT_JSON);
+    char key[512];
+    snprintf(key, sizeof key, "{\"title\":\"%s\",", want);
+    CHECK(strncmp(js, key, strlen(key)) == 0);
+    free(js);
+    extraction_free(&x);
+    free(page);
+}
+
+/* The JSON headline: of JSON-LD's headline and name, the one that names
+ * what <title>, og:title or <h1> names; a headline that is a kind of page
+ * gives way. */
+static void test_jsonld_title(void)
+{
+    /* the headline is a type name, the name is the page's title */
+    check_ld_title("List of films featuring time loops - Wikipedia", "List of films featuring time loops",
+                   "{\"@context\":\"https://schema.org\",\"@type\":\"Article\",\"name\":\"List of films featuring "
+                   "time loops\",\"headline\":\"Wikimedia list article\"}",
+                   "List of films featuring time loops");
+    /* the headline matches the <h1> (the <title> is the site's): it stays */
+    check_ld_title("Coastal Notes", "Tide pools of the north coast",
+                   "{\"@type\":\"NewsArticle\",\"headline\":\"Tide pools of the north coast\",\"name\":\"tide-pools\"}",
+                   "Tide pools of the north coast");
+    /* nothing to match: the headline as before */
+    check_ld_title("Coastal Notes", "Welcome",
+                   "{\"@type\":\"BlogPosting\",\"headline\":\"A walk on the shelf at dawn\"}",
+                   "A walk on the shelf at dawn");
+    /* of two articles the one that names the page, even if not the last */
+    check_ld_title("Storm watching from the cliffs | Coastal Notes", "Storm watching from the cliffs",
+                   "[{\"@type\":\"Article\",\"headline\":\"Storm watching from the cliffs\"},"
+                   "{\"@type\":\"Article\",\"headline\":\"Editorial standards\"}]",
+                   "Storm watching from the cliffs");
+    /* a one-word value matches only a one-word title */
+    check_ld_title("Tide pools | Coastal Notes", "Tide pools",
+                   "{\"@type\":\"Article\",\"headline\":\"Coastal\",\"name\":\"Tide pools\"}", "Tide pools");
 }
 
 static void test_json(void)
@@ -157,8 +263,8 @@ static void test_json(void)
 static void test_json_source(void)
 {
     char file[64] = "crawl.warc.gz", rid[64] = "<urn:uuid:\"x\">", url[64] = "http://ex.com/a?b=1";
-    winnow_source src = {file, 42, rid};
-    winnow_input in = {article_page, strlen(article_page), NULL, url, &src};
+    winnow_source src = {sizeof src, file, 42, rid};
+    winnow_input in = {sizeof in, article_page, strlen(article_page), NULL, url, &src};
     winnow_doc *doc = NULL;
     CHECK_EQ(winnow_extract(engine, &in, &doc), WINNOW_OK);
     memset(file, 'z', sizeof file - 1);
@@ -172,8 +278,8 @@ static void test_json_source(void)
     winnow_doc_free(doc);
 
     /* a whole file: no record */
-    winnow_source whole = {"page.html", -1, NULL};
-    winnow_input in2 = {article_page, strlen(article_page), NULL, NULL, &whole};
+    winnow_source whole = {sizeof whole, "page.html", -1, NULL};
+    winnow_input in2 = {sizeof in2, article_page, strlen(article_page), NULL, NULL, &whole};
     CHECK_EQ(winnow_extract(engine, &in2, &doc), WINNOW_OK);
     js = render_str(doc, WINNOW_FORMAT_JSON);
     CHECK_HAS(js, "\"source\":{\"file\":\"page.html\",\"record\":null,\"record_id\":null,\"url\":null}");
@@ -277,12 +383,14 @@ static void test_empty_documents_render(void)
 
 int main(void)
 {
-    engine = winnow_engine_new(NULL);
+    winnow_engine_new(NULL, &engine);
     if (!engine) return 1;
     RUN(test_text);
     RUN(test_markdown);
     RUN(test_markdown_details);
     RUN(test_markdown_block_link);
+    RUN(test_table_cells);
+    RUN(test_jsonld_title);
     RUN(test_json);
     RUN(test_json_source);
     RUN(test_html);

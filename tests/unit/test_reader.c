@@ -110,20 +110,42 @@ typedef struct seen {
     char warning[16][300];
     char source[16][300];
     char last_warning[300];
-    int end;
+    winnow_status end;
 } seen;
+
+/* The last open_*()'s status and message. */
+static winnow_status last_open;
+static char last_err[700];
+
+/* winnow_reader_open with options: the reader, or NULL with last_open and
+ * last_err saying why. */
+static winnow_reader *open_opts(const char *path, const winnow_reader_options *o)
+{
+    winnow_reader *r = NULL;
+    last_open = winnow_reader_open(path, o, &r, last_err, sizeof last_err);
+    return r;
+}
+
+/* The same with the defaults but the record size limit (0: the default). */
+static winnow_reader *open_limited(const char *path, size_t max)
+{
+    winnow_reader_options o;
+    winnow_reader_options_default(&o, sizeof o);
+    o.max_record_bytes = max;
+    return open_opts(path, &o);
+}
 
 /* Reads everything; records the first 16 pages. */
 static void read_all(const char *path, size_t max, seen *s)
 {
     memset(s, 0, sizeof *s);
-    winnow_reader *r = winnow_reader_open(path, max);
+    winnow_reader *r = open_limited(path, max);
     CHECK(r != NULL);
     if (!r) return;
     CHECK_STR(winnow_reader_error(r), "");
-    winnow_record rec;
-    int got;
-    while ((got = winnow_reader_next(r, &rec)) == 1) {
+    winnow_record rec = {sizeof rec};
+    winnow_status got;
+    while ((got = winnow_reader_next(r, &rec)) == WINNOW_OK) {
         if (s->n < 16) {
             snprintf(s->url[s->n], sizeof s->url[0], "%s", rec.url ? rec.url : "(null)");
             snprintf(s->id[s->n], sizeof s->id[0], "%s", rec.id);
@@ -142,9 +164,9 @@ static void read_all(const char *path, size_t max, seen *s)
 
 static size_t skipped_of(const char *path, size_t max)
 {
-    winnow_reader *r = winnow_reader_open(path, max);
-    winnow_record rec;
-    while (winnow_reader_next(r, &rec) == 1) {}
+    winnow_reader *r = open_limited(path, max);
+    winnow_record rec = {sizeof rec};
+    while (winnow_reader_next(r, &rec) == WINNOW_OK) {}
     size_t n = winnow_reader_skipped(r);
     winnow_reader_close(r);
     return n;
@@ -182,14 +204,14 @@ static void test_directory(void)
     write_str(tmp_path("site/sub/deep.html"), "<p>not recursive</p>");
     mkdir(tmp_path("site/dir.html"), 0755); /* a directory with a page's name */
 
-    winnow_reader *r = winnow_reader_open(dir, 0);
+    winnow_reader *r = open_limited(dir, 0);
     CHECK_STR(winnow_reader_error(r), "");
     static const char *const ids[] = {"10", "Upper", "a", "b"}; /* byte order */
     static const char *const texts[] = {"<p>10</p>", "<p>U</p>", "<p>a</p>", "<p>b</p>"};
     static const char *const files[] = {"10.html", "Upper.HTML", "a.htm", "b.html"};
-    winnow_record rec;
+    winnow_record rec = {sizeof rec};
     for (int i = 0; i < 4; i++) {
-        CHECK_EQ(winnow_reader_next(r, &rec), 1);
+        CHECK_EQ(winnow_reader_next(r, &rec), WINNOW_OK);
         CHECK_STR(rec.id, ids[i]);
         CHECK(rec.len == strlen(texts[i]) && memcmp(rec.data, texts[i], rec.len) == 0);
         char want[600];
@@ -199,10 +221,10 @@ static void test_directory(void)
         CHECK(rec.charset == NULL);
     }
     /* dir.html sorts last: skipped, with a warning */
-    CHECK_EQ(winnow_reader_next(r, &rec), 0);
+    CHECK_EQ(winnow_reader_next(r, &rec), WINNOW_END);
     CHECK_HAS(winnow_reader_warning(r), "dir.html: not a regular file");
     CHECK_EQ(winnow_reader_skipped(r), 1);
-    CHECK_EQ(winnow_reader_next(r, &rec), 0);
+    CHECK_EQ(winnow_reader_next(r, &rec), WINNOW_END);
     CHECK_STR(winnow_reader_warning(r), "");
     CHECK_STR(winnow_reader_error(r), "");
     winnow_reader_close(r);
@@ -210,16 +232,16 @@ static void test_directory(void)
     /* a trailing slash does not double in the sources */
     char slash[600];
     snprintf(slash, sizeof slash, "%s/", dir);
-    r = winnow_reader_open(slash, 0);
-    CHECK_EQ(winnow_reader_next(r, &rec), 1);
+    r = open_limited(slash, 0);
+    CHECK_EQ(winnow_reader_next(r, &rec), WINNOW_OK);
     CHECK(rec.source && !strstr(rec.source, "//"));
     winnow_reader_close(r);
 
     /* a directory without pages: no error, a warning */
     mkdir(tmp_path("empty"), 0755);
-    r = winnow_reader_open(tmp_path("empty"), 0);
+    r = open_limited(tmp_path("empty"), 0);
     CHECK_STR(winnow_reader_error(r), "");
-    CHECK_EQ(winnow_reader_next(r, &rec), 0);
+    CHECK_EQ(winnow_reader_next(r, &rec), WINNOW_END);
     CHECK_HAS(winnow_reader_warning(r), "no .html or .htm files");
     winnow_reader_close(r);
 
@@ -236,14 +258,14 @@ static void test_single_file(void)
     char page[512];
     snprintf(page, sizeof page, "%s", tmp_path("page.html"));
     write_str(page, "<html><body><p>one page</p></body></html>");
-    winnow_reader *r = winnow_reader_open(page, 0);
-    winnow_record rec;
-    CHECK_EQ(winnow_reader_next(r, &rec), 1);
+    winnow_reader *r = open_limited(page, 0);
+    winnow_record rec = {sizeof rec};
+    CHECK_EQ(winnow_reader_next(r, &rec), WINNOW_OK);
     CHECK_STR(rec.id, "page");
     CHECK_STR(rec.source, page);
     CHECK_EQ(rec.len, strlen("<html><body><p>one page</p></body></html>"));
     CHECK(rec.url == NULL && rec.charset == NULL);
-    CHECK_EQ(winnow_reader_next(r, &rec), 0);
+    CHECK_EQ(winnow_reader_next(r, &rec), WINNOW_END);
     CHECK_STR(winnow_reader_warning(r), "");
     winnow_reader_close(r);
 
@@ -261,8 +283,8 @@ static void test_single_file(void)
     CHECK_EQ(s.n, 1);
 
     /* too large: skipped with a warning, not an error */
-    r = winnow_reader_open(page, 10);
-    CHECK_EQ(winnow_reader_next(r, &rec), 0);
+    r = open_limited(page, 10);
+    CHECK_EQ(winnow_reader_next(r, &rec), WINNOW_END);
     CHECK_HAS(winnow_reader_warning(r), "over the 10-byte limit");
     CHECK_EQ(winnow_reader_skipped(r), 1);
     CHECK_STR(winnow_reader_error(r), "");
@@ -271,13 +293,15 @@ static void test_single_file(void)
 
 static void test_errors(void)
 {
-    winnow_reader *r = winnow_reader_open("/nonexistent/dir/x.warc.gz", 0);
-    CHECK(r != NULL);
-    CHECK_STR(winnow_reader_error(r), "cannot open /nonexistent/dir/x.warc.gz: No such file or directory");
-    winnow_record rec;
-    CHECK_EQ(winnow_reader_next(r, &rec), -1);
-    CHECK_EQ(winnow_reader_next(r, &rec), -1); /* errors are final */
-    winnow_reader_close(r);
+    /* an input that cannot be opened fails at the open, with its reason
+     * and no reader */
+    winnow_reader *r = (winnow_reader *)&r; /* poison: must come back NULL */
+    char err[600];
+    CHECK_EQ(winnow_reader_open("/nonexistent/dir/x.warc.gz", NULL, &r, err, sizeof err), WINNOW_E_IO);
+    CHECK(r == NULL);
+    CHECK_STR(err, "cannot open /nonexistent/dir/x.warc.gz: No such file or directory");
+    CHECK_EQ(winnow_reader_open("/nonexistent/dir/x.warc.gz", NULL, &r, NULL, 0), WINNOW_E_IO); /* err not wanted */
+    winnow_record rec = {sizeof rec};
 
     /* a .warc.gz that holds no WARC */
     char bad[512];
@@ -286,33 +310,65 @@ static void test_errors(void)
     wn_buf_init(&b);
     gz_member(&b, "<html>not a warc</html>", 23);
     write_file(bad, b.data, b.len);
-    r = winnow_reader_open(bad, 0);
+    r = open_limited(bad, 0);
+    CHECK(r == NULL);
+    CHECK_EQ(last_open, WINNOW_E_FORMAT);
     char want[600];
     snprintf(want, sizeof want, "%s: not a WARC file (no WARC/1.x header at offset 0)", bad);
-    CHECK_STR(winnow_reader_error(r), want);
-    CHECK_EQ(winnow_reader_next(r, &rec), -1);
-    winnow_reader_close(r);
+    CHECK_STR(last_err, want);
 
     /* plain text named .warc */
     write_str(tmp_path("bad.warc"), "hello\n");
-    r = winnow_reader_open(tmp_path("bad.warc"), 0);
-    CHECK_HAS(winnow_reader_error(r), "bad.warc: not a WARC file (no WARC/1.x header at offset 0)");
+    r = open_limited(tmp_path("bad.warc"), 0);
+    CHECK_EQ(last_open, WINNOW_E_FORMAT);
+    CHECK_HAS(last_err, "bad.warc: not a WARC file (no WARC/1.x header at offset 0)");
     winnow_reader_close(r);
 
     /* an empty WARC: no pages, a warning */
     write_str(tmp_path("empty.warc"), "");
-    r = winnow_reader_open(tmp_path("empty.warc"), 0);
+    r = open_limited(tmp_path("empty.warc"), 0);
+    CHECK_EQ(last_open, WINNOW_OK);
     CHECK_STR(winnow_reader_error(r), "");
-    CHECK_EQ(winnow_reader_next(r, &rec), 0);
+    CHECK_EQ(winnow_reader_next(r, &rec), WINNOW_END);
     CHECK_HAS(winnow_reader_warning(r), "empty file");
+    CHECK_EQ(winnow_reader_next(r, &rec), WINNOW_END); /* and again */
     winnow_reader_close(r);
 
-    r = winnow_reader_open(NULL, 0);
-    CHECK(r && strlen(winnow_reader_error(r)) > 0);
-    CHECK_EQ(winnow_reader_next(r, &rec), -1);
-    winnow_reader_close(r);
+    r = (winnow_reader *)&r;
+    CHECK_EQ(winnow_reader_open(NULL, NULL, &r, err, sizeof err), WINNOW_E_ARG);
+    CHECK(r == NULL && strlen(err) > 0);
+    CHECK_EQ(winnow_reader_open("", NULL, &r, err, sizeof err), WINNOW_E_ARG);
+    CHECK_EQ(winnow_reader_open(tmp_path("empty.warc"), NULL, NULL, err, sizeof err), WINNOW_E_ARG);
     winnow_reader_close(NULL);
-    CHECK_EQ(winnow_reader_next(NULL, &rec), -1);
+    CHECK_EQ(winnow_reader_next(NULL, &rec), WINNOW_E_ARG);
+
+    /* growing structures: a record without its size is refused, one from
+     * a newer header gets zeros past what this library fills; options
+     * without a size are refused at the open */
+    write_str(tmp_path("one.html"), "<p>one page</p>");
+    r = open_limited(tmp_path("one.html"), 0);
+    CHECK(r != NULL);
+    winnow_record unsized;
+    memset(&unsized, 0, sizeof unsized);
+    CHECK_EQ(winnow_reader_next(r, &unsized), WINNOW_E_ARG);
+    struct {
+        winnow_record rec;
+        unsigned char newer[24];
+    } big;
+    memset(&big, 0xAB, sizeof big);
+    big.rec.struct_size = sizeof big;
+    CHECK_EQ(winnow_reader_next(r, &big.rec), WINNOW_OK);
+    CHECK_EQ(big.rec.struct_size, sizeof big);
+    CHECK_EQ(big.rec.len, 15);
+    for (size_t i = 0; i < sizeof big.newer; i++) CHECK_EQ(big.newer[i], 0);
+    CHECK_EQ(winnow_reader_next(r, &big.rec), WINNOW_END);
+    winnow_reader_close(r);
+    winnow_reader_options unsized_opt;
+    memset(&unsized_opt, 0, sizeof unsized_opt);
+    r = (winnow_reader *)&r;
+    CHECK_EQ(winnow_reader_open(tmp_path("one.html"), &unsized_opt, &r, err, sizeof err), WINNOW_E_ARG);
+    CHECK(r == NULL);
+    CHECK_HAS(err, "struct_size");
     wn_buf_free(&b);
 }
 
@@ -329,7 +385,7 @@ static void test_warc_corpus(void)
     }
     seen s;
     read_all(path, 0, &s);
-    CHECK_EQ(s.end, 0);
+    CHECK_EQ(s.end, WINNOW_END);
     CHECK_EQ(s.n, 62); /* sites.tsv */
     CHECK_STR(s.url[0], "http://jedenbod.cz/1029-o-hloup-generaci.html");
     CHECK_STR(s.charset[0], "utf-8");
@@ -442,7 +498,7 @@ static void check_pages(const seen *s, const char *label)
     CHECK_STR(s->charset[2], "windows-1252");
     CHECK_STR(s->charset[3], "(null)");
     CHECK_STR(s->charset[4], "(null)");
-    CHECK_EQ(s->end, 0);
+    CHECK_EQ(s->end, WINNOW_END);
 }
 
 static void test_warc_handmade(void)
@@ -513,7 +569,7 @@ static void test_warc_truncated(void)
     write_file(tmp_path("cut.warc"), w.data, starts[n] - 10);
     read_all(tmp_path("cut.warc"), 0, &s);
     CHECK_EQ(s.n, PAGES - 1);
-    CHECK_EQ(s.end, 0);
+    CHECK_EQ(s.end, WINNOW_END);
     CHECK_HAS(s.last_warning, "cut short");
     CHECK_HAS(s.last_warning, "truncated");
     CHECK_EQ(skipped_of(tmp_path("cut.warc"), 0), 4);
@@ -529,7 +585,7 @@ static void test_warc_truncated(void)
     write_file(tmp_path("cut.warc.gz"), gz.data, gz.len - 30);
     read_all(tmp_path("cut.warc.gz"), 0, &s);
     CHECK_EQ(s.n, PAGES - 1);
-    CHECK_EQ(s.end, 0);
+    CHECK_EQ(s.end, WINNOW_END);
     CHECK_HAS(s.last_warning, "truncated");
 
     wn_buf_free(&w);
@@ -657,7 +713,7 @@ static void test_warc_corrupt_gzip(void)
         CHECK_STR(s.url[0], "http://ex.com/chunked");
         CHECK_STR(s.id[0], "00005"); /* the lost record still counts */
         CHECK_HAS(s.warning[0], "corrupt gzip data");
-        CHECK_EQ(s.end, 0);
+        CHECK_EQ(s.end, WINNOW_END);
         CHECK_EQ(skipped_of(tmp_path("corrupt.warc.gz"), 0), 4);
 
         /* a bad checksum in the trailer of the first page's member */
@@ -835,11 +891,11 @@ static void test_jsonl(void)
             write_file(path, gz.data, gz.len);
             wn_buf_free(&gz);
         }
-        winnow_reader *r = winnow_reader_open(path, 0);
+        winnow_reader *r = open_limited(path, 0);
         CHECK_STR(winnow_reader_error(r), "");
-        winnow_record rec;
+        winnow_record rec = {sizeof rec};
         for (int i = 0; i < 7; i++) {
-            CHECK_EQ(winnow_reader_next(r, &rec), 1);
+            CHECK_EQ(winnow_reader_next(r, &rec), WINNOW_OK);
             CHECK_STR(rec.url ? rec.url : "(null)", urls[i]);
             CHECK_STR(rec.id, ids[i]);
             char src[600];
@@ -875,17 +931,17 @@ static void test_jsonl(void)
                 CHECK_EQ(winnow_reader_skipped(r), 6);
             }
         }
-        CHECK_EQ(winnow_reader_next(r, &rec), 0);
+        CHECK_EQ(winnow_reader_next(r, &rec), WINNOW_END);
         CHECK_EQ(winnow_reader_skipped(r), 6);
         winnow_reader_close(r);
     }
 
     /* lines over the limit are skipped without being stored: max 1000 bytes
        allows lines up to 2 * 1000 + 1 MiB, the big one is over it */
-    winnow_reader *r = winnow_reader_open(tmp_path("pages.jsonl"), 1000);
-    winnow_record rec;
+    winnow_reader *r = open_limited(tmp_path("pages.jsonl"), 1000);
+    winnow_record rec = {sizeof rec};
     int pages = 0;
-    while (winnow_reader_next(r, &rec) == 1) pages++;
+    while (winnow_reader_next(r, &rec) == WINNOW_OK) pages++;
     CHECK_EQ(pages, 6);
     CHECK_EQ(winnow_reader_skipped(r), 7);
     CHECK_HAS(winnow_reader_warning(r), ":14: line of");
@@ -916,33 +972,33 @@ static void test_provenance(void)
                   strlen(page), page);
     const char *path = tmp_path("prov.warc");
     write_file(path, w.data, w.len);
-    winnow_reader *r = winnow_reader_open(path, 0);
-    winnow_record rec;
-    CHECK_EQ(winnow_reader_next(r, &rec), 1);
+    winnow_reader *r = open_limited(path, 0);
+    winnow_record rec = {sizeof rec};
+    CHECK_EQ(winnow_reader_next(r, &rec), WINNOW_OK);
     CHECK_STR(rec.file, path);
     CHECK_EQ(rec.number, 1);
     CHECK_STR(rec.id, "00001");
     CHECK(rec.record_id && !strncmp(rec.record_id, "<urn:uuid:00000000-0000-0000-0000-", 34));
-    CHECK_EQ(winnow_reader_next(r, &rec), 1);
+    CHECK_EQ(winnow_reader_next(r, &rec), WINNOW_OK);
     CHECK_EQ(rec.number, 3);
     CHECK_STR(rec.id, "00003");
     CHECK_STR(rec.record_id, "<urn:uuid:three>");
-    CHECK_EQ(winnow_reader_next(r, &rec), 1);
+    CHECK_EQ(winnow_reader_next(r, &rec), WINNOW_OK);
     CHECK_EQ(rec.number, 4);
     CHECK(rec.record_id == NULL); /* not the previous record's */
     CHECK_STR(rec.url, "http://ex.com/4");
-    CHECK_EQ(winnow_reader_next(r, &rec), 0);
+    CHECK_EQ(winnow_reader_next(r, &rec), WINNOW_END);
     winnow_reader_close(r);
 
     /* JSONL: the line number, no record id */
     const char *jl = tmp_path("prov.jsonl");
     write_str(jl, "{\"html\":\"a\"}\n\n{\"html\":\"b\"}\n");
-    r = winnow_reader_open(jl, 0);
-    CHECK_EQ(winnow_reader_next(r, &rec), 1);
+    r = open_limited(jl, 0);
+    CHECK_EQ(winnow_reader_next(r, &rec), WINNOW_OK);
     CHECK_STR(rec.file, jl);
     CHECK_EQ(rec.number, 1);
     CHECK(rec.record_id == NULL);
-    CHECK_EQ(winnow_reader_next(r, &rec), 1);
+    CHECK_EQ(winnow_reader_next(r, &rec), WINNOW_OK);
     CHECK_EQ(rec.number, 3);
     winnow_reader_close(r);
 
@@ -950,14 +1006,14 @@ static void test_provenance(void)
     mkdir(tmp_path("prov"), 0755);
     const char *entry = tmp_path("prov/one.html");
     write_str(entry, page);
-    r = winnow_reader_open(tmp_path("prov"), 0);
-    CHECK_EQ(winnow_reader_next(r, &rec), 1);
+    r = open_limited(tmp_path("prov"), 0);
+    CHECK_EQ(winnow_reader_next(r, &rec), WINNOW_OK);
     CHECK_STR(rec.file, entry);
     CHECK_EQ(rec.number, -1);
     CHECK(rec.record_id == NULL);
     winnow_reader_close(r);
-    r = winnow_reader_open(entry, 0);
-    CHECK_EQ(winnow_reader_next(r, &rec), 1);
+    r = open_limited(entry, 0);
+    CHECK_EQ(winnow_reader_next(r, &rec), WINNOW_OK);
     CHECK_STR(rec.file, entry);
     CHECK_EQ(rec.number, -1);
     winnow_reader_close(r);
@@ -980,28 +1036,28 @@ static void test_sniffing(void)
     char plain[600]; /* tmp_path's result does not last */
     snprintf(plain, sizeof plain, "%s", tmp_path("crawl-dump"));
     write_file(plain, w.data, w.len);
-    winnow_reader *r = winnow_reader_open(plain, 0);
+    winnow_reader *r = open_limited(plain, 0);
     CHECK_EQ(winnow_reader_format(r), WINNOW_INPUT_WARC);
-    winnow_record rec;
-    CHECK_EQ(winnow_reader_next(r, &rec), 1);
+    winnow_record rec = {sizeof rec};
+    CHECK_EQ(winnow_reader_next(r, &rec), WINNOW_OK);
     CHECK_STR(rec.url, "http://ex.com/s");
     CHECK_EQ(rec.number, 0);
     winnow_reader_close(r);
     gz_member(&z, w.data, w.len);
     const char *gz = tmp_path("crawl-dump.gz");
     write_file(gz, z.data, z.len);
-    r = winnow_reader_open(gz, 0);
+    r = open_limited(gz, 0);
     CHECK_EQ(winnow_reader_format(r), WINNOW_INPUT_WARC);
-    CHECK_EQ(winnow_reader_next(r, &rec), 1);
+    CHECK_EQ(winnow_reader_next(r, &rec), WINNOW_OK);
     CHECK_STR(rec.url, "http://ex.com/s");
     winnow_reader_close(r);
 
     /* JSON lines: '{' after a BOM and blanks */
     const char *jl = tmp_path("pages.txt");
     write_str(jl, "\xEF\xBB\xBF  \n{\"url\":\"http://ex.com/j\",\"html\":\"<p>j</p>\"}\n");
-    r = winnow_reader_open(jl, 0);
+    r = open_limited(jl, 0);
     CHECK_EQ(winnow_reader_format(r), WINNOW_INPUT_JSONL);
-    CHECK_EQ(winnow_reader_next(r, &rec), 1);
+    CHECK_EQ(winnow_reader_next(r, &rec), WINNOW_OK);
     CHECK_STR(rec.url, "http://ex.com/j");
     CHECK(rec.len == 8 && !memcmp(rec.data, "<p>j</p>", 8));
     CHECK_EQ(rec.number, 2);
@@ -1013,14 +1069,14 @@ static void test_sniffing(void)
     char hgz[600];
     snprintf(hgz, sizeof hgz, "%s", tmp_path("story.html.gz"));
     write_file(hgz, z.data, z.len);
-    r = winnow_reader_open(hgz, 0);
+    r = open_limited(hgz, 0);
     CHECK_EQ(winnow_reader_format(r), WINNOW_INPUT_HTML);
-    CHECK_EQ(winnow_reader_next(r, &rec), 1);
+    CHECK_EQ(winnow_reader_next(r, &rec), WINNOW_OK);
     CHECK(rec.len == strlen(page) && !memcmp(rec.data, page, rec.len));
     CHECK_STR(rec.id, "story");
     CHECK_STR(rec.file, hgz);
     CHECK_STR(winnow_reader_warning(r), "");
-    CHECK_EQ(winnow_reader_next(r, &rec), 0);
+    CHECK_EQ(winnow_reader_next(r, &rec), WINNOW_END);
     winnow_reader_close(r);
     const char *noext = tmp_path("story-gz");
     write_file(noext, z.data, z.len);
@@ -1033,30 +1089,30 @@ static void test_sniffing(void)
     char named[600];
     snprintf(named, sizeof named, "%s", tmp_path("warc-inside.html"));
     write_file(named, w.data, w.len);
-    r = winnow_reader_open(named, 0);
+    r = open_limited(named, 0);
     CHECK_EQ(winnow_reader_format(r), WINNOW_INPUT_HTML);
     winnow_reader_close(r);
     /* and the caller's word wins over both */
-    winnow_reader_options o = {0, WINNOW_INPUT_WARC, 0};
-    r = winnow_reader_open_with(named, &o);
+    winnow_reader_options o = {sizeof o, 0, WINNOW_INPUT_WARC, 0};
+    r = open_opts(named, &o);
     CHECK_EQ(winnow_reader_format(r), WINNOW_INPUT_WARC);
-    CHECK_EQ(winnow_reader_next(r, &rec), 1);
+    CHECK_EQ(winnow_reader_next(r, &rec), WINNOW_OK);
     CHECK_STR(rec.url, "http://ex.com/s");
     winnow_reader_close(r);
     o.format = WINNOW_INPUT_HTML;
-    r = winnow_reader_open_with(plain, &o);
-    CHECK_EQ(winnow_reader_next(r, &rec), 1);
+    r = open_opts(plain, &o);
+    CHECK_EQ(winnow_reader_next(r, &rec), WINNOW_OK);
     CHECK_EQ(rec.len, w.len);
     winnow_reader_close(r);
     o.format = WINNOW_INPUT_JSONL;
-    r = winnow_reader_open_with(plain, &o); /* not JSON: every line skipped with a warning */
-    while (winnow_reader_next(r, &rec) == 1) CHECK(0);
+    r = open_opts(plain, &o); /* not JSON: every line skipped with a warning */
+    while (winnow_reader_next(r, &rec) == WINNOW_OK) CHECK(0);
     CHECK(winnow_reader_skipped(r) > 0);
     winnow_reader_close(r);
 
     /* a page too large once decompressed: skipped and counted as too large */
-    r = winnow_reader_open(hgz, 20);
-    CHECK_EQ(winnow_reader_next(r, &rec), 0);
+    r = open_limited(hgz, 20);
+    CHECK_EQ(winnow_reader_next(r, &rec), WINNOW_END);
     CHECK_HAS(winnow_reader_warning(r), "over the 20-byte limit once decompressed");
     CHECK_EQ(winnow_reader_skipped(r), 1);
     CHECK_EQ(winnow_reader_too_large(r), 1);
@@ -1065,17 +1121,17 @@ static void test_sniffing(void)
     /* gzip cut short: what was decompressed, with a warning */
     const char *cut = tmp_path("cut.html.gz");
     write_file(cut, z.data, z.len - 12);
-    r = winnow_reader_open(cut, 0);
-    CHECK_EQ(winnow_reader_next(r, &rec), 1);
+    r = open_limited(cut, 0);
+    CHECK_EQ(winnow_reader_next(r, &rec), WINNOW_OK);
     CHECK_HAS(winnow_reader_warning(r), "truncated");
     winnow_reader_close(r);
 
     /* progress: bytes read of the file's size */
     unsigned long long done = 1, total = 0;
-    r = winnow_reader_open(plain, 0);
+    r = open_limited(plain, 0);
     CHECK_EQ(winnow_reader_progress(r, &done, &total), 1);
     CHECK_EQ(total, w.len);
-    while (winnow_reader_next(r, &rec) == 1) {}
+    while (winnow_reader_next(r, &rec) == WINNOW_OK) {}
     winnow_reader_progress(r, &done, &total);
     CHECK_EQ(done, w.len);
     winnow_reader_close(r);
@@ -1113,22 +1169,22 @@ static void test_recursive(void)
     CHECK_STR(s.id[1], "z");
     CHECK_STR(s.data[1], "<p>b/z</p>");
 
-    winnow_reader_options o = {0, WINNOW_INPUT_AUTO, 1};
-    winnow_reader *r = winnow_reader_open_with(tmp_path("tree"), &o);
+    winnow_reader_options o = {sizeof o, 0, WINNOW_INPUT_AUTO, 1};
+    winnow_reader *r = open_opts(tmp_path("tree"), &o);
     CHECK_STR(winnow_reader_error(r), "");
     /* sorted by path below the directory, in byte order ('.' < '/') */
     static const char *const ids[] = {"a", "b", "b/c/y", "b/x", "b/z"};
     static const char *const texts[] = {"<p>a</p>", "<p>b top</p>", "<p>b/c/y</p>", "<p>b/x</p>", "<p>b/z</p>"};
-    winnow_record rec;
+    winnow_record rec = {sizeof rec};
     unsigned long long done, total;
     CHECK_EQ(winnow_reader_progress(r, &done, &total), 1);
     CHECK_EQ(done, 0);
     for (int i = 0; i < 5; i++) {
-        CHECK_EQ(winnow_reader_next(r, &rec), 1);
+        CHECK_EQ(winnow_reader_next(r, &rec), WINNOW_OK);
         CHECK_STR(rec.id, ids[i]);
         CHECK(rec.len == strlen(texts[i]) && !memcmp(rec.data, texts[i], rec.len));
     }
-    CHECK_EQ(winnow_reader_next(r, &rec), 0);
+    CHECK_EQ(winnow_reader_next(r, &rec), WINNOW_END);
     CHECK_EQ(winnow_reader_skipped(r), 0);
     winnow_reader_progress(r, &done, &total);
     CHECK(total > 0 && done == total);
@@ -1138,17 +1194,17 @@ static void test_recursive(void)
      * (as root every directory can be read: not checked then) */
     if (geteuid() != 0) {
         chmod(tmp_path("tree/b/c"), 0);
-        r = winnow_reader_open_with(tmp_path("tree"), &o);
+        r = open_opts(tmp_path("tree"), &o);
         int pages = 0;
-        while (winnow_reader_next(r, &rec) == 1) pages++;
+        while (winnow_reader_next(r, &rec) == WINNOW_OK) pages++;
         CHECK_EQ(pages, 4);
         CHECK_EQ(winnow_reader_skipped(r), 1);
         winnow_reader_close(r);
         chmod(tmp_path("tree/b/c"), 0755);
     }
     /* no pages anywhere below: a warning that says so */
-    r = winnow_reader_open_with(tmp_path("tree/empty"), &o);
-    CHECK_EQ(winnow_reader_next(r, &rec), 0);
+    r = open_opts(tmp_path("tree/empty"), &o);
+    CHECK_EQ(winnow_reader_next(r, &rec), WINNOW_END);
     CHECK_HAS(winnow_reader_warning(r), "or below");
     winnow_reader_close(r);
 }

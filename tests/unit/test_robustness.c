@@ -30,7 +30,8 @@ static int renders_cleanly(const winnow_doc *d)
     int ok = 1;
     for (int f = WINNOW_FORMAT_TEXT; f <= WINNOW_FORMAT_BLOCKS; f++) {
         size_t len = 0;
-        char *s = winnow_render_alloc(d, (winnow_format)f, &len);
+        char *s = NULL;
+        winnow_render_alloc(d, (winnow_format)f, &s, &len);
         if (!s || strlen(s) != len) { ok = 0; free(s); continue; }
         if ((f == WINNOW_FORMAT_TEXT || f == WINNOW_FORMAT_MARKDOWN) && !utf8_clean(s)) ok = 0;
         if (f == WINNOW_FORMAT_JSON && !json_valid(s, len)) ok = 0;
@@ -47,7 +48,7 @@ static int renders_cleanly(const winnow_doc *d)
 static void survives(const char *name, const void *data, size_t len, winnow_status expect)
 {
     winnow_doc *d = NULL;
-    winnow_input in = {data, len, NULL, NULL};
+    winnow_input in = {sizeof in, data, len, NULL, NULL};
     winnow_status s = winnow_extract(engine, &in, &d);
     if (s != expect) {
         fprintf(stderr, "  %s: status %s, expected %s (%s%s)\n", name, winnow_status_name(s),
@@ -68,7 +69,7 @@ static void test_every_truncation(void)
     size_t n = strlen(article_page), bad = 0;
     for (size_t cut = 1; cut <= n; cut++) {
         winnow_doc *d = NULL;
-        winnow_input in = {article_page, cut, NULL, NULL};
+        winnow_input in = {sizeof in, article_page, cut, NULL, NULL};
         winnow_status s = winnow_extract(engine, &in, &d);
         if (WINNOW_FAILED(s) || !d || !renders_cleanly(d)) {
             if (bad++ < 5) fprintf(stderr, "  cut at %zu: %s\n", cut, winnow_status_name(s));
@@ -117,7 +118,7 @@ static void test_seeded_mutations(void)
             len += il;
         }
         winnow_doc *d = NULL;
-        winnow_input in = {buf, len, NULL, NULL};
+        winnow_input in = {sizeof in, buf, len, NULL, NULL};
         winnow_status s = winnow_extract(engine, &in, &d);
         if (WINNOW_FAILED(s) || !renders_cleanly(d)) {
             if (fails++ < 5) fprintf(stderr, "  mutation %d: %s\n", iter, winnow_status_name(s));
@@ -158,7 +159,7 @@ static void test_extreme_nesting(void)
         size_t len;
         char *s = repeat("<html><body>", cases[k].unit, 100000, "Bottom text, deep down.</body></html>", &len);
         winnow_doc *d = NULL;
-        winnow_input in = {s, len, NULL, NULL};
+        winnow_input in = {sizeof in, s, len, NULL, NULL};
         winnow_status st = winnow_extract(engine, &in, &d);
         /* a link alone is no main content: said so, with the cap */
         if (cases[k].link_only) CHECK(st == WINNOW_NO_MAIN && strstr(winnow_doc_warning(d), "nesting depth"));
@@ -179,9 +180,10 @@ static void test_extreme_nesting(void)
 
     /* a small cap applies too */
     winnow_options o;
-    winnow_options_default(&o);
+    winnow_options_default(&o, sizeof o);
     o.max_depth = 8;
-    winnow_engine *e = winnow_engine_new(&o);
+    winnow_engine *e = NULL;
+    winnow_engine_new(&o, &e);
     extraction x = extract_str(e, "<div><div><div><div><div><div><div><div><div><div><p>Ten deep, with words.</p>");
     CHECK_EQ(x.status, WINNOW_PARTIAL);
     CHECK_HAS(winnow_doc_warning(x.doc), "nesting depth 8");
@@ -249,7 +251,7 @@ static void test_unterminated_constructs(void)
     };
     for (size_t k = 0; k < sizeof pages / sizeof pages[0]; k++) {
         winnow_doc *d = NULL;
-        winnow_input in = {pages[k], strlen(pages[k]), NULL, NULL};
+        winnow_input in = {sizeof in, pages[k], strlen(pages[k]), NULL, NULL};
         winnow_status s = winnow_extract(engine, &in, &d);
         if (WINNOW_FAILED(s) || !renders_cleanly(d)) {
             fprintf(stderr, "  page %zu: %s\n", k, winnow_status_name(s));
@@ -320,7 +322,7 @@ static void test_binary_garbage(void)
 
 int main(void)
 {
-    engine = winnow_engine_new(NULL);
+    winnow_engine_new(NULL, &engine);
     if (!engine) return 1;
     RUN(test_every_truncation);
     RUN(test_seeded_mutations);

@@ -3,6 +3,7 @@
  * histogram), the Kolcz & Yih block rule, and the two hashes that let
  * blocks be matched across pages (text fingerprint, DOM path). */
 #include "blocks/stats.h"
+#include "score/headline.h"
 #include "check.h"
 #include "dom_fixture.h"
 
@@ -324,8 +325,23 @@ static void test_hints(void)
     CHECK_EQ(wn_hints_from_attr(longname, sizeof longname), 0);
 }
 
+/* Title words: an ellipsis written as one character or as three dots
+ * separates words alike ("Ama\u2026" in a headline, "Ama..." in <title>). */
+static void test_title_words_ellipsis(void)
+{
+    uint64_t a[8], b[8];
+    const char *h = "S\xc3\xb3 quem se Ama\xe2\x80\xa6", *t = "S\xc3\xb3 quem se Ama...";
+    size_t na = wn_words_of(h, strlen(h), a, 8), nb = wn_words_of(t, strlen(t), b, 8);
+    CHECK(na == 4 && nb == 4);
+    CHECK(wn_words_shared(a, na, b, nb) == 4);
+    /* other bytes >= 0x80 stay inside words */
+    const char *w = "na\xc3\xafve caf\xc3\xa9";
+    CHECK(wn_words_of(w, strlen(w), a, 8) == 2);
+}
+
 int main(void)
 {
+    RUN(test_title_words_ellipsis);
     RUN(test_counts);
     RUN(test_unicode_words);
     RUN(test_links_and_images);
