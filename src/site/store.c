@@ -734,8 +734,13 @@ wn_store *wn_store_open(const char *path, int writable, winnow_status *status, c
             /* nothing is written into a damaged file */
             wn_store_report rep;
             if (check_all(s, &pr, &rep) != 0) goto failed;
-        } else if (check_schema(s, &pr) != 0 || (!pr.count && check_catalogue(s, &pr) != 0)) {
-            goto failed;
+        } else {
+            /* one read transaction: a writer's commit between reading meta's
+             * sum and the sites would look like damage */
+            if (exec(s, "BEGIN", "starting a read") != 0) goto failed;
+            int bad = check_schema(s, &pr) != 0 || (!pr.count && check_catalogue(s, &pr) != 0);
+            sqlite3_exec(s->db, bad ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL);
+            if (bad) goto failed;
         }
         if (pr.count) {
             fail(s, WINNOW_E_DB_DAMAGED, "site database %s is damaged: %s%s (winnow check --db %s lists %s)", path,
