@@ -377,20 +377,16 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
         if (content && pos[i] > 0.0f) ps->content_hint[i] = 1;
     }
 
-    /* comment threads without comment names, told by structure; not on a
-     * page whose text is all comments (a forum thread) */
-    if (!(untrusted & WN_HINT_COMMENT)) {
-        uint8_t *records = wn_arena_calloc(a, n, 1);
-        if (!records || wn_comment_records(d, ps, records) < 0) return -1;
-        for (uint32_t i = 1; i < n; i++)
-            if (records[i]) ps->boiler[i] |= WN_HINT_COMMENT;
-    }
-    /* lists of other stories without telling names, told by structure */
+    /* comment threads and lists of other stories without telling names,
+     * told by structure; no comments on a page whose text is all comments
+     * (a forum thread) */
     {
-        uint8_t *teasers = wn_arena_calloc(a, n, 1);
-        if (!teasers || wn_teaser_records(d, ps, teasers) < 0) return -1;
-        for (uint32_t i = 1; i < n; i++)
-            if (teasers[i]) ps->boiler[i] |= WN_HINT_RELATED;
+        uint8_t *region = wn_arena_calloc(a, n, 1);
+        if (!region || wn_record_regions(d, ps, !(untrusted & WN_HINT_COMMENT), region) < 0) return -1;
+        for (uint32_t i = 1; i < n; i++) {
+            if (region[i] & WN_REGION_COMMENT) ps->boiler[i] |= WN_HINT_COMMENT;
+            if (region[i] & WN_REGION_TEASER) ps->boiler[i] |= WN_HINT_RELATED;
+        }
     }
 
     /* hints applied to unit values; script text is boilerplate wherever it is */

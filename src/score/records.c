@@ -369,18 +369,18 @@ static int add_comment(const page *pg, uint32_t r, const record_signs *rs, size_
     return c->author && c->date && c->text ? 0 : -1;
 }
 
-int wn_comment_records(winnow_doc *d, const wn_page_scores *ps, uint8_t *is_comment)
+/* Comment runs into is_comment (WN_REGION_COMMENT), records listed in
+ * d->comments; mass is scratch of a node each. */
+static int comment_runs(const page *pgp, float *mass, uint8_t *is_comment)
 {
+    const page pg = *pgp;
+    winnow_doc *d = pg.d;
+    const wn_page_scores *ps = pg.ps;
     const wn_dom *dom = &d->dom;
     const wn_stats *st = d->stats;
     uint32_t n = dom->count;
-    d->comments = NULL;
-    d->ncomments = 0;
     const float min_records = WN_RULE(d, COMMENT_MIN_RECORDS);
-    if (n < 2 || min_records > (float)n) return 0;
-    page pg;
-    float *mass = wn_arena_alloc(&d->arena, (size_t)n * sizeof(float));
-    if (!mass || page_init(&pg, d, ps) != 0) return -1;
+    if (min_records > (float)n) return 0;
 
     const float header_share = WN_RULE(d, COMMENT_HEADER_SHARE);
     const float max_links = WN_RULE(d, COMMENT_MAX_LINKS);
@@ -578,7 +578,6 @@ static int excerpt_like(const page *pg, const uint32_t *kid, uint32_t k)
 {
     const winnow_doc *d = pg->d;
     const wn_dom *dom = &d->dom;
-    const wn_stats *st = d->stats;
     uint32_t b = kid[0], e = kid[k - 1] + dom->nodes[kid[k - 1]].size;
     int pointer = 0, cut = 0, passages = 0;
     for (uint32_t i = b; i < e; i++) {
@@ -597,12 +596,16 @@ static int excerpt_like(const page *pg, const uint32_t *kid, uint32_t k)
         const char *t = text_of(d, i, &n);
         cut |= ends_cut(t, n);
     }
-    (void)st;
     return pointer && cut && passages == 1;
 }
 
-int wn_teaser_records(winnow_doc *d, const wn_page_scores *ps, uint8_t *is_teaser)
+/* Teaser runs outside the regions already marked: WN_REGION_TEASER added
+ * to region; kid and mass are scratch of a node each. */
+static int teaser_runs(page *pgp, float *mass, uint32_t *kid, uint8_t *region)
 {
+    page pg = *pgp;
+    winnow_doc *d = pg.d;
+    const wn_page_scores *ps = pg.ps;
     const wn_dom *dom = &d->dom;
     const wn_stats *st = d->stats;
     uint32_t n = dom->count;
@@ -610,17 +613,13 @@ int wn_teaser_records(winnow_doc *d, const wn_page_scores *ps, uint8_t *is_tease
     const uint32_t title = ps->title_heading;
     /* only on an article page: a headline that matches the title; a list
      * page's teasers are its content */
-    if (n < 2 || title == WN_NONE || min_records > (float)n) return 0;
-    page pg;
-    uint32_t *kid = wn_arena_alloc(&d->arena, (size_t)n * sizeof(uint32_t));
-    float *mass = wn_arena_alloc(&d->arena, (size_t)n * sizeof(float));
-    if (!kid || !mass || page_init(&pg, d, ps) != 0) return -1;
+    if (title == WN_NONE || min_records > (float)n) return 0;
     const float share = WN_RULE(d, TEASER_SHARE), post_ratio = WN_RULE(d, TEASER_POST_RATIO);
     const float min_post = WN_RULE(d, COMMENT_MIN_POST);
     int found = 0;
     for (uint32_t p = 1; p < n; p++) {
         const wn_node *px = &dom->nodes[p];
-        if (px->tag == WN_TAG_TEXT || is_teaser[p] || (px->flags & WN_NF_HIDDEN) || pg.pos[p] <= 0.0f ||
+        if (px->tag == WN_TAG_TEXT || region[p] || (px->flags & WN_NF_HIDDEN) || pg.pos[p] <= 0.0f ||
             (ps->boiler[p] & WN_HINT_BOILER) || wn_node_within(dom, p, title))
             continue;
         uint32_t m = 0;
@@ -668,7 +667,7 @@ int wn_teaser_records(winnow_doc *d, const wn_page_scores *ps, uint8_t *is_tease
                 if ((cut || (float)liked >= share * (float)count) && beside >= min_post && beside >= ratio * mass[nm / 2] &&
                     (cut || near < WN_RULE(d, TEASER_NEAR_TEXT) * mass[nm / 2])) {
                     uint32_t b = kid[s], e = kid[s + len - 1] + dom->nodes[kid[s + len - 1]].size;
-                    memset(is_teaser + b, 1, e - b);
+                    for (uint32_t k = b; k < e; k++) region[k] |= WN_REGION_TEASER;
                     found += (int)count;
                 }
             }
@@ -676,4 +675,21 @@ int wn_teaser_records(winnow_doc *d, const wn_page_scores *ps, uint8_t *is_tease
         }
     }
     return found;
+}
+
+int wn_record_regions(winnow_doc *d, const wn_page_scores *ps, int comments, uint8_t *region)
+{
+    uint32_t n = d->dom.count;
+    d->comments = NULL;
+    d->ncomments = 0;
+    if (n < 2 || (!comments && ps->title_heading == WN_NONE)) return 0;
+    /* one scan of the page's shapes for both kinds of run */
+    page pg;
+    float *mass = wn_arena_alloc(&d->arena, (size_t)n * sizeof(float));
+    uint32_t *kid = wn_arena_alloc(&d->arena, (size_t)n * sizeof(uint32_t));
+    if (!mass || !kid || page_init(&pg, d, ps) != 0) return -1;
+    int found = comments ? comment_runs(&pg, mass, region) : 0;
+    if (found < 0) return -1;
+    int teasers = teaser_runs(&pg, mass, kid, region);
+    return teasers < 0 ? -1 : found + teasers;
 }

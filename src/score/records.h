@@ -33,13 +33,18 @@ typedef struct wn_comment {
     const char *author, *date, *text;
 } wn_comment;
 
-/* Marks is_comment[i] = 1 for every node inside a detected comment region
- * and lists the records in d->comments. Needs ps->own and ps->raw and the
- * page's units (d->labels.unit). Returns the number of records, -1 when out
- * of memory. */
-int wn_comment_records(winnow_doc *d, const wn_page_scores *ps, uint8_t *is_comment);
+enum { WN_REGION_COMMENT = 1, WN_REGION_TEASER = 2 };
 
-/* Teasers told by their structure: a run of TEASER_MIN_RECORDS or more
+/* Comment threads and teaser lists told by structure, in one scan of the
+ * page's element shapes. Sets region[i] |= WN_REGION_COMMENT for every node
+ * inside a comment region (only with comments non-zero) and lists its
+ * records in d->comments, and region[i] |= WN_REGION_TEASER inside a teaser
+ * list found outside those. Needs ps->own, ps->raw, ps->boiler,
+ * ps->title_heading and the page's units (d->labels.unit); region is
+ * zeroed, one byte a node. Returns the number of records, -1 when out of
+ * memory.
+ *
+ * Teasers: a run of TEASER_MIN_RECORDS or more
  * records of one shape (one element each, or pairs: a <dt> and its <dd>,
  * a heading and its paragraph) of which TEASER_SHARE open with a headline
  * link to another page (TEASER_HEADLINE_WORDS words or more, most of its
@@ -55,8 +60,7 @@ int wn_comment_records(winnow_doc *d, const wn_page_scores *ps, uint8_t *is_comm
  * TEASER_MIN_EXCERPT to TEASER_MAX_EXCERPT characters that ends cut short
  * ("...", "\u2026", "[...]"). Excerpts say what they are, so such a run
  * needs only TEASER_EXCERPT_POST_RATIO times its median record of text
- * beside it, wherever it stands. Marks is_teaser[i] = 1 inside such runs;
- * returns the number of records, -1 when out of memory. */
-int wn_teaser_records(winnow_doc *d, const wn_page_scores *ps, uint8_t *is_teaser);
+ * beside it, wherever it stands. */
+int wn_record_regions(winnow_doc *d, const wn_page_scores *ps, int comments, uint8_t *region);
 
 #endif
