@@ -526,7 +526,7 @@ winnow_status cli_write_doc(const cli_opts *o, const winnow_doc *doc, const char
     if (!path) {
         /* text and markdown: a line holding a form feed between pages */
         cli_progress_hide();
-        int separate = o->format == WINNOW_FORMAT_TEXT || o->format == WINNOW_FORMAT_MARKDOWN;
+        int separate = o->format == WINNOW_FORMAT_TEXT || o->format == WINNOW_FORMAT_MARKDOWN || o->format == WINNOW_FORMAT_FULLTEXT;
         if (separate && stdout_pages > 0) {
             if (stdout_last != '\n') putchar('\n');
             fputs("\f\n", stdout);

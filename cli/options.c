@@ -279,7 +279,7 @@ int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed)
             break;
         case 'f':
             if (winnow_format_parse(val, &o->format) != WINNOW_OK) {
-                fprintf(stderr, "winnow: unknown format '%s' (text, markdown, json, html, blocks, segments)\n", val);
+                fprintf(stderr, "winnow: unknown format '%s' (text, markdown, json, html, blocks, segments, fulltext)\n", val);
                 return EXIT_USAGE;
             }
             break;

@@ -89,7 +89,8 @@ static const char extract_usage[] =
     "The main content of each page, to stdout or -o.\n"
     "\n" INPUT_TEXT "\npage:\n" PAGE_TEXT
     "\n" OUTPUT_TEXT
-    "  -f, --format FORMAT   text (default), markdown, json, html, blocks, segments\n"
+    "  -f, --format FORMAT   text (default), markdown, json, html, blocks, segments,\n"
+    "                        fulltext (all visible text, nothing removed: a baseline)\n"
     "      --comments        text and markdown: reader comments after the main text\n"
     "\n"
     "run:\n"

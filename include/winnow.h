@@ -226,10 +226,13 @@ typedef enum winnow_format {
     WINNOW_FORMAT_BLOCKS,    /* block segmentation, one JSON object per line */
     WINNOW_FORMAT_SEGMENTS,  /* nested segments from isotonic smoothing of the node
                                 classifier's scores, one JSON object */
+    WINNOW_FORMAT_FULLTEXT,  /* every visible text of the page as lines, template and
+                                all, nothing removed: the baseline that template
+                                removal is measured against (dedup, search, ...) */
 } winnow_format;
 
 /* "text" (or "txt"), "markdown" (or "md"), "json", "html", "blocks",
- * "segments" into *out; WINNOW_E_ARG (and *out untouched) when unknown. */
+ * "segments", "fulltext" into *out; WINNOW_E_ARG (and *out untouched) when unknown. */
 WINNOW_API winnow_status winnow_format_parse(const char *name, winnow_format *out);
 
 /* Output goes through a callback: a non-zero return aborts with WINNOW_E_IO;

@@ -466,7 +466,7 @@ winnow_status winnow_format_parse(const char *name, winnow_format *out)
     static const struct { const char *name; winnow_format f; } map[] = {
         {"text", WINNOW_FORMAT_TEXT}, {"txt", WINNOW_FORMAT_TEXT}, {"markdown", WINNOW_FORMAT_MARKDOWN},
         {"md", WINNOW_FORMAT_MARKDOWN}, {"json", WINNOW_FORMAT_JSON}, {"html", WINNOW_FORMAT_HTML},
-        {"blocks", WINNOW_FORMAT_BLOCKS}, {"segments", WINNOW_FORMAT_SEGMENTS},
+        {"blocks", WINNOW_FORMAT_BLOCKS}, {"segments", WINNOW_FORMAT_SEGMENTS}, {"fulltext", WINNOW_FORMAT_FULLTEXT},
     };
     for (size_t i = 0; name && out && i < sizeof map / sizeof map[0]; i++)
         if (!strcmp(name, map[i].name)) { *out = map[i].f; return WINNOW_OK; }
@@ -488,6 +488,7 @@ winnow_status winnow_render(const winnow_doc *d, winnow_format f, winnow_write_f
     case WINNOW_FORMAT_HTML: wn_render_html(d, &o); break;
     case WINNOW_FORMAT_BLOCKS: wn_render_blocks(d, &o); break;
     case WINNOW_FORMAT_SEGMENTS: wn_render_segments(d, &o); break;
+    case WINNOW_FORMAT_FULLTEXT: wn_render_fulltext(d, &o); break;
     default: wn_buf_free(&o.buf); return WINNOW_E_ARG;
     }
     int oom = o.nomem || o.buf.oom;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Golden renderer test: the text, Markdown, HTML and JSON output of the
+# Golden renderer test: the text, Markdown, HTML, JSON and full-text output of the
 # pages listed in tests/golden/pages.tsv compared byte for byte with the
-# files kept in tests/golden/ (NAME.txt, NAME.md, NAME.html, NAME.json).
+# files kept in tests/golden/ (NAME.txt, NAME.md, NAME.html, NAME.json, NAME.full.txt).
 # Pages are read from stdin, so the JSON's source names no path.
 #
 # usage: tests/golden.sh WINNOW            compare (exit 1 on a difference)
@@ -23,8 +23,8 @@ checked=0
 while IFS=$'\t' read -r name src _; do
   [[ -z $name || $name == \#* ]] && continue
   if [[ ! -f $root/$src ]]; then echo "FAIL $name: no page $src"; fail=1; continue; fi
-  for fmt in text markdown html json; do
-    case $fmt in text) ext=txt ;; markdown) ext=md ;; *) ext=$fmt ;; esac
+  for fmt in text markdown html json fulltext; do
+    case $fmt in text) ext=txt ;; markdown) ext=md ;; fulltext) ext=full.txt ;; *) ext=$fmt ;; esac
     out=$tmp/$name.$ext
     if ! "$winnow" extract -q --input-format html -f "$fmt" - <"$root/$src" >"$out" 2>"$tmp/err"; then
       echo "FAIL $name ($fmt): winnow exited non-zero: $(head -c 500 "$tmp/err")"

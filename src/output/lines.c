@@ -387,7 +387,7 @@ static void on_text(void *ctx, const winnow_doc *d, uint32_t i)
     append_text(L, d->dom.text + x->text_begin, x->text_len);
 }
 
-static void render_into(const winnow_doc *d, wn_buf *out, int markdown)
+static void render_into(const winnow_doc *d, wn_buf *out, int markdown, int all)
 {
     lines L;
     memset(&L, 0, sizeof L);
@@ -396,17 +396,23 @@ static void render_into(const winnow_doc *d, wn_buf *out, int markdown)
     L.data_table = WN_NONE;
     wn_buf_init(&L.line);
     wn_walk_cb cb = {on_enter, on_leave, on_text};
-    if (wn_walk_kept(d, &cb, &L) != 0) out->oom = 1;
+    if ((all ? wn_walk_all(d, &cb, &L) : wn_walk_kept(d, &cb, &L)) != 0) out->oom = 1;
     L.in_pre = 0;
     put_line(&L);
     if (L.line.oom) out->oom = 1;
     wn_buf_free(&L.line);
 }
 
-void wn_main_text(const winnow_doc *d, wn_buf *b) { render_into(d, b, 0); }
+void wn_main_text(const winnow_doc *d, wn_buf *b) { render_into(d, b, 0, 0); }
 
 void wn_render_lines(const winnow_doc *d, wn_out *o, int markdown)
 {
-    render_into(d, &o->buf, markdown);
+    render_into(d, &o->buf, markdown, 0);
+    wn_out_flush(o, 1);
+}
+
+void wn_render_fulltext(const winnow_doc *d, wn_out *o)
+{
+    render_into(d, &o->buf, 0, 1);
     wn_out_flush(o, 1);
 }

@@ -22,6 +22,7 @@ void wn_out_flush(wn_out *o, int force);
 
 /* text and markdown share one renderer */
 void wn_render_lines(const winnow_doc *d, wn_out *o, int markdown);
+void wn_render_fulltext(const winnow_doc *d, wn_out *o);
 void wn_render_html(const winnow_doc *d, wn_out *o);
 void wn_render_json(const winnow_doc *d, wn_out *o);
 void wn_render_blocks(const winnow_doc *d, wn_out *o);
@@ -41,5 +42,8 @@ typedef struct wn_walk_cb {
 
 /* Returns 0, or -1 when its stack cannot be allocated (nothing walked). */
 int wn_walk_kept(const winnow_doc *d, const wn_walk_cb *cb, void *ctx);
+/* Every visible text node of the page, whatever its label: the baseline
+ * that template removal is measured against. */
+int wn_walk_all(const winnow_doc *d, const wn_walk_cb *cb, void *ctx);
 
 #endif

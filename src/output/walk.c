@@ -12,7 +12,7 @@ void wn_out_flush(wn_out *o, int force)
     wn_buf_clear(&o->buf);
 }
 
-static void walk_range(const winnow_doc *d, uint32_t root, const wn_walk_cb *cb, void *ctx, uint32_t *stack)
+static void walk_range(const winnow_doc *d, uint32_t root, const wn_walk_cb *cb, void *ctx, uint32_t *stack, int all)
 {
     const wn_dom *dom = &d->dom;
     uint32_t sp = 0, end = root + dom->nodes[root].size;
@@ -23,7 +23,7 @@ static void walk_range(const winnow_doc *d, uint32_t root, const wn_walk_cb *cb,
         }
         const wn_node *x = &dom->nodes[i];
         if (x->tag == WN_TAG_TEXT) {
-            if (d->labels.keep[i] && cb->text) cb->text(ctx, d, i);
+            if ((all || d->labels.keep[i]) && cb->text) cb->text(ctx, d, i);
             continue;
         }
         if (cb->enter) cb->enter(ctx, d, i);
@@ -36,17 +36,32 @@ static void walk_range(const winnow_doc *d, uint32_t root, const wn_walk_cb *cb,
     }
 }
 
+static uint32_t *walk_stack(const winnow_doc *d)
+{
+    uint32_t maxdepth = 0;
+    for (uint32_t i = 0; i < d->dom.count; i++)
+        if (d->dom.nodes[i].depth > maxdepth) maxdepth = d->dom.nodes[i].depth;
+    return malloc(((size_t)maxdepth + 2) * sizeof(uint32_t));
+}
+
 int wn_walk_kept(const winnow_doc *d, const wn_walk_cb *cb, void *ctx)
 {
     const wn_labels *lb = &d->labels;
     if (lb->container == WN_NONE) return 0;
-    uint32_t maxdepth = 0;
-    for (uint32_t i = 0; i < d->dom.count; i++)
-        if (d->dom.nodes[i].depth > maxdepth) maxdepth = d->dom.nodes[i].depth;
-    uint32_t *stack = malloc(((size_t)maxdepth + 2) * sizeof(uint32_t));
+    uint32_t *stack = walk_stack(d);
     if (!stack) return -1;
-    if (lb->headline != WN_NONE) walk_range(d, lb->headline, cb, ctx, stack);
-    walk_range(d, lb->container, cb, ctx, stack);
+    if (lb->headline != WN_NONE) walk_range(d, lb->headline, cb, ctx, stack, 0);
+    walk_range(d, lb->container, cb, ctx, stack, 0);
+    free(stack);
+    return 0;
+}
+
+int wn_walk_all(const winnow_doc *d, const wn_walk_cb *cb, void *ctx)
+{
+    if (d->dom.count == 0) return 0;
+    uint32_t *stack = walk_stack(d);
+    if (!stack) return -1;
+    walk_range(d, 0, cb, ctx, stack, 1);
     free(stack);
     return 0;
 }
