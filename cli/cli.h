@@ -27,6 +27,7 @@ typedef struct cli_opts {
     const char *charset;
     const char *url;
     const char *db_path;
+    const char *partial;         /* learn --partial: the partial file to write */
     const char *site;            /* --site: every input belongs to this site */
     const char *model;           /* --model: node classifier file instead of the built-in one */
     winnow_options lib;
@@ -155,6 +156,8 @@ void cli_site_name(const cli_opts *o, const cli_page *p, char *out, size_t cap);
  * site that failed to load is not tried again: its pages get the same error. */
 typedef struct cli_sites cli_sites;
 cli_sites *cli_sites_new(winnow_sitedb *db, double half_life);
+/* The sites of a partial (learn --partial): its models, owned by it. */
+cli_sites *cli_sites_new_partial(winnow_partial *p);
 /* *loaded (may be NULL) is set when this call loaded the site: once per site. */
 winnow_site *cli_sites_get(cli_sites *s, const char *name, char *err, size_t errcap, int *loaded);
 /* A site failed to load because the database is damaged. */
@@ -193,5 +196,6 @@ int cmd_train(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 #endif

@@ -48,6 +48,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "sites")) return cmd_sites(argc, argv);
     if (!strcmp(cmd, "site")) return cmd_site(argc, argv);
     if (!strcmp(cmd, "check")) return cmd_check(argc, argv);
+    if (!strcmp(cmd, "merge")) return cmd_merge(argc, argv);
     if (!strcmp(cmd, "train")) return cmd_train(argc, argv);
     if (!strcmp(cmd, "rules")) return cmd_rules(argc, argv);
     if (cmd[0] == '-')
