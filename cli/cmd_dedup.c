@@ -335,7 +335,8 @@ int cmd_dedup(int argc, char **argv)
             if (o.pairs) write_pairs(f, &s);
             else write_clusters(f, &s);
             if (o.output) {
-                if (cli_tmp_commit(f, tmp, o.output, !ferror(f)) != 0 || ferror(f)) {
+                int bad = ferror(f);
+                if (cli_tmp_commit(f, tmp, o.output, !bad) != 0 || bad) {
                     fprintf(stderr, "winnow: cannot write %s: %s\n", o.output, strerror(errno ? errno : EIO));
                     failed++;
                 }
