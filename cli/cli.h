@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "winnow.h"
+#include "winnow_apps.h"
 
 /* Exit statuses (README "Exit status", the usage text): the first that
  * applies of 2 (before anything ran), 5, 1, 4, 3, else 0; learn stopped by
@@ -45,6 +46,13 @@ typedef struct cli_opts {
     char *list_data;             /* --input-list: the file's bytes, which inputs point into */
     const char *rules[32];       /* --rule NAME=VALUE, applied to every engine */
     int nrules;
+    /* dedup, index, search (cli/cmd_dedup.c, cli/cmd_index.c) */
+    int names;                   /* name every page as -o would (dedup, index: the page's id) */
+    winnow_dedup_options dedup;  /* --sketch, --min-matches, --lsh, --rows */
+    int pairs;                   /* dedup --pairs: the pairs instead of the clusters */
+    const char *site_db;         /* index --site-db: site models (--db is the index) */
+    size_t limit;                /* search -n, --limit */
+    int raw;                     /* search --raw: FTS5 query syntax */
 } cli_opts;
 
 /* Option parsing shared by the commands (getopt_long: --name=VALUE, -fVALUE,
@@ -197,5 +205,19 @@ int cmd_rules(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+/* near-duplicates and search (cli/cmd_dedup.c, cli/cmd_index.c) */
+int cmd_dedup(int argc, char **argv);
+int cmd_index(int argc, char **argv);
+int cmd_search(int argc, char **argv);
+/* s as a JSON string, quotes included. */
+void cli_json_string(FILE *f, const char *s);
+/* The text dedup and index work on: the page extracted as the options say
+ * (its site's model from sites, when given and the mode is not page) and
+ * rendered as main text, or as full text with -f fulltext. *text is
+ * malloc'd; *doc (may be NULL) is kept for its metadata (free it).
+ * WINNOW_OK, a document status (NO_MAIN: an empty text), or a failure with
+ * err filled. */
+winnow_status cli_page_text(const cli_opts *o, winnow_engine *e, cli_sites *sites, const cli_page *p,
+                            winnow_doc **doc, char **text, size_t *len, char *err, size_t errcap);
 
 #endif

@@ -123,7 +123,7 @@ cli_inputs *cli_inputs_open(const cli_opts *o)
     cli_inputs *in = calloc(1, sizeof *in);
     if (!in) return NULL;
     in->o = o;
-    if (o->output && !(in->names = cli_names_new())) {
+    if ((o->output || o->names) && !(in->names = cli_names_new())) {
         free(in);
         return NULL;
     }

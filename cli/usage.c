@@ -73,6 +73,9 @@ static const char top_usage[] =
     "  check --db DB             check a site database: integrity and every site's checksums\n"
     "  train SOURCE... -o MODEL  train the page-level node classifier from site-level labels\n"
     "  rules                     the scorer's rule table: name, stage, default, off value, reason\n"
+    "  dedup SOURCE...           clusters of pages whose main text is the same or nearly (JSONL)\n"
+    "  index SOURCE... --db IX   store pages' main text in a search index (SQLite FTS5)\n"
+    "  search IX QUERY           the best pages of an index for a query (BM25)\n"
     "  help [COMMAND]            this text, or a command's options\n"
     "  version                   the version (also -V, --version)\n"
     "\n"
@@ -235,6 +238,7 @@ static const char version_usage[] =
     "usage: winnow version (or winnow -V, winnow --version)\n";
 
 extern const char cli_train_usage[];
+extern const char cli_dedup_usage[], cli_index_usage[], cli_search_usage[];
 
 const char *cli_usage(const char *cmd)
 {
@@ -244,6 +248,7 @@ const char *cli_usage(const char *cmd)
         {"check", check_usage},     {"merge", merge_usage},
         {"train", cli_train_usage}, {"rules", rules_usage},   {"help", help_usage},
         {"version", version_usage},
+        {"dedup", cli_dedup_usage}, {"index", cli_index_usage}, {"search", cli_search_usage},
     };
     if (!cmd) return top_usage;
     for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
