@@ -360,6 +360,15 @@ WINNOW_API winnow_status winnow_reader_options_default(winnow_reader_options *o,
  * struct_size this library does not take); err then says why. */
 WINNOW_API winnow_status winnow_reader_open(const char *path, const winnow_reader_options *opt, winnow_reader **out,
                                             char *err, size_t errcap);
+/* The same over bytes in memory: a WARC file, JSON lines or one page (opt's
+ * format, or sniffed from the bytes and from name), gzip undone. name
+ * (NULL: "<memory>") stands for the file in each record's source and by its
+ * ending (".warc.gz") tells the format as a path's does. The bytes are read
+ * in place: they must stay unchanged until winnow_reader_close(). For
+ * bindings and for data that is not in a file (an object store, a socket). */
+WINNOW_API winnow_status winnow_reader_open_memory(const void *data, size_t len, const char *name,
+                                                   const winnow_reader_options *opt, winnow_reader **out,
+                                                   char *err, size_t errcap);
 /* The next page into *rec: WINNOW_OK with *rec filled (valid until the next
  * call or close), WINNOW_END when there are no more, or a failure
  * (WINNOW_E_IO, WINNOW_E_NOMEM; winnow_reader_error() says what), after
