@@ -23,6 +23,7 @@ const char *cli_format_ext(winnow_format f)
     case WINNOW_FORMAT_HTML: return ".html";
     case WINNOW_FORMAT_BLOCKS: return ".jsonl";
     case WINNOW_FORMAT_SEGMENTS: return ".segments.json";
+    case WINNOW_FORMAT_JSONL: return ".jsonl";
     default: return ".txt";
     }
 }
@@ -69,6 +70,8 @@ struct cli_inputs {
     size_t seq;              /* manifest lines handed out */
     cli_names *names;        /* with -o: output names given so far */
     cli_manifest *manifest;
+    cli_line_fn line_fn;     /* lines of inputs without a page, besides the manifest */
+    void *line_ctx;
     atomic_int stop;
     atomic_ullong pages_done;
     long long *sizes;        /* progress: each input's size, -1 unknown (NULL: no progress line) */
@@ -123,7 +126,8 @@ cli_inputs *cli_inputs_open(const cli_opts *o)
     cli_inputs *in = calloc(1, sizeof *in);
     if (!in) return NULL;
     in->o = o;
-    if (o->output && !(in->names = cli_names_new())) {
+    /* output names: for files in a directory, and the jsonl lines' ids */
+    if ((o->output || o->format == WINNOW_FORMAT_JSONL) && !(in->names = cli_names_new())) {
         free(in);
         return NULL;
     }
@@ -151,6 +155,11 @@ cli_inputs *cli_inputs_open(const cli_opts *o)
 
 int cli_inputs_many(const cli_inputs *in) { return in->many; }
 void cli_inputs_set_manifest(cli_inputs *in, cli_manifest *m) { in->manifest = m; }
+void cli_inputs_set_lines(cli_inputs *in, cli_line_fn fn, void *ctx)
+{
+    in->line_fn = fn;
+    in->line_ctx = ctx;
+}
 int cli_inputs_failed(const cli_inputs *in) { return in->failed; }
 int cli_inputs_skipped(const cli_inputs *in) { return in->skipped; }
 void cli_inputs_page_done(cli_inputs *in) { atomic_fetch_add(&in->pages_done, 1); }
@@ -162,7 +171,9 @@ int cli_inputs_stopped(cli_inputs *in) { return atomic_load(&in->stop); }
 static void input_line(cli_inputs *in, winnow_status s, const char *message)
 {
     cli_entry e = {"", in->reader_path, -1, NULL, NULL, s, message};
-    cli_manifest_add(in->manifest, in->seq++, &e);
+    size_t seq = in->seq++;
+    cli_manifest_add(in->manifest, seq, &e);
+    if (in->line_fn) in->line_fn(in->line_ctx, seq, &e);
 }
 
 /* Records the reader's skips since the last call: pages over --max-bytes
@@ -275,6 +286,11 @@ int cli_inputs_next(cli_inputs *in, cli_page *page)
                 cli_report("winnow: out of memory\n");
                 in->failed++;
                 cli_manifest_page(in->manifest, page, "", WINNOW_E_NOMEM, "out of memory");
+                if (in->line_fn) {
+                    cli_entry e = {"", page->file ? page->file : in->reader_path, page->record, page->record_id,
+                                   page->url, WINNOW_E_NOMEM, "out of memory"};
+                    in->line_fn(in->line_ctx, page->seq, &e);
+                }
                 cli_page_free(page);
                 break;
             }

@@ -13,7 +13,7 @@
 enum {
     OPT_CHARSET = 256, OPT_URL, OPT_NO_TITLE, OPT_COMMENTS, OPT_MAX_BYTES, OPT_DB, OPT_SITE, OPT_MODE, OPT_METHOD,
     OPT_EXCLUDE_SELF, OPT_MODEL, OPT_NO_MODEL, OPT_NO_SMOOTH, OPT_RULE, OPT_HALF_LIFE, OPT_BATCH, OPT_ALL,
-    OPT_INPUT_FORMAT, OPT_INPUT_LIST, OPT_COMMIT_EVERY, OPT_PARTIAL,
+    OPT_INPUT_FORMAT, OPT_INPUT_LIST, OPT_COMMIT_EVERY, OPT_PARTIAL, OPT_BLOCKS,
 };
 
 static const struct option all_options[] = {
@@ -45,6 +45,7 @@ static const struct option all_options[] = {
     {"input-list", required_argument, NULL, OPT_INPUT_LIST},
     {"commit-every", required_argument, NULL, OPT_COMMIT_EVERY},
     {"partial", required_argument, NULL, OPT_PARTIAL},
+    {"blocks", no_argument, NULL, OPT_BLOCKS},
     {NULL, 0, NULL, 0},
 };
 
@@ -280,7 +281,7 @@ int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed)
             break;
         case 'f':
             if (winnow_format_parse(val, &o->format) != WINNOW_OK) {
-                fprintf(stderr, "winnow: unknown format '%s' (text, markdown, json, html, blocks, segments, fulltext)\n", val);
+                fprintf(stderr, "winnow: unknown format '%s' (text, markdown, json, jsonl, html, blocks, segments, fulltext)\n", val);
                 return EXIT_USAGE;
             }
             break;
@@ -296,6 +297,7 @@ int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed)
         case OPT_URL: o->url = val; break;
         case OPT_NO_TITLE: o->lib.include_title = 0; break;
         case OPT_COMMENTS: o->comments = 1; break;
+        case OPT_BLOCKS: o->blocks = 1; break;
         case OPT_MAX_BYTES: {
             unsigned long long v;
             if (cli_parse_count("--max-bytes", val, 1, (unsigned long long)SIZE_MAX, &v) != 0) return EXIT_USAGE;
