@@ -206,7 +206,7 @@ int cmd_extract(int argc, char **argv, int blocks)
     cli_stream *stream = NULL;
     input_lines lines = {&o, in, NULL};
     if (jsonl) {
-        if (!(stream = cli_stream_open(o.output, 16 * (size_t)o.jobs))) {
+        if (!(stream = cli_stream_open(o.output, 64 * (size_t)o.jobs))) {
             cli_inputs_close(in);
             cli_sites_free(sites);
             winnow_sitedb_close(db);

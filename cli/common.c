@@ -58,6 +58,7 @@ struct cli_inputs {
     int next_input;
     winnow_reader *reader;
     const char *reader_path;
+    char *reader_stem;       /* jsonl ids: its container name, unique in the run */
     int reader_index;        /* its place among the inputs */
     int reader_fresh;        /* opened; whether it failed is not looked at yet */
     winnow_status open_status;  /* how opening it went: reader is NULL unless OK */
@@ -116,6 +117,8 @@ static void open_reader(cli_inputs *in)
 
 static void close_reader(cli_inputs *in)
 {
+    free(in->reader_stem);
+    in->reader_stem = NULL;
     if (in->sizes && in->sizes[in->reader_index] > 0) in->bytes_before += (unsigned long long)in->sizes[in->reader_index];
     winnow_reader_close(in->reader);
     in->reader = NULL;
@@ -209,6 +212,21 @@ static char *page_name(cli_inputs *in, const winnow_record *rec)
     base = base ? base + 1 : in->reader_path;
     size_t stem = strlen(base) - container_ext(base);
     if (!strcmp(in->reader_path, "-")) base = "stdin", stem = 5;
+    if (in->o->format == WINNOW_FORMAT_JSONL && !in->o->batch) {
+        /* jsonl ids (no files): the container's name is made unique once,
+         * its records' ids are not kept, so memory stays flat however many
+         * records come ("crawl-00042", "crawl~2-00042" for a second crawl) */
+        if (!in->reader_stem) {
+            char *b = strndup(base, stem);
+            in->reader_stem = b ? cli_names_take(in->names, b) : NULL;
+            free(b);
+            if (!in->reader_stem) return NULL;
+        }
+        size_t n = strlen(in->reader_stem) + strlen(id) + 2;
+        char *full = malloc(n);
+        if (full) snprintf(full, n, "%s-%s", in->reader_stem, id);
+        return full;
+    }
     size_t n = stem + strlen(id) + 2;
     char *full = malloc(n);
     if (!full) return NULL;
@@ -327,6 +345,7 @@ void cli_inputs_close(cli_inputs *in)
 {
     if (!in) return;
     if (in->reader) winnow_reader_close(in->reader);
+    free(in->reader_stem);
     cli_names_free(in->names);
     free(in->sizes);
     pthread_mutex_destroy(&in->lock);
