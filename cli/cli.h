@@ -38,6 +38,8 @@ typedef struct cli_opts {
     int batch;                   /* learn --batch */
     int all;                     /* site: list every fingerprint, not only templates */
     int comments;                /* extract --comments: reader comments after the main text */
+    int report;                  /* site --report: the HTML report instead of the table */
+    const char *record;          /* annotate, site --report: the page (record number or URL) */
     winnow_reader_options reader; /* --input-format, -r, --max-bytes */
     const char **inputs;         /* the command line's and --input-list's */
     int ninputs, capinputs;
@@ -193,5 +195,9 @@ int cmd_train(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_annotate(int argc, char **argv);
+/* winnow site NAME --report: the HTML report of the loaded site (pages
+ * from o->inputs[1...]); an exit status. */
+int cli_site_report(const cli_opts *o, const char *name, winnow_site *site);
 
 #endif
