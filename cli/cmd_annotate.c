@@ -52,14 +52,18 @@ static int report_close(report_file *r, int keep)
 }
 
 /* --record SEL: a record number (WARC records from 0, JSONL lines from 1,
- * as in output names) or the page's URL. */
+ * as in output names), the page's URL, or a file of a directory (its path
+ * or its name). */
 static int page_matches(const char *sel, const cli_page *p)
 {
     if (!sel) return 1;
     int number = *sel != '\0';
     for (const char *c = sel; *c && number; c++) number = *c >= '0' && *c <= '9';
     if (number) return p->record >= 0 && strtoll(sel, NULL, 10) == p->record;
-    return p->url && !strcmp(p->url, sel);
+    if (p->url && !strcmp(p->url, sel)) return 1;
+    if (p->record >= 0 || !p->file) return 0;
+    const char *base = strrchr(p->file, '/');
+    return !strcmp(p->file, sel) || (base && !strcmp(base + 1, sel));
 }
 
 static void page_label(const cli_page *p, char *out, size_t cap)

@@ -223,7 +223,8 @@ static const char annotate_usage[] =
     "\n"
     "  -o, --output FILE     write the report to FILE (default: stdout)\n"
     "      --record N|URL    the page of a WARC or JSONL file: its record number (WARC\n"
-    "                        records from 0, JSONL lines from 1, as in output names) or URL\n"
+    "                        records from 0, JSONL lines from 1, as in output names) or URL;\n"
+    "                        of a directory: a file's path or name\n"
     "      --db DB           use the site model of the page's site: site-mode verdicts, and\n"
     "                        each block's document frequency\n"
     "      --site NAME       the page belongs to site NAME (else its URL's host)\n" SITE_TEXT

@@ -299,6 +299,11 @@ def static(winnow, src):
                 src_line = "".join(rep.text)
                 want = "record 3" if what == "record number" else "story-00005"
                 check(want in src_line, f"annotate by {what}: the report names the page ({want})")
+        pages_dir = os.path.join(src, "tests", "data", "pages")
+        out = os.path.join(tmp, "dir-pick.html")
+        r = run([winnow, "annotate", pages_dir, "--record", "synthetic-caption.html", "-o", out])
+        check(r.returncode == 0 and "synthetic-caption.html" in "".join(parse(open(out).read()).text),
+              "annotate a directory's file chosen by name")
         r = run([winnow, "annotate", warc, "--record", "999", "-o", os.path.join(tmp, "none.html")])
         check(r.returncode == 1 and b"record 999" in r.stderr and not os.path.exists(os.path.join(tmp, "none.html")),
               "annotate --record of a missing page: exit 1, a message, no file")

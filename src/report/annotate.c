@@ -558,7 +558,7 @@ static void safe_attrs(rout *o, const wn_dom *dom, const wn_node *x)
         else if (!strcmp(k, "value")) ok = x->tag == WN_TAG_LI && digits_only(v, n, 9);
         else if (!strcmp(k, "reversed")) ok = x->tag == WN_TAG_OL, n = 0;
         else if (!strcmp(k, "type"))
-            ok = (x->tag == WN_TAG_OL || x->tag == WN_TAG_LI) && n == 1 && strchr("1aAiI", v[0]);
+            ok = (x->tag == WN_TAG_OL || x->tag == WN_TAG_LI) && n == 1 && v[0] && strchr("1aAiI", v[0]);
         else if (!strcmp(k, "dir")) ok = !strcmp(v, "ltr") || !strcmp(v, "rtl") || !strcmp(v, "auto");
         else if (!strcmp(k, "lang")) ok = lang_like(v, n);
         if (!ok) continue;

@@ -418,7 +418,9 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
         for (uint32_t i = 1; i < n; i++) {
             /* (explaining: a name that already left it out stays the reason) */
             if (ex && region[i] && !ps->boiler[i])
-                ex->boil_why[i] = (region[i] & WN_REGION_COMMENT) ? WN_WHY_COMMENT_RECORDS : WN_WHY_TEASER_RECORDS;
+                ex->boil_why[i] = (region[i] & WN_REGION_COMMENT)               ? WN_WHY_COMMENT_RECORDS
+                                  : ex->boil_why[i] == WN_WHY_TEASER_EXCERPTS ? WN_WHY_TEASER_EXCERPTS
+                                                                              : WN_WHY_TEASER_RECORDS;
             if (region[i] & WN_REGION_COMMENT) ps->boiler[i] |= WN_HINT_COMMENT;
             if (region[i] & WN_REGION_TEASER) ps->boiler[i] |= WN_HINT_RELATED;
         }

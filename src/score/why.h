@@ -77,6 +77,8 @@
       "a run of comment-like records (an author, a date, a reply link) after the post")                           \
     X(TEASER_RECORDS, "teaser-records", "TEASER_SHARE", 'B',                                                      \
       "a run of teasers (a headline link over a short summary) beside the article")                               \
+    X(TEASER_EXCERPTS, "teaser-excerpts", "TEASER_EXCERPT_SHARE", 'B',                                          \
+      "a run of excerpts cut short with an ellipsis: a list of other posts")                                      \
     X(SCRIPT, "script-text", "SCRIPT_CODE_SHARE", 'B', "script or template code shown as text")                   \
     X(SITE_TEMPLATE, "site-template", NULL, 'T', "its text is on at least 10% of the site's pages (site model)")  \
     X(SITE_BOX, "site-template-box", NULL, 'T',                                                                   \
