@@ -157,7 +157,8 @@ def prepare(winnow, corpus, page, db, outdir):
                                                      "-o", s])
     for key, extra in (("blocks", []), ("site_blocks", ["--db", db, "--site", corpus])):
         rc, out, _ = winnow_run([winnow, "blocks", "-q", *extra, page])
-        res[key] = [(b["i"], b["content"]) for b in map(json.loads, out.decode().splitlines()) if b]
+        # (split at line feeds only: JSON strings may hold U+2028 and other line separators)
+        res[key] = [(b["i"], b["content"]) for b in map(json.loads, filter(None, out.decode().split("\n")))]
     return res
 
 

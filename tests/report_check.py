@@ -127,7 +127,8 @@ def parse(text):
 
 def blocks_of(winnow, page, extra=()):
     r = run([winnow, "blocks", "-q", *extra, page])
-    return [json.loads(line) for line in r.stdout.decode().splitlines() if line.strip()]
+    # (lines end at line feeds only: JSON strings may hold U+2028 and other separators)
+    return [json.loads(line) for line in r.stdout.decode().split("\n") if line.strip()]
 
 
 def check_blocks(rep, blocks, what):
@@ -240,7 +241,7 @@ def hostile_page(tmp):
 def huge_page(tmp):
     """About 6 MB: 20,000 paragraphs in sections, and a branch nested 3,000 deep."""
     path = os.path.join(tmp, "huge.html")
-    with open(path, "w") as f:
+    with open(path, "w", encoding="utf-8") as f:
         f.write("<!DOCTYPE html><html><head><title>Huge</title></head><body><nav class='menu'><ul>")
         f.write("".join(f"<li><a href='/s{i}'>Section {i}</a></li>" for i in range(300)))
         f.write("</ul></nav><main>")
@@ -302,7 +303,7 @@ def static(winnow, src):
         pages_dir = os.path.join(src, "tests", "data", "pages")
         out = os.path.join(tmp, "dir-pick.html")
         r = run([winnow, "annotate", pages_dir, "--record", "synthetic-caption.html", "-o", out])
-        check(r.returncode == 0 and "synthetic-caption.html" in "".join(parse(open(out).read()).text),
+        check(r.returncode == 0 and "synthetic-caption.html" in "".join(parse(open(out, encoding="utf-8").read()).text),
               "annotate a directory's file chosen by name")
         r = run([winnow, "annotate", warc, "--record", "999", "-o", os.path.join(tmp, "none.html")])
         check(r.returncode == 1 and b"record 999" in r.stderr and not os.path.exists(os.path.join(tmp, "none.html")),
@@ -348,7 +349,7 @@ def static(winnow, src):
             check("Shown on record" in text and "template block fingerprints" in text,
                   "site report: says which page it shows and why")
         r = run([winnow, "site", "courier.example", "--db", db, "--report", "-o", os.path.join(tmp, "only.html")])
-        check(r.returncode == 0 and "No page was given" in open(os.path.join(tmp, "only.html")).read(),
+        check(r.returncode == 0 and "No page was given" in open(os.path.join(tmp, "only.html"), encoding="utf-8").read(),
               "site --report without pages: the table, and a note")
         r = run([winnow, "site", "courier.example", "--db", db, warc])
         check(r.returncode == 2, "site NAME PAGES without --report: usage error")
@@ -487,13 +488,13 @@ def blocks_for_record(winnow, warc, rec, db, tmp):
     outdir = os.path.join(tmp, "blocks-" + rec)
     r = run([winnow, "blocks", "-q", "--db", db, warc, "-o", outdir + "/"])
     name = None
-    for line in open(os.path.join(outdir, "manifest.tsv")).read().splitlines()[1:]:
+    for line in open(os.path.join(outdir, "manifest.tsv"), encoding="utf-8").read().splitlines()[1:]:
         f = line.split("\t")
         if f[2] == rec:
             name = f[0]
     if r.returncode != 0 or not name:
         return []
-    return [json.loads(x) for x in open(os.path.join(outdir, name)).read().splitlines() if x.strip()]
+    return [json.loads(x) for x in open(os.path.join(outdir, name), encoding="utf-8").read().split("\n") if x.strip()]
 
 
 def main():
