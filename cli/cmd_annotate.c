@@ -190,7 +190,8 @@ static int collect_fp(void *ctx, const char *kind, double df, const char *sample
 {
     fp_rows *r = ctx;
     if (!strcmp(kind, "block") && df + 1e-9 >= r->template_df) r->template_blocks++;
-    if (df + 1e-9 < r->min_df) return 0;
+    /* (fingerprints keyed on DOM paths keep no text to show) */
+    if (df + 1e-9 < r->min_df || !sample || !*sample) return 0;
     if (r->n == r->cap) {
         r->more++;
         return 0;

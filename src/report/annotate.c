@@ -342,7 +342,7 @@ static void fingerprints(rout *o, const wn_report_options *opt, double pages, in
                   "<p>Document frequency: on how many of the site's pages (aged: weight %.2f) a fingerprint "
                   "occurs. Shaded rows are template (on at least %.0f%% of the pages and two pages: df &ge; "
                   "%.2f); block fingerprints are whole blocks' text, chunks the text between line-breaking "
-                  "tags.</p>\n",
+                  "tags (fingerprints keyed on DOM paths keep no text and are not listed).</p>\n",
                   pages, 100.0 * opt->template_share, threshold);
     if (!opt->nfps) {
         puts_(o, "<p>The site has no fingerprint on two or more pages.</p>\n</section>\n");

@@ -120,9 +120,4 @@ int wn_explain_begin(struct winnow_doc *d);
 /* After the selection: each unit's final reason into d->explain->why. */
 void wn_explain_finish(struct winnow_doc *d);
 
-#define WN_EXPLAIN_SET(d, arr, i, v)                                                                              \
-    do {                                                                                                           \
-        if ((d)->explain) (d)->explain->arr[i] = (uint8_t)(v);                                                    \
-    } while (0)
-
 #endif
