@@ -24,7 +24,6 @@ CTest runs a sample of this (tests/report_check.py browser); this sweep
 is too slow for it (minutes).
 """
 import argparse
-import base64  # noqa: F401  (screenshots, when debugging)
 import concurrent.futures
 import fcntl
 import json
