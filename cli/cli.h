@@ -41,6 +41,8 @@ typedef struct cli_opts {
     int all;                     /* site: list every fingerprint, not only templates */
     int comments;                /* extract --comments: reader comments after the main text */
     int blocks;                  /* extract --blocks: jsonl lines carry the blocks */
+    int report;                  /* site --report: the HTML report instead of the table */
+    const char *record;          /* annotate, site --report: the page (record number or URL) */
     winnow_reader_options reader; /* --input-format, -r, --max-bytes */
     const char **inputs;         /* the command line's and --input-list's */
     int ninputs, capinputs;
@@ -240,5 +242,9 @@ void cli_json_string(FILE *f, const char *s);
  * err filled. */
 winnow_status cli_page_text(const cli_opts *o, winnow_engine *e, cli_sites *sites, const cli_page *p,
                             winnow_doc **doc, char **text, size_t *len, char *err, size_t errcap);
+int cmd_annotate(int argc, char **argv);
+/* winnow site NAME --report: the HTML report of the loaded site (pages
+ * from o->inputs[1...]); an exit status. */
+int cli_site_report(const cli_opts *o, const char *name, winnow_site *site);
 
 #endif

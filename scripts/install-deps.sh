@@ -16,6 +16,10 @@ packages=(
   clang libclang-rt-14-dev   # libFuzzer and sanitizer runtimes for `make check`
   valgrind           # memcheck over the release build in CI
   groff-base         # renders man/winnow.1 in the man page test
+  # headless browser for the report test (tests/report_check.py browser): winnow
+  # annotate's HTML rendered, screenshot and DOM checked. Large (~350 MB with its
+  # libraries); without it that test prints SKIP. DejaVu: the fonts it renders with.
+  chromium fonts-dejavu-core
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -321,6 +321,11 @@ winnow_status wn_pipeline_run(winnow_engine *e, wn_run_mode mode, const winnow_i
         rc = fail(e, WINNOW_E_NOMEM, "out of memory while computing statistics");
         goto failed;
     }
+    int extracting = mode == WN_RUN_EXTRACT || mode == WN_RUN_EXPLAIN;
+    if (mode == WN_RUN_EXPLAIN && wn_explain_begin(d) != 0) {
+        rc = fail(e, WINNOW_E_NOMEM, "out of memory while explaining");
+        goto failed;
+    }
     wn_page_scores pscore;
     memset(&pscore, 0, sizeof pscore);
     /* learning: no page scores (the signals find the text units themselves) */
@@ -361,19 +366,20 @@ winnow_status wn_pipeline_run(winnow_engine *e, wn_run_mode mode, const winnow_i
         }
     }
     /* page level, learned: where no site model judged the page */
-    if (mode == WN_RUN_EXTRACT && e->clf && d->site_pages == 0) {
+    if (extracting && e->clf && d->site_pages == 0) {
         if (wn_classify_page(d, &pscore, e->clf, &e->smooth, in->url) != 0) {
             rc = fail(e, WINNOW_E_NOMEM, "out of memory while classifying nodes");
             goto failed;
         }
     }
-    if (mode != WN_RUN_EXTRACT) goto status; /* no content selection or metadata */
+    if (!extracting) goto status; /* no content selection or metadata */
     /* metadata first: the selection's fallback reads the description */
     wn_meta_extract(&d->dom, &d->decode, in->url, &d->arena, &d->meta);
     if (wn_select(d, &pscore, e->opt.include_title) != 0) {
         rc = fail(e, WINNOW_E_NOMEM, "out of memory while selecting content");
         goto failed;
     }
+    wn_explain_finish(d);
     if (copy_source(d, in) != 0) {
         rc = fail(e, WINNOW_E_NOMEM, "out of memory while copying the page's source");
         goto failed;
@@ -402,7 +408,7 @@ status:
                  d->dom.body == 0 ? "the page has no <body> with text (a frameset or an empty document)"
                                   : "the page has no visible text");
         d->status = WINNOW_NO_CONTENT;
-    } else if (mode == WN_RUN_EXTRACT && wn_kept_chars(d) == 0) {
+    } else if (extracting && wn_kept_chars(d) == 0) {
         /* visible text, none of it main content: never an empty result
          * that looks like success */
         size_t at = w && w + 2 < sizeof d->warning ? w : 0;
