@@ -971,6 +971,15 @@ static void open_stream(winnow_reader *r, wn_in *in, winnow_input_format fmt)
     else open_stream_page(r, in);
 }
 
+/* The format a name's ending says; AUTO when it says none. */
+static winnow_input_format format_by_name(const char *name)
+{
+    if (is_warc_name(name)) return WINNOW_INPUT_WARC;
+    if (is_jsonl_name(name)) return WINNOW_INPUT_JSONL;
+    if (is_page_name(name)) return WINNOW_INPUT_HTML;
+    return WINNOW_INPUT_AUTO;
+}
+
 static void open_path(winnow_reader *r, const char *path, winnow_input_format fmt)
 {
     struct stat st;
@@ -988,11 +997,7 @@ static void open_path(winnow_reader *r, const char *path, winnow_input_format fm
             return;
         }
         if (S_ISREG(st.st_mode)) r->total_bytes = (unsigned long long)st.st_size;
-        if (fmt == WINNOW_INPUT_AUTO) {
-            if (is_warc_name(path)) fmt = WINNOW_INPUT_WARC;
-            else if (is_jsonl_name(path)) fmt = WINNOW_INPUT_JSONL;
-            else if (is_page_name(path)) fmt = WINNOW_INPUT_HTML;
-        }
+        if (fmt == WINNOW_INPUT_AUTO) fmt = format_by_name(path);
     }
     open_stream(r, wn_in_new(path, r->name), fmt);
 }
@@ -1048,13 +1053,12 @@ winnow_status winnow_reader_open(const char *path, const winnow_reader_options *
     return opened(r, out, err, errcap);
 }
 
-winnow_status wn_reader_open_fp(FILE *fp, const char *name, const winnow_reader_options *opt, winnow_reader **out,
-                                char *err, size_t errcap)
+/* A reader over the stream fp (taken: closed on failure) named name; o is
+ * already checked. */
+static winnow_status open_fp_as(FILE *fp, const char *name, const winnow_reader_options *o,
+                                unsigned long long total, winnow_reader **out, char *err, size_t errcap)
 {
-    winnow_reader_options o;
-    winnow_status st = open_args(opt, out, &o, err, errcap);
-    if (st != WINNOW_OK) { fclose(fp); return st; }
-    winnow_reader *r = reader_new(name, &o);
+    winnow_reader *r = reader_new(name, o);
     wn_in *in = r ? malloc(sizeof *in) : NULL;
     if (!in) {
         fclose(fp);
@@ -1062,9 +1066,19 @@ winnow_status wn_reader_open_fp(FILE *fp, const char *name, const winnow_reader_
         if (err && errcap) snprintf(err, errcap, "out of memory");
         return WINNOW_E_NOMEM;
     }
+    r->total_bytes = total;
     wn_in_open_fp(in, fp, r->name, 1);
-    open_stream(r, in, o.format);
+    open_stream(r, in, o->format);
     return opened(r, out, err, errcap);
+}
+
+winnow_status wn_reader_open_fp(FILE *fp, const char *name, const winnow_reader_options *opt, winnow_reader **out,
+                                char *err, size_t errcap)
+{
+    winnow_reader_options o;
+    winnow_status st = open_args(opt, out, &o, err, errcap);
+    if (st != WINNOW_OK) { fclose(fp); return st; }
+    return open_fp_as(fp, name, &o, 0, out, err, errcap);
 }
 
 winnow_status winnow_reader_open_memory(const void *data, size_t len, const char *name,
@@ -1088,23 +1102,8 @@ winnow_status winnow_reader_open_memory(const void *data, size_t len, const char
         return errno == ENOMEM ? WINNOW_E_NOMEM : WINNOW_E_IO;
     }
     if (!name || !*name) name = "<memory>";
-    if (o.format == WINNOW_INPUT_AUTO) {
-        if (is_warc_name(name)) o.format = WINNOW_INPUT_WARC;
-        else if (is_jsonl_name(name)) o.format = WINNOW_INPUT_JSONL;
-        else if (is_page_name(name)) o.format = WINNOW_INPUT_HTML;
-    }
-    winnow_reader *r = reader_new(name, &o);
-    wn_in *in = r ? malloc(sizeof *in) : NULL;
-    if (!in) {
-        fclose(fp);
-        winnow_reader_close(r);
-        if (err && errcap) snprintf(err, errcap, "out of memory");
-        return WINNOW_E_NOMEM;
-    }
-    r->total_bytes = len;
-    wn_in_open_fp(in, fp, r->name, 1);
-    open_stream(r, in, o.format);
-    return opened(r, out, err, errcap);
+    if (o.format == WINNOW_INPUT_AUTO) o.format = format_by_name(name);
+    return open_fp_as(fp, name, &o, len, out, err, errcap);
 }
 
 winnow_status winnow_reader_next(winnow_reader *r, winnow_record *out)
