@@ -227,6 +227,9 @@ int cmd_train(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+/* Runs fn(arg) on jobs threads, this one among them, and waits for all: the
+ * workers share arg and take their pages from it. */
+void cli_run_threads(int jobs, void *(*fn)(void *), void *arg);
 int cmd_merge(int argc, char **argv);
 /* near-duplicates and search (cli/cmd_dedup.c, cli/cmd_index.c) */
 int cmd_dedup(int argc, char **argv);

@@ -304,15 +304,7 @@ int cmd_dedup(int argc, char **argv)
         cli_opts_free(&o);
         return EXIT_SOME_FAILED;
     }
-    pthread_t *tids = calloc((size_t)o.jobs, sizeof *tids);
-    int *started = calloc((size_t)o.jobs, sizeof *started);
-    if (!tids || !started) { fprintf(stderr, "winnow: out of memory\n"); return EXIT_SOME_FAILED; }
-    for (int t = 1; t < o.jobs; t++) started[t] = pthread_create(&tids[t], NULL, dedup_worker, &s) == 0;
-    dedup_worker(&s);
-    for (int t = 1; t < o.jobs; t++)
-        if (started[t]) pthread_join(tids[t], NULL);
-    free(tids);
-    free(started);
+    cli_run_threads(o.jobs, dedup_worker, &s);
     cli_progress_end();
     double t1 = now_s();
     int failed = atomic_load(&s.failed) + cli_inputs_failed(s.in);

@@ -182,15 +182,7 @@ int cmd_index(int argc, char **argv)
         cli_opts_free(&o);
         return EXIT_SOME_FAILED;
     }
-    pthread_t *tids = calloc((size_t)o.jobs, sizeof *tids);
-    int *started = calloc((size_t)o.jobs, sizeof *started);
-    if (!tids || !started) { fprintf(stderr, "winnow: out of memory\n"); return EXIT_SOME_FAILED; }
-    for (int t = 1; t < o.jobs; t++) started[t] = pthread_create(&tids[t], NULL, index_worker, &s) == 0;
-    index_worker(&s);
-    for (int t = 1; t < o.jobs; t++)
-        if (started[t]) pthread_join(tids[t], NULL);
-    free(tids);
-    free(started);
+    cli_run_threads(o.jobs, index_worker, &s);
     cli_progress_end();
     int failed = atomic_load(&s.failed) + cli_inputs_failed(s.in);
     int skipped = cli_inputs_skipped(s.in);

@@ -645,3 +645,19 @@ int cli_output_page(const cli_opts *o, cli_inputs *in, cli_manifest *m, const cl
     free(out_path);
     return 0;
 }
+
+void cli_run_threads(int jobs, void *(*fn)(void *), void *arg)
+{
+    pthread_t *tids = jobs > 1 ? calloc((size_t)jobs, sizeof *tids) : NULL;
+    int *started = jobs > 1 ? calloc((size_t)jobs, sizeof *started) : NULL;
+    if (jobs > 1 && (!tids || !started)) {
+        fprintf(stderr, "winnow: warning: cannot start threads (out of memory): one thread does all\n");
+        jobs = 1;
+    }
+    for (int t = 1; t < jobs; t++) started[t] = pthread_create(&tids[t], NULL, fn, arg) == 0;
+    fn(arg);
+    for (int t = 1; t < jobs; t++)
+        if (started[t]) pthread_join(tids[t], NULL);
+    free(tids);
+    free(started);
+}
