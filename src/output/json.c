@@ -75,6 +75,35 @@ static void block_json(const winnow_doc *d, uint32_t k, wn_buf *b, wn_buf *scrat
     wn_buf_putc(b, '}');
 }
 
+/* The comments as JSON objects, comma-separated, into b. */
+static void comments_json(const winnow_doc *d, wn_buf *b)
+{
+    for (size_t k = 0; k < d->ncomments; k++) {
+        winnow_comment c = {sizeof c};
+        winnow_doc_comment(d, k, &c);
+        wn_buf_putc(b, '{');
+        json_kv(b, "author", c.author, 0);
+        json_kv(b, "date", c.date, 1);
+        json_kv(b, "text", c.text, 1);
+        wn_buf_puts(b, k + 1 < d->ncomments ? "}," : "}");
+    }
+}
+
+/* The blocks as JSON objects, comma-separated, into o's buffer (flushed as
+ * it fills). */
+static void blocks_json(const winnow_doc *d, wn_out *o)
+{
+    wn_buf scratch;
+    wn_buf_init(&scratch);
+    for (uint32_t k = 0; k < d->nblocks; k++) {
+        if (k) wn_buf_putc(&o->buf, ',');
+        block_json(d, k, &o->buf, &scratch, 1);
+        if (scratch.oom) o->nomem = 1;
+        wn_out_flush(o, 0);
+    }
+    wn_buf_free(&scratch);
+}
+
 void wn_render_blocks(const winnow_doc *d, wn_out *o)
 {
     wn_buf scratch;
@@ -126,25 +155,9 @@ void wn_render_json(const winnow_doc *d, wn_out *o)
     wn_buf_json_str(b, text.data ? text.data : "", text.len);
     wn_buf_puts(b, "\",\"comments\":[");
     wn_buf_free(&text);
-    for (size_t k = 0; k < d->ncomments; k++) {
-        winnow_comment c = {sizeof c};
-        winnow_doc_comment(d, k, &c);
-        wn_buf_putc(b, '{');
-        json_kv(b, "author", c.author, 0);
-        json_kv(b, "date", c.date, 1);
-        json_kv(b, "text", c.text, 1);
-        wn_buf_puts(b, k + 1 < d->ncomments ? "}," : "}");
-    }
+    comments_json(d, b);
     wn_buf_puts(b, "],\"blocks\":[");
-    wn_buf scratch;
-    wn_buf_init(&scratch);
-    for (uint32_t k = 0; k < d->nblocks; k++) {
-        if (k) wn_buf_putc(b, ',');
-        block_json(d, k, b, &scratch, 1);
-        if (scratch.oom) o->nomem = 1;
-        wn_out_flush(o, 0);
-    }
-    wn_buf_free(&scratch);
+    blocks_json(d, o);
     wn_buf_puts(b, "]}\n");
     wn_out_flush(o, 1);
 }
@@ -218,28 +231,12 @@ void wn_render_jsonl(const winnow_doc *d, const wn_jsonl_opts *jo, wn_out *o)
     wn_buf_free(&text);
     if (jo->comments) {
         wn_buf_puts(b, ",\"comments\":[");
-        for (size_t k = 0; k < d->ncomments; k++) {
-            winnow_comment c = {sizeof c};
-            winnow_doc_comment(d, k, &c);
-            wn_buf_putc(b, '{');
-            json_kv(b, "author", c.author, 0);
-            json_kv(b, "date", c.date, 1);
-            json_kv(b, "text", c.text, 1);
-            wn_buf_puts(b, k + 1 < d->ncomments ? "}," : "}");
-        }
+        comments_json(d, b);
         wn_buf_putc(b, ']');
     }
     if (jo->blocks) {
         wn_buf_puts(b, ",\"blocks\":[");
-        wn_buf scratch;
-        wn_buf_init(&scratch);
-        for (uint32_t k = 0; k < d->nblocks; k++) {
-            if (k) wn_buf_putc(b, ',');
-            block_json(d, k, b, &scratch, 1);
-            if (scratch.oom) o->nomem = 1;
-            wn_out_flush(o, 0);
-        }
-        wn_buf_free(&scratch);
+        blocks_json(d, o);
         wn_buf_putc(b, ']');
     }
     wn_buf_puts(b, "}\n");
