@@ -16,6 +16,8 @@ packages=(
   clang libclang-rt-14-dev   # libFuzzer and sanitizer runtimes for `make check`
   valgrind           # memcheck over the release build in CI
   groff-base         # renders man/winnow.1 in the man page test
+  python3-cffi       # the Python package (python/winnow): loads libwinnow.so, ABI mode
+  python3-pytest     # its tests (python/tests), run by `make check`
 )
 missing=()
 for p in "${packages[@]}"; do
