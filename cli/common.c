@@ -546,8 +546,14 @@ winnow_status cli_write_doc(const cli_opts *o, const winnow_doc *doc, const char
         }
         return rs;
     }
+    /* Written under a temporary name and renamed when complete, so that a
+     * failed rendering leaves no half file: always for a run's own output
+     * files, and for -o FILE when FILE is a regular file or new (a device,
+     * a pipe or a symbolic link named by -o is written in place). */
+    struct stat sb;
+    int staged = whole || (lstat(path, &sb) != 0 ? errno == ENOENT : S_ISREG(sb.st_mode));
     char *tmp = NULL;
-    FILE *f = whole ? cli_tmp_create(path, &tmp) : fopen(path, "wb");
+    FILE *f = staged ? cli_tmp_create(path, &tmp) : fopen(path, "wb");
     if (!f) {
         *fatal = whole && folder_errno(errno);
         snprintf(err, errcap, "cannot write %s: %s", path, strerror(errno));
@@ -558,7 +564,7 @@ winnow_status cli_write_doc(const cli_opts *o, const winnow_doc *doc, const char
     winnow_status rs = winnow_render(doc, o->format, sink_write, &out);
     if (rs == WINNOW_OK && wants_comments(o)) rs = write_comments(doc, &out);
     int saved = errno;
-    if (whole) {
+    if (staged) {
         if (cli_tmp_commit(f, tmp, path, rs == WINNOW_OK) != 0 && rs == WINNOW_OK) {
             rs = WINNOW_E_IO;
             saved = errno;

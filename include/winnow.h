@@ -445,7 +445,8 @@ WINNOW_API winnow_status winnow_site_learn(winnow_engine *e, winnow_site *s, con
  * replaced by the result: both runs' pages count. On failure nothing is
  * written and the models keep their changes for the next call
  * (WINNOW_E_DB_BUSY: try again later). Models from winnow_site_new can be
- * saved only as sites the database does not have yet. */
+ * saved only as sites the database does not have yet. A handle opened
+ * with WINNOW_SITEDB_READ saves nothing: WINNOW_E_DB_READONLY. */
 WINNOW_API winnow_status winnow_sitedb_save(winnow_sitedb *db, winnow_site *const *sites, size_t n);
 
 typedef enum winnow_mode {

@@ -1107,7 +1107,9 @@ int wn_store_save(wn_store *s, wn_site_model *const *models, size_t n, wn_site_m
 {
     s->status = WINNOW_OK;
     for (size_t i = 0; i < n; i++) use[i] = NULL;
-    if (!s->writable) return fail(s, WINNOW_E_ARG, "%s was opened for reading", s->path);
+    if (!s->writable)
+        return fail(s, WINNOW_E_DB_READONLY, "%s was opened for reading (WINNOW_SITEDB_READ): open it for writing to save",
+                    s->path);
     uint64_t *heads = calloc(n + 1, sizeof *heads);
     if (!heads) return fail(s, WINNOW_E_NOMEM, "out of memory");
     if (exec(s, "BEGIN IMMEDIATE", "starting to save") != 0) { free(heads); return -1; }

@@ -283,6 +283,18 @@ static void test_save_unchanged(void)
     free_listing(&after);
     winnow_site_free(s);
     winnow_sitedb_close(db);
+    /* a handle opened for reading saves nothing, and says why */
+    db = open_db("unchanged.db", 0);
+    if (!db) { CHECK(db != NULL); return; }
+    s = load(db, "u.example", 0);
+    html = site_page('A', 9, &len);
+    winnow_input more = {sizeof more, html, len, NULL, "https://u.example/more"};
+    CHECK_EQ(winnow_site_learn(engine, s, &more, &counted), WINNOW_OK);
+    free(html);
+    CHECK_EQ(winnow_sitedb_save(db, &s, 1), WINNOW_E_DB_READONLY);
+    CHECK(strstr(winnow_sitedb_error(db), "opened for reading") != NULL);
+    winnow_site_free(s);
+    winnow_sitedb_close(db);
 }
 
 static void test_open_errors(void)
