@@ -155,18 +155,19 @@ def main():
         shutil.rmtree(tmp, ignore_errors=True)
     py_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     med = {k: statistics.median(v) for k, v in rates.items()}
-    print("%d pages (%s), %d rounds, library %s, %d cores" % (npages, corpus, args.rounds, winnow.library_path,
-                                                               os.cpu_count()))
+    print("%d pages (%s), %d rounds, library %s, %d cores, load average %s" % (
+        npages, corpus, args.rounds, winnow.library_path, os.cpu_count(), open("/proc/loadavg").read().split()[0]))
     print()
-    print("| run | threads | pages/s median | best | vs CLI, same threads (median) | CPU ms/page (median) "
-          "| peak RSS |")
+    print("| run | threads | pages/s median | best | vs CLI, same threads: medians (median of rounds) "
+          "| CPU ms/page (median) | peak RSS |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     for k in rates:
         kind, j = k.rsplit(" ", 1)
         if kind == "cli":
             vs, mem = "1.00", ("%.1f MB" % (rss[k] / 1024)) if rss[k] else "n/a"
         else:
-            vs = "%.2f" % (med[k] / med["cli " + j])
+            per_round = statistics.median(a / b for a, b in zip(rates[k], rates["cli " + j]))
+            vs = "%.2f (%.2f)" % (med[k] / med["cli " + j], per_round)
             mem = "%.1f MB (the bench process)" % (py_rss / 1024)
         label = {"cli": "CLI `winnow extract -o DIR`", "python": "Python read + extract + write",
                  "python mem": "Python extract only (pages in memory)"}[kind]
