@@ -668,6 +668,32 @@ winnow_status winnow_extract_site(winnow_engine *e, const winnow_input *in, cons
                                      "winnow.h this library reads");
     }
     if (!site) return wn_pipeline_run(e, WN_RUN_EXTRACT, in, NULL, out);
+    if (site->model->journal_only) {
+        if (out) *out = NULL;
+        if (!e || !out) return WINNOW_E_ARG;
+        return fail(e, WINNOW_E_ARG, "a partial's site model only records pages: merge the partial into a site "
+                                     "database and load the site from there");
+    }
     site_hook hook = {site->model, &o, NULL, NULL, NULL};
     return wn_pipeline_run(e, WN_RUN_EXTRACT, in, &hook, out);
+}
+
+size_t winnow_url_site(const char *url, char *out, size_t cap)
+{
+    if (!out || !cap) return 0;
+    out[0] = '\0';
+    if (!url) return 0;
+    const char *h = strstr(url, "://");
+    h = h ? h + 3 : url;
+    const char *at = strpbrk(h, "@/?#");
+    if (at && *at == '@') h = at + 1; /* user:password@ */
+    size_t n = strcspn(h, "/?#:");
+    if (n >= cap) n = cap - 1;
+    for (size_t i = 0; i < n; i++) out[i] = (char)((h[i] >= 'A' && h[i] <= 'Z') ? h[i] + 32 : h[i]);
+    out[n] = '\0';
+    if (!strncmp(out, "www.", 4)) {
+        memmove(out, out + 4, n - 3);
+        n -= 4;
+    }
+    return n;
 }
