@@ -18,6 +18,7 @@ packages=(
   groff-base         # renders man/winnow.1 in the man page test
   python3-cffi       # the Python package (python/winnow): loads libwinnow.so, ABI mode
   python3-pytest     # its tests (python/tests), run by `make check`
+  python3-distributed  # Dask distributed: python3 -m winnow.dask and its LocalCluster test
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -28,13 +28,13 @@ from .errors import (
     TooLargeError, status_name,
 )
 from .reader import Reader, Record, read
-from .sitedb import LearnStats, SiteDB, SiteInfo, Template, site_name
+from .sitedb import LearnStats, Partial, SiteDB, SiteInfo, Template, check_partial, site_name
 
 __version__ = "0.1.0"
 
 __all__ = [
     "extract", "blocks", "read", "Extractor", "Result", "Record", "Reader", "SiteDB", "SiteInfo", "Template",
-    "LearnStats", "site_name", "version", "rules", "status_name", "library_path", "META_FIELDS",
+    "LearnStats", "Partial", "check_partial", "site_name", "version", "rules", "status_name", "library_path", "META_FIELDS",
     "Error", "InputError", "EmptyError", "BinaryError", "TooLargeError", "NoMemoryError", "ParseError",
     "FileError", "ArgumentError", "FormatError", "DatabaseError", "DatabaseDamagedError",
     "DatabaseReadOnlyError", "DatabaseFormatError", "DatabaseBusyError",

@@ -274,6 +274,48 @@ winnow_status winnow_sitedb_check(winnow_sitedb *db, winnow_problem_fn problem, 
 
 typedef int (*winnow_template_fn)(void *ctx, const char *kind, double df, const char *sample);
 winnow_status winnow_site_templates(const winnow_site *s, double min_share, winnow_template_fn fn, void *ctx);
+
+size_t winnow_url_site(const char *url, char *out, size_t cap);
+
+typedef struct winnow_partial winnow_partial;
+winnow_status winnow_partial_new(double half_life, winnow_partial **out);
+void winnow_partial_free(winnow_partial *p);
+const char *winnow_partial_error(const winnow_partial *p);
+winnow_status winnow_partial_site(winnow_partial *p, const char *name, winnow_site **out);
+winnow_status winnow_partial_learn(winnow_engine *e, winnow_partial *p, const char *site,
+                                   const winnow_input *in, int *counted);
+size_t winnow_partial_site_count(const winnow_partial *p);
+size_t winnow_partial_page_count(const winnow_partial *p);
+winnow_status winnow_partial_write(winnow_partial *p, const char *path);
+
+typedef struct winnow_partial_info {
+    size_t struct_size;
+    size_t format;
+    size_t sites, pages;
+    size_t keys;
+    size_t ce_pages;
+} winnow_partial_info;
+
+winnow_status winnow_partial_check(const char *path, winnow_partial_info *info, char *err, size_t errcap);
+
+typedef struct winnow_merge_options {
+    size_t struct_size;
+    size_t commit_every;
+} winnow_merge_options;
+
+winnow_status winnow_merge_options_default(winnow_merge_options *o, size_t struct_size);
+
+typedef struct winnow_merge_report {
+    size_t struct_size;
+    size_t parts;
+    size_t sites;
+    size_t pages;
+    size_t counted;
+    size_t duplicates;
+} winnow_merge_report;
+
+winnow_status winnow_sitedb_merge(winnow_sitedb *db, const char *const *parts, size_t nparts,
+                                  const winnow_merge_options *opt, winnow_merge_report *report);
 """
 
 # winnow_render_alloc() hands over malloc'd memory: the C library's free()

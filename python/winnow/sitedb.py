@@ -21,25 +21,13 @@ Template = collections.namedtuple("Template", "kind df sample")
 
 def site_name(url):
     """The site a URL belongs to, as `winnow learn` and `winnow extract --db`
-    name it: the host, lower-cased, without a port, user or leading "www."
-    ("" for None)."""
+    name it (winnow_url_site): the host, lower-cased, without a port, user or
+    leading "www." ("" for None or a URL without a host)."""
     if not url:
         return ""
-    i = url.find("://")
-    h = url[i + 3:] if i >= 0 else url
-    for j, ch in enumerate(h):
-        if ch in "@/?#":
-            if ch == "@":
-                h = h[j + 1:]
-            break
-    n = len(h)
-    for j, ch in enumerate(h):
-        if ch in "/?#:":
-            n = j
-            break
-    out = h[:n][:255]
-    out = "".join(chr(ord(c) + 32) if "A" <= c <= "Z" else c for c in out)
-    return out[4:] if out.startswith("www.") else out
+    buf = ffi.new("char[]", 256)
+    n = lib.winnow_url_site(url.encode("utf-8", "surrogateescape") if isinstance(url, str) else url, buf, 256)
+    return ffi.unpack(buf, n).decode("utf-8", "replace")
 
 
 class LearnStats:
@@ -103,6 +91,43 @@ def _page_of(p):
         return p, p.url, p
     raise ArgumentError("pages are winnow.Record objects, (url, html) tuples or {'url', 'html'} dicts, "
                         "not %s" % type(p).__name__)
+
+
+def _learn_pages(ex, pages, site, strict, stats, model, counted, touched):
+    """Counts pages into the models model(name) gives; counted(name, site) after
+    each page counted (not a duplicate). Per-page failures go to stats."""
+    from ._core import _make_input
+
+    out = ffi.new("int *")
+    for p in pages:
+        stats.pages += 1
+        html, url, rec = _page_of(p)
+        name = site or site_name(url)
+        where = (rec.source if rec is not None and rec.source else url) or "page %d" % stats.pages
+        try:
+            if not name:
+                raise ArgumentError("no URL to tell the page's site: give site=NAME")
+            s = model(name)
+            keep = []
+            inp = _make_input(html, url, None, None, keep)
+            e = ex._engine()
+            with ex._lock:
+                st = lib.winnow_site_learn(e, s, inp, out)
+                if st >= lib.WINNOW_E_EMPTY:
+                    raise error_for(st, ex._error())
+        except Error as err:
+            if strict or err.status.startswith("WINNOW_E_DB"):
+                raise
+            stats.failed += 1
+            stats.errors.append((where, err.status, err.message))
+            continue
+        stats.sites.add(name)
+        if out[0]:
+            stats.counted += 1
+            counted(name, s)
+        else:
+            stats.duplicates += 1
+            touched.setdefault(name, s)
 
 
 class SiteDB:
@@ -221,50 +246,27 @@ class SiteDB:
                 return self.learn(r, site=site, commit_every=commit_every, strict=strict)
         if commit_every <= 0:
             raise ArgumentError("commit_every must be positive")
-        from ._core import _make_input  # noqa: the input builder of extraction
-
         stats = LearnStats()
         ex = _thread_extractor(self._engine_options)
-        counted = ffi.new("int *")
         self._rw.acquire_write()
         try:
             with self._mutex:
                 self._open(True)
-            since = 0
             touched = {}
-            for p in pages:
-                stats.pages += 1
-                html, url, rec = _page_of(p)
-                name = site or site_name(url)
-                where = (rec.source if rec is not None and rec.source else url) or "page %d" % stats.pages
-                try:
-                    if not name:
-                        raise ArgumentError("no URL to tell the page's site: give site=NAME")
-                    with self._mutex:
-                        s = self._site(name)
-                    keep = []
-                    inp = _make_input(html, url, None, None, keep)
-                    e = ex._engine()
-                    with ex._lock:
-                        st = lib.winnow_site_learn(e, s, inp, counted)
-                        if st >= lib.WINNOW_E_EMPTY:
-                            raise error_for(st, ex._error())
-                except Error as err:
-                    if strict or err.status.startswith("WINNOW_E_DB"):
-                        raise
-                    stats.failed += 1
-                    stats.errors.append((where, err.status, err.message))
-                    continue
+            since = [0]
+
+            def model(name):
+                with self._mutex:
+                    return self._site(name)
+
+            def counted(name, s):
                 touched[name] = s
-                stats.sites.add(name)
-                if counted[0]:
-                    stats.counted += 1
-                    since += 1
-                else:
-                    stats.duplicates += 1
-                if since >= commit_every:
+                since[0] += 1
+                if since[0] >= commit_every:
                     self._save(list(touched.values()), last=False)
-                    since = 0
+                    since[0] = 0
+
+            _learn_pages(ex, pages, site, strict, stats, model, counted, touched)
             self._save(list(touched.values()), last=True)
         finally:
             self._rw.release_write()
@@ -416,3 +418,137 @@ class SiteDB:
 
     def __repr__(self):
         return "<winnow.SiteDB %r%s>" % (self.path, " closed" if self._closed else "")
+
+
+class Partial:
+    """The map side of site learning: what a shard's pages would count, per
+    site, kept in memory and written to a partial file (``winnow learn
+    --partial``); ``SiteDB.merge(parts)`` counts partial files into a database.
+    Merging the parts of shards 1..k in that order gives the database one learn
+    of the shards' pages in that order gives, bit for bit.
+
+    ``Partial(half_life=None, **engine_options)``; ``.learn(pages, site=None)``
+    as ``SiteDB.learn``; ``.sites`` and ``.pages`` (pages held, duplicates left
+    out); ``.write(path)`` (whole: a temporary file renamed into place; the
+    partial can be written again). One thread at a time.
+    """
+
+    def __init__(self, half_life=None, **engine_options):
+        self._engine_options = engine_options
+        Extractor(**engine_options).close()
+        out = ffi.new("winnow_partial **")
+        st = lib.winnow_partial_new(float(half_life or 0), out)
+        if st != lib.WINNOW_OK:
+            raise error_for(st, "cannot make a partial")
+        self._p = ffi.gc(out[0], lib.winnow_partial_free)
+        self._lock = threading.Lock()
+
+    def _partial(self):
+        if self._p is None:
+            raise ArgumentError("this Partial is closed")
+        return self._p
+
+    def _error(self):
+        return _str(lib.winnow_partial_error(self._p))
+
+    def learn(self, pages, site=None, strict=False):
+        """Records pages into their sites (see ``SiteDB.learn``); a ``LearnStats``."""
+        if isinstance(pages, (str, bytes, os.PathLike)):
+            with read(pages) as r:
+                return self.learn(r, site=site, strict=strict)
+        stats = LearnStats()
+        ex = _thread_extractor(self._engine_options)
+        models = {}
+
+        def model(name):
+            s = models.get(name)
+            if s is None:
+                out = ffi.new("winnow_site **")
+                st = lib.winnow_partial_site(p, name.encode(), out)
+                if st != lib.WINNOW_OK:
+                    raise error_for(st, self._error())
+                s = models[name] = out[0]  # owned by the partial
+            return s
+
+        with self._lock:
+            p = self._partial()
+            _learn_pages(ex, pages, site, strict, stats, model, lambda name, s: None, {})
+        return stats
+
+    @property
+    def sites(self):
+        return int(lib.winnow_partial_site_count(self._partial()))
+
+    @property
+    def pages(self):
+        return int(lib.winnow_partial_page_count(self._partial()))
+
+    def write(self, path):
+        """Writes the partial file (gzip; format in the README, "Partial files")."""
+        with self._lock:
+            st = lib.winnow_partial_write(self._partial(), os.fsencode(path))
+            if st != lib.WINNOW_OK:
+                raise error_for(st, self._error())
+
+    def close(self):
+        p, self._p = self._p, None
+        if p is not None:
+            ffi.release(p)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def check_partial(path):
+    """Reads a partial file whole and checks it (format, version, checksums): a
+    dict (format, sites, pages, keys, ce_pages); ``FormatError`` when it is not
+    one or is damaged, ``FileError`` when it cannot be read."""
+    info = ffi.new("winnow_partial_info *")
+    info.struct_size = ffi.sizeof("winnow_partial_info")
+    err = ffi.new("char[]", 1024)
+    st = lib.winnow_partial_check(os.fsencode(path), info, err, 1024)
+    if st != lib.WINNOW_OK:
+        raise error_for(st, ffi.string(err))
+    return {"format": info.format, "sites": info.sites, "pages": info.pages, "keys": info.keys,
+            "ce_pages": info.ce_pages}
+
+
+def _merge(self, parts, commit_every=None):
+    """Counts partial files into the database, in the order given (the order of
+    their shards), site by site: ``winnow merge PARTS --db DB``. Every part is
+    checked whole before anything is written. Returns a dict: parts, sites,
+    pages, counted, duplicates. Merging the same parts again counts their pages
+    as duplicates (a merge cut short is completed so)."""
+    parts = [os.fspath(p) for p in parts]
+    opt = ffi.new("winnow_merge_options *")
+    lib.winnow_merge_options_default(opt, ffi.sizeof("winnow_merge_options"))
+    if commit_every is not None:
+        if commit_every <= 0:
+            raise ArgumentError("commit_every must be positive")
+        opt.commit_every = int(commit_every)
+    rep = ffi.new("winnow_merge_report *")
+    rep.struct_size = ffi.sizeof("winnow_merge_report")
+    keep = [ffi.new("char[]", os.fsencode(p)) for p in parts]
+    arr = ffi.new("const char *[]", keep)
+    self._rw.acquire_write()
+    try:
+        with self._mutex:
+            self._open(True)
+            st = lib.winnow_sitedb_merge(self._db, arr, len(parts), opt, rep)
+            msg = self._error()
+            # models loaded before the merge are out of date: loaded again on use
+            for s in self._sites.values():
+                ffi.release(s)
+            self._sites = {}
+    finally:
+        self._rw.release_write()
+    if st != lib.WINNOW_OK:
+        raise error_for(st, msg)
+    return {"parts": rep.parts, "sites": rep.sites, "pages": rep.pages, "counted": rep.counted,
+            "duplicates": rep.duplicates}
+
+
+SiteDB.merge = _merge
