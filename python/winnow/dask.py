@@ -266,6 +266,8 @@ def main(argv=None):
     ap.add_argument("-f", "--format", default="text", help="the text field's format (default text)")
     ap.add_argument("--gzip", action="store_true", help="write shard-NNNNN.jsonl.gz")
     ap.add_argument("--mode", default="auto", choices=("auto", "site", "page"))
+    ap.add_argument("--profile", action="store_true",
+                    help="LocalCluster: keep the workers' statistical profiler (off by default: it costs CPU)")
     ap.add_argument("--retries", type=int, default=2, help="runs of a failed task again (default 2)")
     ap.add_argument("--stats", help="write the summary as JSON to this file")
     ap.add_argument("-q", "--quiet", action="store_true")
@@ -279,6 +281,11 @@ def main(argv=None):
     if args.scheduler:
         client = Client(args.scheduler)
     else:
+        if not args.profile:
+            # the workers' statistical profiler samples every thread's stack
+            # every 10 ms: CPU taken from the extraction
+            import dask
+            dask.config.set({"distributed.worker.profile.enabled": False})
         cluster = LocalCluster(n_workers=args.workers, threads_per_worker=args.threads_per_worker,
                                processes=True, memory_limit=args.memory_limit, dashboard_address=":0")
         client = Client(cluster)
