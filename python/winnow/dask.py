@@ -25,9 +25,9 @@ pages/s, each worker's peak RSS) goes to stderr and, with ``--stats FILE``, to
 FILE as JSON.
 
 A JSON line: id (the WARC's name and the record number, as the CLI names its
-outputs), source (file, record, record_id), url, site, metadata, language,
-status, warning, content_source, text; a page that fails has status and error
-instead of the result.
+outputs), source (file, record, record_id), url, site, status, warning, error,
+language, metadata, content_source, text (the keys of `winnow extract --format
+jsonl`); a page that fails has its status and error and no result keys.
 
 docs/scale.md tells how the same run goes on many machines.
 """
@@ -45,9 +45,6 @@ import time
 import winnow
 from winnow.reader import read
 from winnow.sitedb import Partial, SiteDB, site_name
-
-JSONL_META = ("title", "author", "date", "url", "site_name", "description")
-
 
 def _stem(path):
     name = os.path.basename(path)
@@ -123,22 +120,21 @@ def _worker_db(ref, engine_options):
 
 
 def _line(rec, stem, db, fmt, site_opts):
-    site = site_name(rec.url)
-    line = {"id": "%s-%s" % (stem, rec.id), "source": {"file": rec.file, "record": rec.number,
-                                                        "record_id": rec.record_id},
-            "url": rec.url, "site": site}
+    """One page's JSON object, its keys in the order of the CLI's --format jsonl
+    (branch jsonl: id, source, url, site, status, warning, error, then
+    language, metadata, content_source, text)."""
+    line = {"id": "%s-%s" % (stem, rec.id),
+            "source": {"file": rec.file, "record": rec.number if rec.number >= 0 else None,
+                       "record_id": rec.record_id},
+            "url": rec.url, "site": site_name(rec.url) or None}
     try:
         r = db.extract(rec, format=fmt, **site_opts)
     except winnow.Error as e:
-        line.update(status=e.status, error=e.message)
+        line.update(status=e.status, warning=None, error=e.message)
         return line, False
-    line["metadata"] = {k: r.metadata[k] for k in JSONL_META}
-    line["language"] = r.metadata["language"]
-    line["status"] = r.status
-    if r.warning:
-        line["warning"] = r.warning
-    line["content_source"] = r.content_source
-    line["text"] = r.text
+    line.update(status=r.status, warning=r.warning or None, error=None, language=r.metadata["language"],
+                metadata={k: v for k, v in r.metadata.items() if k != "language"},
+                content_source=r.content_source, text=r.text)
     return line, True
 
 
