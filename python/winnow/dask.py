@@ -98,6 +98,7 @@ def merge_parts(db, parts, commit_every=None):
 
 
 _dbs = {}
+_shipped = []  # the copies written by _worker_db, removed by _close_dbs
 _dbs_lock = threading.Lock()
 
 
@@ -115,6 +116,7 @@ def _worker_db(ref, engine_options):
                 with open(path + ".tmp", "wb") as f:
                     f.write(data)
                 os.replace(path + ".tmp", path)
+                _shipped.append(path)
             db = _dbs[key] = SiteDB(path, readonly=True, **(engine_options or {}))
         return db
 
@@ -244,6 +246,11 @@ def _close_dbs():
         for db in _dbs.values():
             db.close()
         _dbs.clear()
+        while _shipped:
+            try:
+                os.unlink(_shipped.pop())
+            except OSError:
+                pass
 
 
 def main(argv=None):

@@ -51,7 +51,7 @@ class Reader:
 
     Streams: memory stays bounded by the largest record. Damaged records,
     malformed lines and pages over ``max_record_bytes`` are skipped, counted
-    in ``skipped`` and described by ``warnings``; a read error stops the
+    in ``skipped`` and described by ``warnings`` (the first 1,000); a read error stops the
     iteration with a ``winnow.FileError``. Close it (``close()`` or ``with``)
     to release the file before the iterator is exhausted; exhaustion closes
     it too. One thread at a time.
@@ -114,8 +114,8 @@ class Reader:
         rec.struct_size = ffi.sizeof("winnow_record")
         st = lib.winnow_reader_next(r, rec)
         warning = lib.winnow_reader_warning(r)
-        if warning != ffi.NULL and warning[0] != b"\0":
-            self.warnings.append(_str(warning))
+        if warning != ffi.NULL and warning[0] != b"\0" and len(self.warnings) < 1000:
+            self.warnings.append(_str(warning))  # the first 1,000: memory stays flat
         if st == lib.WINNOW_END:
             self.close()
             raise StopIteration
