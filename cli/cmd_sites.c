@@ -90,10 +90,17 @@ static int print_template(void *ctx, const char *kind, double df, const char *sa
 int cmd_site(int argc, char **argv)
 {
     cli_opts o;
-    int rc = cli_parse(argc, argv, &o, "--db --all");
+    int rc = cli_parse(argc, argv, &o,
+                       "--db --all --report --output --record --site --mode --method --charset --max-bytes --quiet "
+                       "--model --no-model --no-smooth --rule --recursive --input-format --input-list --no-title");
     if (rc) { cli_opts_free(&o); return rc == CLI_DONE ? EXIT_OK : rc; }
-    if (!o.db_path || o.ninputs != 1) {
-        fprintf(stderr, "winnow: usage: winnow site NAME --db PATH [--all]\n");
+    if (!o.db_path || o.ninputs < 1 || (o.ninputs > 1 && !o.report)) {
+        fprintf(stderr, "winnow: usage: winnow site NAME --db PATH [--all] [--report [-o FILE] [PAGES...]]\n");
+        cli_opts_free(&o);
+        return EXIT_USAGE;
+    }
+    if (!o.report && (o.output || o.record)) {
+        fprintf(stderr, "winnow: site: --output and --record go with --report\n");
         cli_opts_free(&o);
         return EXIT_USAGE;
     }
@@ -115,6 +122,12 @@ int cmd_site(int argc, char **argv)
         s = WINNOW_E_ARG;
     } else if ((s = winnow_site_load(db, sum->name, 0, &site)) != WINNOW_OK) {
         fprintf(stderr, "winnow: %s\n", winnow_sitedb_error(db));
+    } else if (o.report) {
+        int ex = cli_site_report(&o, sum->name, site);
+        winnow_site_free(site);
+        winnow_sitedb_close(db);
+        cli_opts_free(&o);
+        return ex;
     } else {
         double weight = winnow_site_pages(site);
         printf("site %s: %.0f pages learned, weight %.2f (half-life %.0f pages)\n", sum->name, sum->pages_learned,

@@ -69,7 +69,10 @@ static const char top_usage[] =
     "  learn SOURCE... --db DB   learn site templates from pages (incremental)\n"
     "  merge PART... --db DB     count partial files (learn --partial) into a site database\n"
     "  sites --db DB             list the sites of a site database\n"
-    "  site NAME --db DB         a site's template blocks with document frequencies\n"
+    "  site NAME --db DB         a site's template blocks with document frequencies (--report:\n"
+    "                            as an HTML report, shown on one of the site's pages)\n"
+    "  annotate PAGE -o FILE     the page as an HTML report: every block shaded by winnow's\n"
+    "                            verdict, with the reason and rule that decided it\n"
     "  check --db DB             check a site database: integrity and every site's checksums\n"
     "  train SOURCE... -o MODEL  train the page-level node classifier from site-level labels\n"
     "  rules                     the scorer's rule table: name, stage, default, off value, reason\n"
@@ -94,11 +97,17 @@ static const char extract_usage[] =
     "\n" INPUT_TEXT "\npage:\n" PAGE_TEXT
     "\n" OUTPUT_TEXT
     "  -f, --format FORMAT   text (default), markdown, json, html, blocks, segments,\n"
-    "                        fulltext (all visible text, nothing removed: a baseline)\n"
-    "      --comments        text and markdown: reader comments after the main text\n"
+    "                        fulltext (all visible text, nothing removed: a baseline),\n"
+    "                        jsonl (a stream: one JSON object a line per input page, failed\n"
+    "                        ones too, in input order whatever -j; to stdout or to the file\n"
+    "                        -o FILE, gzip when FILE ends in .gz)\n"
+    "      --comments        text and markdown: reader comments after the main text; jsonl:\n"
+    "                        a \"comments\" key\n"
+    "      --blocks          jsonl: a \"blocks\" key (the block candidates, as json has them)\n"
     "\n"
     "run:\n"
-    "  -j, --jobs N          threads, one engine each (default 1; pages to stdout use one)\n"
+    "  -j, --jobs N          threads, one engine each (default 1; pages to stdout use one,\n"
+    "                        but for jsonl)\n"
     "  -q, --quiet           no warnings and no progress line on stderr (a progress line is\n"
     "                        shown after 2 s when stderr is a terminal)\n"
     "\n"
@@ -205,16 +214,62 @@ static const char sites_usage[] =
 
 static const char site_usage[] =
     "usage: winnow site NAME --db DB [--all]\n"
+    "       winnow site NAME --db DB --report [-o FILE] [PAGES...]\n"
     "A site's template: the fingerprints on at least 10% of its pages (by weight, see\n"
     "'winnow help sites'), most frequent first, with their document frequency, share, kind\n"
     "and text. NAME www.example.org finds example.org (and the other way round) when only\n"
     "that one is in the database.\n"
     "\n"
     "      --db DB           the site database\n"
-    "      --all             every fingerprint on two or more pages\n"
+    "      --all             every fingerprint on two or more pages (--report: up to 5000\n"
+    "                        rows instead of 300)\n"
     "\n"
-    "exit status: 0 shown; 1 no such site, or the database cannot be read; 2 usage error;\n"
-    "5 the database or the site is damaged\n";
+    "report (one self-contained HTML file, as 'winnow help annotate' describes):\n"
+    "      --report          the site's template blocks with their document frequencies,\n"
+    "                        shown on one of PAGES (inputs as for extract: a WARC, a\n"
+    "                        directory, pages), and a table of the site's most frequent\n"
+    "                        fingerprints. The page shown: of the first 50 pages of the site\n"
+    "                        among PAGES (URL host NAME, or no URL), the one on which the most\n"
+    "                        of the site's template block fingerprints occur; the report and\n"
+    "                        stderr say which. Without PAGES: the table alone.\n"
+    "  -o, --output FILE     write the report to FILE (default: stdout)\n"
+    "      --record N|URL    show this page of PAGES (a record number or a URL)\n"
+    "      --site NAME       every page of PAGES belongs to the site\n"
+    "      --mode, --method, --charset, --max-bytes, --model, --no-model, --no-smooth,\n"
+    "      --rule, --no-title, -r, --input-format, --input-list, -q: as for extract\n"
+    "\n"
+    "exit status: 0 shown; 1 no such site, the database cannot be read, or the report\n"
+    "cannot be written; 2 usage error; 5 the database or the site is damaged\n";
+
+static const char annotate_usage[] =
+    "usage: winnow annotate [OPTIONS] PAGE [-o FILE]\n"
+    "The page as winnow saw it, as one self-contained HTML file: the page's own markup\n"
+    "(scripts, styles, images, frames and every attribute that could load or run anything\n"
+    "removed; nothing is fetched) with every block shaded by its verdict: content,\n"
+    "template, comments, link list, boilerplate. A legend, a switch between the annotated\n"
+    "page and the extracted text, and on hovering a block: its DOM path, characters, link\n"
+    "density, hint names, heuristic value, classifier and smoothed scores, with --db its\n"
+    "site document frequency, and the reason and rule ('winnow rules') that decided it.\n"
+    "Open FILE#content to start at the content block.\n"
+    "\n"
+    "PAGE: an HTML file, - for stdin, or a WARC, JSONL file or directory with --record\n"
+    "(without it, the first page, with a note on stderr).\n"
+    "\n"
+    "  -o, --output FILE     write the report to FILE (default: stdout)\n"
+    "      --record N|URL    the page of a WARC or JSONL file: its record number (WARC\n"
+    "                        records from 0, JSONL lines from 1, as in output names) or URL;\n"
+    "                        of a directory: a file's path or name\n"
+    "      --db DB           use the site model of the page's site: site-mode verdicts, and\n"
+    "                        each block's document frequency\n"
+    "      --site NAME       the page belongs to site NAME (else its URL's host)\n" SITE_TEXT
+    "      --exclude-self    leave the page's own contribution out of the site counts\n"
+    "\npage:\n" PAGE_TEXT
+    "  -r, --recursive, --input-format F, --input-list FILE, --max-bytes N: as for extract\n"
+    "  -q, --quiet           no warnings on stderr\n"
+    "\n"
+    "exit status: 0 written; 1 the page failed (empty, binary, unreadable, no such record)\n"
+    "or the report could not be written; 2 usage error; 4 the page was over --max-bytes;\n"
+    "5 the site database is damaged\n";
 
 static const char check_usage[] =
     "usage: winnow check --db DB\n"
@@ -246,6 +301,7 @@ const char *cli_usage(const char *cmd)
         {"extract", extract_usage}, {"blocks", blocks_usage}, {"segments", segments_usage},
         {"learn", learn_usage},     {"sites", sites_usage},   {"site", site_usage},
         {"check", check_usage},     {"merge", merge_usage},
+        {"check", check_usage},     {"annotate", annotate_usage},
         {"train", cli_train_usage}, {"rules", rules_usage},   {"help", help_usage},
         {"version", version_usage},
         {"dedup", cli_dedup_usage}, {"index", cli_index_usage}, {"search", cli_search_usage},

@@ -19,6 +19,10 @@ packages=(
   python3-cffi       # the Python package (python/winnow): loads libwinnow.so, ABI mode
   python3-pytest     # its tests (python/tests), run by `make check`
   python3-distributed  # Dask distributed: python3 -m winnow.dask and its LocalCluster test
+  # headless browser for the report test (tests/report_check.py browser): winnow
+  # annotate's HTML rendered, screenshot and DOM checked. Large (~350 MB with its
+  # libraries); without it that test prints SKIP. DejaVu: the fonts it renders with.
+  chromium fonts-dejavu-core
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Memcheck over the release build: extraction of the samples in every format,
-# learning and site-mode extraction with each site method. Any error or leak
+# learning and site-mode extraction with each site method, the reports
+# (annotate, site --report). Any error or leak
 # fails the run. (The sanitizer build of `make check` cannot run under
 # valgrind, so this uses build/.)
 set -euo pipefail
@@ -15,4 +16,12 @@ for m in auto blocks path-blocks chunks table-chunks ce fastce; do
   "${vg[@]}" "$w" extract -q --db "$tmp/db" --site samples --mode site --method "$m" samples/ -o "$tmp/site-$m"
 done
 "${vg[@]}" "$w" extract -q --db "$tmp/db" --site samples --exclude-self --method fastce samples/ -o "$tmp/loo"
-echo "valgrind: 0 errors, 0 leaks (13 runs)"
+# the reports: each sample annotated (page mode, and with the site model), the site report
+runs=13
+for f in samples/*.html; do
+  "${vg[@]}" "$w" annotate -q "$f" -o "$tmp/annotate.html"
+  "${vg[@]}" "$w" annotate -q --db "$tmp/db" --site samples "$f" -o "$tmp/annotate-db.html"
+  runs=$((runs + 2))
+done
+"${vg[@]}" "$w" site samples --db "$tmp/db" --report -q samples/ -o "$tmp/site.html"
+echo "valgrind: 0 errors, 0 leaks ($((runs + 1)) runs)"

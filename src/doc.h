@@ -10,6 +10,7 @@
 #include "dom/dom.h"
 #include "meta/meta.h"
 #include "score/rules.h"
+#include "score/why.h"
 #include "util/arena.h"
 #include "util/buf.h"
 
@@ -61,6 +62,7 @@ struct winnow_doc {
     /* where the page came from, as the caller said (in the arena; NULL when unknown) */
     const char *src_url, *src_file, *src_record_id;
     long long src_record;    /* -1 when unknown */
+    wn_explain *explain;     /* why each unit was kept or left out: only when explaining (score/why.h) */
 };
 
 /* Characters of the page's text that were kept as main content. */

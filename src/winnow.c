@@ -33,6 +33,9 @@ struct winnow_engine {
     const wn_classifier *clf;
     wn_classify_options smooth;
     wn_rules rules;     /* the scorer's and selection's rule values */
+    /* class and id tokens seen on this engine's pages and their hint bits
+     * (a fixed mapping: the cache only saves the lookups) */
+    wn_hint_cache *hints;
     char error[512];
 };
 
@@ -48,6 +51,7 @@ struct winnow_engine {
 #define RULE_V1 WN_FIELD_END(winnow_rule, off_value)
 #define BLOCK_V1 WN_FIELD_END(winnow_block, is_content)
 #define COMMENT_V1 WN_FIELD_END(winnow_comment, text)
+#define JSONL_OPTIONS_V1 WN_FIELD_END(winnow_jsonl_options, comments)
 
 const char *winnow_version(void) { return WINNOW_VERSION_STRING; }
 long winnow_version_number(void) { return WINNOW_VERSION_NUMBER; }
@@ -135,7 +139,13 @@ winnow_status winnow_engine_new(const winnow_options *opt, winnow_engine **out)
     if (!e->opt.max_input_bytes) e->opt.max_input_bytes = DEFAULT_MAX_INPUT;
     if (!e->opt.max_depth) e->opt.max_depth = 512;
     e->parser = wn_parser_new(e->opt.max_depth);
-    if (!e->parser) { free(e); return WINNOW_E_NOMEM; }
+    e->hints = calloc(1, sizeof *e->hints); /* keys zero: empty */
+    if (!e->parser || !e->hints) {
+        wn_parser_free(e->parser);
+        free(e->hints);
+        free(e);
+        return WINNOW_E_NOMEM;
+    }
     wn_arena_init(&e->spare_arena);
     wn_buf_init(&e->spare_utf8);
     e->have_spare = 1;
@@ -157,6 +167,7 @@ void winnow_engine_free(winnow_engine *e)
 {
     if (!e) return;
     wn_parser_free(e->parser);
+    free(e->hints);
     if (e->clf) wn_classifier_free(&e->clf_store);
     if (e->have_spare) {
         wn_arena_free(&e->spare_arena);
@@ -305,8 +316,14 @@ winnow_status wn_pipeline_run(winnow_engine *e, wn_run_mode mode, const winnow_i
     if (ps != WN_PARSE_OK) { rc = fail(e, WINNOW_E_PARSE, "the HTML parser rejected the input"); goto failed; }
 
     int learning = mode == WN_RUN_LEARN;
-    if ((learning ? wn_stats_compute_learn : wn_stats_compute)(&d->dom, &d->arena, &d->stats, &d->page_text) != 0) {
+    if ((learning ? wn_stats_compute_learn(&d->dom, &d->arena, &d->stats, &d->page_text)
+                 : wn_stats_compute(&d->dom, &d->arena, &d->stats, &d->page_text, e->hints)) != 0) {
         rc = fail(e, WINNOW_E_NOMEM, "out of memory while computing statistics");
+        goto failed;
+    }
+    int extracting = mode == WN_RUN_EXTRACT || mode == WN_RUN_EXPLAIN;
+    if (mode == WN_RUN_EXPLAIN && wn_explain_begin(d) != 0) {
+        rc = fail(e, WINNOW_E_NOMEM, "out of memory while explaining");
         goto failed;
     }
     wn_page_scores pscore;
@@ -349,19 +366,20 @@ winnow_status wn_pipeline_run(winnow_engine *e, wn_run_mode mode, const winnow_i
         }
     }
     /* page level, learned: where no site model judged the page */
-    if (mode == WN_RUN_EXTRACT && e->clf && d->site_pages == 0) {
+    if (extracting && e->clf && d->site_pages == 0) {
         if (wn_classify_page(d, &pscore, e->clf, &e->smooth, in->url) != 0) {
             rc = fail(e, WINNOW_E_NOMEM, "out of memory while classifying nodes");
             goto failed;
         }
     }
-    if (mode != WN_RUN_EXTRACT) goto status; /* no content selection or metadata */
+    if (!extracting) goto status; /* no content selection or metadata */
     /* metadata first: the selection's fallback reads the description */
     wn_meta_extract(&d->dom, &d->decode, in->url, &d->arena, &d->meta);
     if (wn_select(d, &pscore, e->opt.include_title) != 0) {
         rc = fail(e, WINNOW_E_NOMEM, "out of memory while selecting content");
         goto failed;
     }
+    wn_explain_finish(d);
     if (copy_source(d, in) != 0) {
         rc = fail(e, WINNOW_E_NOMEM, "out of memory while copying the page's source");
         goto failed;
@@ -390,7 +408,7 @@ status:
                  d->dom.body == 0 ? "the page has no <body> with text (a frameset or an empty document)"
                                   : "the page has no visible text");
         d->status = WINNOW_NO_CONTENT;
-    } else if (mode == WN_RUN_EXTRACT && wn_kept_chars(d) == 0) {
+    } else if (extracting && wn_kept_chars(d) == 0) {
         /* visible text, none of it main content: never an empty result
          * that looks like success */
         size_t at = w && w + 2 < sizeof d->warning ? w : 0;
@@ -467,6 +485,7 @@ winnow_status winnow_format_parse(const char *name, winnow_format *out)
         {"text", WINNOW_FORMAT_TEXT}, {"txt", WINNOW_FORMAT_TEXT}, {"markdown", WINNOW_FORMAT_MARKDOWN},
         {"md", WINNOW_FORMAT_MARKDOWN}, {"json", WINNOW_FORMAT_JSON}, {"html", WINNOW_FORMAT_HTML},
         {"blocks", WINNOW_FORMAT_BLOCKS}, {"segments", WINNOW_FORMAT_SEGMENTS}, {"fulltext", WINNOW_FORMAT_FULLTEXT},
+        {"jsonl", WINNOW_FORMAT_JSONL}, {"ndjson", WINNOW_FORMAT_JSONL},
     };
     for (size_t i = 0; name && out && i < sizeof map / sizeof map[0]; i++)
         if (!strcmp(name, map[i].name)) { *out = map[i].f; return WINNOW_OK; }
@@ -489,8 +508,87 @@ winnow_status winnow_render(const winnow_doc *d, winnow_format f, winnow_write_f
     case WINNOW_FORMAT_BLOCKS: wn_render_blocks(d, &o); break;
     case WINNOW_FORMAT_SEGMENTS: wn_render_segments(d, &o); break;
     case WINNOW_FORMAT_FULLTEXT: wn_render_fulltext(d, &o); break;
+    case WINNOW_FORMAT_JSONL: {
+        wn_jsonl_opts jo = {NULL, NULL, 0, 0};
+        wn_render_jsonl(d, &jo, &o);
+        break;
+    }
     default: wn_buf_free(&o.buf); return WINNOW_E_ARG;
     }
+    int oom = o.nomem || o.buf.oom;
+    wn_buf_free(&o.buf);
+    if (oom) return WINNOW_E_NOMEM;
+    return o.failed ? WINNOW_E_IO : WINNOW_OK;
+}
+
+static void jsonl_options_default(winnow_jsonl_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->struct_size = sizeof *o;
+}
+
+winnow_status winnow_jsonl_options_default(winnow_jsonl_options *o, size_t struct_size)
+{
+    winnow_jsonl_options d;
+    jsonl_options_default(&d);
+    if (!o) return WINNOW_E_ARG;
+    memcpy(o, &struct_size, sizeof struct_size);
+    return wn_struct_out(o, &d, sizeof d, JSONL_OPTIONS_V1) == 0 ? WINNOW_OK : WINNOW_E_ARG;
+}
+
+/* The caller's options as the renderer takes them; -1 for a struct_size this library does not take. */
+static int jsonl_opts_in(const winnow_jsonl_options *opt, wn_jsonl_opts *jo)
+{
+    winnow_jsonl_options o;
+    jsonl_options_default(&o);
+    if (opt && wn_struct_in(&o, sizeof o, opt, JSONL_OPTIONS_V1) != 0) return -1;
+    *jo = (wn_jsonl_opts){o.id, o.site, o.blocks != 0, o.comments != 0};
+    return 0;
+}
+
+winnow_status winnow_render_jsonl(const winnow_doc *d, const winnow_jsonl_options *opt, winnow_write_fn write,
+                                  void *ctx)
+{
+    wn_jsonl_opts jo;
+    if (!d || !write || jsonl_opts_in(opt, &jo) != 0) return WINNOW_E_ARG;
+    wn_out o;
+    memset(&o, 0, sizeof o);
+    wn_buf_init(&o.buf);
+    o.write = write;
+    o.ctx = ctx;
+    wn_render_jsonl(d, &jo, &o);
+    int oom = o.nomem || o.buf.oom;
+    wn_buf_free(&o.buf);
+    if (oom) return WINNOW_E_NOMEM;
+    return o.failed ? WINNOW_E_IO : WINNOW_OK;
+}
+
+winnow_status winnow_render_jsonl_failure(const winnow_input *in, winnow_status failure, const char *error,
+                                          const winnow_jsonl_options *opt, winnow_write_fn write, void *ctx)
+{
+    wn_jsonl_opts jo;
+    if (!write || jsonl_opts_in(opt, &jo) != 0) return WINNOW_E_ARG;
+    winnow_input input;
+    winnow_source source;
+    const winnow_input *inp = NULL;
+    if (in) {
+        /* the caller's structures, as far as they go */
+        memset(&input, 0, sizeof input);
+        if (wn_struct_in(&input, sizeof input, in, INPUT_V1) != 0) return WINNOW_E_ARG;
+        if (input.source) {
+            memset(&source, 0, sizeof source);
+            source.record = -1;
+            if (wn_struct_in(&source, sizeof source, input.source, SOURCE_V1) != 0) return WINNOW_E_ARG;
+            input.source = &source;
+        }
+        inp = &input;
+    }
+    wn_out o;
+    memset(&o, 0, sizeof o);
+    wn_buf_init(&o.buf);
+    o.write = write;
+    o.ctx = ctx;
+    wn_render_jsonl_failure(inp, failure, error, &jo, &o);
     int oom = o.nomem || o.buf.oom;
     wn_buf_free(&o.buf);
     if (oom) return WINNOW_E_NOMEM;

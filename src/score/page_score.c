@@ -190,8 +190,24 @@ static int is_script_text(const winnow_doc *d, uint32_t u, const wn_unit_stats *
     return (float)found >= (dense ? WN_RULE(d, SCRIPT_MIN_MARKS) : WN_RULE(d, SCRIPT_STRONG_MARKS));
 }
 
-/* Content value of a unit from its own text, before hints. */
-static float raw_value(const winnow_doc *d, const wn_unit_stats *u, unsigned tag)
+/* Explaining: what kind of name or landmark made element x's hints h
+ * (its own class/id hints: names) trusted boilerplate. */
+static uint8_t name_why(const wn_node *x, uint16_t names, uint16_t h, int specific, int caption)
+{
+    uint16_t hb = (uint16_t)(h & WN_HINT_BOILER);
+    if (caption) return WN_WHY_CAPTION;
+    if (specific && hb == WN_HINT_COMMENT) return WN_WHY_COMMENT_NAME;
+    if (specific && hb == WN_HINT_GALLERY) return WN_WHY_GALLERY_NAME;
+    if (specific && hb == WN_HINT_OVERLAY) return WN_WHY_OVERLAY;
+    if (hb == WN_HINT_COMMENT) return WN_WHY_COMMENT_MIXED_NAME;
+    /* bits no class/id name gave: the element's tag or role */
+    if (hb & ~names & WN_HINT_BOILER) return x->tag == WN_TAG_FORM ? WN_WHY_FORM : WN_WHY_LANDMARK;
+    return WN_WHY_NAME;
+}
+
+/* Content value of a unit from its own text, before hints; *why says
+ * when it is a link list or a fragment (explaining only). */
+static float raw_value(const winnow_doc *d, const wn_unit_stats *u, unsigned tag, uint8_t *why)
 {
     float c = (float)u->chars;
     if (u->chars == 0) return 0.0f;
@@ -202,11 +218,17 @@ static float raw_value(const winnow_doc *d, const wn_unit_stats *u, unsigned tag
     if (wn_tag_has(tag, WN_TF_HEADING) &&
         !(plain >= WN_RULE(d, HEADING_PROSE_CHARS) && (float)(u->stops + u->commas) >= WN_RULE(d, HEADING_PROSE_MARKS)))
         return l > plain ? -c : 0.0f;
-    if (l > WN_RULE(d, LINK_LIST_SHARE) * c) return -c;
+    if (l > WN_RULE(d, LINK_LIST_SHARE) * c) {
+        *why = WN_WHY_LINK_LIST;
+        return -c;
+    }
     float v = plain - WN_RULE(d, LINK_PENALTY) * l;
     int sentences = u->stops + u->commas;
     if (sentences == 0) {
-        if (plain < WN_RULE(d, FRAGMENT_CHARS)) return -WN_RULE(d, FRAGMENT_PENALTY) * c;
+        if (plain < WN_RULE(d, FRAGMENT_CHARS)) {
+            *why = WN_WHY_FRAGMENT;
+            return -WN_RULE(d, FRAGMENT_PENALTY) * c;
+        }
         if (plain < WN_RULE(d, UNPUNCTUATED_CHARS)) v *= WN_RULE(d, UNPUNCTUATED_WEIGHT);
     }
     return v;
@@ -258,8 +280,13 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
             lb->unit[i] = (wn_tag_has(x->tag, WN_TF_BREAK) && !(x->flags & WN_NF_HIDDEN)) ? i : lb->unit[x->parent];
         }
     }
+    wn_explain *ex = d->explain;
     for (uint32_t i = 0; i < n; i++)
-        if (lb->unit[i] == i) ps->raw[i] = lb->value[i] = raw_value(d, &ps->own[i], dom->nodes[i].tag);
+        if (lb->unit[i] == i) {
+            uint8_t why = WN_WHY_NONE;
+            ps->raw[i] = lb->value[i] = raw_value(d, &ps->own[i], dom->nodes[i].tag, &why);
+            if (ex) ex->raw_why[i] = why;
+        }
 
     /* positive text mass per subtree, to decide which hints to trust */
     for (uint32_t i = 0; i < n; i++) pos[i] = (lb->unit[i] == i && lb->value[i] > 0) ? lb->value[i] : 0.0f;
@@ -325,6 +352,7 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
         const wn_node *x = &dom->nodes[i];
         uint32_t p = x->parent;
         ps->boiler[i] = ps->boiler[p];
+        if (ex) ex->boil_why[i] = ex->boil_why[p];
         ps->content_hint[i] = ps->content_hint[p];
         /* loose text after a comment marker (records written as text and
          * <br>s, one <hr> apart) is comments as much as elements are; the
@@ -333,6 +361,7 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
         if (p != WN_NONE && comments_after[p]) {
             ps->boiler[i] |= WN_HINT_COMMENT;
             ps->after_marker[i] = 1;
+            if (ex) ex->boil_why[i] = WN_WHY_COMMENT_MARKER;
         }
         if (x->tag == WN_TAG_TEXT) continue;
         int content = 0;
@@ -369,7 +398,10 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
         }
         h = (uint16_t)(h & ~untrusted);
         if ((h & WN_HINT_OVERLAY) && frame_rule && i != title && wn_node_within(dom, i, title)) trusted = 0;
-        if ((h & WN_HINT_BOILER) && trusted) ps->boiler[i] |= (uint16_t)(h & WN_HINT_BOILER);
+        if ((h & WN_HINT_BOILER) && trusted) {
+            ps->boiler[i] |= (uint16_t)(h & WN_HINT_BOILER);
+            if (ex) ex->boil_why[i] = name_why(x, st[i].hints, h, specific, caption[i] & 1);
+        }
         if (st[i].chars == 0 && p != WN_NONE && !comments_after[p] && !(untrusted & WN_HINT_COMMENT) &&
             is_comment_marker(dom, &st[i], x, h) &&
             marker_closes_content(d, pos, total, i))
@@ -384,6 +416,11 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
         uint8_t *region = wn_arena_calloc(a, n, 1);
         if (!region || wn_record_regions(d, ps, !(untrusted & WN_HINT_COMMENT), region) < 0) return -1;
         for (uint32_t i = 1; i < n; i++) {
+            /* (explaining: a name that already left it out stays the reason) */
+            if (ex && region[i] && !ps->boiler[i])
+                ex->boil_why[i] = (region[i] & WN_REGION_COMMENT)               ? WN_WHY_COMMENT_RECORDS
+                                  : ex->boil_why[i] == WN_WHY_TEASER_EXCERPTS ? WN_WHY_TEASER_EXCERPTS
+                                                                              : WN_WHY_TEASER_RECORDS;
             if (region[i] & WN_REGION_COMMENT) ps->boiler[i] |= WN_HINT_COMMENT;
             if (region[i] & WN_REGION_TEASER) ps->boiler[i] |= WN_HINT_RELATED;
         }
@@ -392,7 +429,10 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
     /* hints applied to unit values; script text is boilerplate wherever it is */
     for (uint32_t i = 0; i < n; i++) {
         if (lb->unit[i] != i || ps->own[i].chars == 0) continue;
-        if (is_script_text(d, i, &ps->own[i])) ps->boiler[i] |= WN_HINT_SCRIPT;
+        if (is_script_text(d, i, &ps->own[i])) {
+            if (ex && !ps->boiler[i]) ex->boil_why[i] = WN_WHY_SCRIPT;
+            ps->boiler[i] |= WN_HINT_SCRIPT;
+        }
         float c = (float)ps->own[i].chars;
         float v = lb->value[i];
         uint16_t b = ps->boiler[i];
@@ -408,6 +448,13 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
         lb->value[i] = v;
         float t = 0.5f - v / (2.0f * c);
         lb->templ[i] = t < 0 ? 0 : (t > 1 ? 1 : t);
+    }
+    if (ex) {
+        ex->boiler = ps->boiler;
+        ex->self_hint = ps->self_hint;
+        ex->raw = ps->raw;
+        ex->own = ps->own;
+        memcpy(ex->heur, lb->value, (size_t)n * sizeof(float));
     }
     return 0;
 }

@@ -668,6 +668,10 @@ static int teaser_runs(page *pgp, float *mass, uint32_t *kid, uint8_t *region)
                     (cut || near < WN_RULE(d, TEASER_NEAR_TEXT) * mass[nm / 2])) {
                     uint32_t b = kid[s], e = kid[s + len - 1] + dom->nodes[kid[s + len - 1]].size;
                     for (uint32_t k = b; k < e; k++) region[k] |= WN_REGION_TEASER;
+                    /* explaining: which rule made it a list of other posts */
+                    if (cut && d->explain)
+                        for (uint32_t k = b; k < e; k++)
+                            if (!ps->boiler[k]) d->explain->boil_why[k] = WN_WHY_TEASER_EXCERPTS;
                     found += (int)count;
                 }
             }

@@ -9,13 +9,15 @@ enum { VERDICT_TEMPLATE, VERDICT_UNIQUE, VERDICT_UNDECIDED };
 /* One unit's site verdict applied to its value and templateness: template
  * units sink, unique running text rises, the rest keeps its page value. */
 static void apply_verdict(wn_labels *lb, wn_page_scores *ps, uint32_t u, int verdict, int flag_unique,
-                          wn_site_judgement *out)
+                          wn_site_judgement *out, wn_explain *ex, uint8_t why)
 {
     uint32_t chars = ps->own[u].chars;
     float c = (float)chars;
     float v = lb->value[u];
     if (verdict == VERDICT_TEMPLATE) {
         v = -c;
+        /* explaining: a page-level reason (a name, comments) stays the reason */
+        if (ex && !(ps->boiler[u] & ~WN_HINT_SITE)) ex->boil_why[u] = why;
         ps->boiler[u] |= WN_HINT_SITE;
         if (lb->unique) lb->unique[u] = 0;
         out->template_units++;
@@ -74,7 +76,7 @@ static int template_boxes(winnow_doc *d, wn_page_scores *ps, const uint8_t *unit
     }
     for (uint32_t u = 0; u < n; u++) {
         if (lb->unit[u] != u || ps->own[u].chars == 0 || !box[u] || unit_tmpl[u]) continue;
-        apply_verdict(lb, ps, u, VERDICT_TEMPLATE, 0, out);
+        apply_verdict(lb, ps, u, VERDICT_TEMPLATE, 0, out, d->explain, WN_WHY_SITE_BOX);
     }
     return 0;
 }
@@ -138,7 +140,8 @@ int wn_site_score(winnow_doc *d, wn_page_scores *ps, const wn_page_signals *sig,
         for (uint32_t k = 0; k < sig->ce->count; k++) tmpl[sig->ce->units[k]] = non[k];
         for (uint32_t u = 0; u < n; u++) {
             if (lb->unit[u] != u || ps->own[u].chars == 0) continue;
-            apply_verdict(lb, ps, u, tmpl[u] ? VERDICT_TEMPLATE : VERDICT_UNIQUE, 0, out);
+            apply_verdict(lb, ps, u, tmpl[u] ? VERDICT_TEMPLATE : VERDICT_UNIQUE, 0, out, d->explain,
+                          WN_WHY_SITE_TEMPLATE);
         }
         return 0;
     }
@@ -179,7 +182,7 @@ int wn_site_score(winnow_doc *d, wn_page_scores *ps, const wn_page_signals *sig,
         unit_tmpl[u] = (uint8_t)is_template;
         /* unique: no other page has this text */
         int verdict = is_template ? VERDICT_TEMPLATE : df_chunk < unique_below ? VERDICT_UNIQUE : VERDICT_UNDECIDED;
-        apply_verdict(lb, ps, u, verdict, 1, out);
+        apply_verdict(lb, ps, u, verdict, 1, out, d->explain, WN_WHY_SITE_TEMPLATE);
     }
     if (template_boxes(d, ps, unit_tmpl, out) != 0) return -1;
     return 0;

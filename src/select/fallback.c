@@ -34,7 +34,8 @@
 
 
 /* Units kept by their text alone inside candidate c; returns the positive
- * running text they hold. With apply, marks them kept. */
+ * running text they hold. With apply (non-zero: the reason, wn_why, a page
+ * explained records), marks them kept. */
 static float keep_by_text(winnow_doc *d, const wn_page_scores *ps, const float *pos0, uint16_t *inner, uint32_t c,
                           int apply)
 {
@@ -53,11 +54,19 @@ static float keep_by_text(winnow_doc *d, const wn_page_scores *ps, const float *
         }
         if (x->tag == WN_TAG_TEXT || lb->unit[i] != i) continue;
         const wn_unit_stats *o = &ps->own[i];
+        if (apply && d->explain) {
+            d->explain->in_block[i] = 1;
+            if (o->chars && inner[i] && !(ps->boiler[i] & (WN_HINT_SCRIPT | WN_HINT_COMMENT)))
+                d->explain->sel_why[i] = WN_WHY_FALLBACK_INNER;
+        }
         if (o->chars == 0 || inner[i] || (ps->boiler[i] & (WN_HINT_SCRIPT | WN_HINT_COMMENT))) continue;
         float r = ps->raw[i];
         if (r <= 0.0f && o->link_chars * 2 > o->chars) continue;
         if (r > 0.0f) prose += r;
-        if (apply) lb->keep[i] = 1;
+        if (apply) {
+            lb->keep[i] = 1;
+            if (d->explain) d->explain->sel_why[i] = (uint8_t)apply;
+        }
     }
     return prose;
 }
@@ -166,7 +175,14 @@ int wn_fallback(winnow_doc *d, const wn_page_scores *ps, int include_title)
     if (chosen == WN_NONE) return 0;
 
     memset(lb->keep, 0, n);
-    keep_by_text(d, ps, pos0, inner, chosen, 1);
+    if (d->explain) {
+        memset(d->explain->in_block, 0, n);
+        memset(d->explain->sel_why, 0, n);
+    }
+    keep_by_text(d, ps, pos0, inner, chosen,
+                 how == WN_SOURCE_LANDMARK      ? WN_WHY_FALLBACK_LANDMARK
+                 : how == WN_SOURCE_DESCRIPTION ? WN_WHY_FALLBACK_DESCRIPTION
+                                                : WN_WHY_FALLBACK_UNHINTED);
     lb->container = chosen;
     lb->headline = WN_NONE;
     lb->source = how;
@@ -174,6 +190,7 @@ int wn_fallback(winnow_doc *d, const wn_page_scores *ps, int include_title)
         uint32_t h = wn_find_headline(d, chosen);
         if (h != WN_NONE) {
             lb->keep[h] = 1;
+            if (d->explain) d->explain->sel_why[h] = WN_WHY_HEADLINE;
             if (!wn_node_within(dom, chosen, h)) lb->headline = h;
         }
     }

@@ -3,15 +3,20 @@
 #include <ctype.h>
 #include <string.h>
 
+/* Whether unit u may be kept inside the content block: 0 not, else
+ * KEEP_RUNNING (running text), KEEP_FRAGMENT or KEEP_CELL, which say why
+ * when a page is explained. */
+enum { KEEP_RUNNING = 1, KEEP_FRAGMENT = 2, KEEP_CELL = 3 };
+
 static int unit_keepable(const winnow_doc *d, const wn_page_scores *ps, uint32_t u)
 {
     const wn_unit_stats *o = &ps->own[u];
     if (o->chars == 0) return 0;
     if (ps->boiler[u]) return 0;
-    if (d->labels.value[u] > 0) return 1;
+    if (d->labels.value[u] > 0) return KEEP_RUNNING;
     /* short plain fragments inside the content (subheadings, table cells,
      * captions) stay; link lists do not */
-    if ((float)o->link_chars <= WN_RULE(d, KEEP_FRAGMENT_MAX_LINKS) * (float)o->chars) return 1;
+    if ((float)o->link_chars <= WN_RULE(d, KEEP_FRAGMENT_MAX_LINKS) * (float)o->chars) return KEEP_FRAGMENT;
     /* a table is data: a cell that is a link (a film title, an infobox
      * value) stays when its table is not mostly links */
     const wn_dom *dom = &d->dom;
@@ -28,7 +33,15 @@ static int unit_keepable(const winnow_doc *d, const wn_page_scores *ps, uint32_t
                (wn_tag_has(dom->nodes[c].tag, WN_TF_TABLE) && dom->nodes[c].tag != WN_TAG_TD &&
                 dom->nodes[c].tag != WN_TAG_TH && wn_node_within(dom, t, c));
     if (!data) return 0;
-    return (float)d->stats[t].link_chars <= WN_RULE(d, TABLE_CELL_MAX_LINKS) * (float)d->stats[t].chars;
+    return (float)d->stats[t].link_chars <= WN_RULE(d, TABLE_CELL_MAX_LINKS) * (float)d->stats[t].chars ? KEEP_CELL : 0;
+}
+
+/* Explaining: unit u is kept for reason why (running text), or as a
+ * fragment or a table cell (how, from unit_keepable). */
+static void explain_keep(winnow_doc *d, uint32_t u, int how, uint8_t why)
+{
+    if (!d->explain) return;
+    d->explain->sel_why[u] = how == KEEP_FRAGMENT ? WN_WHY_FRAGMENT_KEPT : how == KEEP_CELL ? WN_WHY_TABLE_CELL : why;
 }
 
 
@@ -140,12 +153,18 @@ static int same_shape(const wn_dom *dom, uint32_t a, uint32_t b)
     return la == lb && memcmp(ca, cb, la) == 0;
 }
 
-/* Keep the units of subtree r. */
-static void keep_subtree(winnow_doc *d, const wn_page_scores *ps, uint32_t r)
+/* Keep the units of subtree r (explaining: running text for reason why). */
+static void keep_subtree(winnow_doc *d, const wn_page_scores *ps, uint32_t r, uint8_t why)
 {
     const wn_node *c = &d->dom.nodes[r];
-    for (uint32_t i = r; i < r + c->size; i++)
-        if (d->labels.unit[i] == i && unit_keepable(d, ps, i)) d->labels.keep[i] = 1;
+    for (uint32_t i = r; i < r + c->size; i++) {
+        if (d->explain) d->explain->in_block[i] = 1;
+        int how;
+        if (d->labels.unit[i] == i && (how = unit_keepable(d, ps, i))) {
+            d->labels.keep[i] = 1;
+            explain_keep(d, i, how, why);
+        }
+    }
 }
 
 /* Title anchoring's limit on joins: a sibling outside the headline's
@@ -159,7 +178,7 @@ typedef struct join_guard {
 /* Siblings of self scoring at least min (and with shape, of self's tag
  * and class) join the content: their units are kept. Returns how many. */
 static int join_siblings(winnow_doc *d, const wn_page_scores *ps, const float *score, uint32_t self, float min,
-                         int shape, const join_guard *g)
+                         int shape, const join_guard *g, uint8_t why)
 {
     const wn_dom *dom = &d->dom;
     uint32_t parent = dom->nodes[self].parent;
@@ -169,7 +188,7 @@ static int join_siblings(winnow_doc *d, const wn_page_scores *ps, const float *s
         if (c == self || dom->nodes[c].tag == WN_TAG_TEXT || (shape && !same_shape(dom, c, self))) continue;
         if (g->anchor != WN_NONE && !wn_node_within(dom, c, g->anchor) && holds_peer(dom, c, g->peers, g->npeers))
             continue;
-        if (score[c] >= min && !ps->boiler[c]) { keep_subtree(d, ps, c); joined++; }
+        if (score[c] >= min && !ps->boiler[c]) { keep_subtree(d, ps, c, why); joined++; }
     }
     return joined;
 }
@@ -191,6 +210,7 @@ static void keep_lone_paragraphs(winnow_doc *d, const wn_page_scores *ps)
         uint32_t p = dom->nodes[i].parent;
         if (p == WN_NONE || (float)d->stats[p].link_chars >= WN_RULE(d, LONE_MAX_LINK_DENSITY) * (float)d->stats[p].chars) continue;
         lb->keep[i] = 1;
+        explain_keep(d, i, KEEP_RUNNING, WN_WHY_LONE);
         added = 1;
     }
     /* the walk then covers the whole body, keeping only what is marked;
@@ -228,6 +248,7 @@ static void keep_standfirst(winnow_doc *d, const wn_page_scores *ps)
         uint32_t p = dom->nodes[i].parent;
         if (p == WN_NONE || (float)d->stats[p].link_chars >= WN_RULE(d, LONE_MAX_LINK_DENSITY) * (float)d->stats[p].chars) continue;
         lb->keep[i] = 1;
+        explain_keep(d, i, KEEP_RUNNING, WN_WHY_STANDFIRST);
         added = 1;
     }
     if (!added) return;
@@ -270,6 +291,7 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
     if (!peers) return -1;
     uint32_t npeers = 0;
     uint32_t anchor = best != WN_NONE && WN_RULE(d, ANCHOR_SHARE) > 0.0f ? anchor_region(d, ps, peers, &npeers) : WN_NONE;
+    uint8_t best_why = WN_WHY_BEST_BLOCK;
     if (anchor != WN_NONE && !wn_node_within(dom, anchor, best)) {
         /* the best block lies outside the article, or holds it and other
          * articles besides */
@@ -287,6 +309,7 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
             if (inner != WN_NONE && score[inner] >= WN_RULE(d, ANCHOR_SHARE) * best_score) {
                 best = inner;
                 best_score = score[inner];
+                best_why = WN_WHY_ANCHORED;
             }
         }
     }
@@ -297,7 +320,11 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
         /* no running text anywhere: keep what is not a link list, so a
          * list page or a bare fragment still yields its words */
         for (uint32_t i = 0; i < n; i++)
-            if (lb->unit[i] == i && unit_keepable(d, ps, i)) lb->keep[i] = 1;
+            if (lb->unit[i] == i && unit_keepable(d, ps, i)) {
+                lb->keep[i] = 1;
+                explain_keep(d, i, KEEP_RUNNING, WN_WHY_NO_BLOCK);
+                if (d->explain) d->explain->in_block[i] = 1;
+            }
         lb->container = dom->body;
     } else {
         /* Siblings that score well themselves join the content (an article
@@ -308,7 +335,7 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
         float threshold = WN_RULE(d, JOIN_SHARE) * best_score;
         if (threshold < WN_RULE(d, JOIN_MIN_VALUE)) threshold = WN_RULE(d, JOIN_MIN_VALUE);
         const join_guard guard = {anchor, peers, npeers};
-        int joined = join_siblings(d, ps, score, best, threshold, 0, &guard);
+        int joined = join_siblings(d, ps, score, best, threshold, 0, &guard, WN_WHY_JOINED);
         if (!joined && WN_RULE(d, JOIN_SECTIONS) > 0.0f) {
             /* an article split into sections, each wrapped more than once
              * (the best block is the inner wrapper of one; the outer
@@ -322,16 +349,17 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
                  p = dom->nodes[p].parent)
                 w = p;
             if (w != best) {
-                joined = join_siblings(d, ps, score, w, WN_RULE(d, JOIN_MIN_VALUE), 1, &guard);
+                joined = join_siblings(d, ps, score, w, WN_RULE(d, JOIN_MIN_VALUE), 1, &guard, WN_WHY_JOINED_SECTIONS);
                 if (joined) { best = w; parent = dom->nodes[w].parent; }
             }
         }
-        keep_subtree(d, ps, best);
+        keep_subtree(d, ps, best, best_why);
         if (joined) lb->container = parent;
         if (include_title) {
             uint32_t h = wn_find_headline(d, lb->container);
             if (h != WN_NONE) {
                 lb->keep[h] = 1;
+                if (d->explain) d->explain->sel_why[h] = WN_WHY_HEADLINE;
                 /* outside the block it is walked on its own, first */
                 if (!wn_node_within(dom, lb->container, h)) lb->headline = h;
             }
