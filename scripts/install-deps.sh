@@ -16,6 +16,9 @@ packages=(
   clang libclang-rt-14-dev   # libFuzzer and sanitizer runtimes for `make check`
   valgrind           # memcheck over the release build in CI
   groff-base         # renders man/winnow.1 in the man page test
+  python3-cffi       # the Python package (python/winnow): loads libwinnow.so, ABI mode
+  python3-pytest     # its tests (python/tests), run by `make check`
+  python3-distributed  # Dask distributed: python3 -m winnow.dask and its LocalCluster test
   # headless browser for the report test (tests/report_check.py browser): winnow
   # annotate's HTML rendered, screenshot and DOM checked. Large (~350 MB with its
   # libraries); without it that test prints SKIP. DejaVu: the fonts it renders with.

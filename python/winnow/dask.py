@@ -1,0 +1,320 @@
+"""Site learning and extraction over WARC files on Dask distributed.
+
+    python3 -m winnow.dask WARCS... --db DB -o OUT [--scheduler ADDRESS] [--workers N]
+
+1. map      one task per WARC file: its pages recorded per site into a partial
+            file (``winnow.Partial``, as ``winnow learn --partial``), OUT's
+            ``.parts/part-NNNNN.wpart``
+2. reduce   one task: the partial files merged into the site database DB in
+            the WARCs' order (``SiteDB.merge``, as ``winnow merge``), site by
+            site. The result is the database ``winnow learn --db DB WARCS...``
+            gives, bit for bit (the merge is exact: README, "Site learning as
+            map-reduce")
+3. models   every worker opens DB read-only, once, and keeps it: at DB's path
+            (storage every worker sees: the local disk for a LocalCluster), or
+            with ``--ship-db`` from a copy of the file broadcast to the workers
+            through the scheduler (``Client.scatter(broadcast=True)``)
+4. extract  one task per WARC file: every page extracted with its site's
+            model (``SiteDB.extract``, as ``winnow extract --db DB``), one JSON
+            line per page in input order, to OUT/shard-NNNNN.jsonl[.gz]
+
+Without ``--scheduler`` a ``LocalCluster`` of ``--workers`` processes is started
+(``--threads-per-worker`` threads each). OUT and its ``.parts`` folder must be
+on storage every worker sees. A summary (pages, sites, seconds per phase,
+pages/s, each worker's peak RSS) goes to stderr and, with ``--stats FILE``, to
+FILE as JSON.
+
+A JSON line: id (the WARC's name and the record number, as the CLI names its
+outputs), source (file, record, record_id), url, site, status, warning, error,
+language, metadata, content_source, text (the keys of `winnow extract --format
+jsonl`); a page that fails has its status and error and no result keys.
+
+docs/scale.md tells how the same run goes on many machines.
+"""
+import argparse
+import gzip
+import hashlib
+import json
+import os
+import resource
+import sys
+import tempfile
+import threading
+import time
+
+import winnow
+from winnow.reader import read
+from winnow.sitedb import Partial, SiteDB, site_name
+
+def _stem(path):
+    name = os.path.basename(path)
+    for ext in (".warc.gz", ".warc", ".jsonl.gz", ".jsonl", ".gz"):
+        if name.endswith(ext):
+            return name[: -len(ext)]
+    return name
+
+
+def memory():
+    """This process's memory now: peak and current RSS in kB (VmHWM, VmRSS:
+    counted from this process's own start, unlike ru_maxrss, which a spawned
+    worker inherits from the process that forked it)."""
+    out = {}
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith(("VmHWM:", "VmRSS:")):
+                    k, v = line.split(":", 1)
+                    out[k] = int(v.split()[0])
+    except OSError:
+        pass
+    ru = resource.getrusage(resource.RUSAGE_SELF)
+    return {"peak_rss_kb": out.get("VmHWM"), "rss_kb": out.get("VmRSS"), "cpu_seconds": ru.ru_utime + ru.ru_stime}
+
+
+# ---- tasks (run on the workers) ----
+
+def learn_shard(index, warc, work, half_life=None, engine_options=None):
+    """Map: the pages of one WARC file into a partial file."""
+    t0 = time.perf_counter()
+    path = os.path.join(work, "part-%05d.wpart" % index)
+    with Partial(half_life, **(engine_options or {})) as p:
+        stats = p.learn(warc)
+        p.write(path)
+        sites = p.sites
+    return {"index": index, "warc": warc, "part": path, "pages": stats.pages, "counted": stats.counted,
+            "duplicates": stats.duplicates, "failed": stats.failed, "errors": stats.errors[:10], "sites": sites,
+            "bytes": os.path.getsize(path), "seconds": time.perf_counter() - t0}
+
+
+def merge_parts(db, parts, commit_every=None):
+    """Reduce: the partial files into the database, in order, site by site."""
+    t0 = time.perf_counter()
+    with SiteDB(db) as d:
+        rep = d.merge(parts, commit_every=commit_every)
+        rep["site_count"] = len(d.sites())
+    rep["seconds"] = time.perf_counter() - t0
+    rep["db_bytes"] = os.path.getsize(db)
+    return rep
+
+
+_dbs = {}
+_shipped = []  # the copies written by _worker_db, removed by _close_dbs
+_dbs_lock = threading.Lock()
+
+
+def _worker_db(ref, engine_options):
+    """The worker's read-only SiteDB for ref: a path, or (digest, bytes) of a
+    shipped copy, written once into the worker's temporary folder."""
+    key = ref if isinstance(ref, str) else ref[0]
+    with _dbs_lock:
+        db = _dbs.get(key)
+        if db is None:
+            path = ref
+            if not isinstance(ref, str):
+                digest, data = ref
+                path = os.path.join(tempfile.gettempdir(), "winnow-dask-%d-%s.db" % (os.getpid(), digest[:16]))
+                with open(path + ".tmp", "wb") as f:
+                    f.write(data)
+                os.replace(path + ".tmp", path)
+                _shipped.append(path)
+            db = _dbs[key] = SiteDB(path, readonly=True, **(engine_options or {}))
+        return db
+
+
+def _line(rec, stem, db, fmt, site_opts):
+    """One page's JSON object, its keys in the order of the CLI's --format jsonl
+    (branch jsonl: id, source, url, site, status, warning, error, then
+    language, metadata, content_source, text)."""
+    line = {"id": "%s-%s" % (stem, rec.id),
+            "source": {"file": rec.file, "record": rec.number if rec.number >= 0 else None,
+                       "record_id": rec.record_id},
+            "url": rec.url, "site": site_name(rec.url) or None}
+    try:
+        r = db.extract(rec, format=fmt, **site_opts)
+    except winnow.Error as e:
+        line.update(status=e.status, warning=None, error=e.message)
+        return line, False
+    line.update(status=r.status, warning=r.warning or None, error=None, language=r.metadata["language"],
+                metadata={k: v for k, v in r.metadata.items() if k != "language"},
+                content_source=r.content_source, text=r.text)
+    return line, True
+
+
+def extract_shard(index, warc, db_ref, out, fmt="text", compress=False, engine_options=None, site_opts=None):
+    """Extract: every page of one WARC file with its site's model, to a JSONL shard."""
+    t0 = time.perf_counter()
+    db = _worker_db(db_ref, engine_options)
+    path = os.path.join(out, "shard-%05d.jsonl%s" % (index, ".gz" if compress else ""))
+    tmp = path + ".tmp"
+    n = failed = 0
+    stem = _stem(warc)
+    opener = (lambda p: gzip.open(p, "wt", encoding="utf-8", compresslevel=6)) if compress else \
+        (lambda p: open(p, "w", encoding="utf-8"))
+    with opener(tmp) as f, read(warc) as reader:
+        for rec in reader:
+            line, ok = _line(rec, stem, db, fmt, site_opts or {})
+            n += 1
+            failed += not ok
+            f.write(json.dumps(line, ensure_ascii=False))
+            f.write("\n")
+    os.replace(tmp, path)  # whole or not at all: a retried task writes it again
+    return {"index": index, "warc": warc, "shard": path, "pages": n, "failed": failed,
+            "seconds": time.perf_counter() - t0}
+
+
+# ---- the driver ----
+
+def run(client, warcs, db, out, work=None, half_life=None, ship_db=False, fmt="text", compress=False,
+        engine_options=None, site_opts=None, log=None, retries=2):
+    """The four phases on a connected distributed.Client; a summary dict."""
+    log = log or (lambda *a: None)
+    warcs = [os.path.abspath(w) for w in warcs]
+    out = os.path.abspath(out)
+    db = os.path.abspath(db)
+    work = os.path.abspath(work or os.path.join(out, ".parts"))
+    os.makedirs(out, exist_ok=True)
+    os.makedirs(work, exist_ok=True)
+    summary = {"warcs": len(warcs), "workers": len(client.scheduler_info()["workers"])}
+    before = client.run(_reset_peak)
+
+    t0 = time.perf_counter()
+    # every task can run again: a partial file and a shard are written whole
+    # (a temporary file renamed), and a merge counts pages merged already as
+    # duplicates; a worker lost midway has its tasks run elsewhere
+    futs = [client.submit(learn_shard, i, w, work, half_life, engine_options, pure=False, retries=retries)
+            for i, w in enumerate(warcs)]
+    parts = client.gather(futs)
+    t1 = time.perf_counter()
+    pages = sum(p["pages"] for p in parts)
+    summary["learn"] = {"seconds": t1 - t0, "pages": pages, "failed": sum(p["failed"] for p in parts),
+                        "part_bytes": sum(p["bytes"] for p in parts)}
+    log("map: %d pages of %d WARC files into %d partial files (%.1f MB) in %.2f s" % (
+        pages, len(warcs), len(parts), summary["learn"]["part_bytes"] / 1e6, t1 - t0))
+
+    rep = client.submit(merge_parts, db, [p["part"] for p in parts], pure=False, retries=retries).result()
+    t2 = time.perf_counter()
+    summary["merge"] = dict(rep, seconds=t2 - t1)
+    log("reduce: merged into %s: %d sites, %d pages (%d counted, %d duplicates) in %.2f s" % (
+        db, rep["site_count"], rep["pages"], rep["counted"], rep["duplicates"], t2 - t1))
+
+    if ship_db:
+        with open(db, "rb") as f:
+            data = f.read()
+        ref = client.scatter((hashlib.sha256(data).hexdigest(), data), broadcast=True)
+    else:
+        ref = db
+    futs = [client.submit(extract_shard, i, w, ref, out, fmt, compress, engine_options, site_opts, pure=False,
+                          retries=retries)
+            for i, w in enumerate(warcs)]
+    shards = client.gather(futs)
+    t3 = time.perf_counter()
+    n = sum(s["pages"] for s in shards)
+    summary["extract"] = {"seconds": t3 - t2, "pages": n, "failed": sum(s["failed"] for s in shards),
+                          "shards": [s["shard"] for s in shards], "shipped_db": bool(ship_db)}
+    log("extract: %d pages into %d JSONL shards in %.2f s" % (n, len(shards), t3 - t2))
+
+    summary["seconds"] = t3 - t0
+    summary["pages_per_s"] = pages / (t3 - t0) if t3 > t0 else 0.0
+    summary["worker_memory"] = client.run(memory)
+    summary["worker_cpu_seconds"] = sum(m["cpu_seconds"] - before.get(w, {}).get("cpu_seconds", 0)
+                                        for w, m in summary["worker_memory"].items())
+    client.run(_close_dbs)
+    for p in parts:
+        try:
+            os.unlink(p["part"])
+        except OSError:
+            pass
+    try:
+        os.rmdir(work)
+    except OSError:
+        pass
+    return summary
+
+
+def _reset_peak():
+    """Counts the worker's peak RSS from now on (Linux: writing 5 to clear_refs)."""
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+    except OSError:
+        pass
+    return memory()
+
+
+def _close_dbs():
+    with _dbs_lock:
+        for db in _dbs.values():
+            db.close()
+        _dbs.clear()
+        while _shipped:
+            try:
+                os.unlink(_shipped.pop())
+            except OSError:
+                pass
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python3 -m winnow.dask", description=__doc__.split("\n\n")[0])
+    ap.add_argument("warcs", nargs="+", metavar="WARC", help="WARC files (.warc, .warc.gz), in shard order")
+    ap.add_argument("--db", required=True, help="the site database to learn into (created when missing)")
+    ap.add_argument("-o", "--output", required=True, help="folder of the JSONL shards")
+    ap.add_argument("--scheduler", help="address of a running scheduler (default: start a LocalCluster)")
+    ap.add_argument("--workers", type=int, default=2, help="LocalCluster: worker processes (default 2)")
+    ap.add_argument("--threads-per-worker", type=int, default=1, help="LocalCluster: threads each (default 1)")
+    ap.add_argument("--memory-limit", default="auto", help="LocalCluster: memory per worker (default auto)")
+    ap.add_argument("--work", help="folder of the partial files (default OUT/.parts)")
+    ap.add_argument("--half-life", type=float, help="pages after which old evidence counts half (default 1000)")
+    ap.add_argument("--ship-db", action="store_true",
+                    help="broadcast a copy of the database to the workers instead of opening it at its path")
+    ap.add_argument("-f", "--format", default="text", help="the text field's format (default text)")
+    ap.add_argument("--gzip", action="store_true", help="write shard-NNNNN.jsonl.gz")
+    ap.add_argument("--mode", default="auto", choices=("auto", "site", "page"))
+    ap.add_argument("--profile", action="store_true",
+                    help="LocalCluster: keep the workers' statistical profiler (off by default: it costs CPU)")
+    ap.add_argument("--retries", type=int, default=2, help="runs of a failed task again (default 2)")
+    ap.add_argument("--stats", help="write the summary as JSON to this file")
+    ap.add_argument("-q", "--quiet", action="store_true")
+    args = ap.parse_args(argv)
+
+    from distributed import Client, LocalCluster
+
+    log = (lambda *a: None) if args.quiet else (lambda *a: print("winnow.dask:", *a, file=sys.stderr))
+    t0 = time.perf_counter()
+    cluster = None
+    if args.scheduler:
+        client = Client(args.scheduler)
+    else:
+        if not args.profile:
+            # the workers' statistical profiler samples every thread's stack
+            # every 10 ms: CPU taken from the extraction
+            import dask
+            dask.config.set({"distributed.worker.profile.enabled": False})
+        cluster = LocalCluster(n_workers=args.workers, threads_per_worker=args.threads_per_worker,
+                               processes=True, memory_limit=args.memory_limit, dashboard_address=":0")
+        client = Client(cluster)
+    start = time.perf_counter() - t0
+    log("cluster: %d workers, ready in %.2f s" % (len(client.scheduler_info()["workers"]), start))
+    try:
+        summary = run(client, args.warcs, args.db, args.output, work=args.work, half_life=args.half_life,
+                      ship_db=args.ship_db, fmt=args.format, compress=args.gzip,
+                      site_opts={"mode": args.mode}, log=log, retries=args.retries)
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+    summary["cluster_start_seconds"] = start
+    mem = summary["worker_memory"]
+    log("%d pages in %.2f s: %.1f pages/s (cluster start %.2f s apart); worker peak RSS %s MB" % (
+        summary["learn"]["pages"], summary["seconds"], summary["pages_per_s"], start,
+        ", ".join("%.1f" % (m["peak_rss_kb"] / 1024) for m in mem.values() if m.get("peak_rss_kb"))))
+    if args.stats:
+        with open(args.stats, "w") as f:
+            json.dump(summary, f, indent=1)
+    failed = summary["learn"]["failed"] + summary["extract"]["failed"]
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    # the tasks are pickled by reference to winnow.dask, not to __main__
+    from winnow.dask import main as _main
+    sys.exit(_main())
