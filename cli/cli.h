@@ -193,5 +193,7 @@ int cmd_train(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_keywords(int argc, char **argv);
+int cmd_classify(int argc, char **argv);
 
 #endif

@@ -50,6 +50,8 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "check")) return cmd_check(argc, argv);
     if (!strcmp(cmd, "train")) return cmd_train(argc, argv);
     if (!strcmp(cmd, "rules")) return cmd_rules(argc, argv);
+    if (!strcmp(cmd, "keywords")) return cmd_keywords(argc, argv);
+    if (!strcmp(cmd, "classify")) return cmd_classify(argc, argv);
     if (cmd[0] == '-')
         fprintf(stderr, "winnow: '%s' before a command (usage: winnow COMMAND [OPTIONS] [INPUT...]; try 'winnow help')\n", cmd);
     else

@@ -72,6 +72,8 @@ static const char top_usage[] =
     "  check --db DB             check a site database: integrity and every site's checksums\n"
     "  train SOURCE... -o MODEL  train the page-level node classifier from site-level labels\n"
     "  rules                     the scorer's rule table: name, stage, default, off value, reason\n"
+    "  keywords INPUT...         top terms and phrases of each page's main text (TF-IDF)\n"
+    "  classify INPUT...         topic classification (Naive Bayes): train, apply, cross-validate\n"
     "  help [COMMAND]            this text, or a command's options\n"
     "  version                   the version (also -V, --version)\n"
     "\n"
@@ -210,6 +212,8 @@ static const char version_usage[] =
     "usage: winnow version (or winnow -V, winnow --version)\n";
 
 extern const char cli_train_usage[];
+extern const char cli_keywords_usage[];
+extern const char cli_classify_usage[];
 
 const char *cli_usage(const char *cmd)
 {
@@ -219,6 +223,7 @@ const char *cli_usage(const char *cmd)
         {"check", check_usage},
         {"train", cli_train_usage}, {"rules", rules_usage},   {"help", help_usage},
         {"version", version_usage},
+        {"keywords", cli_keywords_usage}, {"classify", cli_classify_usage},
     };
     if (!cmd) return top_usage;
     for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
