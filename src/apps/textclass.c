@@ -346,7 +346,7 @@ winnow_status winnow_textclass_load(const char *path, winnow_textclass **out, ch
         char *p = tab;
         for (size_t l = 0; l < c->nl; l++) {
             double x;
-            if (*p != '\t' || count_field(p + 1, &end, &x) != 0)
+            if ((l > 0 && *p != '\t') || count_field(p + 1, &end, &x) != 0)
                 BAD("%s: line %zu: %zu counts (numbers >= 0) expected, one per label", path, lineno, c->nl);
             c->count[(size_t)ti * c->lcap + l] = x;
             p = end;
