@@ -25,6 +25,9 @@ const char cli_classify_usage[] =
     "      --cv N            N-fold cross-validation, stratified by label: prints the accuracy\n"
     "      --pairs           with --cv: every 2-class problem (each pair of labels) on its own,\n"
     "                        a line each (LABEL_A<TAB>LABEL_B<TAB>ACCURACY), then their mean\n"
+    "      --invert          with --cv: train on one fold and test on the others, each fold\n"
+    "                        in turn (few training pages: --cv 10 on 10 pages a label trains\n"
+    "                        on one page a label)\n"
     "      --labels FILE     labels: NAME<TAB>LABEL lines (NAME as the page's name: the file\n"
     "                        stem, or CONTAINER record number); pages without one are left out\n"
     "      --label-by-name   label = the page's name up to its last '_' (topic_7: topic)\n"
@@ -35,7 +38,7 @@ const char cli_classify_usage[] =
     "exit status: 0 done; 1 a page or input failed, or a model could not be read or\n"
     "written; 2 usage error\n";
 
-enum { C_TRAIN = 300, C_NB, C_CV, C_PAIRS, C_LABELS, C_LABEL_BY_NAME, C_ALPHA, C_SEED };
+enum { C_TRAIN = 300, C_NB, C_CV, C_PAIRS, C_LABELS, C_LABEL_BY_NAME, C_ALPHA, C_SEED, C_INVERT };
 
 static const struct option classify_options[] = {
     {"output", required_argument, NULL, 'o'},
@@ -47,6 +50,7 @@ static const struct option classify_options[] = {
     {"label-by-name", no_argument, NULL, C_LABEL_BY_NAME},
     {"alpha", required_argument, NULL, C_ALPHA},
     {"seed", required_argument, NULL, C_SEED},
+    {"invert", no_argument, NULL, C_INVERT},
     {NULL, 0, NULL, 0},
 };
 
@@ -59,7 +63,7 @@ typedef struct labelled {
 typedef struct cl_run {
     const char *output, *nb, *labels_path;
     unsigned folds;
-    int train, pairs, by_name;
+    int train, pairs, by_name, invert;
     unsigned long long seed;
     winnow_textclass_options topt;
     /* --labels: name -> label */
@@ -89,6 +93,7 @@ static int cl_option(void *ctx, int c, const char *val)
         r->folds = (unsigned)v;
         return 0;
     case C_PAIRS: r->pairs = 1; return 0;
+    case C_INVERT: r->invert = 1; return 0;
     case C_LABELS: r->labels_path = val; return 0;
     case C_LABEL_BY_NAME: r->by_name = 1; return 0;
     case C_ALPHA: {
@@ -257,13 +262,13 @@ static int cross_validate(cl_run *r, const char *a, const char *b, size_t *corre
         int any = 0;
         for (size_t i = 0; i < r->n; i++) {
             const labelled *p = &r->p[i];
-            if (p->fold == (int)f || (a && strcmp(p->label, a) != 0 && strcmp(p->label, b) != 0)) continue;
+            if ((p->fold == (int)f) != r->invert || (a && strcmp(p->label, a) != 0 && strcmp(p->label, b) != 0)) continue;
             if (winnow_textclass_add(c, p->bag, p->label) != WINNOW_OK) { winnow_textclass_free(c); return -1; }
             any = 1;
         }
         for (size_t i = 0; any && i < r->n; i++) {
             const labelled *p = &r->p[i];
-            if (p->fold != (int)f || (a && strcmp(p->label, a) != 0 && strcmp(p->label, b) != 0)) continue;
+            if ((p->fold != (int)f) != r->invert || (a && strcmp(p->label, a) != 0 && strcmp(p->label, b) != 0)) continue;
             size_t l;
             if (winnow_textclass_predict(c, p->bag, &l, NULL) != WINNOW_OK) { winnow_textclass_free(c); return -1; }
             *correct += !strcmp(winnow_textclass_label(c, l), p->label);
@@ -287,7 +292,7 @@ int cmd_classify(int argc, char **argv)
     if (!rc && modes != 1) { fprintf(stderr, "winnow: classify needs one of --train, --nb MODEL, --cv N\n"); rc = EXIT_USAGE; }
     if (!rc && r.train && !r.output) { fprintf(stderr, "winnow: --train needs -o MODEL\n"); rc = EXIT_USAGE; }
     if (!rc && !r.train && r.output) { fprintf(stderr, "winnow: -o is for --train\n"); rc = EXIT_USAGE; }
-    if (!rc && r.pairs && !r.folds) { fprintf(stderr, "winnow: --pairs goes with --cv N\n"); rc = EXIT_USAGE; }
+    if (!rc && (r.pairs || r.invert) && !r.folds) { fprintf(stderr, "winnow: --pairs and --invert go with --cv N\n"); rc = EXIT_USAGE; }
     if (!rc && !r.nb && !r.labels_path == !r.by_name) {
         fprintf(stderr, "winnow: --train and --cv need the labels: --labels FILE or --label-by-name\n");
         rc = EXIT_USAGE;
