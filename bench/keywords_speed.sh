@@ -24,8 +24,8 @@ for ((r = 0; r < rounds; r++)); do
     times[$c]="${times[$c]:-} $t"
   done
 done
-printf '%-24s %8s %10s   (%s pages, median of %s runs)\n' command seconds pages/s "$pages" "$rounds"
+printf '%-28s %8s %10s   (%s pages, median of %s runs)\n' command seconds pages/s "$pages" "$rounds"
 for c in "${cmds[@]}"; do
   med=$(tr ' ' '\n' <<<"${times[$c]}" | sed '/^$/d' | sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}')
-  printf '%-24s %8.2f %10.0f\n' "winnow $c" "$med" "$(echo "$pages / $med" | bc -l)"
+  printf '%-28s %8.2f %10.0f\n' "winnow $c" "$med" "$(echo "$pages / $med" | bc -l)"
 done

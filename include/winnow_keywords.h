@@ -65,7 +65,8 @@ typedef struct winnow_df winnow_df;
  * damaged), WINNOW_E_NOMEM, WINNOW_E_ARG; err says why. */
 WINNOW_API winnow_status winnow_df_load(const char *path, winnow_df **out, char *err, size_t errcap);
 /* The table built into the library: document frequencies of the main text
- * of the 7,359 pages of 60 sites of winnow's site corpus (make df). */
+ * (page mode) of winnow's site corpus, 60 sites, the 7,099 of its 7,359
+ * pages that have main text (make df). */
 WINNOW_API winnow_status winnow_df_default(winnow_df **out);
 WINNOW_API void winnow_df_free(winnow_df *df);
 /* Documents counted, terms held, and the DF of a term (0 when it is not
