@@ -387,24 +387,19 @@ winnow_status winnow_df_builder_add(winnow_df_builder *b, const char *text, size
     return WINNOW_OK;
 }
 
-static const char *sort_strings;
-static int by_string(const void *a, const void *b)
-{
-    return strcmp(sort_strings + *(const uint32_t *)a, sort_strings + *(const uint32_t *)b);
-}
+static int by_string(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 winnow_status winnow_df_builder_save(winnow_df_builder *b, const char *path, unsigned min_df, char *err, size_t errcap)
 {
     if (!b || !path) { wn_apps_err(err, errcap, "no path given"); return WINNOW_E_ARG; }
     if (b->docs == 0) { wn_apps_err(err, errcap, "no documents counted: a DF table needs at least one"); return WINNOW_E_ARG; }
     if (min_df < 1) min_df = 1;
-    uint32_t *keep = malloc((b->n ? b->n : 1) * sizeof *keep);
+    const char **keep = malloc((b->n ? b->n : 1) * sizeof *keep);
     if (!keep) { wn_apps_err(err, errcap, "out of memory"); return WINNOW_E_NOMEM; }
     size_t nk = 0;
     for (size_t i = 0; i < b->n; i++)
-        if (b->t[i].df >= (b->t[i].phrase ? 2 * min_df : min_df)) keep[nk++] = b->t[i].str;
-    /* the offsets sort as their strings; each string's DF is found again by its hash */
-    sort_strings = b->strings.data;
+        if (b->t[i].df >= (b->t[i].phrase ? 2 * min_df : min_df)) keep[nk++] = b->strings.data + b->t[i].str;
+    /* sorted by string; each string's DF is found again by its hash */
     qsort(keep, nk, sizeof *keep, by_string);
     wn_out *o;
     if (wn_out_open(&o, path, err, errcap) != 0) { free(keep); return WINNOW_E_IO; }
@@ -412,7 +407,7 @@ winnow_status winnow_df_builder_save(winnow_df_builder *b, const char *path, uns
     int n = snprintf(line, sizeof line, "winnow-df\t1\ndocs\t%llu\nmin_df\t%u\nterms\t%zu\n", b->docs, min_df, nk);
     wn_out_write(o, line, (size_t)n);
     for (size_t i = 0; i < nk; i++) {
-        const char *s = b->strings.data + keep[i];
+        const char *s = keep[i];
         size_t len = strlen(s);
         uint32_t idx = wn_termmap_get(&b->map, wn_term_hash(s, len));
         wn_out_write(o, s, len);
@@ -460,14 +455,20 @@ struct winnow_keywords {
     wn_buf strings;
 };
 
-static const kterm *sort_terms;
-static const char *sort_text;
+/* A candidate as sorted: best score first, ties by term (no state outside
+ * the array, so that threads may rank at once). */
+typedef struct kcand {
+    double score;
+    const char *s;
+    uint32_t len, idx;
+} kcand;
+
 static int by_score(const void *a, const void *b)
 {
-    const kterm *x = &sort_terms[*(const uint32_t *)a], *y = &sort_terms[*(const uint32_t *)b];
+    const kcand *x = a, *y = b;
     if (x->score != y->score) return x->score > y->score ? -1 : 1;
     size_t n = x->len < y->len ? x->len : y->len;
-    int c = memcmp(sort_text + x->str, sort_text + y->str, n);
+    int c = memcmp(x->s, y->s, n);
     return c ? c : (x->len > y->len) - (x->len < y->len);
 }
 
@@ -487,7 +488,8 @@ winnow_status winnow_keywords_extract(const winnow_df *df, const char *text, siz
     wn_tokens_init(&tk);
     wn_termmap map = {0};
     kterm *t = NULL;
-    uint32_t *order = NULL, *tokterm = NULL;
+    kcand *order = NULL;
+    uint32_t *tokterm = NULL;
     size_t nt = 0;
     winnow_keywords *res = calloc(1, sizeof *res);
     if (!res) goto done;
@@ -564,10 +566,8 @@ winnow_status winnow_keywords_extract(const winnow_df *df, const char *text, siz
         if (k->stop || k->out || (k->w1 != UINT32_MAX && k->tf < 2)) continue;
         k->score = (double)k->tf * (ln_n - log((double)k->df + 1));
         if (!(k->score > 0)) continue;
-        order[nc++] = (uint32_t)i;
+        order[nc++] = (kcand){k->score, tk.text.data + k->str, k->len, (uint32_t)i};
     }
-    sort_terms = t;
-    sort_text = tk.text.data;
     qsort(order, nc, sizeof *order, by_score);
     size_t want = nc < o.k ? nc : o.k;
     res->k = calloc(want ? want : 1, sizeof *res->k);
@@ -575,7 +575,7 @@ winnow_status winnow_keywords_extract(const winnow_df *df, const char *text, siz
     size_t *offs = malloc((want ? want : 1) * sizeof *offs);
     if (!offs) goto done;
     for (size_t j = 0; j < want; j++) {
-        const kterm *k = &t[order[j]];
+        const kterm *k = &t[order[j].idx];
         offs[j] = res->strings.len;
         wn_buf_put(&res->strings, tk.text.data + k->str, k->len);
         wn_buf_putc(&res->strings, '\0');
