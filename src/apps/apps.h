@@ -16,6 +16,15 @@ winnow_status wn_apps_read_file(const char *path, char **out, size_t *len, char 
 int wn_apps_line(char *data, size_t len, size_t *pos, char **line);
 int wn_apps_field(const char *line, const char *name, unsigned long long *v);
 
+/* The parsers behind winnow_df_load and winnow_textclass_load, on a file's
+ * bytes (data[len] must be writable: lines are cut in place; name is the
+ * file's, for messages). */
+struct winnow_df;
+struct winnow_textclass;
+winnow_status wn_df_parse(char *data, size_t len, const char *name, struct winnow_df **out, char *err, size_t errcap);
+winnow_status wn_textclass_parse(char *data, size_t len, const char *name, struct winnow_textclass **out, char *err,
+                                 size_t errcap);
+
 typedef struct wn_out wn_out;
 int wn_out_open(wn_out **o, const char *path, char *err, size_t errcap);
 void wn_out_write(wn_out *o, const char *s, size_t n);

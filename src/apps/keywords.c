@@ -195,7 +195,7 @@ void winnow_df_free(winnow_df *df)
     free(df);
 }
 
-static winnow_status parse_df(char *data, size_t len, const char *name, winnow_df **out, char *err, size_t errcap)
+winnow_status wn_df_parse(char *data, size_t len, const char *name, winnow_df **out, char *err, size_t errcap)
 {
     winnow_df *df = calloc(1, sizeof *df);
     if (!df) { wn_apps_err(err, errcap, "out of memory"); return WINNOW_E_NOMEM; }
@@ -218,7 +218,12 @@ static winnow_status parse_df(char *data, size_t len, const char *name, winnow_d
     if (!wn_apps_line(data, len, &pos, &line) || (lineno++, wn_apps_field(line, "terms", &terms)) != 0 ||
         terms > 100000000ull)
         BAD("%s: line 4: 'terms<TAB>T' expected", name);
-    if (wn_termmap_init(&df->map, (size_t)terms) != 0) { st = WINNOW_E_NOMEM; BAD("out of memory"); }
+    /* a term line takes 4 bytes at least: a header that claims more lines than
+     * the file can hold reserves no more than the file can fill */
+    if (wn_termmap_init(&df->map, (size_t)(terms < len / 4 ? terms : len / 4)) != 0) {
+        st = WINNOW_E_NOMEM;
+        BAD("out of memory");
+    }
     const char *prev = NULL;
     for (unsigned long long t = 0; t < terms; t++) {
         if (!wn_apps_line(data, len, &pos, &line))
@@ -263,7 +268,7 @@ winnow_status winnow_df_load(const char *path, winnow_df **out, char *err, size_
     size_t len = 0;
     winnow_status st = wn_apps_read_file(path, &data, &len, err, errcap);
     if (st != WINNOW_OK) return st;
-    st = parse_df(data, len, path, out, err, errcap);
+    st = wn_df_parse(data, len, path, out, err, errcap);
     free(data);
     return st;
 }
@@ -277,7 +282,7 @@ winnow_status winnow_df_default(winnow_df **out)
     size_t len = 0;
     int rc = wn_apps_gunzip(wn_default_df, wn_default_df_len, &data, &len);
     if (rc) return rc == -1 ? WINNOW_E_NOMEM : WINNOW_E_FORMAT;
-    winnow_status st = parse_df(data, len, "built-in DF table", out, NULL, 0);
+    winnow_status st = wn_df_parse(data, len, "built-in DF table", out, NULL, 0);
     free(data);
     return st;
 }

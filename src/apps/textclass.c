@@ -284,15 +284,12 @@ static int count_field(const char *s, char **end, double *v)
     return *end != s && isfinite(*v) && *v >= 0 ? 0 : -1;
 }
 
-winnow_status winnow_textclass_load(const char *path, winnow_textclass **out, char *err, size_t errcap)
+winnow_status wn_textclass_parse(char *data, size_t len, const char *path, winnow_textclass **out, char *err,
+                                  size_t errcap)
 {
-    if (out) *out = NULL;
-    if (!path || !out) { wn_apps_err(err, errcap, "no path given"); return WINNOW_E_ARG; }
-    char *data = NULL;
-    size_t len = 0, pos = 0, lineno = 1;
-    winnow_status st = wn_apps_read_file(path, &data, &len, err, errcap);
-    if (st != WINNOW_OK) return st;
-    st = WINNOW_E_FORMAT;
+    *out = NULL;
+    size_t pos = 0, lineno = 1;
+    winnow_status st = WINNOW_E_FORMAT;
     winnow_textclass *c = NULL;
     char *line, *end;
     unsigned long long v, nl = 0, nt = 0;
@@ -358,11 +355,22 @@ winnow_status winnow_textclass_load(const char *path, winnow_textclass **out, ch
         if (*line) BAD("%s: line %zu: more lines than the %llu terms its header announces", path, lineno, nt);
     }
 #undef BAD
-    free(data);
     *out = c;
     return WINNOW_OK;
 fail:
-    free(data);
     winnow_textclass_free(c);
+    return st;
+}
+
+winnow_status winnow_textclass_load(const char *path, winnow_textclass **out, char *err, size_t errcap)
+{
+    if (out) *out = NULL;
+    if (!path || !out) { wn_apps_err(err, errcap, "no path given"); return WINNOW_E_ARG; }
+    char *data = NULL;
+    size_t len = 0;
+    winnow_status st = wn_apps_read_file(path, &data, &len, err, errcap);
+    if (st != WINNOW_OK) return st;
+    st = wn_textclass_parse(data, len, path, out, err, errcap);
+    free(data);
     return st;
 }
