@@ -13,8 +13,10 @@
 #
 # usage: bench/keywords.sh [-d DF]... [CORPUS...]
 #   -d DF: a DF table (repeat for several; default: the built-in one, named
-#          "corpus-main", and one built here from the corpus's full text,
-#          "corpus-full")
+#          "corpus-main", one built here from the site corpus's full text,
+#          "corpus-full", and "in-domain": for each bench corpus, a table of
+#          its own pages' full text, Kolcz & Yih's DF setting, built here with
+#          --min-df 2). -d builtin and -d in-domain name those two.
 # Site-mode rows cover only the pages in site groups; the page and full
 # rows beside them are computed on the same pages.
 set -euo pipefail
@@ -37,10 +39,17 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 if [ ${#dfs[@]} -eq 0 ]; then
   "$winnow" keywords -q --build-df --fulltext "$corpus"/*.warc.gz -o "$work/corpus-full.df.gz"
-  dfs=(builtin "$work/corpus-full.df.gz")
+  dfs=(builtin "$work/corpus-full.df.gz" in-domain)
 fi
 dfname() { case $1 in builtin) echo corpus-main ;; */corpus-full.df.gz) echo corpus-full ;; *) basename "$1" ;; esac; }
-dfopt() { [ "$1" = builtin ] || echo "--df $1"; }
+# the option for table $1 on corpus $c
+dfopt() {
+  case $1 in
+    builtin) ;;
+    in-domain) echo "--df $work/$c-in-domain.df.gz" ;;
+    *) echo "--df $1" ;;
+  esac
+}
 
 printf '%-24s %-12s %-6s %s\n' corpus df text "top-N x100 (pages)"
 for c in "${corpora[@]}"; do
@@ -50,6 +59,9 @@ for c in "${corpora[@]}"; do
   cut -f2 "$work/$c.groups" | tr ' ' '\n' | sed '/^$/d' > "$work/$c.site-ids"
   for df in "${dfs[@]}"; do
     d=$(dfname "$df")
+    if [ "$df" = in-domain ]; then
+      "$winnow" keywords -q --build-df --fulltext --min-df 2 "$bench/$c/html" -o "$work/$c-in-domain.df.gz"
+    fi
     # shellcheck disable=SC2046
     "$winnow" keywords -q -f json $(dfopt "$df") --plain "$bench/$c/gold" > "$work/$c-$d-gold.jsonl" || true
     # shellcheck disable=SC2046
