@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "winnow.h"
+#include "winnow_apps.h"
 
 /* Exit statuses (README "Exit status", the usage text): the first that
  * applies of 2 (before anything ran), 5, 1, 4, 3, else 0; learn stopped by
@@ -27,6 +28,7 @@ typedef struct cli_opts {
     const char *charset;
     const char *url;
     const char *db_path;
+    const char *partial;         /* learn --partial: the partial file to write */
     const char *site;            /* --site: every input belongs to this site */
     const char *model;           /* --model: node classifier file instead of the built-in one */
     winnow_options lib;
@@ -44,6 +46,13 @@ typedef struct cli_opts {
     char *list_data;             /* --input-list: the file's bytes, which inputs point into */
     const char *rules[32];       /* --rule NAME=VALUE, applied to every engine */
     int nrules;
+    /* dedup, index, search (cli/cmd_dedup.c, cli/cmd_index.c) */
+    int names;                   /* name every page as -o would (dedup, index: the page's id) */
+    winnow_dedup_options dedup;  /* --sketch, --min-matches, --lsh, --rows */
+    int pairs;                   /* dedup --pairs: the pairs instead of the clusters */
+    const char *site_db;         /* index --site-db: site models (--db is the index) */
+    size_t limit;                /* search -n, --limit */
+    int raw;                     /* search --raw: FTS5 query syntax */
 } cli_opts;
 
 /* Option parsing shared by the commands (getopt_long: --name=VALUE, -fVALUE,
@@ -155,6 +164,8 @@ void cli_site_name(const cli_opts *o, const cli_page *p, char *out, size_t cap);
  * site that failed to load is not tried again: its pages get the same error. */
 typedef struct cli_sites cli_sites;
 cli_sites *cli_sites_new(winnow_sitedb *db, double half_life);
+/* The sites of a partial (learn --partial): its models, owned by it. */
+cli_sites *cli_sites_new_partial(winnow_partial *p);
 /* *loaded (may be NULL) is set when this call loaded the site: once per site. */
 winnow_site *cli_sites_get(cli_sites *s, const char *name, char *err, size_t errcap, int *loaded);
 /* A site failed to load because the database is damaged. */
@@ -193,6 +204,21 @@ int cmd_train(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+/* near-duplicates and search (cli/cmd_dedup.c, cli/cmd_index.c) */
+int cmd_dedup(int argc, char **argv);
+int cmd_index(int argc, char **argv);
+int cmd_search(int argc, char **argv);
+/* s as a JSON string, quotes included. */
+void cli_json_string(FILE *f, const char *s);
+/* The text dedup and index work on: the page extracted as the options say
+ * (its site's model from sites, when given and the mode is not page) and
+ * rendered as main text, or as full text with -f fulltext. *text is
+ * malloc'd; *doc (may be NULL) is kept for its metadata (free it).
+ * WINNOW_OK, a document status (NO_MAIN: an empty text), or a failure with
+ * err filled. */
+winnow_status cli_page_text(const cli_opts *o, winnow_engine *e, cli_sites *sites, const cli_page *p,
+                            winnow_doc **doc, char **text, size_t *len, char *err, size_t errcap);
 int cmd_keywords(int argc, char **argv);
 int cmd_classify(int argc, char **argv);
 

@@ -368,10 +368,20 @@ int cmd_learn(int argc, char **argv)
     int rc = cli_parse(argc, argv, &o,
                        "--db --site --half-life --batch --output --format --quiet --max-bytes --no-title --mode "
                        "--method --charset --model --no-model --no-smooth --rule --jobs --recursive --input-format "
-                       "--input-list --commit-every");
+                       "--input-list --commit-every --partial");
     if (rc) { cli_opts_free(&o); return rc == CLI_DONE ? EXIT_OK : rc; }
     if (o.ninputs == 0) { fprintf(stderr, "winnow: learn needs pages (directories, WARC or JSONL files)\n"); cli_opts_free(&o); return EXIT_USAGE; }
-    if (!o.db_path && !o.batch) { fprintf(stderr, "winnow: learn needs --db PATH (or --batch)\n"); cli_opts_free(&o); return EXIT_USAGE; }
+    if (o.partial && (o.db_path || o.batch)) {
+        fprintf(stderr, "winnow: learn --partial writes a partial file only: no --db or --batch with it (merge the "
+                        "partial with 'winnow merge PART... --db DB')\n");
+        cli_opts_free(&o);
+        return EXIT_USAGE;
+    }
+    if (!o.db_path && !o.batch && !o.partial) {
+        fprintf(stderr, "winnow: learn needs --db PATH (or --partial OUT, or --batch)\n");
+        cli_opts_free(&o);
+        return EXIT_USAGE;
+    }
 
     /* before the database is opened: a signal while it is checked or
      * created still ends the run through the same path */
@@ -382,8 +392,15 @@ int cmd_learn(int argc, char **argv)
         winnow_status st = winnow_sitedb_open(o.db_path, WINNOW_SITEDB_WRITE, &db, err, sizeof err);
         if (st != WINNOW_OK) { fprintf(stderr, "winnow: %s\n", err); cli_opts_free(&o); return cli_db_exit(st); }
     }
+    /* --partial: the pages recorded per site, written at the end (map-reduce) */
+    winnow_partial *partial = NULL;
+    if (o.partial && winnow_partial_new(o.half_life, &partial) != WINNOW_OK) {
+        fprintf(stderr, "winnow: out of memory\n");
+        cli_opts_free(&o);
+        return EXIT_SOME_FAILED;
+    }
     cli_progress_start("learn", o.quiet);
-    cli_sites *sites = cli_sites_new(db, o.half_life);
+    cli_sites *sites = partial ? cli_sites_new_partial(partial) : cli_sites_new(db, o.half_life);
     cli_inputs *in = cli_inputs_open(&o);
     int nworkers = o.jobs > 1 ? o.jobs : 0;
     learn_worker *ws = calloc((size_t)(nworkers + 1), sizeof *ws);
@@ -490,6 +507,7 @@ int cmd_learn(int argc, char **argv)
 
     winnow_site **all;
     size_t nsites = cli_sites_all(sites, &all);
+    if (partial) nsites = winnow_partial_site_count(partial);
     int damaged = cli_sites_damaged(sites);
     if (damaged) save_status = WINNOW_E_DB_DAMAGED; /* found damaged meanwhile: no more writes */
     else if (db && (save_status == WINNOW_OK || save_status == WINNOW_E_DB_BUSY))
@@ -524,6 +542,21 @@ int cmd_learn(int argc, char **argv)
                     sig == SIGINT ? "SIGINT" : "SIGTERM", pages);
     }
 
+    if (partial && sig) {
+        fprintf(stderr, "winnow: interrupted by %s after %zu pages; %s was not written\n",
+                sig == SIGINT ? "SIGINT" : "SIGTERM", pages, o.partial);
+    } else if (partial) {
+        double tw = now_s();
+        if (winnow_partial_write(partial, o.partial) != WINNOW_OK) {
+            fprintf(stderr, "winnow: %s\n", winnow_partial_error(partial));
+            failed++;
+        } else if (!o.quiet) {
+            size_t ps = winnow_partial_site_count(partial);
+            fprintf(stderr, "wrote %s: %zu pages of %zu site%s in %.2f s\n", o.partial,
+                    winnow_partial_page_count(partial), ps, ps == 1 ? "" : "s", now_s() - tw);
+        }
+    }
+
     int no_content = 0;
     if (o.batch && !sig) {
         /* input order: the pages to stdout come out in it */
@@ -545,6 +578,7 @@ int cmd_learn(int argc, char **argv)
     int skipped = cli_inputs_skipped(in);
     cli_inputs_close(in);
     cli_sites_free(sites);
+    winnow_partial_free(partial);
     winnow_sitedb_close(db);
     cli_opts_free(&o);
     if (sig) return 128 + sig;

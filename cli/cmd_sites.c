@@ -168,3 +168,48 @@ int cmd_check(int argc, char **argv)
     cli_opts_free(&o);
     return s == WINNOW_OK ? EXIT_OK : cli_db_exit(s);
 }
+
+/* winnow merge PART... --db DB: partial files (learn --partial) counted into
+ * a site database, exactly as one learn over their shards in that order. */
+int cmd_merge(int argc, char **argv)
+{
+    cli_opts o;
+    int rc = cli_parse(argc, argv, &o, "--db --commit-every --quiet --input-list");
+    if (rc) { cli_opts_free(&o); return rc == CLI_DONE ? EXIT_OK : rc; }
+    if (!o.db_path || o.ninputs == 0) {
+        fprintf(stderr, "winnow: usage: winnow merge PART... --db PATH (parts from 'winnow learn --partial')\n");
+        cli_opts_free(&o);
+        return EXIT_USAGE;
+    }
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    /* every part checked before the database is opened (or created) */
+    char err[1024];
+    for (int i = 0; i < o.ninputs; i++) {
+        winnow_status s = winnow_partial_check(o.inputs[i], NULL, err, sizeof err);
+        if (s != WINNOW_OK) {
+            fprintf(stderr, "winnow: %s; nothing was merged\n", err);
+            cli_opts_free(&o);
+            return EXIT_SOME_FAILED;
+        }
+    }
+    winnow_sitedb *db = NULL;
+    winnow_status s = winnow_sitedb_open(o.db_path, WINNOW_SITEDB_WRITE, &db, err, sizeof err);
+    if (s != WINNOW_OK) { fprintf(stderr, "winnow: %s\n", err); cli_opts_free(&o); return cli_db_exit(s); }
+    winnow_merge_options mo;
+    winnow_merge_options_default(&mo, sizeof mo);
+    if (o.commit_every != 1000) mo.commit_every = o.commit_every; /* else the merge's own default */
+    winnow_merge_report rep = {sizeof rep};
+    s = winnow_sitedb_merge(db, o.inputs, (size_t)o.ninputs, &mo, &rep);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    if (s != WINNOW_OK)
+        fprintf(stderr, "winnow: merging into %s failed: %s\n", o.db_path, winnow_sitedb_error(db));
+    else if (!o.quiet)
+        fprintf(stderr, "merged %zu part%s into %s: %zu pages (%zu counted, %zu duplicates) of %zu site%s in %.2f s\n",
+                rep.parts, rep.parts == 1 ? "" : "s", o.db_path, rep.pages, rep.counted, rep.duplicates, rep.sites,
+                rep.sites == 1 ? "" : "s", secs);
+    winnow_sitedb_close(db);
+    cli_opts_free(&o);
+    return s == WINNOW_OK ? EXIT_OK : cli_db_exit(s);
+}

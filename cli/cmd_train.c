@@ -91,7 +91,7 @@ static int train_count(const char *opt, const char *v, unsigned long long lo, un
 int cmd_train(int argc, char **argv)
 {
     winnow_train_options to;
-    winnow_train_options_default(&to);
+    winnow_train_options_default(&to, sizeof to);
     const char *output = NULL, *curve = NULL, *exclude = NULL;
     unsigned folds = 0;
     int all_kinds = 0;
@@ -147,7 +147,8 @@ int cmd_train(int argc, char **argv)
     eo.classifier = 0; /* the trainer only parses and counts */
     winnow_engine *e = NULL;
     winnow_engine_new(&eo, &e);
-    winnow_trainer *t = winnow_trainer_new(&to);
+    winnow_trainer *t = NULL;
+    winnow_trainer_new(&to, &t);
     if (!e || !t) { fprintf(stderr, "winnow: out of memory\n"); return EXIT_SOME_FAILED; }
     int failed = 0;
     double t0 = now_s();

@@ -123,7 +123,7 @@ cli_inputs *cli_inputs_open(const cli_opts *o)
     cli_inputs *in = calloc(1, sizeof *in);
     if (!in) return NULL;
     in->o = o;
-    if (o->output && !(in->names = cli_names_new())) {
+    if ((o->output || o->names) && !(in->names = cli_names_new())) {
         free(in);
         return NULL;
     }
@@ -321,16 +321,7 @@ void cli_site_name(const cli_opts *o, const cli_page *p, char *out, size_t cap)
 {
     out[0] = '\0';
     if (o->site) { snprintf(out, cap, "%s", o->site); return; }
-    if (!p->url) return;
-    const char *h = strstr(p->url, "://");
-    h = h ? h + 3 : p->url;
-    const char *at = strpbrk(h, "@/?#");
-    if (at && *at == '@') h = at + 1; /* user:password@ */
-    size_t n = strcspn(h, "/?#:");
-    if (n >= cap) n = cap - 1;
-    for (size_t i = 0; i < n; i++) out[i] = (char)((h[i] >= 'A' && h[i] <= 'Z') ? h[i] + 32 : h[i]);
-    out[n] = '\0';
-    if (!strncmp(out, "www.", 4)) memmove(out, out + 4, n - 3);
+    winnow_url_site(p->url, out, cap);
 }
 
 /* ---- site cache ---- */
@@ -341,6 +332,7 @@ typedef struct failed_site {
 
 struct cli_sites {
     winnow_sitedb *db;
+    winnow_partial *partial;  /* its sites are the partial's (not listed here) */
     double half_life;
     winnow_site **sites;
     size_t count, cap;
@@ -371,10 +363,24 @@ cli_sites *cli_sites_new(winnow_sitedb *db, double half_life)
     return s;
 }
 
+cli_sites *cli_sites_new_partial(winnow_partial *p)
+{
+    cli_sites *s = cli_sites_new(NULL, 0);
+    if (s) s->partial = p;
+    return s;
+}
+
 winnow_site *cli_sites_get(cli_sites *s, const char *name, char *err, size_t errcap, int *loaded)
 {
     if (loaded) *loaded = 0;
     pthread_mutex_lock(&s->lock);
+    if (s->partial) {
+        winnow_site *site = NULL;
+        if (winnow_partial_site(s->partial, name, &site) != WINNOW_OK)
+            snprintf(err, errcap, "%s", winnow_partial_error(s->partial));
+        pthread_mutex_unlock(&s->lock);
+        return site;
+    }
     winnow_site *found = NULL;
     for (size_t i = 0; i < s->count && !found; i++)
         if (!strcmp(winnow_site_name(s->sites[i]), name)) found = s->sites[i];
@@ -546,8 +552,14 @@ winnow_status cli_write_doc(const cli_opts *o, const winnow_doc *doc, const char
         }
         return rs;
     }
+    /* Written under a temporary name and renamed when complete, so that a
+     * failed rendering leaves no half file: always for a run's own output
+     * files, and for -o FILE when FILE is a regular file or new (a device,
+     * a pipe or a symbolic link named by -o is written in place). */
+    struct stat sb;
+    int staged = whole || (lstat(path, &sb) != 0 ? errno == ENOENT : S_ISREG(sb.st_mode));
     char *tmp = NULL;
-    FILE *f = whole ? cli_tmp_create(path, &tmp) : fopen(path, "wb");
+    FILE *f = staged ? cli_tmp_create(path, &tmp) : fopen(path, "wb");
     if (!f) {
         *fatal = whole && folder_errno(errno);
         snprintf(err, errcap, "cannot write %s: %s", path, strerror(errno));
@@ -558,7 +570,7 @@ winnow_status cli_write_doc(const cli_opts *o, const winnow_doc *doc, const char
     winnow_status rs = winnow_render(doc, o->format, sink_write, &out);
     if (rs == WINNOW_OK && wants_comments(o)) rs = write_comments(doc, &out);
     int saved = errno;
-    if (whole) {
+    if (staged) {
         if (cli_tmp_commit(f, tmp, path, rs == WINNOW_OK) != 0 && rs == WINNOW_OK) {
             rs = WINNOW_E_IO;
             saved = errno;

@@ -48,8 +48,12 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "sites")) return cmd_sites(argc, argv);
     if (!strcmp(cmd, "site")) return cmd_site(argc, argv);
     if (!strcmp(cmd, "check")) return cmd_check(argc, argv);
+    if (!strcmp(cmd, "merge")) return cmd_merge(argc, argv);
     if (!strcmp(cmd, "train")) return cmd_train(argc, argv);
     if (!strcmp(cmd, "rules")) return cmd_rules(argc, argv);
+    if (!strcmp(cmd, "dedup")) return cmd_dedup(argc, argv);
+    if (!strcmp(cmd, "index")) return cmd_index(argc, argv);
+    if (!strcmp(cmd, "search")) return cmd_search(argc, argv);
     if (!strcmp(cmd, "keywords")) return cmd_keywords(argc, argv);
     if (!strcmp(cmd, "classify")) return cmd_classify(argc, argv);
     if (cmd[0] == '-')

@@ -13,7 +13,9 @@
 enum {
     OPT_CHARSET = 256, OPT_URL, OPT_NO_TITLE, OPT_COMMENTS, OPT_MAX_BYTES, OPT_DB, OPT_SITE, OPT_MODE, OPT_METHOD,
     OPT_EXCLUDE_SELF, OPT_MODEL, OPT_NO_MODEL, OPT_NO_SMOOTH, OPT_RULE, OPT_HALF_LIFE, OPT_BATCH, OPT_ALL,
-    OPT_INPUT_FORMAT, OPT_INPUT_LIST, OPT_COMMIT_EVERY,
+    OPT_INPUT_FORMAT, OPT_INPUT_LIST, OPT_COMMIT_EVERY, OPT_PARTIAL,
+    /* dedup, index, search */
+    OPT_SKETCH, OPT_MIN_MATCHES, OPT_LSH, OPT_ROWS, OPT_PAIRS, OPT_SITE_DB, OPT_RAW,
 };
 
 static const struct option all_options[] = {
@@ -44,6 +46,16 @@ static const struct option all_options[] = {
     {"input-format", required_argument, NULL, OPT_INPUT_FORMAT},
     {"input-list", required_argument, NULL, OPT_INPUT_LIST},
     {"commit-every", required_argument, NULL, OPT_COMMIT_EVERY},
+    {"partial", required_argument, NULL, OPT_PARTIAL},
+    /* dedup, index, search */
+    {"sketch", required_argument, NULL, OPT_SKETCH},
+    {"min-matches", required_argument, NULL, OPT_MIN_MATCHES},
+    {"lsh", required_argument, NULL, OPT_LSH},
+    {"rows", required_argument, NULL, OPT_ROWS},
+    {"pairs", no_argument, NULL, OPT_PAIRS},
+    {"site-db", required_argument, NULL, OPT_SITE_DB},
+    {"limit", required_argument, NULL, 'n'},
+    {"raw", no_argument, NULL, OPT_RAW},
     {NULL, 0, NULL, 0},
 };
 
@@ -241,6 +253,8 @@ int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed)
     o->format = WINNOW_FORMAT_TEXT;
     o->jobs = 1;
     o->commit_every = 1000;
+    winnow_dedup_options_default(&o->dedup, sizeof o->dedup);
+    o->limit = 10;
     const char *cmd = argv[1];
     const char *list = NULL;
 
@@ -371,12 +385,49 @@ int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed)
             else { fprintf(stderr, "winnow: unknown input format '%s' (auto, html, warc, jsonl)\n", val); return EXIT_USAGE; }
             break;
         case OPT_INPUT_LIST: list = val; break;
+        case OPT_PARTIAL:
+            if (!*val) { fprintf(stderr, "winnow: --partial needs a path, got ''\n"); return EXIT_USAGE; }
+            o->partial = val;
+            break;
         case OPT_COMMIT_EVERY: {
             unsigned long long v;
             if (cli_parse_count("--commit-every", val, 1, ~0ull, &v) != 0) return EXIT_USAGE;
             o->commit_every = (size_t)v;
             break;
         }
+        case OPT_SKETCH: {
+            unsigned long long v;
+            if (cli_parse_count("--sketch", val, 1, 4096, &v) != 0) return EXIT_USAGE;
+            o->dedup.sketch_size = (unsigned)v;
+            break;
+        }
+        case OPT_MIN_MATCHES: {
+            unsigned long long v;
+            if (cli_parse_count("--min-matches", val, 1, 4096, &v) != 0) return EXIT_USAGE;
+            o->dedup.min_matches = (unsigned)v;
+            break;
+        }
+        case OPT_LSH: {
+            unsigned long long v;
+            if (cli_parse_count("--lsh", val, 0, 1024, &v) != 0) return EXIT_USAGE;
+            o->dedup.lsh_bands = (unsigned)v;
+            break;
+        }
+        case OPT_ROWS: {
+            unsigned long long v;
+            if (cli_parse_count("--rows", val, 1, 64, &v) != 0) return EXIT_USAGE;
+            o->dedup.lsh_rows = (unsigned)v;
+            break;
+        }
+        case OPT_PAIRS: o->pairs = 1; break;
+        case OPT_SITE_DB: o->site_db = val; break;
+        case 'n': {
+            unsigned long long v;
+            if (cli_parse_count("--limit", val, 1, 1000000, &v) != 0) return EXIT_USAGE;
+            o->limit = (size_t)v;
+            break;
+        }
+        case OPT_RAW: o->raw = 1; break;
         default:
             cli_option_error(cmd, c, optind, av, all_options, taken);
             return EXIT_USAGE;

@@ -67,11 +67,15 @@ static const char top_usage[] =
     "  blocks INPUT...           the block segmentation as JSON lines\n"
     "  segments INPUT...         the nested segmentation (smoothed classifier scores) as JSON\n"
     "  learn SOURCE... --db DB   learn site templates from pages (incremental)\n"
+    "  merge PART... --db DB     count partial files (learn --partial) into a site database\n"
     "  sites --db DB             list the sites of a site database\n"
     "  site NAME --db DB         a site's template blocks with document frequencies\n"
     "  check --db DB             check a site database: integrity and every site's checksums\n"
     "  train SOURCE... -o MODEL  train the page-level node classifier from site-level labels\n"
     "  rules                     the scorer's rule table: name, stage, default, off value, reason\n"
+    "  dedup SOURCE...           clusters of pages whose main text is the same or nearly (JSONL)\n"
+    "  index SOURCE... --db IX   store pages' main text in a search index (SQLite FTS5)\n"
+    "  search IX QUERY           the best pages of an index for a query (BM25)\n"
     "  keywords INPUT...         top terms and phrases of each page's main text (TF-IDF)\n"
     "  classify INPUT...         topic classification (Naive Bayes): train, apply, cross-validate\n"
     "  help [COMMAND]            this text, or a command's options\n"
@@ -131,6 +135,7 @@ static const char segments_usage[] =
 
 static const char learn_usage[] =
     "usage: winnow learn [OPTIONS] SOURCE... --db DB\n"
+    "       winnow learn [OPTIONS] SOURCE... --partial OUT.wpart\n"
     "       winnow learn --batch [OPTIONS] SOURCE... [-o OUT]\n"
     "Counts each page into its site's model (the site is --site, else the URL's host without\n"
     "www.) and saves the models every --commit-every pages, each save one transaction.\n"
@@ -138,6 +143,10 @@ static const char learn_usage[] =
     "SOURCE: as INPUT of extract ('winnow help extract').\n"
     "\n"
     "      --db DB           the site database (created when missing)\n"
+    "      --partial OUT     instead of a database: write what the pages would count, per\n"
+    "                        site, to the partial file OUT ('winnow merge' counts partials\n"
+    "                        from any number of runs or machines into a database; written\n"
+    "                        whole at the end, nothing when interrupted)\n"
     "      --site NAME       put every page in site NAME (pages without URLs need it)\n"
     "      --half-life N     pages after which old evidence counts half (default 1000)\n"
     "      --commit-every N  save every N pages (default 1000) and at least every 30 s: a\n"
@@ -160,6 +169,25 @@ static const char learn_usage[] =
     "learning the same inputs again goes on from there. A second signal stops at once.\n"
     "A database that cannot be written fails at once: \"database is read-only: PATH\".\n"
     "\n" EXIT_TEXT;
+
+static const char merge_usage[] =
+    "usage: winnow merge PART... --db DB\n"
+    "Counts partial files ('winnow learn --partial') into a site database (created when\n"
+    "missing), site by site. The result is exact: merging parts P1 ... Pk gives the database\n"
+    "that one 'winnow learn' of P1's sources, then P2's, ..., gives (same fingerprints,\n"
+    "counts and ageing; a page in two parts counts once), on top of what DB held. Give the\n"
+    "parts in the order of their shards. Every part is checked whole first (format, version,\n"
+    "checksums): a bad one is named and nothing is merged. Merging a part again counts its\n"
+    "pages as duplicates, so a merge cut short can simply be run again.\n"
+    "\n"
+    "      --db DB           the site database\n"
+    "      --commit-every N  save after every N pages merged (whole sites; default 10000)\n"
+    "      --input-list FILE more parts from FILE, one path a line\n"
+    "  -q, --quiet           no summary on stderr\n"
+    "\n"
+    "exit status: 0 merged; 1 a part is missing, not a partial file, of another version or\n"
+    "damaged (nothing merged), or the database cannot be written; 2 usage error; 5 the\n"
+    "database is damaged (nothing is written into it)\n";
 
 static const char sites_usage[] =
     "usage: winnow sites --db DB\n"
@@ -212,6 +240,7 @@ static const char version_usage[] =
     "usage: winnow version (or winnow -V, winnow --version)\n";
 
 extern const char cli_train_usage[];
+extern const char cli_dedup_usage[], cli_index_usage[], cli_search_usage[];
 extern const char cli_keywords_usage[];
 extern const char cli_classify_usage[];
 
@@ -220,9 +249,10 @@ const char *cli_usage(const char *cmd)
     static const struct { const char *cmd, *text; } texts[] = {
         {"extract", extract_usage}, {"blocks", blocks_usage}, {"segments", segments_usage},
         {"learn", learn_usage},     {"sites", sites_usage},   {"site", site_usage},
-        {"check", check_usage},
+        {"check", check_usage},     {"merge", merge_usage},
         {"train", cli_train_usage}, {"rules", rules_usage},   {"help", help_usage},
         {"version", version_usage},
+        {"dedup", cli_dedup_usage}, {"index", cli_index_usage}, {"search", cli_search_usage},
         {"keywords", cli_keywords_usage}, {"classify", cli_classify_usage},
     };
     if (!cmd) return top_usage;

@@ -127,7 +127,8 @@ typedef enum winnow_status {
     WINNOW_E_DB_BUSY,       /* another process kept the site database locked past the timeout */
     WINNOW_E_FORMAT,        /* a file is not of the format asked for: a model file that is
                                not one (or of another version or feature layout), a file
-                               read as WARC that is not a WARC file */
+                               read as WARC that is not a WARC file, a partial file that is
+                               not one, of another version, or damaged */
     WINNOW_E_DB,            /* the site database failed in a way none of WINNOW_E_DB_* names
                                (an SQLite error); winnow_sitedb_error() says which */
 } winnow_status;
@@ -359,6 +360,15 @@ WINNOW_API winnow_status winnow_reader_options_default(winnow_reader_options *o,
  * struct_size this library does not take); err then says why. */
 WINNOW_API winnow_status winnow_reader_open(const char *path, const winnow_reader_options *opt, winnow_reader **out,
                                             char *err, size_t errcap);
+/* The same over bytes in memory: a WARC file, JSON lines or one page (opt's
+ * format, or sniffed from the bytes and from name), gzip undone. name
+ * (NULL: "<memory>") stands for the file in each record's source and by its
+ * ending (".warc.gz") tells the format as a path's does. The bytes are read
+ * in place: they must stay unchanged until winnow_reader_close(). For
+ * bindings and for data that is not in a file (an object store, a socket). */
+WINNOW_API winnow_status winnow_reader_open_memory(const void *data, size_t len, const char *name,
+                                                   const winnow_reader_options *opt, winnow_reader **out,
+                                                   char *err, size_t errcap);
 /* The next page into *rec: WINNOW_OK with *rec filled (valid until the next
  * call or close), WINNOW_END when there are no more, or a failure
  * (WINNOW_E_IO, WINNOW_E_NOMEM; winnow_reader_error() says what), after
@@ -445,7 +455,8 @@ WINNOW_API winnow_status winnow_site_learn(winnow_engine *e, winnow_site *s, con
  * replaced by the result: both runs' pages count. On failure nothing is
  * written and the models keep their changes for the next call
  * (WINNOW_E_DB_BUSY: try again later). Models from winnow_site_new can be
- * saved only as sites the database does not have yet. */
+ * saved only as sites the database does not have yet. A handle opened
+ * with WINNOW_SITEDB_READ saves nothing: WINNOW_E_DB_READONLY. */
 WINNOW_API winnow_status winnow_sitedb_save(winnow_sitedb *db, winnow_site *const *sites, size_t n);
 
 typedef enum winnow_mode {
@@ -520,6 +531,115 @@ typedef int (*winnow_template_fn)(void *ctx, const char *kind, double df, const 
  * is at least min_share of its pages (0.1: the template threshold), most
  * frequent first. */
 WINNOW_API winnow_status winnow_site_templates(const winnow_site *s, double min_share, winnow_template_fn fn, void *ctx);
+
+/* The site a page's URL belongs to, as `winnow learn` and `winnow extract
+ * --db` name it: the URL's host, lower-cased, without user info, port and
+ * a leading "www." ("https://WWW.Example.org:8080/a" is "example.org").
+ * Written NUL-terminated into out (cut to cap - 1 bytes); returns its
+ * length, 0 when the URL has no host (or url or out is NULL, or cap 0). */
+WINNOW_API size_t winnow_url_site(const char *url, char *out, size_t cap);
+
+/* ------------------------------------------------------------------------
+ * Site learning as map-reduce: partials.
+ *
+ * Map: a partial counts the pages of one shard of a crawl (a few WARC
+ * files, on any machine) and is written to a partial file (format in the
+ * README, "Partial files"). It keeps, per site, the pages in the order
+ * they came, each with its fingerprints, display samples, I-Match
+ * signature and URL, and the ContentExtractor blocks of the site's first
+ * 30 distinct pages: what learning the page would count, not yet counted.
+ *
+ * Reduce: winnow_sitedb_merge() counts the partial files' pages into a site
+ * database, site by site. The result is exact: merging parts P1, ..., Pk
+ * gives the database that learning P1's pages, then P2's, ..., in one
+ * `winnow learn` run gives (the same fingerprints, counts and ageing bit
+ * for bit, duplicates across parts counted once), on top of what the
+ * database held. Merging is idempotent: a part merged again counts its
+ * pages as duplicates, so a merge that was cut short can be run again.
+ * ------------------------------------------------------------------------ */
+
+typedef struct winnow_partial winnow_partial;
+
+/* A new, empty partial into *out; half_life (in pages) is recorded for its
+ * sites and taken by those the database does not have yet when merged
+ * (0 = the default 1000). WINNOW_E_ARG, WINNOW_E_NOMEM. */
+WINNOW_API winnow_status winnow_partial_new(double half_life, winnow_partial **out);
+WINNOW_API void winnow_partial_free(winnow_partial *p);
+/* Detail of the last failed call on this partial, "" if none. */
+WINNOW_API const char *winnow_partial_error(const winnow_partial *p);
+/* The partial's model of site `name` into *out, made on the first call
+ * (the same handle afterwards). The partial owns it (no winnow_site_free):
+ * it lives as long as the partial. Count pages into it with
+ * winnow_site_learn(); different sites may be learned on different
+ * threads at once, one thread per site, while calls on the partial itself
+ * are made by one thread at a time. Such a model only records its pages:
+ * it cannot judge pages (winnow_extract_site: WINNOW_E_ARG) nor be saved
+ * with winnow_sitedb_save (WINNOW_E_ARG). */
+WINNOW_API winnow_status winnow_partial_site(winnow_partial *p, const char *name, winnow_site **out);
+/* Counts one page into the partial: into site `site`, or when NULL the
+ * site of in->url (winnow_url_site; WINNOW_E_ARG when it has none).
+ * *counted (may be NULL) is 0 when the page duplicates one this partial
+ * already has. A page that fails returns the failure of winnow_extract;
+ * winnow_partial_error() says why (and winnow_engine_error(), for a
+ * failure of the page). */
+WINNOW_API winnow_status winnow_partial_learn(winnow_engine *e, winnow_partial *p, const char *site,
+                                              const winnow_input *in, int *counted);
+/* Sites and pages (counted, duplicates left out) the partial holds. */
+WINNOW_API size_t winnow_partial_site_count(const winnow_partial *p);
+WINNOW_API size_t winnow_partial_page_count(const winnow_partial *p);
+/* Writes the partial to path, whole: through a temporary file beside it,
+ * renamed into place (an existing file is replaced), so a crash leaves
+ * the old file or the new one. WINNOW_E_IO (winnow_partial_error says
+ * why), WINNOW_E_NOMEM. The partial is unchanged and can be written again. */
+WINNOW_API winnow_status winnow_partial_write(winnow_partial *p, const char *path);
+
+typedef struct winnow_partial_info {
+    size_t struct_size;     /* sizeof (winnow_partial_info), set by the caller */
+    size_t format;          /* the file's format version */
+    size_t sites, pages;    /* sites, and pages over all of them */
+    size_t keys;            /* fingerprints over all pages (a page's each counted) */
+    size_t ce_pages;        /* ContentExtractor training pages kept */
+} winnow_partial_info;
+
+/* Reads a partial file whole and checks it: the format and version, every
+ * site's checksum and the file's. WINNOW_OK with *info filled (info may be
+ * NULL); WINNOW_E_IO (cannot read it), WINNOW_E_FORMAT (not a partial
+ * file, another version, or damaged: truncated, a checksum that does not
+ * match), WINNOW_E_NOMEM, WINNOW_E_ARG; err says why. */
+WINNOW_API winnow_status winnow_partial_check(const char *path, winnow_partial_info *info, char *err,
+                                              size_t errcap);
+
+typedef struct winnow_merge_options {
+    size_t struct_size;     /* sizeof (winnow_merge_options): set by the _default() */
+    size_t commit_every;    /* pages per transaction (whole sites each); default 10000 */
+} winnow_merge_options;
+
+WINNOW_API winnow_status winnow_merge_options_default(winnow_merge_options *o, size_t struct_size);
+
+typedef struct winnow_merge_report {
+    size_t struct_size;     /* sizeof (winnow_merge_report), set by the caller */
+    size_t parts;           /* partial files merged */
+    size_t sites;           /* sites they hold (each once) */
+    size_t pages;           /* pages they hold */
+    size_t counted;         /* pages counted into the database */
+    size_t duplicates;      /* pages the database or an earlier part had (same I-Match signature) */
+} winnow_merge_report;
+
+/* Merges the partial files parts[0 .. nparts) into a database opened with
+ * WINNOW_SITEDB_WRITE, in that order (the order of the shards in the
+ * corpus: see above). Every part is read and checked whole first: a part
+ * that is missing, not a partial file, of another version or damaged
+ * fails the merge before anything is written (WINNOW_E_IO,
+ * WINNOW_E_FORMAT). Then sites are merged in name order and saved in
+ * transactions of whole sites (opt->commit_every pages): a failure later
+ * on (WINNOW_E_DB_BUSY, WINNOW_E_IO, ...) keeps the sites saved before, and
+ * merging the same parts again completes the merge. A site being learned
+ * by another writer meanwhile gets both counts (as winnow_sitedb_save).
+ * opt may be NULL for the defaults; report (may be NULL) gets what was
+ * merged, also after a failure. winnow_sitedb_error() says why a merge
+ * failed. */
+WINNOW_API winnow_status winnow_sitedb_merge(winnow_sitedb *db, const char *const *parts, size_t nparts,
+                                             const winnow_merge_options *opt, winnow_merge_report *report);
 
 #ifdef __cplusplus
 }

@@ -33,6 +33,9 @@ struct winnow_engine {
     const wn_classifier *clf;
     wn_classify_options smooth;
     wn_rules rules;     /* the scorer's and selection's rule values */
+    /* class and id tokens seen on this engine's pages and their hint bits
+     * (a fixed mapping: the cache only saves the lookups) */
+    wn_hint_cache *hints;
     char error[512];
 };
 
@@ -135,7 +138,13 @@ winnow_status winnow_engine_new(const winnow_options *opt, winnow_engine **out)
     if (!e->opt.max_input_bytes) e->opt.max_input_bytes = DEFAULT_MAX_INPUT;
     if (!e->opt.max_depth) e->opt.max_depth = 512;
     e->parser = wn_parser_new(e->opt.max_depth);
-    if (!e->parser) { free(e); return WINNOW_E_NOMEM; }
+    e->hints = calloc(1, sizeof *e->hints); /* keys zero: empty */
+    if (!e->parser || !e->hints) {
+        wn_parser_free(e->parser);
+        free(e->hints);
+        free(e);
+        return WINNOW_E_NOMEM;
+    }
     wn_arena_init(&e->spare_arena);
     wn_buf_init(&e->spare_utf8);
     e->have_spare = 1;
@@ -157,6 +166,7 @@ void winnow_engine_free(winnow_engine *e)
 {
     if (!e) return;
     wn_parser_free(e->parser);
+    free(e->hints);
     if (e->clf) wn_classifier_free(&e->clf_store);
     if (e->have_spare) {
         wn_arena_free(&e->spare_arena);
@@ -305,7 +315,8 @@ winnow_status wn_pipeline_run(winnow_engine *e, wn_run_mode mode, const winnow_i
     if (ps != WN_PARSE_OK) { rc = fail(e, WINNOW_E_PARSE, "the HTML parser rejected the input"); goto failed; }
 
     int learning = mode == WN_RUN_LEARN;
-    if ((learning ? wn_stats_compute_learn : wn_stats_compute)(&d->dom, &d->arena, &d->stats, &d->page_text) != 0) {
+    if ((learning ? wn_stats_compute_learn(&d->dom, &d->arena, &d->stats, &d->page_text)
+                 : wn_stats_compute(&d->dom, &d->arena, &d->stats, &d->page_text, e->hints)) != 0) {
         rc = fail(e, WINNOW_E_NOMEM, "out of memory while computing statistics");
         goto failed;
     }
@@ -668,6 +679,32 @@ winnow_status winnow_extract_site(winnow_engine *e, const winnow_input *in, cons
                                      "winnow.h this library reads");
     }
     if (!site) return wn_pipeline_run(e, WN_RUN_EXTRACT, in, NULL, out);
+    if (site->model->journal_only) {
+        if (out) *out = NULL;
+        if (!e || !out) return WINNOW_E_ARG;
+        return fail(e, WINNOW_E_ARG, "a partial's site model only records pages: merge the partial into a site "
+                                     "database and load the site from there");
+    }
     site_hook hook = {site->model, &o, NULL, NULL, NULL};
     return wn_pipeline_run(e, WN_RUN_EXTRACT, in, &hook, out);
+}
+
+size_t winnow_url_site(const char *url, char *out, size_t cap)
+{
+    if (!out || !cap) return 0;
+    out[0] = '\0';
+    if (!url) return 0;
+    const char *h = strstr(url, "://");
+    h = h ? h + 3 : url;
+    const char *at = strpbrk(h, "@/?#");
+    if (at && *at == '@') h = at + 1; /* user:password@ */
+    size_t n = strcspn(h, "/?#:");
+    if (n >= cap) n = cap - 1;
+    for (size_t i = 0; i < n; i++) out[i] = (char)((h[i] >= 'A' && h[i] <= 'Z') ? h[i] + 32 : h[i]);
+    out[n] = '\0';
+    if (!strncmp(out, "www.", 4)) {
+        memmove(out, out + 4, n - 3);
+        n -= 4;
+    }
+    return n;
 }

@@ -5,7 +5,8 @@
 # made from the rendering on failing in turn.
 # Every run either succeeds with exactly the output of a run without
 # failures, or exits non-zero with "out of memory" on stderr; at least one
-# run per format is the latter. No run may succeed with other output.
+# run per format is the latter. No run may succeed with other output, and
+# a failed run to -o FILE leaves neither FILE nor a temporary file behind.
 #
 # usage: render_oom.sh WINNOW_FAILALLOC SOURCE_DIR
 set -uo pipefail
@@ -37,6 +38,10 @@ for fmt in text markdown html json; do
         if ! cmp -s "$tmp/ref.stdout" "$tmp/got.stdout"; then
           echo "FAIL $fmt $dest: allocation $k of $total failed, exit 0 with other output"; bad=1
         fi
+      elif [[ $dest == file && -e $tmp/out ]]; then
+        echo "FAIL $fmt $dest: allocation $k of $total failed, exit $rc, and left a half-written $tmp/out"; bad=1
+      elif compgen -G "$tmp/.out.*.tmp" >/dev/null; then
+        echo "FAIL $fmt $dest: allocation $k of $total failed and left a temporary file"; bad=1
       elif grep -q 'out of memory' "$tmp/got.err"; then
         reported=$((reported + 1))
       else

@@ -133,6 +133,19 @@ nest '<ul><li>' '<ul><li>'
 nest '<div/>' '<div/>'
 nest '<div></x>' '<div></x>'
 
+# --- blocks of a deeply nested page: each block's text repeats its nested
+# blocks', so the text is cut per block and the output stays linear: 500
+# levels of 1,000 characters each would be 125 MB written whole
+{
+  printf '%s' "$page_head"
+  for _ in $(seq 500); do printf '<div>%s' "$(rep 'Words of a level of a nested page. ' 28)"; done
+  printf '</body></html>'
+} >"$tmp/deepblocks.html"
+check "blocks of 500 nested 1 kB levels" 0 120 '' '"text_truncated":true' -- blocks "$tmp/deepblocks.html"
+bsize=$(wc -c <"$tmp/out")
+if [ "$bsize" -gt 0 ] && [ "$bsize" -le 4000000 ]; then passed=$((passed + 1)); echo "ok   blocks output of the nested page is $bsize bytes"
+else failed=$((failed + 1)); echo "FAIL blocks output of the nested page is $bsize bytes, expected 1 to 4,000,000"; fi
+
 # --- a 50 MB page ----------------------------------------------------------------
 {
   printf '%s<nav><a href="/">Home</a> <a href="/about">About</a></nav><article>' "$page_head"

@@ -140,7 +140,13 @@ static uint16_t name_hints(wn_hint_cache *cache, const char *v, size_t n, int is
         int alnum = c && is_alnum(c);
         int split = !alnum || (tl && is_upper(c) && is_lower((unsigned char)v[i - 1]));
         if (split && tl) {
-            if (tl <= sizeof tok) bits |= token_hints_cached(cache, tok, tl);
+            if (tl <= sizeof tok) {
+                /* "more" after a content word names the rest of the
+                 * entry ("entry-more": a blog's text after the jump); alone
+                 * or first it is a list of more stories ("more-stories") */
+                if (!(tl == 4 && memcmp(tok, "more", 4) == 0 && (bits & WN_HINT_CONTENT)))
+                    bits |= token_hints_cached(cache, tok, tl);
+            }
             tl = 0;
         }
         if (alnum) {

@@ -396,7 +396,8 @@ static void three_add(three_words *t, uint8_t *cnt, uint64_t h)
 /* pages with more nodes give their scratch back to the system at once */
 #define STATS_TRIM_NODES 262144u
 
-static int stats_run(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page_text *pt, int learn);
+static int stats_run(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page_text *pt, int learn,
+                     wn_hint_cache *hints);
 
 /* The text scan's tokenisation and hashing (case folding, word characters,
  * one word per CJK character) for a string outside the page text, such as
@@ -431,21 +432,23 @@ uint32_t wn_word_keys(const char *s, size_t n, uint64_t *out, uint32_t cap)
     return count;
 }
 
-int wn_stats_compute(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page_text *pt)
+int wn_stats_compute(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page_text *pt, wn_hint_cache *hints)
 {
-    return stats_run(dom, arena, out, pt, 0);
+    return stats_run(dom, arena, out, pt, 0, hints);
 }
 
 int wn_stats_compute_learn(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page_text *pt)
 {
-    return stats_run(dom, arena, out, pt, 1);
+    return stats_run(dom, arena, out, pt, 1, NULL);
 }
 
-static int stats_run(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page_text *pt, int learn)
+static int stats_run(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page_text *pt, int learn,
+                     wn_hint_cache *hints)
 {
-    /* the cache's bits are read only where its key matches: zero the keys */
-    wn_hint_cache *cache = NULL;
-    if (!learn) {
+    /* the cache's bits are read only where its key matches: zero the keys
+     * of a cache for this page alone */
+    wn_hint_cache *cache = hints;
+    if (!learn && !cache) {
         cache = wn_arena_alloc(arena, sizeof *cache);
         if (!cache) return -1;
         memset(cache->key, 0, sizeof cache->key);

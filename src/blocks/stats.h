@@ -65,7 +65,13 @@ typedef struct wn_page_text {
     uint32_t nwords;
 } wn_page_text;
 
-int wn_stats_compute(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page_text *pt);
+/* hints: the class and id tokens already seen and their hint bits, kept by
+ * the caller across pages (an engine's: one thread at a time); NULL, or
+ * keys zeroed, before first use. The mapping never changes, so a cache
+ * carried from page to page gives the same bits as none. */
+struct wn_hint_cache;
+int wn_stats_compute(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page_text *pt,
+                     struct wn_hint_cache *hints);
 
 /* Word keys of a string, hashed as the statistics hash page words (so they
  * compare with wn_page_text.words); at most cap of them. */

@@ -1067,6 +1067,46 @@ winnow_status wn_reader_open_fp(FILE *fp, const char *name, const winnow_reader_
     return opened(r, out, err, errcap);
 }
 
+winnow_status winnow_reader_open_memory(const void *data, size_t len, const char *name,
+                                        const winnow_reader_options *opt, winnow_reader **out, char *err,
+                                        size_t errcap)
+{
+    winnow_reader_options o;
+    winnow_status st = open_args(opt, out, &o, err, errcap);
+    if (st != WINNOW_OK) return st;
+    if (!data && len) {
+        if (err && errcap) snprintf(err, errcap, "no bytes given for %zu bytes of input", len);
+        return WINNOW_E_ARG;
+    }
+    /* a stream over the caller's bytes: the readers of files and stdin
+     * then serve memory too (fmemopen does not take a size of 0) */
+    static const char none[1] = {0};
+    FILE *fp = len ? fmemopen((void *)data, len, "rb") : fmemopen((void *)none, 1, "rb");
+    if (fp && !len) fgetc(fp); /* at its end: no bytes */
+    if (!fp) {
+        if (err && errcap) snprintf(err, errcap, "cannot read from memory: %s", strerror(errno));
+        return errno == ENOMEM ? WINNOW_E_NOMEM : WINNOW_E_IO;
+    }
+    if (!name || !*name) name = "<memory>";
+    if (o.format == WINNOW_INPUT_AUTO) {
+        if (is_warc_name(name)) o.format = WINNOW_INPUT_WARC;
+        else if (is_jsonl_name(name)) o.format = WINNOW_INPUT_JSONL;
+        else if (is_page_name(name)) o.format = WINNOW_INPUT_HTML;
+    }
+    winnow_reader *r = reader_new(name, &o);
+    wn_in *in = r ? malloc(sizeof *in) : NULL;
+    if (!in) {
+        fclose(fp);
+        winnow_reader_close(r);
+        if (err && errcap) snprintf(err, errcap, "out of memory");
+        return WINNOW_E_NOMEM;
+    }
+    r->total_bytes = len;
+    wn_in_open_fp(in, fp, r->name, 1);
+    open_stream(r, in, o.format);
+    return opened(r, out, err, errcap);
+}
+
 winnow_status winnow_reader_next(winnow_reader *r, winnow_record *out)
 {
     if (!r || !out) return WINNOW_E_ARG;

@@ -19,6 +19,9 @@ static void json_kv_or_null(wn_buf *b, const char *key, const char *v, int comma
     else wn_buf_printf(b, "%s\"%s\":null", comma ? "," : "", key);
 }
 
+/* Most bytes of a block's text in the blocks and JSON outputs. */
+#define BLOCK_TEXT_MAX 4096
+
 static void block_json(const winnow_doc *d, uint32_t k, wn_buf *b, wn_buf *scratch, int with_text)
 {
     winnow_block blk = {sizeof blk};
@@ -56,9 +59,18 @@ static void block_json(const winnow_doc *d, uint32_t k, wn_buf *b, wn_buf *scrat
         wn_buf_clear(scratch);
         /* raw text: the page text is case-folded */
         wn_node_text(&d->dom, i, scratch, NULL, NULL);
+        /* A block's text holds its nested blocks' text again: cut at
+         * BLOCK_TEXT_MAX bytes (on a character boundary) so that deep
+         * nesting cannot make the output quadratic in the page. */
+        size_t n = scratch->len, cut = n;
+        if (cut > BLOCK_TEXT_MAX) {
+            cut = BLOCK_TEXT_MAX;
+            while (cut > 0 && ((unsigned char)scratch->data[cut] & 0xC0) == 0x80) cut--;
+        }
         wn_buf_puts(b, ",\"text\":\"");
-        wn_buf_json_str(b, scratch->data ? scratch->data : "", scratch->len);
+        wn_buf_json_str(b, scratch->data ? scratch->data : "", cut);
         wn_buf_putc(b, '"');
+        if (cut < n) wn_buf_printf(b, ",\"text_bytes\":%zu,\"text_truncated\":true", n);
     }
     wn_buf_putc(b, '}');
 }

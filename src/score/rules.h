@@ -137,6 +137,10 @@
       "when no sibling joins, an article split into sections each wrapped more than once (the best block is the "  \
       "inner wrapper of one; the outer wrappers add nothing but links) is joined at the sections' level: siblings of the same tag and class as its outermost "\
       "wrapper scoring JOIN_MIN_VALUE join (1: on, 0: off)")                                                         \
+    X(STRADDLE_MIN_CHARS, 40.0f, 1e30f, "select",                                                                    \
+      "text inside the content block whose unit begins above it (an inline run: a dateline, then the story's first " \
+      "sentences in a <span> that holds the paragraphs) is kept with the block when it is this many characters "    \
+      "(a sentence; less: a dateline or a byline) and that unit is not a link list")                                 \
     X(TITLE_WORD_SHARE, 0.8f, 2.0f, "select",                                                                        \
       "a unit is the headline when this share of its words are the <title>'s and they cover TITLE_COVER of it "     \
       "(or it is a heading carrying 3 or more of them)")                                                             \

@@ -346,6 +346,26 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
     for (uint32_t i = 0; i < n; i++)
         if (dom->nodes[i].tag == WN_TAG_TEXT)
             lb->keep[i] = lb->keep[lb->unit[i]] && !(ps->after_marker[i] && !ps->after_marker[lb->unit[i]]);
+    /* An inline run that begins before the content block and goes on in it
+     * ("16 January 2008 - <span class=story>The Council today ...<p>...")
+     * is one unit rooted above the block: its text inside the block is the
+     * block's first lines. */
+    if (best != WN_NONE && lb->source == WN_SOURCE_SCORER) {
+        /* the straddling units are ancestors of the block: their text
+         * inside it, counted by the unit's depth */
+        const uint32_t end = best + dom->nodes[best].size, depth = dom->nodes[best].depth;
+        float *inside = wn_arena_calloc(&d->arena, (size_t)depth + 1, sizeof(float));
+        if (!inside) return -1;
+        for (int pass = 0; pass < 2; pass++)
+            for (uint32_t i = best + 1; i < end; i++) {
+                uint32_t u = lb->unit[i];
+                if (dom->nodes[i].tag != WN_TAG_TEXT || lb->keep[i] || u == WN_NONE || u >= best) continue;
+                if (!wn_node_within(dom, u, best) || ps->after_marker[i]) continue;
+                if (pass == 0) inside[dom->nodes[u].depth] += (float)d->stats[i].chars;
+                else if (inside[dom->nodes[u].depth] >= WN_RULE(d, STRADDLE_MIN_CHARS) && unit_keepable(d, ps, u))
+                    lb->keep[i] = 1;
+            }
+    }
 
     /* element templateness: kept units in [0, .5], dropped ones in [.5, 1],
      * weighted by characters over the subtree */

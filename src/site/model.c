@@ -159,7 +159,7 @@ static wn_page_entry *find_page(const wn_site_model *m, uint64_t imatch)
 int wn_site_model_put_page(wn_site_model *m, uint64_t imatch, double t, const char *url)
 {
     if ((m->pages_count + 1) * 4 > m->pages_cap * 3) {
-        size_t cap = m->pages_cap ? m->pages_cap * 2 : 256;
+        size_t cap = m->pages_cap ? m->pages_cap * 2 : 16;
         wn_page_entry *tab = calloc(cap, sizeof *tab);
         if (!tab) return -1;
         for (size_t i = 0; i < m->pages_cap; i++) {
@@ -270,6 +270,24 @@ static int journal_reserve(wn_journal *j, uint32_t nkeys, size_t url_len)
            grow((void **)&j->text, &j->text_cap, text, 1);
 }
 
+int wn_journal_page_begin(wn_journal *j, uint32_t nkeys, const char *url)
+{
+    return journal_reserve(j, nkeys, url ? strlen(url) : 0);
+}
+
+void wn_journal_key_put(wn_journal *j, uint32_t k, uint8_t kind, uint64_t key, const char *sample, size_t len)
+{
+    if (len >= SAMPLE_CAP) len = SAMPLE_CAP - 1;
+    j->keys[j->nkeys + k] = (wn_journal_key){key, sample ? journal_text(j, sample, len) : 0, kind};
+}
+
+void wn_journal_page_end(wn_journal *j, uint64_t imatch, const char *url, uint32_t ce_page, uint32_t nkeys)
+{
+    j->pages[j->npages++] =
+        (wn_journal_page){imatch, url ? journal_text(j, url, strlen(url)) : 0, ce_page, j->nkeys, nkeys};
+    j->nkeys += nkeys;
+}
+
 void wn_journal_clear(wn_journal *j)
 {
     /* freed, not kept: a run holds many sites, most of them done */
@@ -285,6 +303,7 @@ int wn_site_model_add_page(wn_site_model *m, const winnow_doc *doc, const wn_pag
 {
     if (sig->imatch && find_page(m, sig->imatch)) return 0;
     wn_journal *j = m->journal.on ? &m->journal : NULL;
+    if (m->journal_only && !j) return -1;
     if (j && journal_reserve(j, sig->nkeys, url ? strlen(url) : 0) != 0) return -1;
     page_begin(m, sig->imatch);
     decay_memo memo = {m->clock, 1.0};
@@ -297,13 +316,14 @@ int wn_site_model_add_page(wn_site_model *m, const winnow_doc *doc, const wn_pag
          * (a prefetch into a table that has grown since is only wasted) */
         if (k + AHEAD < sig->nkeys && m->keys_cap)
             __builtin_prefetch(&m->keys[slot_of(sig->keys[k + AHEAD].key, sig->keys[k + AHEAD].kind, m->keys_cap)]);
-        wn_key_entry *e = count_key(m, pk->kind, pk->key, &memo);
-        if (!e) return -1;
+        /* a partial's model only records the page (its journal is on) */
+        wn_key_entry *e = m->journal_only ? NULL : count_key(m, pk->kind, pk->key, &memo);
+        if (!e && !m->journal_only) return -1;
         char buf[SAMPLE_CAP];
         size_t len = 0;
         int sampled = pk->kind == WN_KEY_BLOCK || pk->kind == WN_KEY_CHUNK;
         if (sampled && (j || wants_sample(e))) len = wn_signals_sample(doc, pk, buf, sizeof buf);
-        if (len && wants_sample(e) && set_sample(m, e, strdup(buf)) != 0) return -1;
+        if (len && e && wants_sample(e) && set_sample(m, e, strdup(buf)) != 0) return -1;
         if (j) j->keys[j->nkeys + k] = (wn_journal_key){pk->key, len ? journal_text(j, buf, len) : 0, pk->kind};
     }
     uint32_t ce_page = UINT32_MAX;
@@ -336,25 +356,43 @@ static int replay_ce_page(wn_ce_model *dst, const wn_ce_model *src, uint32_t fro
     return 0;
 }
 
-int wn_site_model_replay(wn_site_model *dst, const wn_site_model *src)
+int wn_site_model_replay(wn_site_model *dst, const wn_site_model *src, size_t *counted)
 {
     const wn_journal *j = &src->journal;
+    wn_journal *dj = dst->journal.on ? &dst->journal : NULL;
+    if (counted) *counted = 0;
     for (size_t p = 0; p < j->npages; p++) {
         const wn_journal_page *jp = &j->pages[p];
-        if (!page_begin(dst, jp->imatch)) continue;
+        if (jp->imatch && find_page(dst, jp->imatch)) continue;
+        const char *url = jp->url ? j->text + jp->url - 1 : NULL;
+        /* room first, so that recording cannot fail once the page is counted */
+        if (dj && journal_reserve(dj, jp->nkeys, url ? strlen(url) : 0) != 0) return -1;
+        page_begin(dst, jp->imatch);
         decay_memo memo = {dst->clock, 1.0};
         for (uint32_t k = 0; k < jp->nkeys; k++) {
             const wn_journal_key *jk = &j->keys[jp->key0 + k];
-            wn_key_entry *e = count_key(dst, jk->kind, jk->key, &memo);
-            if (!e) return -1;
-            if (jk->sample && wants_sample(e) && set_sample(dst, e, strdup(j->text + jk->sample - 1)) != 0) return -1;
+            const char *sample = jk->sample ? j->text + jk->sample - 1 : NULL;
+            wn_key_entry *e = dst->journal_only ? NULL : count_key(dst, jk->kind, jk->key, &memo);
+            if (!e && !dst->journal_only) return -1;
+            if (sample && e && wants_sample(e) && set_sample(dst, e, strdup(sample)) != 0) return -1;
+            if (dj)
+                dj->keys[dj->nkeys + k] =
+                    (wn_journal_key){jk->key, sample ? journal_text(dj, sample, strlen(sample)) : 0, jk->kind};
         }
         /* a training page of src is one of dst's while dst takes them (a
          * page src had no room for is not: its blocks were never kept) */
-        if (jp->ce_page != UINT32_MAX && dst->ce.pages < WN_CE_TRAINING_PAGES &&
-            replay_ce_page(&dst->ce, &src->ce, jp->ce_page, jp->imatch) != 0)
-            return -1;
-        if (page_end(dst, jp->imatch, jp->url ? j->text + jp->url - 1 : NULL) != 0) return -1;
+        uint32_t ce_page = UINT32_MAX;
+        if (jp->ce_page != UINT32_MAX && dst->ce.pages < WN_CE_TRAINING_PAGES) {
+            if (replay_ce_page(&dst->ce, &src->ce, jp->ce_page, jp->imatch) != 0) return -1;
+            ce_page = dst->ce.pages - 1;
+        }
+        if (page_end(dst, jp->imatch, url) != 0) return -1;
+        if (dj) {
+            dj->pages[dj->npages++] =
+                (wn_journal_page){jp->imatch, url ? journal_text(dj, url, strlen(url)) : 0, ce_page, dj->nkeys, jp->nkeys};
+            dj->nkeys += jp->nkeys;
+        }
+        if (counted) (*counted)++;
     }
     return 0;
 }

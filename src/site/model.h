@@ -81,6 +81,9 @@ typedef struct wn_site_model {
     wn_page_entry *page_tab;
     size_t pages_cap, pages_count;
     int dirty;
+    int journal_only;    /* a partial's model (partial.h): pages go to the journal (and the
+                            I-Match set, the ContentExtractor pages), no fingerprint is counted;
+                            it can neither judge pages nor be saved in a site database */
     wn_ce_model ce;      /* ContentExtractor / FastCE training blocks and template */
     pthread_mutex_t ce_lock; /* FastCE's preparation runs once, on first use, from any thread */
 } wn_site_model;
@@ -103,8 +106,17 @@ int wn_site_model_add_page(wn_site_model *m, const winnow_doc *doc, const wn_pag
 /* Counts the pages of src's journal into dst, in order, as if they had
  * been learned on dst (duplicates of dst's pages are skipped; a page that
  * was one of src's ContentExtractor training pages becomes one of dst's
- * while dst takes them). 0, or -1 on OOM. */
-int wn_site_model_replay(wn_site_model *dst, const wn_site_model *src);
+ * while dst takes them). With dst's journal on, the pages counted are
+ * recorded there too. *counted (may be NULL) gets the pages counted.
+ * 0, or -1 on OOM. */
+int wn_site_model_replay(wn_site_model *dst, const wn_site_model *src, size_t *counted);
+/* Appends a page to the journal as a partial file holds it (partial.c):
+ * wn_journal_page_begin makes room for nkeys keys (samples of at most 95
+ * bytes) and the URL, wn_journal_key_put fills key k (sample NULL for
+ * none), wn_journal_page_end records the page. 0, or -1 on OOM. */
+int wn_journal_page_begin(wn_journal *j, uint32_t nkeys, const char *url);
+void wn_journal_key_put(wn_journal *j, uint32_t k, uint8_t kind, uint64_t key, const char *sample, size_t len);
+void wn_journal_page_end(wn_journal *j, uint64_t imatch, const char *url, uint32_t ce_page, uint32_t nkeys);
 /* Forgets the journal (after a save) and frees its memory; keeps it on. */
 void wn_journal_clear(wn_journal *j);
 

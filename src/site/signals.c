@@ -99,11 +99,11 @@ static uint32_t unit_of(const wn_dom *dom, const uint32_t *unit, uint32_t i)
  * page's set of distinct terms. The set is hashed without sorting: each
  * distinct term's hash is mixed and summed, which does not depend on order.
  * Terms without a letter (dates, counters, view counts) are left out so
- * that two fetches of one page match. */
-static uint64_t imatch_signature(const winnow_doc *d, wn_arena *a)
+ * that two fetches of one page match. Used for a page's whole text here and
+ * for any text's words by src/apps/dedup.c (near-duplicates, the index). */
+uint64_t wn_imatch(const uint64_t *w, uint32_t n, wn_arena *a)
 {
-    const uint64_t *w = d->page_text.words;
-    uint32_t n = d->page_text.nwords, cap = 1024, bits = 10, count = 0;
+    uint32_t cap = 1024, bits = 10, count = 0;
     /* a page has far fewer distinct terms than words: start small, grow
      * at half full */
     while (cap < n / 2) { cap <<= 1; bits++; }
@@ -224,7 +224,7 @@ int wn_signals_compute(winnow_doc *d, wn_page_signals *out)
     start = nk;
     nk = start + sort_unique(keys + start, tmp, nt);
     out->nkeys = nk;
-    out->imatch = imatch_signature(d, a);
+    out->imatch = wn_imatch(d->page_text.words, d->page_text.nwords, a);
     return 0;
 }
 

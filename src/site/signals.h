@@ -43,6 +43,12 @@ typedef struct wn_page_signals {
 
 int wn_signals_compute(winnow_doc *d, wn_page_signals *out);
 
+/* I-Match signature of a sequence of word hashes (wn_page_text.words: bit 0
+ * set for words with a letter; the others are left out): order-free, one
+ * per set of distinct words, 0 when there is none or memory ran out
+ * (scratch from a). */
+uint64_t wn_imatch(const uint64_t *words, uint32_t n, wn_arena *a);
+
 /* Display sample of a key's text (block or chunk), collapsed, at most cap-1 bytes. */
 size_t wn_signals_sample(const winnow_doc *d, const wn_page_key *k, char *out, size_t cap);
 

@@ -3,11 +3,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "partial.h"
 #include "site_api.h"
 #include "store.h"
 #include "../util/structs.h"
 
 #define REPORT_V1 WN_FIELD_END(winnow_sitedb_report, problems)
+#define MERGE_OPTIONS_V1 WN_FIELD_END(winnow_merge_options, commit_every)
+#define MERGE_REPORT_V1 WN_FIELD_END(winnow_merge_report, duplicates)
 
 struct winnow_sitedb {
     wn_store *store;
@@ -175,5 +178,41 @@ winnow_status winnow_site_templates(const winnow_site *s, double min_share, winn
     for (size_t i = 0; i < n; i++)
         if (fn(ctx, kinds[rows[i].kind], rows[i].df, rows[i].sample ? rows[i].sample : "") != 0) break;
     free(rows);
+    return WINNOW_OK;
+}
+
+winnow_status winnow_sitedb_merge(winnow_sitedb *db, const char *const *parts, size_t nparts,
+                                  const winnow_merge_options *opt, winnow_merge_report *report)
+{
+    if (!db) return WINNOW_E_ARG;
+    db->error[0] = '\0';
+    winnow_merge_options o;
+    winnow_merge_options_default(&o, sizeof o);
+    if (opt && wn_struct_in(&o, sizeof o, opt, MERGE_OPTIONS_V1) != 0) {
+        snprintf(db->error, sizeof db->error, "winnow_merge_options.struct_size is not sizeof (winnow_merge_options)");
+        return WINNOW_E_ARG;
+    }
+    if (report) {
+        size_t size;
+        memcpy(&size, report, sizeof size);
+        if (size < MERGE_REPORT_V1 || size > WN_STRUCT_MAX) {
+            snprintf(db->error, sizeof db->error, "winnow_merge_report.struct_size is not sizeof (winnow_merge_report)");
+            return WINNOW_E_ARG;
+        }
+    }
+    if (nparts && !parts) { snprintf(db->error, sizeof db->error, "no partial files given"); return WINNOW_E_ARG; }
+    for (size_t i = 0; i < nparts; i++)
+        if (!parts[i] || !*parts[i]) {
+            snprintf(db->error, sizeof db->error, "partial file %zu has no name", i + 1);
+            return WINNOW_E_ARG;
+        }
+    wn_merge_counts c;
+    winnow_status st = WINNOW_OK;
+    int rc = wn_partial_merge(db->store, parts, nparts, o.commit_every, &c, &st, db->error, sizeof db->error);
+    if (report) {
+        winnow_merge_report out = {sizeof out, c.parts, c.sites, c.pages, c.counted, c.duplicates};
+        wn_struct_out(report, &out, sizeof out, MERGE_REPORT_V1);
+    }
+    if (rc != 0) return st == WINNOW_OK ? WINNOW_E_DB : st;
     return WINNOW_OK;
 }

@@ -1107,7 +1107,9 @@ int wn_store_save(wn_store *s, wn_site_model *const *models, size_t n, wn_site_m
 {
     s->status = WINNOW_OK;
     for (size_t i = 0; i < n; i++) use[i] = NULL;
-    if (!s->writable) return fail(s, WINNOW_E_ARG, "%s was opened for reading", s->path);
+    if (!s->writable)
+        return fail(s, WINNOW_E_DB_READONLY, "%s was opened for reading (WINNOW_SITEDB_READ): open it for writing to save",
+                    s->path);
     uint64_t *heads = calloc(n + 1, sizeof *heads);
     if (!heads) return fail(s, WINNOW_E_NOMEM, "out of memory");
     if (exec(s, "BEGIN IMMEDIATE", "starting to save") != 0) { free(heads); return -1; }
@@ -1115,6 +1117,11 @@ int wn_store_save(wn_store *s, wn_site_model *const *models, size_t n, wn_site_m
     for (size_t i = 0; i < n; i++) {
         wn_site_model *m = models[i], *target = m;
         if (!m || !m->dirty) continue;
+        if (m->journal_only) {
+            fail(s, WINNOW_E_ARG, "%s: site %s is a partial's (winnow_partial_site): merge the partial instead",
+                 s->path, m->name);
+            goto failed;
+        }
         any = 1;
         uint64_t now;
         if (stored_head(s, m->name, &now) != 0) goto failed;
@@ -1133,7 +1140,7 @@ int wn_store_save(wn_store *s, wn_site_model *const *models, size_t n, wn_site_m
                 goto failed;
             }
             use[i] = merged;
-            if (wn_site_model_replay(merged, m) != 0) { fail(s, WINNOW_E_NOMEM, "out of memory"); goto failed; }
+            if (wn_site_model_replay(merged, m, NULL) != 0) { fail(s, WINNOW_E_NOMEM, "out of memory"); goto failed; }
             merged->journal.on = 1;
             target = merged;
         }

@@ -74,31 +74,38 @@ winnow_model_kind winnow_model_kind_parse(const char *name)
 }
 const char *winnow_model_kind_name(winnow_model_kind kind) { return wn_clf_kind_name((int)kind); }
 
-void winnow_train_options_default(winnow_train_options *o)
+winnow_status winnow_train_options_default(winnow_train_options *o, size_t struct_size)
 {
+    if (!o || struct_size < sizeof *o) return WINNOW_E_ARG;
     memset(o, 0, sizeof *o);
+    o->struct_size = sizeof *o;
     o->kind = WINNOW_MODEL_BOOST;
     o->buckets = 1;
     o->seed = 1;
     o->per_page = 40;
     o->threads = 2;
+    return WINNOW_OK;
 }
 
-winnow_trainer *winnow_trainer_new(const winnow_train_options *o)
+winnow_status winnow_trainer_new(const winnow_train_options *o, winnow_trainer **out)
 {
+    if (!out) return WINNOW_E_ARG;
+    *out = NULL;
+    if (o && o->struct_size < sizeof *o) return WINNOW_E_ARG;
     winnow_trainer *t = calloc(1, sizeof *t);
-    if (!t) return NULL;
+    if (!t) return WINNOW_E_NOMEM;
     if (o) t->o = *o;
-    else winnow_train_options_default(&t->o);
+    else winnow_train_options_default(&t->o, sizeof t->o);
     if (!t->o.kind) t->o.kind = WINNOW_MODEL_BOOST;
     if (!t->o.buckets) t->o.buckets = 1;
     if (t->o.buckets > WN_MAX_BUCKETS) t->o.buckets = WN_MAX_BUCKETS;
     if (!t->o.per_page) t->o.per_page = 40;
     if (!t->o.threads) t->o.threads = 2;
     t->digest = XXH3_createState();
-    if (!t->digest) { free(t); return NULL; }
+    if (!t->digest) { free(t); return WINNOW_E_NOMEM; }
     XXH3_64bits_reset(t->digest);
-    return t;
+    *out = t;
+    return WINNOW_OK;
 }
 
 void winnow_trainer_free(winnow_trainer *t)

@@ -44,6 +44,7 @@ const char *winnow_model_kind_name(winnow_model_kind kind);
 typedef enum winnow_labels { WINNOW_LABELS_TOP = 0, WINNOW_LABELS_INSIDE = 1 } winnow_labels;
 
 typedef struct winnow_train_options {
+    size_t struct_size;        /* sizeof (winnow_train_options): set by the _default() */
     winnow_model_kind kind;    /* default BOOST */
     unsigned buckets;          /* separate models per node size (Chakrabarti: 4); default 1 */
     unsigned seed;             /* sampling, folds and tree randomness; default 1 */
@@ -55,12 +56,15 @@ typedef struct winnow_train_options {
     winnow_labels labels;      /* content examples: TOP (default) or INSIDE */
 } winnow_train_options;
 
-void winnow_train_options_default(winnow_train_options *o);
+/* Fills *o with the defaults; WINNOW_E_ARG when struct_size is too small
+ * for this structure (the library's convention, see winnow_options_default). */
+winnow_status winnow_train_options_default(winnow_train_options *o, size_t struct_size);
 
 typedef struct winnow_trainer winnow_trainer;
 
-/* NULL on OOM. */
-winnow_trainer *winnow_trainer_new(const winnow_train_options *o);
+/* A new trainer in *out. o may be NULL for the defaults. WINNOW_E_ARG for
+ * out NULL or an o->struct_size this library does not take, WINNOW_E_NOMEM. */
+winnow_status winnow_trainer_new(const winnow_train_options *o, winnow_trainer **out);
 void winnow_trainer_free(winnow_trainer *t);
 const char *winnow_trainer_error(const winnow_trainer *t);
 

@@ -503,7 +503,7 @@ static void replay_case(unsigned base, unsigned a0, unsigned a1, unsigned b0, un
     for (unsigned k = b0; k < b1; k++) CHECK(learn(seq, 'A', k, NULL) >= 0);
     for (unsigned k = a0; k < a1; k++) CHECK(learn(seq, 'A', k, NULL) >= 0);
     CHECK_EQ(wn_site_unwrap(first)->journal.npages, a1 - a0);
-    CHECK_EQ(wn_site_model_replay(wn_site_unwrap(second), wn_site_unwrap(first)), 0);
+    CHECK_EQ(wn_site_model_replay(wn_site_unwrap(second), wn_site_unwrap(first), NULL), 0);
     char what[96];
     snprintf(what, sizeof what, "base %u, pages %u-%u replayed after %u-%u", base, a0, a1, b0, b1);
     CHECK(same_model(wn_site_unwrap(second), wn_site_unwrap(seq), what));

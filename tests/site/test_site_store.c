@@ -283,6 +283,18 @@ static void test_save_unchanged(void)
     free_listing(&after);
     winnow_site_free(s);
     winnow_sitedb_close(db);
+    /* a handle opened for reading saves nothing, and says why */
+    db = open_db("unchanged.db", 0);
+    if (!db) { CHECK(db != NULL); return; }
+    s = load(db, "u.example", 0);
+    html = site_page('A', 9, &len);
+    winnow_input more = {sizeof more, html, len, NULL, "https://u.example/more"};
+    CHECK_EQ(winnow_site_learn(engine, s, &more, &counted), WINNOW_OK);
+    free(html);
+    CHECK_EQ(winnow_sitedb_save(db, &s, 1), WINNOW_E_DB_READONLY);
+    CHECK(strstr(winnow_sitedb_error(db), "opened for reading") != NULL);
+    winnow_site_free(s);
+    winnow_sitedb_close(db);
 }
 
 static void test_open_errors(void)
@@ -812,6 +824,129 @@ static void test_check_corrupt_page(void)
     winnow_sitedb_close(db);
 }
 
+/* Map-reduce: two partials merged give the model one learn gives, exactly;
+ * a partial's models cannot judge pages nor be saved; bad arguments and a
+ * missing part are refused with the database unchanged. */
+static void partial_range(winnow_partial *p, const char *site, char t, unsigned from, unsigned to)
+{
+    for (unsigned k = from; k < to; k++) {
+        size_t len;
+        char *html = site_page(t, k, &len);
+        winnow_input in = {sizeof in, html, len, NULL, NULL};
+        int counted = -1;
+        CHECK_EQ(winnow_partial_learn(engine, p, site, &in, &counted), WINNOW_OK);
+        CHECK_EQ(counted, 1);
+        free(html);
+    }
+}
+
+static void test_partial_merge(void)
+{
+    char url_site[64];
+    CHECK_EQ(winnow_url_site("https://user:pw@WWW.Example.ORG:8080/a?b#c", url_site, sizeof url_site), 11);
+    CHECK_STR(url_site, "example.org");
+    CHECK_EQ(winnow_url_site("/relative/path", url_site, sizeof url_site), 0);
+    CHECK_EQ(winnow_url_site(NULL, url_site, sizeof url_site), 0);
+    CHECK_EQ(winnow_url_site("http://abcdef.org/", url_site, 4), 3);
+    CHECK_STR(url_site, "abc");
+
+    char p1[512], p2[512], missing[512];
+    path_of(p1, sizeof p1, "one.wpart");
+    path_of(p2, sizeof p2, "two.wpart");
+    path_of(missing, sizeof missing, "missing.wpart");
+    winnow_partial *a = NULL, *b = NULL;
+    CHECK_EQ(winnow_partial_new(15, &a), WINNOW_OK);
+    CHECK_EQ(winnow_partial_new(15, &b), WINNOW_OK);
+    if (!a || !b) return;
+    partial_range(a, "pm.example", 'A', 0, 20);
+    partial_range(b, "pm.example", 'A', 20, 30);
+    partial_range(b, "pm.example", 'B', 0, 10);
+    /* a page without URL and without site name has no site */
+    winnow_input bare = {sizeof bare, "<p>x</p>", 8, NULL, NULL};
+    CHECK_EQ(winnow_partial_learn(engine, a, NULL, &bare, NULL), WINNOW_E_ARG);
+    CHECK(strstr(winnow_partial_error(a), "site") != NULL);
+    /* ... with a URL: its host */
+    size_t len;
+    char *html = site_page('A', 99, &len);
+    winnow_input in = {sizeof in, html, len, NULL, "http://www.Other.example/x"};
+    CHECK_EQ(winnow_partial_learn(engine, a, NULL, &in, NULL), WINNOW_OK);
+    CHECK_EQ(winnow_partial_site_count(a), 2);
+    CHECK_EQ(winnow_partial_page_count(a), 21);
+
+    /* a partial's model records only */
+    winnow_site *ps = NULL;
+    CHECK_EQ(winnow_partial_site(a, "pm.example", &ps), WINNOW_OK);
+    winnow_doc *d = NULL;
+    CHECK_EQ(winnow_extract_site(engine, &in, ps, NULL, &d), WINNOW_E_ARG);
+    CHECK(d == NULL);
+    free(html);
+
+    CHECK_EQ(winnow_partial_write(a, p1), WINNOW_OK);
+    CHECK_EQ(winnow_partial_write(b, p2), WINNOW_OK);
+    winnow_partial_info info = {sizeof info};
+    char err[1024];
+    CHECK_EQ(winnow_partial_check(p1, &info, err, sizeof err), WINNOW_OK);
+    CHECK_EQ(info.format, 1);
+    CHECK_EQ(info.sites, 2);
+    CHECK_EQ(info.pages, 21);
+    CHECK(info.keys > 21);
+    CHECK_EQ(info.ce_pages, 21);
+    CHECK_EQ(winnow_partial_check(missing, NULL, err, sizeof err), WINNOW_E_IO);
+    CHECK(strstr(err, "missing.wpart") != NULL);
+
+    winnow_sitedb *db = open_db("partial.db", 1);
+    if (!db) { CHECK(db != NULL); winnow_partial_free(a); winnow_partial_free(b); return; }
+    CHECK_EQ(winnow_sitedb_save(db, &ps, 1), WINNOW_E_ARG);
+    winnow_partial_free(a);
+    winnow_partial_free(b);
+
+    /* bad arguments and a missing part: nothing written */
+    const char *parts[] = {p1, p2}, *bad_parts[] = {p1, missing};
+    winnow_merge_options mo = {3}; /* a struct_size no header has */
+    CHECK_EQ(winnow_sitedb_merge(db, parts, 2, &mo, NULL), WINNOW_E_ARG);
+    winnow_merge_report rep = {sizeof rep};
+    CHECK_EQ(winnow_sitedb_merge(db, bad_parts, 2, NULL, &rep), WINNOW_E_IO);
+    CHECK(strstr(winnow_sitedb_error(db), "missing.wpart") != NULL);
+    summary_ctx none = {0};
+    CHECK_EQ(winnow_sitedb_list(db, add_summary, &none), WINNOW_OK);
+    CHECK_EQ(none.n, 0);
+
+    CHECK_EQ(winnow_merge_options_default(&mo, sizeof mo), WINNOW_OK);
+    CHECK_EQ(mo.commit_every, 10000);
+    mo.commit_every = 5; /* a transaction per site */
+    CHECK_EQ(winnow_sitedb_merge(db, parts, 2, &mo, &rep), WINNOW_OK);
+    CHECK_EQ(rep.parts, 2);
+    CHECK_EQ(rep.sites, 2);
+    CHECK_EQ(rep.pages, 41);
+    CHECK_EQ(rep.counted, 41);
+    CHECK_EQ(rep.duplicates, 0);
+    /* again: every page a duplicate */
+    CHECK_EQ(winnow_sitedb_merge(db, parts, 2, NULL, &rep), WINNOW_OK);
+    CHECK_EQ(rep.counted, 0);
+    CHECK_EQ(rep.duplicates, 41);
+
+    winnow_site *merged = load(db, "pm.example", 0), *one = NULL;
+    winnow_site_new("pm.example", 15, &one);
+    learn_range(one, 'A', 0, 30);
+    learn_range(one, 'B', 0, 10);
+    if (merged && one) {
+        CHECK(winnow_site_pages(merged) == winnow_site_pages(one)); /* exact */
+        listing l1 = list_site(merged, 0.0), l2 = list_site(one, 0.0);
+        check_same_listing(&l1, &l2, "merged partials against one learn");
+        free_listing(&l1);
+        free_listing(&l2);
+        for (unsigned k = 8; k < 12; k++) {
+            char *x = extract_text(merged, 'B', k), *y = extract_text(one, 'B', k);
+            CHECK_STR(x, y);
+            free(x);
+            free(y);
+        }
+    }
+    winnow_site_free(merged);
+    winnow_site_free(one);
+    winnow_sitedb_close(db);
+}
+
 int main(void)
 {
     const char *t = getenv("TMPDIR");
@@ -829,6 +964,7 @@ int main(void)
     RUN(test_checksums_find_changes);
     RUN(test_format1_upgrade);
     RUN(test_no_side_files);
+    RUN(test_partial_merge);
     winnow_engine_free(engine);
     remove_dir();
     return CHECK_DONE();

@@ -72,7 +72,7 @@ static void test_format_parse(void)
     static const struct { const char *name; winnow_format f; } names[] = {
         {"text", WINNOW_FORMAT_TEXT}, {"txt", WINNOW_FORMAT_TEXT}, {"markdown", WINNOW_FORMAT_MARKDOWN},
         {"md", WINNOW_FORMAT_MARKDOWN}, {"json", WINNOW_FORMAT_JSON}, {"html", WINNOW_FORMAT_HTML},
-        {"blocks", WINNOW_FORMAT_BLOCKS},
+        {"blocks", WINNOW_FORMAT_BLOCKS}, {"segments", WINNOW_FORMAT_SEGMENTS}, {"fulltext", WINNOW_FORMAT_FULLTEXT},
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         winnow_format f = (winnow_format)-1;

@@ -136,10 +136,19 @@ static winnow_reader *open_limited(const char *path, size_t max)
 }
 
 /* Reads everything; records the first 16 pages. */
+static void read_reader(winnow_reader *r, seen *s);
+
 static void read_all(const char *path, size_t max, seen *s)
 {
     memset(s, 0, sizeof *s);
     winnow_reader *r = open_limited(path, max);
+    read_reader(r, s);
+}
+
+/* Every record of r into *s, then closes r. */
+static void read_reader(winnow_reader *r, seen *s)
+{
+    memset(s, 0, sizeof *s);
     CHECK(r != NULL);
     if (!r) return;
     CHECK_STR(winnow_reader_error(r), "");
@@ -551,6 +560,68 @@ static void test_warc_handmade(void)
     wn_buf_free(&w);
     wn_buf_free(&gz);
     wn_buf_free(&one);
+}
+
+/* The same records read from memory: a WARC, its gzip members, JSON lines,
+ * one page, nothing; the name stands for the file in the sources. */
+static void test_memory(void)
+{
+    wn_buf w, gz;
+    wn_buf_init(&w);
+    wn_buf_init(&gz);
+    size_t starts[32];
+    size_t n = build_warc(&w, starts);
+    for (size_t i = 0; i < n; i++) gz_member(&gz, w.data + starts[i], starts[i + 1] - starts[i]);
+    seen s;
+    char err[600];
+    winnow_reader *r = NULL;
+    CHECK_EQ(winnow_reader_open_memory(w.data, w.len, "crawl.warc", NULL, &r, err, sizeof err), WINNOW_OK);
+    read_reader(r, &s);
+    check_pages(&s, "memory");
+    char want[100];
+    snprintf(want, sizeof want, "crawl.warc#%zu", starts[2]);
+    CHECK_STR(s.source[0], want);
+    /* gzip members, no name: sniffed */
+    r = NULL;
+    CHECK_EQ(winnow_reader_open_memory(gz.data, gz.len, NULL, NULL, &r, err, sizeof err), WINNOW_OK);
+    CHECK_EQ(winnow_reader_format(r), WINNOW_INPUT_WARC);
+    read_reader(r, &s);
+    check_pages(&s, "memory members");
+    CHECK(strncmp(s.source[0], "<memory>#", 9) == 0);
+
+    static const char lines[] = "{\"url\": \"http://ex.com/1\", \"html\": \"<p>one</p>\"}\n"
+                                "{\"url\": \"http://ex.com/2\", \"html\": \"<p>two</p>\"}\n";
+    r = NULL;
+    CHECK_EQ(winnow_reader_open_memory(lines, sizeof lines - 1, "pages.jsonl", NULL, &r, err, sizeof err), WINNOW_OK);
+    read_reader(r, &s);
+    CHECK_EQ(s.n, 2);
+    CHECK_STR(s.url[1], "http://ex.com/2");
+    CHECK_STR(s.data[0], "<p>one</p>");
+    CHECK_EQ(s.end, WINNOW_END);
+
+    static const char page[] = "<html><body><p>a page in memory</p></body></html>";
+    r = NULL;
+    CHECK_EQ(winnow_reader_open_memory(page, sizeof page - 1, NULL, NULL, &r, err, sizeof err), WINNOW_OK);
+    read_reader(r, &s);
+    CHECK_EQ(s.n, 1);
+    CHECK_STR(s.data[0], page);
+
+    /* nothing: a file of no bytes reads the same (no page, or an error
+     * for a WARC) */
+    r = NULL;
+    winnow_status st = winnow_reader_open_memory("", 0, "x.warc", NULL, &r, err, sizeof err);
+    write_str(tmp_path("empty.warc"), "");
+    winnow_reader *f = NULL;
+    winnow_status fst = winnow_reader_open(tmp_path("empty.warc"), NULL, &f, NULL, 0);
+    CHECK_EQ(st, fst);
+    winnow_reader_close(r);
+    winnow_reader_close(f);
+    r = NULL;
+    CHECK_EQ(winnow_reader_open_memory(NULL, 10, NULL, NULL, &r, err, sizeof err), WINNOW_E_ARG);
+    CHECK(r == NULL);
+    CHECK_EQ(winnow_reader_open_memory(page, 10, NULL, NULL, NULL, err, sizeof err), WINNOW_E_ARG);
+    wn_buf_free(&w);
+    wn_buf_free(&gz);
 }
 
 /* A file cut short: the pages before, then a warning and the end. */
@@ -1221,6 +1292,7 @@ int main(void)
     RUN(test_errors);
     RUN(test_warc_corpus);
     RUN(test_warc_handmade);
+    RUN(test_memory);
     RUN(test_warc_truncated);
     RUN(test_warc_junk);
     RUN(test_warc_bad_length);

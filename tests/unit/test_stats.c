@@ -18,7 +18,7 @@ static void stats_parse(stats_page *s, const char *html)
 {
     page_parse(&s->p, html);
     s->st = NULL;
-    s->rc = wn_stats_compute(&s->p.dom, &s->p.arena, &s->st, &s->pt);
+    s->rc = wn_stats_compute(&s->p.dom, &s->p.arena, &s->st, &s->pt, NULL);
 }
 
 static void stats_free(stats_page *s) { page_free(&s->p); }

@@ -1,0 +1,842 @@
+/* Partials: writing, reading and merging partial files (partial.h).
+ *
+ * The file (format 1, README "Partial files") is a gzip stream of
+ * little-endian records:
+ *
+ *   header  "WNPART\r\n", u32 format (1), u32 flags (0)
+ *   site    u8 'S', u32 name length, name, f64 half-life, u32 pages,
+ *           per page: u64 I-Match signature, u32 URL length + 1 (0: none),
+ *                     URL, u32 ContentExtractor page (0xffffffff: none),
+ *                     u32 keys, per key: u8 kind, u64 key, u8 sample
+ *                     length (0: none), sample;
+ *           u32 blocks, per block: u8 ContentExtractor page, u64 block
+ *           path, u32 vector length, vector (ce.c's packing);
+ *           u64 checksum: XXH3-64 of the record from its 'S' on
+ *   end     u8 'E', u64 sites, u64 pages, u64 checksum: XXH3-64 of every
+ *           byte before it, header on
+ *
+ * Sites come in strictly increasing byte order of their names, so that a
+ * merge reads all its parts side by side, one site at a time; each site's
+ * pages in the order they were learned. */
+#include "partial.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <xxhash.h>
+#include <zlib.h>
+
+#include "model.h"
+#include "site_api.h"
+#include "../util/buf.h"
+#include "../util/structs.h"
+
+static const unsigned char MAGIC[8] = {'W', 'N', 'P', 'A', 'R', 'T', '\r', '\n'};
+
+/* What a sound file never holds: bounds that stop a damaged length from
+ * asking for gigabytes before its checksum is reached. */
+#define NAME_MAX_BYTES 65535u
+#define URL_MAX_BYTES (16u << 20)
+#define KEYS_MAX (1u << 24)
+#define VEC_MAX_BYTES (64u << 20)
+#define SAMPLE_MAX 95u
+#define NO_CE_PAGE UINT32_MAX
+
+#define INFO_V1 WN_FIELD_END(winnow_partial_info, ce_pages)
+#define MERGE_OPTIONS_V1 WN_FIELD_END(winnow_merge_options, commit_every)
+
+/* ---- the partial in memory ---- */
+
+struct winnow_partial {
+    double half_life;
+    winnow_site **table;   /* open addressing by name; cap is a power of two */
+    size_t count, cap;
+    char error[1024];
+};
+
+static void perr(winnow_partial *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void perr(winnow_partial *p, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->error, sizeof p->error, fmt, ap);
+    va_end(ap);
+}
+
+winnow_status winnow_partial_new(double half_life, winnow_partial **out)
+{
+    if (!out) return WINNOW_E_ARG;
+    *out = NULL;
+    if (!(half_life >= 0) || half_life > 1e300) return WINNOW_E_ARG;
+    winnow_partial *p = calloc(1, sizeof *p);
+    if (!p) return WINNOW_E_NOMEM;
+    p->half_life = half_life > 0 ? half_life : WN_DEFAULT_HALF_LIFE;
+    *out = p;
+    return WINNOW_OK;
+}
+
+void winnow_partial_free(winnow_partial *p)
+{
+    if (!p) return;
+    for (size_t i = 0; i < p->cap; i++) winnow_site_free(p->table[i]);
+    free(p->table);
+    free(p);
+}
+
+const char *winnow_partial_error(const winnow_partial *p) { return p ? p->error : ""; }
+
+static size_t name_slot(const char *name, size_t cap) { return (size_t)XXH3_64bits(name, strlen(name)) & (cap - 1); }
+
+winnow_status winnow_partial_site(winnow_partial *p, const char *name, winnow_site **out)
+{
+    if (!out) return WINNOW_E_ARG;
+    *out = NULL;
+    if (!p) return WINNOW_E_ARG;
+    p->error[0] = '\0';
+    if (!name || !*name || strlen(name) > NAME_MAX_BYTES) {
+        perr(p, "a site needs a name of 1 to %u bytes", NAME_MAX_BYTES);
+        return WINNOW_E_ARG;
+    }
+    if (p->cap) {
+        size_t h = name_slot(name, p->cap);
+        while (p->table[h]) {
+            if (!strcmp(winnow_site_name(p->table[h]), name)) { *out = p->table[h]; return WINNOW_OK; }
+            h = (h + 1) & (p->cap - 1);
+        }
+    }
+    if ((p->count + 1) * 2 > p->cap) {
+        size_t cap = p->cap ? p->cap * 2 : 64;
+        winnow_site **t = calloc(cap, sizeof *t);
+        if (!t) { perr(p, "out of memory"); return WINNOW_E_NOMEM; }
+        for (size_t i = 0; i < p->cap; i++) {
+            if (!p->table[i]) continue;
+            size_t h = name_slot(winnow_site_name(p->table[i]), cap);
+            while (t[h]) h = (h + 1) & (cap - 1);
+            t[h] = p->table[i];
+        }
+        free(p->table);
+        p->table = t;
+        p->cap = cap;
+    }
+    wn_site_model *m = wn_site_model_new(name, p->half_life);
+    winnow_site *s = m ? wn_site_wrap(m) : NULL;
+    if (!s) { wn_site_model_free(m); perr(p, "out of memory"); return WINNOW_E_NOMEM; }
+    m->journal_only = 1;
+    m->journal.on = 1;
+    size_t h = name_slot(name, p->cap);
+    while (p->table[h]) h = (h + 1) & (p->cap - 1);
+    p->table[h] = s;
+    p->count++;
+    *out = s;
+    return WINNOW_OK;
+}
+
+winnow_status winnow_partial_learn(winnow_engine *e, winnow_partial *p, const char *site, const winnow_input *in,
+                                   int *counted)
+{
+    if (counted) *counted = 0;
+    if (!e || !p || !in) return WINNOW_E_ARG;
+    p->error[0] = '\0';
+    char host[1024];
+    if (!site) {
+        size_t n = winnow_url_site(in->url, host, sizeof host);
+        if (!n) {
+            perr(p, "the page has no URL with a host to name its site (give the site's name)");
+            return WINNOW_E_ARG;
+        }
+        site = host;
+    }
+    winnow_site *s = NULL;
+    winnow_status st = winnow_partial_site(p, site, &s);
+    if (st != WINNOW_OK) return st;
+    st = winnow_site_learn(e, s, in, counted);
+    if (WINNOW_FAILED(st)) perr(p, "%s", winnow_engine_error(e));
+    return st;
+}
+
+size_t winnow_partial_site_count(const winnow_partial *p)
+{
+    size_t n = 0;
+    for (size_t i = 0; p && i < p->cap; i++) n += p->table[i] && wn_site_unwrap(p->table[i])->journal.npages > 0;
+    return n;
+}
+
+size_t winnow_partial_page_count(const winnow_partial *p)
+{
+    size_t n = 0;
+    for (size_t i = 0; p && i < p->cap; i++)
+        if (p->table[i]) n += wn_site_unwrap(p->table[i])->journal.npages;
+    return n;
+}
+
+/* ---- writing ---- */
+
+typedef struct writer {
+    gzFile gz;
+    XXH3_state_t *file, *site;
+    wn_buf b;
+    int failed;  /* a write failed: errno or the gzip error tells */
+    char why[256];
+} writer;
+
+static void put_u8(wn_buf *b, unsigned v) { wn_buf_putc(b, (char)(unsigned char)v); }
+static void put_u32(wn_buf *b, uint32_t v)
+{
+    unsigned char x[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16), (unsigned char)(v >> 24)};
+    wn_buf_put(b, x, 4);
+}
+static void put_u64(wn_buf *b, uint64_t v)
+{
+    put_u32(b, (uint32_t)v);
+    put_u32(b, (uint32_t)(v >> 32));
+}
+static void put_f64(wn_buf *b, double v)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    put_u64(b, bits);
+}
+
+/* Hands the buffer to gzip, through the checksums (the site's while a site
+ * record is being written). */
+static void flush(writer *w, int in_site)
+{
+    if (w->failed || !w->b.len) { wn_buf_clear(&w->b); return; }
+    if (w->b.oom) { w->failed = 1; snprintf(w->why, sizeof w->why, "out of memory"); return; }
+    XXH3_64bits_update(w->file, w->b.data, w->b.len);
+    if (in_site) XXH3_64bits_update(w->site, w->b.data, w->b.len);
+    const char *d = w->b.data;
+    size_t left = w->b.len;
+    while (left) {
+        unsigned chunk = left > (1u << 30) ? 1u << 30 : (unsigned)left;
+        int got = gzwrite(w->gz, d, chunk);
+        if (got <= 0) {
+            int zerr;
+            const char *msg = gzerror(w->gz, &zerr);
+            snprintf(w->why, sizeof w->why, "%s", zerr == Z_ERRNO ? strerror(errno) : msg);
+            w->failed = 1;
+            break;
+        }
+        d += got;
+        left -= (size_t)got;
+    }
+    wn_buf_clear(&w->b);
+}
+
+static void write_site(writer *w, const wn_site_model *m)
+{
+    const wn_journal *j = &m->journal;
+    XXH3_64bits_reset(w->site);
+    put_u8(&w->b, 'S');
+    size_t nlen = strlen(m->name);
+    put_u32(&w->b, (uint32_t)nlen);
+    wn_buf_put(&w->b, m->name, nlen);
+    put_f64(&w->b, m->half_life);
+    put_u32(&w->b, (uint32_t)j->npages);
+    for (size_t p = 0; p < j->npages && !w->failed; p++) {
+        const wn_journal_page *jp = &j->pages[p];
+        put_u64(&w->b, jp->imatch);
+        const char *url = jp->url ? j->text + jp->url - 1 : NULL;
+        size_t ulen = url ? strlen(url) : 0;
+        if (ulen > URL_MAX_BYTES) { url = NULL; ulen = 0; } /* never learned: too long to be a URL */
+        put_u32(&w->b, url ? (uint32_t)ulen + 1 : 0);
+        if (url) wn_buf_put(&w->b, url, ulen);
+        put_u32(&w->b, jp->ce_page);
+        put_u32(&w->b, jp->nkeys);
+        for (uint32_t k = 0; k < jp->nkeys; k++) {
+            const wn_journal_key *jk = &j->keys[jp->key0 + k];
+            const char *sample = jk->sample ? j->text + jk->sample - 1 : NULL;
+            size_t slen = sample ? strlen(sample) : 0;
+            put_u8(&w->b, jk->kind);
+            put_u64(&w->b, jk->key);
+            put_u8(&w->b, (unsigned)slen);
+            wn_buf_put(&w->b, sample, slen);
+        }
+        if (w->b.len >= (1u << 20)) flush(w, 1);
+    }
+    put_u32(&w->b, (uint32_t)m->ce.count);
+    void *vec = NULL;
+    size_t cap = 0;
+    for (size_t i = 0; i < m->ce.count && !w->failed; i++) {
+        const wn_ce_block *blk = &m->ce.blocks[i];
+        size_t need = wn_ce_vec_pack(&blk->vec, vec, cap);
+        if (need > cap) {
+            void *nv = realloc(vec, need);
+            if (!nv) { w->failed = 1; snprintf(w->why, sizeof w->why, "out of memory"); break; }
+            vec = nv;
+            cap = need;
+            wn_ce_vec_pack(&blk->vec, vec, cap);
+        }
+        put_u8(&w->b, blk->page);
+        put_u64(&w->b, blk->path);
+        put_u32(&w->b, (uint32_t)need);
+        wn_buf_put(&w->b, vec, need);
+        if (w->b.len >= (1u << 20)) flush(w, 1);
+    }
+    free(vec);
+    flush(w, 1);
+    put_u64(&w->b, XXH3_64bits_digest(w->site));
+    flush(w, 0);
+}
+
+static int cmp_site(const void *a, const void *b)
+{
+    return strcmp(winnow_site_name(*(winnow_site *const *)a), winnow_site_name(*(winnow_site *const *)b));
+}
+
+winnow_status winnow_partial_write(winnow_partial *p, const char *path)
+{
+    if (!p) return WINNOW_E_ARG;
+    p->error[0] = '\0';
+    if (!path || !*path) { perr(p, "no path to write the partial to"); return WINNOW_E_ARG; }
+    /* the sites with pages, by name */
+    winnow_site **sites = malloc((p->count + 1) * sizeof *sites);
+    size_t tlen = strlen(path) + 64;
+    char *tmp = malloc(tlen);
+    writer w = {0};
+    wn_buf_init(&w.b);
+    w.file = XXH3_createState();
+    w.site = XXH3_createState();
+    if (!sites || !tmp || !w.file || !w.site) {
+        free(sites), free(tmp), XXH3_freeState(w.file), XXH3_freeState(w.site);
+        perr(p, "out of memory");
+        return WINNOW_E_NOMEM;
+    }
+    size_t n = 0, pages = 0;
+    for (size_t i = 0; i < p->cap; i++) {
+        if (!p->table[i]) continue;
+        const wn_site_model *m = wn_site_unwrap(p->table[i]);
+        if (!m->journal.npages) continue;
+        sites[n++] = p->table[i];
+        pages += m->journal.npages;
+    }
+    qsort(sites, n, sizeof *sites, cmp_site);
+
+    /* a hidden file beside the target, renamed into place when whole */
+    const char *slash = strrchr(path, '/');
+    int dir_len = slash ? (int)(slash - path) + 1 : 0;
+    int fd = -1;
+    for (unsigned attempt = 0; attempt < 100 && fd < 0; attempt++) {
+        snprintf(tmp, tlen, "%.*s.%s.%ld-%u.tmp", dir_len, path, path + dir_len, (long)getpid(), attempt);
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd < 0 && errno != EEXIST) break;
+    }
+    winnow_status st = WINNOW_OK;
+    if (fd < 0) {
+        perr(p, "cannot write %s: %s", path, strerror(errno));
+        st = WINNOW_E_IO;
+        goto done;
+    }
+    int fd2 = dup(fd);
+    if (fd2 < 0 || !(w.gz = gzdopen(fd2, "wb6"))) {
+        if (fd2 >= 0) close(fd2);
+        perr(p, "cannot write %s: %s", path, strerror(errno ? errno : ENOMEM));
+        st = WINNOW_E_IO;
+        goto done;
+    }
+    gzbuffer(w.gz, 1 << 17);
+    XXH3_64bits_reset(w.file);
+    wn_buf_put(&w.b, MAGIC, sizeof MAGIC);
+    put_u32(&w.b, WN_PARTIAL_FORMAT);
+    put_u32(&w.b, 0);
+    flush(&w, 0);
+    for (size_t i = 0; i < n && !w.failed; i++) write_site(&w, wn_site_unwrap(sites[i]));
+    put_u8(&w.b, 'E');
+    put_u64(&w.b, n);
+    put_u64(&w.b, pages);
+    flush(&w, 0);
+    if (!w.failed) {
+        /* the last checksum is outside what it sums: written straight */
+        put_u64(&w.b, XXH3_64bits_digest(w.file));
+        if (gzwrite(w.gz, w.b.data, (unsigned)w.b.len) != (int)w.b.len) {
+            int zerr;
+            const char *msg = gzerror(w.gz, &zerr);
+            snprintf(w.why, sizeof w.why, "%s", zerr == Z_ERRNO ? strerror(errno) : msg);
+            w.failed = 1;
+        }
+    }
+    errno = 0;
+    int zrc = gzclose(w.gz);
+    if (!w.failed && zrc != Z_OK) {
+        w.failed = 1;
+        snprintf(w.why, sizeof w.why, "%s", zrc == Z_ERRNO && errno ? strerror(errno) : "gzip failed to finish");
+    }
+    if (!w.failed && fsync(fd) != 0) { w.failed = 1; snprintf(w.why, sizeof w.why, "%s", strerror(errno)); }
+    if (close(fd) != 0 && !w.failed) { w.failed = 1; snprintf(w.why, sizeof w.why, "%s", strerror(errno)); }
+    fd = -1;
+    if (!w.failed && rename(tmp, path) != 0) { w.failed = 1; snprintf(w.why, sizeof w.why, "%s", strerror(errno)); }
+    if (w.failed) {
+        unlink(tmp);
+        perr(p, "cannot write %s: %s", path, w.why);
+        st = strcmp(w.why, "out of memory") ? WINNOW_E_IO : WINNOW_E_NOMEM;
+    }
+done:
+    if (fd >= 0) { close(fd); unlink(tmp); }
+    wn_buf_free(&w.b);
+    XXH3_freeState(w.file);
+    XXH3_freeState(w.site);
+    free(tmp);
+    free(sites);
+    return st;
+}
+
+/* ---- reading ---- */
+
+typedef struct reader {
+    gzFile gz;
+    const char *path;
+    XXH3_state_t *file, *site;
+    int in_site;          /* bytes read go into the site's checksum too */
+    size_t sites, pages;  /* read so far */
+    size_t keys, ce_pages;
+    char *last;           /* the last site's name: the next must sort after it */
+    char *url;            /* reading buffer */
+    size_t url_cap;
+    void *vec;
+    size_t vec_cap;
+    winnow_status status;
+    char err[1024];
+} reader;
+
+static int rfail(reader *r, winnow_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int rfail(reader *r, winnow_status st, const char *fmt, ...)
+{
+    int n = snprintf(r->err, sizeof r->err, "%s: ", r->path);
+    va_list ap;
+    va_start(ap, fmt);
+    if (n > 0 && (size_t)n < sizeof r->err) vsnprintf(r->err + n, sizeof r->err - (size_t)n, fmt, ap);
+    va_end(ap);
+    r->status = st;
+    return -1;
+}
+
+static int damaged(reader *r, const char *what)
+{
+    return rfail(r, WINNOW_E_FORMAT, "damaged partial file: %s (after %zu site%s; write it again with winnow learn "
+                                     "--partial)",
+                 what, r->sites, r->sites == 1 ? "" : "s");
+}
+
+static int rd(reader *r, void *p, size_t n)
+{
+    unsigned char *d = p;
+    size_t left = n;
+    while (left) {
+        unsigned chunk = left > (1u << 30) ? 1u << 30 : (unsigned)left;
+        int got = gzread(r->gz, d, chunk);
+        if (got <= 0) {
+            int zerr = Z_OK;
+            const char *msg = gzerror(r->gz, &zerr);
+            if (zerr == Z_ERRNO) return rfail(r, WINNOW_E_IO, "cannot read: %s", strerror(errno));
+            if (zerr != Z_OK && zerr != Z_BUF_ERROR) {
+                char what[300];
+                snprintf(what, sizeof what, "gzip: %s", msg);
+                return damaged(r, what);
+            }
+            return damaged(r, "it ends too early (truncated)");
+        }
+        d += got;
+        left -= (size_t)got;
+    }
+    XXH3_64bits_update(r->file, p, n);
+    if (r->in_site) XXH3_64bits_update(r->site, p, n);
+    return 0;
+}
+
+static int rd_u8(reader *r, uint8_t *v) { return rd(r, v, 1); }
+static int rd_u32(reader *r, uint32_t *v)
+{
+    unsigned char x[4];
+    if (rd(r, x, 4)) return -1;
+    *v = (uint32_t)x[0] | (uint32_t)x[1] << 8 | (uint32_t)x[2] << 16 | (uint32_t)x[3] << 24;
+    return 0;
+}
+static int rd_u64(reader *r, uint64_t *v)
+{
+    uint32_t lo, hi;
+    if (rd_u32(r, &lo) || rd_u32(r, &hi)) return -1;
+    *v = (uint64_t)hi << 32 | lo;
+    return 0;
+}
+
+static int grow_to(void **p, size_t *cap, size_t need)
+{
+    if (need <= *cap) return 0;
+    void *q = realloc(*p, need);
+    if (!q) return -1;
+    *p = q;
+    *cap = need;
+    return 0;
+}
+
+static void reader_close(reader *r)
+{
+    if (r->gz) gzclose(r->gz);
+    XXH3_freeState(r->file);
+    XXH3_freeState(r->site);
+    free(r->last);
+    free(r->url);
+    free(r->vec);
+    memset(r, 0, sizeof *r);
+}
+
+/* Opens the file and reads its header. 0, or -1 (r->status, r->err). */
+static int reader_open(reader *r, const char *path)
+{
+    memset(r, 0, sizeof *r);
+    r->path = path;
+    r->file = XXH3_createState();
+    r->site = XXH3_createState();
+    if (!r->file || !r->site) return rfail(r, WINNOW_E_NOMEM, "out of memory");
+    XXH3_64bits_reset(r->file);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return rfail(r, WINNOW_E_IO, "cannot open: %s", strerror(errno));
+    struct stat sb;
+    if (fstat(fd, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        close(fd);
+        return rfail(r, WINNOW_E_IO, "is a directory, not a partial file");
+    }
+    if (!(r->gz = gzdopen(fd, "rb"))) {
+        close(fd);
+        return rfail(r, WINNOW_E_NOMEM, "out of memory");
+    }
+    gzbuffer(r->gz, 1 << 17);
+    unsigned char head[16];
+    int got = gzread(r->gz, head, sizeof head);
+    if (got < 0) {
+        int zerr;
+        const char *msg = gzerror(r->gz, &zerr);
+        if (zerr == Z_ERRNO) return rfail(r, WINNOW_E_IO, "cannot read: %s", strerror(errno));
+        return rfail(r, WINNOW_E_FORMAT, "not a winnow partial file (gzip: %s)", msg);
+    }
+    if (got < 8 || memcmp(head, MAGIC, 8) != 0)
+        return rfail(r, WINNOW_E_FORMAT, "not a winnow partial file (winnow learn --partial writes them)");
+    if (got < 16) return damaged(r, "it ends in its header");
+    uint32_t format = (uint32_t)head[8] | (uint32_t)head[9] << 8 | (uint32_t)head[10] << 16 | (uint32_t)head[11] << 24;
+    uint32_t flags = (uint32_t)head[12] | (uint32_t)head[13] << 8 | (uint32_t)head[14] << 16 | (uint32_t)head[15] << 24;
+    if (format != WN_PARTIAL_FORMAT)
+        return rfail(r, WINNOW_E_FORMAT, "partial file of format %u; this winnow reads format %d (learn the shard "
+                                         "again with this winnow)",
+                     format, WN_PARTIAL_FORMAT);
+    if (flags != 0) return rfail(r, WINNOW_E_FORMAT, "partial file with features this winnow does not know (flags %#x)", flags);
+    XXH3_64bits_update(r->file, head, sizeof head);
+    return 0;
+}
+
+/* The end record, and nothing after it. */
+static int read_end(reader *r)
+{
+    uint64_t sites, pages, sum;
+    if (rd_u64(r, &sites) || rd_u64(r, &pages)) return -1;
+    uint64_t want = XXH3_64bits_digest(r->file);
+    unsigned char x[8];
+    int got = gzread(r->gz, x, 8);
+    if (got != 8) return damaged(r, "it ends too early (truncated)");
+    sum = 0;
+    for (int i = 7; i >= 0; i--) sum = sum << 8 | x[i];
+    if (sum != want) return damaged(r, "the file does not match its checksum");
+    if (sites != r->sites || pages != r->pages) return damaged(r, "its end record counts other sites or pages");
+    unsigned char extra;
+    got = gzread(r->gz, &extra, 1);
+    if (got != 0) return damaged(r, "bytes follow its end record");
+    int zerr;
+    gzerror(r->gz, &zerr);
+    if (zerr != Z_OK && zerr != Z_BUF_ERROR) return damaged(r, "its gzip stream does not end cleanly");
+    return 0;
+}
+
+/* The next site into *out, a journal-only model (NULL when not wanted:
+ * checked and dropped). 1 a site, 0 the end (checked), -1 a failure. */
+static int read_site(reader *r, wn_site_model **out)
+{
+    if (out) *out = NULL;
+    uint8_t tag;
+    if (rd_u8(r, &tag)) return -1;
+    if (tag == 'E') return read_end(r) == 0 ? 0 : -1;
+    if (tag != 'S') return damaged(r, "an unknown record");
+    XXH3_64bits_reset(r->site);
+    XXH3_64bits_update(r->site, &tag, 1);
+    r->in_site = 1;
+    wn_site_model *m = NULL;
+    char *name = NULL;
+    uint32_t nlen, npages, nblocks, next_ce = 0;
+    double half_life;
+    uint64_t bits;
+    if (rd_u32(r, &nlen)) goto failed;
+    if (nlen == 0 || nlen > NAME_MAX_BYTES) { damaged(r, "a site name of an impossible length"); goto failed; }
+    if (!(name = malloc(nlen + 1))) { rfail(r, WINNOW_E_NOMEM, "out of memory"); goto failed; }
+    if (rd(r, name, nlen)) goto failed;
+    name[nlen] = '\0';
+    if (strlen(name) != nlen) { damaged(r, "a site name holds a NUL byte"); goto failed; }
+    if (r->last && strcmp(r->last, name) >= 0) { damaged(r, "its sites are out of order"); goto failed; }
+    if (rd_u64(r, &bits)) goto failed;
+    memcpy(&half_life, &bits, sizeof half_life);
+    if (!(half_life > 0) || half_life > 1e300) { damaged(r, "a site's half-life is not a positive number"); goto failed; }
+    if (rd_u32(r, &npages)) goto failed;
+    if (!(m = wn_site_model_new(name, half_life))) { rfail(r, WINNOW_E_NOMEM, "out of memory"); goto failed; }
+    m->journal_only = 1;
+    m->journal.on = 1;
+    wn_journal *j = &m->journal;
+    for (uint32_t p = 0; p < npages; p++) {
+        uint64_t imatch;
+        uint32_t ulen, ce_page, nkeys;
+        if (rd_u64(r, &imatch) || rd_u32(r, &ulen)) goto failed;
+        if (ulen > URL_MAX_BYTES + 1) { damaged(r, "a URL of an impossible length"); goto failed; }
+        if (ulen && grow_to((void **)&r->url, &r->url_cap, ulen) != 0) { rfail(r, WINNOW_E_NOMEM, "out of memory"); goto failed; }
+        if (ulen && rd(r, r->url, ulen - 1)) goto failed;
+        if (ulen) {
+            r->url[ulen - 1] = '\0';
+            if (strlen(r->url) != ulen - 1) { damaged(r, "a URL holds a NUL byte"); goto failed; }
+        }
+        const char *url = ulen ? r->url : NULL;
+        if (rd_u32(r, &ce_page) || rd_u32(r, &nkeys)) goto failed;
+        if (ce_page != NO_CE_PAGE) {
+            /* training pages come in order: 0, 1, 2, ... */
+            if (ce_page != next_ce || ce_page >= WN_CE_TRAINING_PAGES) { damaged(r, "a ContentExtractor page out of place"); goto failed; }
+            next_ce++;
+        }
+        if (nkeys > KEYS_MAX) { damaged(r, "a page with an impossible number of fingerprints"); goto failed; }
+        if (!out) {
+            /* checking only: read and drop */
+            for (uint32_t k = 0; k < nkeys; k++) {
+                unsigned char kb[10];
+                char sample[SAMPLE_MAX + 1];
+                if (rd(r, kb, 10)) goto failed;
+                if (kb[0] < WN_KEY_BLOCK || kb[0] > WN_KEY_TABLE_CHUNK || kb[9] > SAMPLE_MAX) { damaged(r, "a fingerprint of an unknown kind"); goto failed; }
+                if (kb[9] && rd(r, sample, kb[9])) goto failed;
+            }
+            r->keys += nkeys;
+            r->pages++;
+            continue;
+        }
+        if (wn_journal_page_begin(j, nkeys, url) != 0) { rfail(r, WINNOW_E_NOMEM, "out of memory"); goto failed; }
+        for (uint32_t k = 0; k < nkeys; k++) {
+            unsigned char kb[10];
+            char sample[SAMPLE_MAX + 1];
+            if (rd(r, kb, 10)) goto failed;
+            uint64_t key = 0;
+            for (int b = 8; b >= 1; b--) key = key << 8 | kb[b];
+            if (kb[0] < WN_KEY_BLOCK || kb[0] > WN_KEY_TABLE_CHUNK || kb[9] > SAMPLE_MAX) { damaged(r, "a fingerprint of an unknown kind"); goto failed; }
+            if (kb[9] && rd(r, sample, kb[9])) goto failed;
+            sample[kb[9]] = '\0';
+            if (strlen(sample) != kb[9]) { damaged(r, "a sample holds a NUL byte"); goto failed; }
+            wn_journal_key_put(j, k, kb[0], key, kb[9] ? sample : NULL, kb[9]);
+        }
+        wn_journal_page_end(j, imatch, url, ce_page, nkeys);
+        r->keys += nkeys;
+        r->pages++;
+    }
+    if (rd_u32(r, &nblocks)) goto failed;
+    for (uint32_t b = 0; b < nblocks; b++) {
+        uint8_t page;
+        uint64_t path;
+        uint32_t vlen;
+        if (rd_u8(r, &page) || rd_u64(r, &path) || rd_u32(r, &vlen)) goto failed;
+        if (page >= next_ce) { damaged(r, "a ContentExtractor block of no training page"); goto failed; }
+        if (vlen > VEC_MAX_BYTES) { damaged(r, "a ContentExtractor block of an impossible size"); goto failed; }
+        if (grow_to(&r->vec, &r->vec_cap, vlen + 1) != 0) { rfail(r, WINNOW_E_NOMEM, "out of memory"); goto failed; }
+        if (rd(r, r->vec, vlen)) goto failed;
+        wn_ce_vec v;
+        if (wn_ce_vec_unpack(r->vec, vlen, &v) != 0) { damaged(r, "a ContentExtractor block that does not unpack"); goto failed; }
+        int rc = out ? wn_ce_model_put_block(&m->ce, page, path, &v) : 0;
+        wn_ce_vec_free(&v);
+        if (rc != 0) { rfail(r, WINNOW_E_NOMEM, "out of memory"); goto failed; }
+    }
+    m->ce.pages = next_ce;
+    r->ce_pages += next_ce;
+    r->in_site = 0;
+    uint64_t want = XXH3_64bits_digest(r->site), sum;
+    if (rd_u64(r, &sum)) goto failed;
+    if (sum != want) {
+        char what[NAME_MAX_BYTES / 64 + 128];
+        snprintf(what, sizeof what, "site %.200s does not match its checksum", name);
+        damaged(r, what);
+        goto failed;
+    }
+    free(r->last);
+    r->last = name;
+    r->sites++;
+    if (out) *out = m;
+    else wn_site_model_free(m);
+    return 1;
+failed:
+    r->in_site = 0;
+    free(name);
+    wn_site_model_free(m);
+    return -1;
+}
+
+winnow_status winnow_partial_check(const char *path, winnow_partial_info *info, char *err, size_t errcap)
+{
+    char local[1024];
+    if (!err || !errcap) { err = local; errcap = sizeof local; }
+    err[0] = '\0';
+    if (info) {
+        size_t size;
+        memcpy(&size, info, sizeof size);
+        if (size < INFO_V1 || size > WN_STRUCT_MAX) {
+            snprintf(err, errcap, "winnow_partial_info.struct_size is not sizeof (winnow_partial_info)");
+            return WINNOW_E_ARG;
+        }
+    }
+    if (!path || !*path) { snprintf(err, errcap, "no partial file given"); return WINNOW_E_ARG; }
+    reader r;
+    int rc = reader_open(&r, path);
+    while (rc == 0) {
+        int got = read_site(&r, NULL);
+        if (got < 0) rc = -1;
+        if (got <= 0) break;
+    }
+    winnow_status st = rc == 0 ? WINNOW_OK : r.status;
+    if (rc != 0) snprintf(err, errcap, "%s", r.err);
+    else if (info) {
+        winnow_partial_info out = {sizeof out, WN_PARTIAL_FORMAT, r.sites, r.pages, r.keys, r.ce_pages};
+        wn_struct_out(info, &out, sizeof out, INFO_V1);
+    }
+    reader_close(&r);
+    return st;
+}
+
+/* ---- merging ---- */
+
+winnow_status winnow_merge_options_default(winnow_merge_options *o, size_t struct_size)
+{
+    if (!o) return WINNOW_E_ARG;
+    winnow_merge_options d = {sizeof d, 10000};
+    memcpy(o, &struct_size, sizeof struct_size);
+    return wn_struct_out(o, &d, sizeof d, MERGE_OPTIONS_V1) == 0 ? WINNOW_OK : WINNOW_E_ARG;
+}
+
+/* Saves the batch and frees its models. */
+static int save_batch(wn_store *s, wn_site_model **batch, size_t *n, winnow_status *status, char *err, size_t errcap)
+{
+    if (!*n) return 0;
+    wn_site_model **use = calloc(*n, sizeof *use);
+    int rc = use ? wn_store_save(s, batch, *n, use) : -1;
+    if (!use) {
+        *status = WINNOW_E_NOMEM;
+        snprintf(err, errcap, "out of memory");
+    } else if (rc != 0) {
+        *status = wn_store_status(s) == WINNOW_OK ? WINNOW_E_DB : wn_store_status(s);
+        snprintf(err, errcap, "%s", wn_store_error(s));
+    }
+    for (size_t i = 0; i < *n; i++) {
+        wn_site_model_free(batch[i]);
+        if (use) wn_site_model_free(use[i]);
+    }
+    free(use);
+    *n = 0;
+    return rc;
+}
+
+int wn_partial_merge(wn_store *s, const char *const *paths, size_t n, size_t commit_every, wn_merge_counts *out,
+                     winnow_status *status, char *err, size_t errcap)
+{
+    memset(out, 0, sizeof *out);
+    *status = WINNOW_OK;
+    err[0] = '\0';
+    if (!commit_every) commit_every = 10000;
+    /* every part read and checked whole before anything is written */
+    for (size_t i = 0; i < n; i++) {
+        winnow_partial_info info = {sizeof info};
+        winnow_status st = winnow_partial_check(paths[i], &info, err, errcap);
+        if (st != WINNOW_OK) { *status = st; return -1; }
+        out->pages += info.pages;
+    }
+    out->parts = n;
+    reader *rs = calloc(n + 1, sizeof *rs);
+    wn_site_model **cur = calloc(n + 1, sizeof *cur);
+    wn_site_model **batch = NULL;
+    size_t nbatch = 0, capbatch = 0, batch_pages = 0;
+    int rc = -1;
+    if (!rs || !cur) { *status = WINNOW_E_NOMEM; snprintf(err, errcap, "out of memory"); goto done; }
+    for (size_t i = 0; i < n; i++) {
+        if (reader_open(&rs[i], paths[i]) != 0 || read_site(&rs[i], &cur[i]) < 0) {
+            *status = rs[i].status;
+            snprintf(err, errcap, "%s", rs[i].err);
+            goto done;
+        }
+    }
+    for (;;) {
+        /* the first name in order among the parts' current sites */
+        const char *name = NULL;
+        for (size_t i = 0; i < n; i++)
+            if (cur[i] && (!name || strcmp(cur[i]->name, name) < 0)) name = cur[i]->name;
+        if (!name) break;
+        wn_site_model *dst = NULL;
+        if (wn_store_load(s, name, &dst) != 0) {
+            *status = wn_store_status(s) == WINNOW_OK ? WINNOW_E_DB : wn_store_status(s);
+            snprintf(err, errcap, "%s", wn_store_error(s));
+            goto done;
+        }
+        if (!dst) {
+            /* new: the half-life of the first part that has it */
+            for (size_t i = 0; i < n && !dst; i++)
+                if (cur[i] && !strcmp(cur[i]->name, name) && !(dst = wn_site_model_new(name, cur[i]->half_life))) {
+                    *status = WINNOW_E_NOMEM;
+                    snprintf(err, errcap, "out of memory");
+                    goto done;
+                }
+        }
+        /* recorded, so that a save that finds another writer's meanwhile counts both */
+        dst->journal.on = 1;
+        out->sites++;
+        char *key = strdup(name);
+        if (!key) { wn_site_model_free(dst); *status = WINNOW_E_NOMEM; snprintf(err, errcap, "out of memory"); goto done; }
+        for (size_t i = 0; i < n; i++) {
+            if (!cur[i] || strcmp(cur[i]->name, key) != 0) continue;
+            size_t counted = 0;
+            if (wn_site_model_replay(dst, cur[i], &counted) != 0) {
+                free(key);
+                wn_site_model_free(dst);
+                *status = WINNOW_E_NOMEM;
+                snprintf(err, errcap, "out of memory");
+                goto done;
+            }
+            out->counted += counted;
+            out->duplicates += cur[i]->journal.npages - counted;
+            batch_pages += cur[i]->journal.npages;
+            wn_site_model_free(cur[i]);
+            cur[i] = NULL;
+            if (read_site(&rs[i], &cur[i]) < 0) {
+                /* changed since it was checked */
+                free(key);
+                wn_site_model_free(dst);
+                *status = rs[i].status;
+                snprintf(err, errcap, "%s", rs[i].err);
+                goto done;
+            }
+        }
+        free(key);
+        if (nbatch == capbatch) {
+            size_t cap = capbatch ? capbatch * 2 : 64;
+            wn_site_model **b = realloc(batch, cap * sizeof *b);
+            if (!b) { wn_site_model_free(dst); *status = WINNOW_E_NOMEM; snprintf(err, errcap, "out of memory"); goto done; }
+            batch = b;
+            capbatch = cap;
+        }
+        batch[nbatch++] = dst;
+        if (batch_pages >= commit_every) {
+            if (save_batch(s, batch, &nbatch, status, err, errcap) != 0) goto done;
+            batch_pages = 0;
+        }
+    }
+    if (save_batch(s, batch, &nbatch, status, err, errcap) != 0) goto done;
+    rc = 0;
+done:
+    for (size_t i = 0; i < nbatch; i++) wn_site_model_free(batch[i]);
+    free(batch);
+    for (size_t i = 0; rs && cur && i < n; i++) {
+        wn_site_model_free(cur[i]);
+        if (rs[i].file || rs[i].gz) reader_close(&rs[i]);
+    }
+    free(rs);
+    free(cur);
+    return rc;
+}
