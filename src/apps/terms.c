@@ -35,6 +35,14 @@ static void push(wn_tokens *tk, size_t off, size_t len, int cjk, int brk)
     tk->t[tk->n++] = (wn_token){(uint32_t)off, (uint32_t)len, (uint8_t)cjk, (uint8_t)brk};
 }
 
+/* wn_char_class of each ASCII character (text.c's rules), looked up without a call */
+static const unsigned char ascii_class[128] = {
+    4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0, 0, 0, 0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+    0, 3, 3, 3, 4, 3, 3, 3, 3, 3, 3, 4, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 4, 4, 4, 3,
+    3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 4, 3,
+    4, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 4, 3, 4, 4,
+};
+
 /* Apostrophes and hyphens split words but keep a phrase together. */
 static int joins(int32_t cp)
 {
@@ -51,9 +59,32 @@ int wn_tokenize(const char *s, size_t n, wn_tokens *tk)
     int32_t prev_cjk = -1;
     size_t cjk_run = 0;
     char enc[4];
+    /* the folded text takes at most twice the input's bytes (a character of an
+     * unspaced script is in two bigrams; case mapping grows a character by
+     * half at most): reserved once, so that words are written in place */
+    if (n < SIZE_MAX / 4 && !wn_buf_reserve(&tk->text, 2 * n + 64)) {
+        tk->oom = 1;
+        return -1;
+    }
     for (size_t i = 0; i < n;) {
-        int32_t cp = wn_utf8_next(s, n, &i);
-        wn_cclass c = wn_char_class(cp);
+        int32_t cp;
+        wn_cclass c;
+        unsigned char b0 = (unsigned char)s[i];
+        if (b0 < 0x80) {
+            cp = b0;
+            i++;
+            c = (wn_cclass)ascii_class[b0];
+            if (c == WN_CC_WORD && cps && !cjk_run && tk->text.len + 1 < tk->text.cap) {
+                /* the common case: one more ASCII character of a word */
+                tk->text.data[tk->text.len++] = (char)(b0 >= 'A' && b0 <= 'Z' ? b0 + 32 : b0);
+                cps++;
+                if (b0 > '9') letters = 1;
+                continue;
+            }
+        } else {
+            cp = wn_utf8_next(s, n, &i);
+            c = wn_char_class(cp);
+        }
         if (c == WN_CC_WORD) {
             if (cjk_run) {
                 if (cjk_run == 1) {
