@@ -40,6 +40,7 @@ typedef struct cli_opts {
     int batch;                   /* learn --batch */
     int all;                     /* site: list every fingerprint, not only templates */
     int comments;                /* extract --comments: reader comments after the main text */
+    int blocks;                  /* extract --blocks: jsonl lines carry the blocks */
     winnow_reader_options reader; /* --input-format, -r, --max-bytes */
     const char **inputs;         /* the command line's and --input-list's */
     int ninputs, capinputs;
@@ -134,7 +135,26 @@ void cli_manifest_page(cli_manifest *m, const cli_page *p, const char *output, w
 FILE *cli_tmp_create(const char *path, char **tmp);
 int cli_tmp_commit(FILE *f, char *tmp, const char *path, int keep);
 
+/* One stream of lines in input order, bounded (stream.c): extract --format
+ * jsonl to stdout (path NULL) or a file (gzip when it ends in .gz). */
+typedef struct cli_stream cli_stream;
+cli_stream *cli_stream_open(const char *path, size_t window);  /* NULL after a message */
+/* Line seq (data malloc'd, taken); waits while seq is `window` or more
+ * ahead of the next line to write. 0, or -1 when the output failed. */
+int cli_stream_put(cli_stream *s, size_t seq, char *data, size_t len);
+/* Wakes and turns away every waiting and later put (the run is stopping). */
+void cli_stream_abort(cli_stream *s);
+void cli_stream_error(cli_stream *s, char *out, size_t cap);
+const char *cli_stream_name(const cli_stream *s);
+/* Flushes and closes; 0, or -1 (said on stderr when report is set and no
+ * write had failed before). */
+int cli_stream_close(cli_stream *s, int report);
+
 typedef struct cli_inputs cli_inputs;
+/* The line of an input or record that gives no page (cannot be read, over
+ * --max-bytes, out of memory), with its sequence number: besides the
+ * manifest, to the jsonl stream. */
+typedef void (*cli_line_fn)(void *ctx, size_t seq, const cli_entry *e);
 cli_inputs *cli_inputs_open(const cli_opts *o);
 /* 1 page, 0 end; thread-safe. Errors and warnings of readers go to stderr;
  * inputs that cannot be read and whole files that are skipped get their
@@ -149,6 +169,7 @@ int cli_inputs_skipped(const cli_inputs *in);
  * a directory. */
 int cli_inputs_many(const cli_inputs *in);
 void cli_inputs_set_manifest(cli_inputs *in, cli_manifest *m);
+void cli_inputs_set_lines(cli_inputs *in, cli_line_fn fn, void *ctx);
 /* A page is done (for the progress line). */
 void cli_inputs_page_done(cli_inputs *in);
 /* Stops the run: cli_inputs_next hands out no more pages. 1 for the call

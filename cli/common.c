@@ -23,6 +23,7 @@ const char *cli_format_ext(winnow_format f)
     case WINNOW_FORMAT_HTML: return ".html";
     case WINNOW_FORMAT_BLOCKS: return ".jsonl";
     case WINNOW_FORMAT_SEGMENTS: return ".segments.json";
+    case WINNOW_FORMAT_JSONL: return ".jsonl";
     default: return ".txt";
     }
 }
@@ -57,6 +58,7 @@ struct cli_inputs {
     int next_input;
     winnow_reader *reader;
     const char *reader_path;
+    char *reader_stem;       /* jsonl ids: its container name, unique in the run */
     int reader_index;        /* its place among the inputs */
     int reader_fresh;        /* opened; whether it failed is not looked at yet */
     winnow_status open_status;  /* how opening it went: reader is NULL unless OK */
@@ -69,6 +71,8 @@ struct cli_inputs {
     size_t seq;              /* manifest lines handed out */
     cli_names *names;        /* with -o: output names given so far */
     cli_manifest *manifest;
+    cli_line_fn line_fn;     /* lines of inputs without a page, besides the manifest */
+    void *line_ctx;
     atomic_int stop;
     atomic_ullong pages_done;
     long long *sizes;        /* progress: each input's size, -1 unknown (NULL: no progress line) */
@@ -113,6 +117,8 @@ static void open_reader(cli_inputs *in)
 
 static void close_reader(cli_inputs *in)
 {
+    free(in->reader_stem);
+    in->reader_stem = NULL;
     if (in->sizes && in->sizes[in->reader_index] > 0) in->bytes_before += (unsigned long long)in->sizes[in->reader_index];
     winnow_reader_close(in->reader);
     in->reader = NULL;
@@ -123,7 +129,9 @@ cli_inputs *cli_inputs_open(const cli_opts *o)
     cli_inputs *in = calloc(1, sizeof *in);
     if (!in) return NULL;
     in->o = o;
-    if ((o->output || o->names) && !(in->names = cli_names_new())) {
+    /* output names: for files in a directory, the jsonl lines' ids, and
+     * the pages of dedup and index */
+    if ((o->output || o->names || o->format == WINNOW_FORMAT_JSONL) && !(in->names = cli_names_new())) {
         free(in);
         return NULL;
     }
@@ -151,6 +159,11 @@ cli_inputs *cli_inputs_open(const cli_opts *o)
 
 int cli_inputs_many(const cli_inputs *in) { return in->many; }
 void cli_inputs_set_manifest(cli_inputs *in, cli_manifest *m) { in->manifest = m; }
+void cli_inputs_set_lines(cli_inputs *in, cli_line_fn fn, void *ctx)
+{
+    in->line_fn = fn;
+    in->line_ctx = ctx;
+}
 int cli_inputs_failed(const cli_inputs *in) { return in->failed; }
 int cli_inputs_skipped(const cli_inputs *in) { return in->skipped; }
 void cli_inputs_page_done(cli_inputs *in) { atomic_fetch_add(&in->pages_done, 1); }
@@ -162,7 +175,9 @@ int cli_inputs_stopped(cli_inputs *in) { return atomic_load(&in->stop); }
 static void input_line(cli_inputs *in, winnow_status s, const char *message)
 {
     cli_entry e = {"", in->reader_path, -1, NULL, NULL, s, message};
-    cli_manifest_add(in->manifest, in->seq++, &e);
+    size_t seq = in->seq++;
+    cli_manifest_add(in->manifest, seq, &e);
+    if (in->line_fn) in->line_fn(in->line_ctx, seq, &e);
 }
 
 /* Records the reader's skips since the last call: pages over --max-bytes
@@ -198,6 +213,21 @@ static char *page_name(cli_inputs *in, const winnow_record *rec)
     base = base ? base + 1 : in->reader_path;
     size_t stem = strlen(base) - container_ext(base);
     if (!strcmp(in->reader_path, "-")) base = "stdin", stem = 5;
+    if (in->o->format == WINNOW_FORMAT_JSONL && !in->o->batch) {
+        /* jsonl ids (no files): the container's name is made unique once,
+         * its records' ids are not kept, so memory stays flat however many
+         * records come ("crawl-00042", "crawl~2-00042" for a second crawl) */
+        if (!in->reader_stem) {
+            char *b = strndup(base, stem);
+            in->reader_stem = b ? cli_names_take(in->names, b) : NULL;
+            free(b);
+            if (!in->reader_stem) return NULL;
+        }
+        size_t n = strlen(in->reader_stem) + strlen(id) + 2;
+        char *full = malloc(n);
+        if (full) snprintf(full, n, "%s-%s", in->reader_stem, id);
+        return full;
+    }
     size_t n = stem + strlen(id) + 2;
     char *full = malloc(n);
     if (!full) return NULL;
@@ -275,6 +305,11 @@ int cli_inputs_next(cli_inputs *in, cli_page *page)
                 cli_report("winnow: out of memory\n");
                 in->failed++;
                 cli_manifest_page(in->manifest, page, "", WINNOW_E_NOMEM, "out of memory");
+                if (in->line_fn) {
+                    cli_entry e = {"", page->file ? page->file : in->reader_path, page->record, page->record_id,
+                                   page->url, WINNOW_E_NOMEM, "out of memory"};
+                    in->line_fn(in->line_ctx, page->seq, &e);
+                }
                 cli_page_free(page);
                 break;
             }
@@ -311,6 +346,7 @@ void cli_inputs_close(cli_inputs *in)
 {
     if (!in) return;
     if (in->reader) winnow_reader_close(in->reader);
+    free(in->reader_stem);
     cli_names_free(in->names);
     free(in->sizes);
     pthread_mutex_destroy(&in->lock);

@@ -230,10 +230,15 @@ typedef enum winnow_format {
     WINNOW_FORMAT_FULLTEXT,  /* every visible text of the page as lines, template and
                                 all, nothing removed: the baseline that template
                                 removal is measured against (dedup, search, ...) */
+    WINNOW_FORMAT_JSONL,     /* one JSON object on one line (JSON lines), the same keys for
+                                every page: id, source, url, site, status, warning, error,
+                                language, metadata, content_source, text; see
+                                winnow_render_jsonl() for the page's name, blocks, comments */
 } winnow_format;
 
 /* "text" (or "txt"), "markdown" (or "md"), "json", "html", "blocks",
- * "segments", "fulltext" into *out; WINNOW_E_ARG (and *out untouched) when unknown. */
+ * "segments", "fulltext", "jsonl" (or "ndjson") into *out; WINNOW_E_ARG (and *out
+ * untouched) when unknown. */
 WINNOW_API winnow_status winnow_format_parse(const char *name, winnow_format *out);
 
 /* Output goes through a callback: a non-zero return aborts with WINNOW_E_IO;
@@ -245,6 +250,41 @@ WINNOW_API winnow_status winnow_render(const winnow_doc *d, winnow_format f, win
  * (free() it), its length without the NUL in *len (len may be NULL). *out
  * is NULL on failure. */
 WINNOW_API winnow_status winnow_render_alloc(const winnow_doc *d, winnow_format f, char **out, size_t *len);
+
+/* JSON lines: one line per page, a failed page's too, with the same keys:
+ *   {"id": the page's name or null, "source": {"file", "record", "record_id"}
+ *    (null when unknown), "url": the page's URL or null, "site": its site,
+ *    "status": "WINNOW_OK", ... (winnow_status_name), "warning": why the
+ *    page is PARTIAL, NO_CONTENT or NO_MAIN, else null, "error": why it
+ *    failed, else null, "language", "metadata": {"title", "author", "date",
+ *    "url" (canonical), "site_name", "description", "charset"} ("" when
+ *    unknown), "content_source" (winnow_doc_source), "text": the main
+ *    content as WINNOW_FORMAT_TEXT writes it, and when asked for
+ *    "comments": [{"author", "date", "text"}, ...] and "blocks": [...] (as
+ *    in WINNOW_FORMAT_JSON)}
+ * A failed page has null for language, metadata, content_source, text,
+ * comments and blocks. Strings are JSON-escaped (invalid UTF-8 becomes
+ * U+FFFD), so the line holds no raw line break; it ends with "\n". */
+typedef struct winnow_jsonl_options {
+    size_t struct_size;     /* sizeof (winnow_jsonl_options): set by the _default() */
+    const char *id;         /* "id": the page's name (winnow extract: its output name); NULL: null */
+    const char *site;       /* "site": NULL for the site of the page's URL (winnow_url_site;
+                               null when it has none) */
+    int blocks;             /* add "blocks"; default 0 */
+    int comments;           /* add "comments"; default 0 */
+} winnow_jsonl_options;
+
+WINNOW_API winnow_status winnow_jsonl_options_default(winnow_jsonl_options *o, size_t struct_size);
+/* A document's line (opt may be NULL: no id, no blocks, no comments, as
+ * winnow_render with WINNOW_FORMAT_JSONL). */
+WINNOW_API winnow_status winnow_render_jsonl(const winnow_doc *d, const winnow_jsonl_options *opt,
+                                             winnow_write_fn write, void *ctx);
+/* The line of a page that failed with `failure` (a WINNOW_FAILED status)
+ * and the message `error` (NULL: the status's message): source and url
+ * from `in` (may be NULL: unknown). */
+WINNOW_API winnow_status winnow_render_jsonl_failure(const winnow_input *in, winnow_status failure,
+                                                     const char *error, const winnow_jsonl_options *opt,
+                                                     winnow_write_fn write, void *ctx);
 
 typedef enum winnow_meta_field {
     WINNOW_META_TITLE,

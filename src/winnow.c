@@ -51,6 +51,7 @@ struct winnow_engine {
 #define RULE_V1 WN_FIELD_END(winnow_rule, off_value)
 #define BLOCK_V1 WN_FIELD_END(winnow_block, is_content)
 #define COMMENT_V1 WN_FIELD_END(winnow_comment, text)
+#define JSONL_OPTIONS_V1 WN_FIELD_END(winnow_jsonl_options, comments)
 
 const char *winnow_version(void) { return WINNOW_VERSION_STRING; }
 long winnow_version_number(void) { return WINNOW_VERSION_NUMBER; }
@@ -478,6 +479,7 @@ winnow_status winnow_format_parse(const char *name, winnow_format *out)
         {"text", WINNOW_FORMAT_TEXT}, {"txt", WINNOW_FORMAT_TEXT}, {"markdown", WINNOW_FORMAT_MARKDOWN},
         {"md", WINNOW_FORMAT_MARKDOWN}, {"json", WINNOW_FORMAT_JSON}, {"html", WINNOW_FORMAT_HTML},
         {"blocks", WINNOW_FORMAT_BLOCKS}, {"segments", WINNOW_FORMAT_SEGMENTS}, {"fulltext", WINNOW_FORMAT_FULLTEXT},
+        {"jsonl", WINNOW_FORMAT_JSONL}, {"ndjson", WINNOW_FORMAT_JSONL},
     };
     for (size_t i = 0; name && out && i < sizeof map / sizeof map[0]; i++)
         if (!strcmp(name, map[i].name)) { *out = map[i].f; return WINNOW_OK; }
@@ -500,8 +502,87 @@ winnow_status winnow_render(const winnow_doc *d, winnow_format f, winnow_write_f
     case WINNOW_FORMAT_BLOCKS: wn_render_blocks(d, &o); break;
     case WINNOW_FORMAT_SEGMENTS: wn_render_segments(d, &o); break;
     case WINNOW_FORMAT_FULLTEXT: wn_render_fulltext(d, &o); break;
+    case WINNOW_FORMAT_JSONL: {
+        wn_jsonl_opts jo = {NULL, NULL, 0, 0};
+        wn_render_jsonl(d, &jo, &o);
+        break;
+    }
     default: wn_buf_free(&o.buf); return WINNOW_E_ARG;
     }
+    int oom = o.nomem || o.buf.oom;
+    wn_buf_free(&o.buf);
+    if (oom) return WINNOW_E_NOMEM;
+    return o.failed ? WINNOW_E_IO : WINNOW_OK;
+}
+
+static void jsonl_options_default(winnow_jsonl_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->struct_size = sizeof *o;
+}
+
+winnow_status winnow_jsonl_options_default(winnow_jsonl_options *o, size_t struct_size)
+{
+    winnow_jsonl_options d;
+    jsonl_options_default(&d);
+    if (!o) return WINNOW_E_ARG;
+    memcpy(o, &struct_size, sizeof struct_size);
+    return wn_struct_out(o, &d, sizeof d, JSONL_OPTIONS_V1) == 0 ? WINNOW_OK : WINNOW_E_ARG;
+}
+
+/* The caller's options as the renderer takes them; -1 for a struct_size this library does not take. */
+static int jsonl_opts_in(const winnow_jsonl_options *opt, wn_jsonl_opts *jo)
+{
+    winnow_jsonl_options o;
+    jsonl_options_default(&o);
+    if (opt && wn_struct_in(&o, sizeof o, opt, JSONL_OPTIONS_V1) != 0) return -1;
+    *jo = (wn_jsonl_opts){o.id, o.site, o.blocks != 0, o.comments != 0};
+    return 0;
+}
+
+winnow_status winnow_render_jsonl(const winnow_doc *d, const winnow_jsonl_options *opt, winnow_write_fn write,
+                                  void *ctx)
+{
+    wn_jsonl_opts jo;
+    if (!d || !write || jsonl_opts_in(opt, &jo) != 0) return WINNOW_E_ARG;
+    wn_out o;
+    memset(&o, 0, sizeof o);
+    wn_buf_init(&o.buf);
+    o.write = write;
+    o.ctx = ctx;
+    wn_render_jsonl(d, &jo, &o);
+    int oom = o.nomem || o.buf.oom;
+    wn_buf_free(&o.buf);
+    if (oom) return WINNOW_E_NOMEM;
+    return o.failed ? WINNOW_E_IO : WINNOW_OK;
+}
+
+winnow_status winnow_render_jsonl_failure(const winnow_input *in, winnow_status failure, const char *error,
+                                          const winnow_jsonl_options *opt, winnow_write_fn write, void *ctx)
+{
+    wn_jsonl_opts jo;
+    if (!write || jsonl_opts_in(opt, &jo) != 0) return WINNOW_E_ARG;
+    winnow_input input;
+    winnow_source source;
+    const winnow_input *inp = NULL;
+    if (in) {
+        /* the caller's structures, as far as they go */
+        memset(&input, 0, sizeof input);
+        if (wn_struct_in(&input, sizeof input, in, INPUT_V1) != 0) return WINNOW_E_ARG;
+        if (input.source) {
+            memset(&source, 0, sizeof source);
+            source.record = -1;
+            if (wn_struct_in(&source, sizeof source, input.source, SOURCE_V1) != 0) return WINNOW_E_ARG;
+            input.source = &source;
+        }
+        inp = &input;
+    }
+    wn_out o;
+    memset(&o, 0, sizeof o);
+    wn_buf_init(&o.buf);
+    o.write = write;
+    o.ctx = ctx;
+    wn_render_jsonl_failure(inp, failure, error, &jo, &o);
     int oom = o.nomem || o.buf.oom;
     wn_buf_free(&o.buf);
     if (oom) return WINNOW_E_NOMEM;

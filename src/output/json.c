@@ -148,3 +148,114 @@ void wn_render_json(const winnow_doc *d, wn_out *o)
     wn_buf_puts(b, "]}\n");
     wn_out_flush(o, 1);
 }
+
+/* ---- JSON lines ---- */
+
+static void jsonl_str_or_null(wn_buf *b, const char *key, const char *v)
+{
+    wn_buf_printf(b, ",\"%s\":", key);
+    if (!v) { wn_buf_puts(b, "null"); return; }
+    wn_buf_putc(b, '"');
+    wn_buf_json_str(b, v, strlen(v));
+    wn_buf_putc(b, '"');
+}
+
+/* id, source, url, site, status, warning, error: the keys every line has first. */
+static void jsonl_head(wn_buf *b, const wn_jsonl_opts *jo, const char *file, long long record, const char *record_id,
+                       const char *url, winnow_status st, const char *warning, const char *error)
+{
+    wn_buf_puts(b, "{\"id\":");
+    if (jo->id) {
+        wn_buf_putc(b, '"');
+        wn_buf_json_str(b, jo->id, strlen(jo->id));
+        wn_buf_putc(b, '"');
+    } else {
+        wn_buf_puts(b, "null");
+    }
+    wn_buf_puts(b, ",\"source\":{\"file\":");
+    if (file) {
+        wn_buf_putc(b, '"');
+        wn_buf_json_str(b, file, strlen(file));
+        wn_buf_putc(b, '"');
+    } else {
+        wn_buf_puts(b, "null");
+    }
+    if (record >= 0) wn_buf_printf(b, ",\"record\":%lld", record);
+    else wn_buf_puts(b, ",\"record\":null");
+    jsonl_str_or_null(b, "record_id", record_id);
+    wn_buf_putc(b, '}');
+    jsonl_str_or_null(b, "url", url);
+    char host[1024];
+    const char *site = jo->site;
+    if (!site && winnow_url_site(url, host, sizeof host)) site = host;
+    jsonl_str_or_null(b, "site", site);
+    jsonl_str_or_null(b, "status", winnow_status_name(st));
+    jsonl_str_or_null(b, "warning", warning && *warning ? warning : NULL);
+    jsonl_str_or_null(b, "error", error);
+}
+
+void wn_render_jsonl(const winnow_doc *d, const wn_jsonl_opts *jo, wn_out *o)
+{
+    wn_buf *b = &o->buf;
+    jsonl_head(b, jo, d->src_file, d->src_record, d->src_record_id, d->src_url, d->status, d->warning, NULL);
+    json_kv(b, "language", d->meta.field[WINNOW_META_LANGUAGE], 1);
+    wn_buf_puts(b, ",\"metadata\":{");
+    int first = 1;
+    for (int f = 0; f < WINNOW_META_COUNT; f++) {
+        if (f == WINNOW_META_LANGUAGE) continue;
+        json_kv(b, winnow_meta_name((winnow_meta_field)f), d->meta.field[f], !first);
+        first = 0;
+    }
+    wn_buf_putc(b, '}');
+    json_kv(b, "content_source", winnow_doc_source(d), 1);
+    wn_buf text;
+    wn_buf_init(&text);
+    wn_main_text(d, &text);
+    if (text.oom) o->nomem = 1;
+    wn_buf_puts(b, ",\"text\":\"");
+    wn_buf_json_str(b, text.data ? text.data : "", text.len);
+    wn_buf_putc(b, '"');
+    wn_buf_free(&text);
+    if (jo->comments) {
+        wn_buf_puts(b, ",\"comments\":[");
+        for (size_t k = 0; k < d->ncomments; k++) {
+            winnow_comment c = {sizeof c};
+            winnow_doc_comment(d, k, &c);
+            wn_buf_putc(b, '{');
+            json_kv(b, "author", c.author, 0);
+            json_kv(b, "date", c.date, 1);
+            json_kv(b, "text", c.text, 1);
+            wn_buf_puts(b, k + 1 < d->ncomments ? "}," : "}");
+        }
+        wn_buf_putc(b, ']');
+    }
+    if (jo->blocks) {
+        wn_buf_puts(b, ",\"blocks\":[");
+        wn_buf scratch;
+        wn_buf_init(&scratch);
+        for (uint32_t k = 0; k < d->nblocks; k++) {
+            if (k) wn_buf_putc(b, ',');
+            block_json(d, k, b, &scratch, 1);
+            if (scratch.oom) o->nomem = 1;
+            wn_out_flush(o, 0);
+        }
+        wn_buf_free(&scratch);
+        wn_buf_putc(b, ']');
+    }
+    wn_buf_puts(b, "}\n");
+    wn_out_flush(o, 1);
+}
+
+void wn_render_jsonl_failure(const winnow_input *in, winnow_status st, const char *error, const wn_jsonl_opts *jo,
+                             wn_out *o)
+{
+    wn_buf *b = &o->buf;
+    const winnow_source *src = in ? in->source : NULL;
+    jsonl_head(b, jo, src ? src->file : NULL, src ? src->record : -1, src ? src->record_id : NULL,
+               in ? in->url : NULL, st, NULL, error ? error : winnow_status_message(st));
+    wn_buf_puts(b, ",\"language\":null,\"metadata\":null,\"content_source\":null,\"text\":null");
+    if (jo->comments) wn_buf_puts(b, ",\"comments\":null");
+    if (jo->blocks) wn_buf_puts(b, ",\"blocks\":null");
+    wn_buf_puts(b, "}\n");
+    wn_out_flush(o, 1);
+}

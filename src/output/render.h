@@ -27,6 +27,14 @@ void wn_render_html(const winnow_doc *d, wn_out *o);
 void wn_render_json(const winnow_doc *d, wn_out *o);
 void wn_render_blocks(const winnow_doc *d, wn_out *o);
 void wn_render_segments(const winnow_doc *d, wn_out *o);
+/* JSON lines (winnow_render_jsonl): the options as the library took them */
+typedef struct wn_jsonl_opts {
+    const char *id, *site;
+    int blocks, comments;
+} wn_jsonl_opts;
+void wn_render_jsonl(const winnow_doc *d, const wn_jsonl_opts *jo, wn_out *o);
+void wn_render_jsonl_failure(const winnow_input *in, winnow_status st, const char *error, const wn_jsonl_opts *jo,
+                             wn_out *o);
 
 /* Plain text of the main content into a buffer (what WINNOW_FORMAT_TEXT
  * writes). Out of memory, b->oom is set. */
