@@ -12,7 +12,7 @@ CORPUS ?= ../shared/bench/aeb/html
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all deps check bench samples golden model install clean
+.PHONY: all deps check bench samples golden model df install clean
 all:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$(PREFIX)" >/dev/null
 	cmake --build $(BUILD) -j $(JOBS)
@@ -55,6 +55,14 @@ CORPUS_SITES ?= ../shared/corpus/sites
 BIG9_SITES := arstechnica.com,news.yahoo.com,nymag.com,nypost.com,www.bbc.co.uk,www.cnn.com,www.forbes.com,www.foxnews.com,www.latimes.com
 model: all
 	$(BUILD)/winnow train $(CORPUS_SITES)/*.warc.gz --exclude $(BIG9_SITES) --kind boost --rounds 50 --seed 1 -o models/default.wmodel
+	cmake --build $(BUILD) -j $(JOBS)
+
+# The keywords' default document-frequency table (compiled into the library):
+# the main text (page mode, the default model) of every page of the site
+# corpus, one document each; terms in fewer than 3 pages and phrases in fewer
+# than 6 left out. Rebuild afterwards to embed it.
+df: all
+	$(BUILD)/winnow keywords -q --build-df --min-df 3 $(CORPUS_SITES)/*.warc.gz -o models/default.df.gz
 	cmake --build $(BUILD) -j $(JOBS)
 
 clean:

@@ -249,5 +249,7 @@ int cmd_annotate(int argc, char **argv);
 /* winnow site NAME --report: the HTML report of the loaded site (pages
  * from o->inputs[1...]); an exit status. */
 int cli_site_report(const cli_opts *o, const char *name, winnow_site *site);
+int cmd_keywords(int argc, char **argv);
+int cmd_classify(int argc, char **argv);
 
 #endif

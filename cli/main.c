@@ -55,6 +55,8 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "index")) return cmd_index(argc, argv);
     if (!strcmp(cmd, "search")) return cmd_search(argc, argv);
     if (!strcmp(cmd, "annotate")) return cmd_annotate(argc, argv);
+    if (!strcmp(cmd, "keywords")) return cmd_keywords(argc, argv);
+    if (!strcmp(cmd, "classify")) return cmd_classify(argc, argv);
     if (cmd[0] == '-')
         fprintf(stderr, "winnow: '%s' before a command (usage: winnow COMMAND [OPTIONS] [INPUT...]; try 'winnow help')\n", cmd);
     else

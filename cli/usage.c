@@ -79,6 +79,8 @@ static const char top_usage[] =
     "  dedup SOURCE...           clusters of pages whose main text is the same or nearly (JSONL)\n"
     "  index SOURCE... --db IX   store pages' main text in a search index (SQLite FTS5)\n"
     "  search IX QUERY           the best pages of an index for a query (BM25)\n"
+    "  keywords INPUT...         top terms and phrases of each page's main text (TF-IDF)\n"
+    "  classify INPUT...         topic classification (Naive Bayes): train, apply, cross-validate\n"
     "  help [COMMAND]            this text, or a command's options\n"
     "  version                   the version (also -V, --version)\n"
     "\n"
@@ -294,6 +296,8 @@ static const char version_usage[] =
 
 extern const char cli_train_usage[];
 extern const char cli_dedup_usage[], cli_index_usage[], cli_search_usage[];
+extern const char cli_keywords_usage[];
+extern const char cli_classify_usage[];
 
 const char *cli_usage(const char *cmd)
 {
@@ -305,6 +309,7 @@ const char *cli_usage(const char *cmd)
         {"train", cli_train_usage}, {"rules", rules_usage},   {"help", help_usage},
         {"version", version_usage},
         {"dedup", cli_dedup_usage}, {"index", cli_index_usage}, {"search", cli_search_usage},
+        {"keywords", cli_keywords_usage}, {"classify", cli_classify_usage},
     };
     if (!cmd) return top_usage;
     for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)

@@ -1,5 +1,9 @@
-# Writes OUTPUT: a C file holding INPUT's bytes as wn_default_model (empty
-# when INPUT does not exist), so the built library carries its model.
+# Writes OUTPUT: a C file holding INPUT's bytes as NAME (default
+# wn_default_model; empty when INPUT does not exist), so the built library
+# carries its model (and its DF table, models/default.df.gz).
+if(NOT NAME)
+  set(NAME wn_default_model)
+endif()
 if(EXISTS "${INPUT}")
   file(READ "${INPUT}" hex HEX)
   string(LENGTH "${hex}" hexlen)
@@ -10,5 +14,5 @@ else()
   set(len 0)
   set(body "0")
 endif()
-file(WRITE "${OUTPUT}.tmp" "/* generated from models/default.wmodel by cmake/embed.cmake */\n#include <stddef.h>\nconst unsigned char wn_default_model[] = {\n${body}\n};\nconst size_t wn_default_model_len = ${len};\n")
+file(WRITE "${OUTPUT}.tmp" "/* generated from ${INPUT} by cmake/embed.cmake */\n#include <stddef.h>\nconst unsigned char ${NAME}[] = {\n${body}\n};\nconst size_t ${NAME}_len = ${len};\n")
 file(RENAME "${OUTPUT}.tmp" "${OUTPUT}")
