@@ -12,7 +12,8 @@ from winnow._ffi import ffi
 
 STRUCTS = ["winnow_options", "winnow_source", "winnow_input", "winnow_rule", "winnow_block", "winnow_comment",
            "winnow_record", "winnow_reader_options", "winnow_site_options", "winnow_site_summary",
-           "winnow_sitedb_report", "winnow_partial_info", "winnow_merge_options", "winnow_merge_report"]
+           "winnow_sitedb_report", "winnow_partial_info", "winnow_merge_options", "winnow_merge_report",
+           "winnow_jsonl_options"]
 ENUMS = ["winnow_status", "winnow_format", "winnow_meta_field", "winnow_input_format", "winnow_sitedb_access",
          "winnow_mode", "winnow_method"]
 
@@ -279,3 +280,28 @@ def test_errors_pickle():
     except winnow.Error as e:
         e2 = pickle.loads(pickle.dumps(e))
         assert type(e2) is type(e) and e2.status == e.status and e2.message == e.message
+
+
+def test_jsonl_as_the_cli(root, cli, tmp_path):
+    """Extractor.jsonl: the line `winnow extract --format jsonl` writes, a failed
+    page's too."""
+    path = os.path.join("samples", "git-am.html")
+    want = subprocess.run([cli, "extract", "-q", "--format", "jsonl", path], cwd=root, check=True,
+                          capture_output=True).stdout.decode()
+    rec = next(iter(winnow.read(os.path.join(root, "samples"))))
+    assert rec.id == "git-am"
+    with winnow.Extractor() as ex:
+        got = ex.jsonl(rec.data, id="git-am", source={"file": path})
+        assert got == want and got.endswith("\n") and got.count("\n") == 1
+        line = json.loads(got)
+        assert line["status"] == "WINNOW_OK" and line["error"] is None and line["text"]
+        with_extras = json.loads(ex.jsonl(rec.data, blocks=True, comments=True))
+        assert with_extras["id"] is None and isinstance(with_extras["blocks"], list) and "comments" in with_extras
+        png = tmp_path / "x.png.html"
+        png.write_bytes(b"\x89PNG\r\n\x1a\n" + b"0" * 40)
+        want = subprocess.run([cli, "extract", "-q", "--format", "jsonl", str(png)], capture_output=True).stdout
+        got = ex.jsonl(png.read_bytes(), id="x.png", source={"file": str(png)})
+        assert got == want.decode()
+        assert json.loads(got)["status"] == "WINNOW_E_BINARY" and json.loads(got)["text"] is None
+    # format="jsonl" through extract(): the line without a name
+    assert json.loads(winnow.extract(rec.data, format="jsonl", output="str"))["id"] is None

@@ -46,5 +46,5 @@ def test_readme_dask_section(root, tmp_path):
                        timeout=600)
     assert p.returncode == 0, p.stderr[-3000:]
     assert "courier.example" in p.stdout and " 60 " in p.stdout
-    assert p.stdout.splitlines()[-1].startswith('{"id": "shard1-00000"')
+    assert p.stdout.splitlines()[-1].startswith('{"id":"shard1-00000"')
     assert "merged into" in p.stderr and "60 pages" in p.stderr

@@ -100,6 +100,41 @@ def _render(doc, fmt):
         libc.free(out[0])
 
 
+@ffi.callback("int(void *, const char *, size_t)")
+def _collect(ctx, data, n):
+    ffi.from_handle(ctx).append(ffi.unpack(data, n))
+    return 0
+
+
+def _jsonl_options(id, site, blocks, comments, keep):
+    opt = ffi.new("winnow_jsonl_options *")
+    lib.winnow_jsonl_options_default(opt, ffi.sizeof("winnow_jsonl_options"))
+    opt.id = _cstr(id, keep)
+    opt.site = _cstr(site, keep)
+    opt.blocks = 1 if blocks else 0
+    opt.comments = 1 if comments else 0
+    return opt
+
+
+def _render_jsonl(doc, opt):
+    parts = []
+    h = ffi.new_handle(parts)
+    st = lib.winnow_render_jsonl(doc, opt, _collect, h)
+    if st != lib.WINNOW_OK:
+        raise error_for(st, "rendering failed: " + ffi.string(lib.winnow_status_message(st)).decode())
+    return b"".join(parts).decode("utf-8", "replace")
+
+
+def _render_jsonl_failure(inp, status, message, opt):
+    parts = []
+    h = ffi.new_handle(parts)
+    keep = []
+    st = lib.winnow_render_jsonl_failure(inp, status, _cstr(message, keep), opt, _collect, h)
+    if st != lib.WINNOW_OK:
+        raise error_for(st, "rendering failed: " + ffi.string(lib.winnow_status_message(st)).decode())
+    return b"".join(parts).decode("utf-8", "replace")
+
+
 def _comments(doc):
     out = []
     c = ffi.new("winnow_comment *")
@@ -309,7 +344,7 @@ class Extractor:
                   charset and source come along)
         url       the page's URL (metadata, relative links, its site)
         format    "text", "markdown", "json", "html", "blocks", "segments",
-                  "fulltext"
+                  "fulltext", "jsonl" (the line with no id: ``jsonl()`` names it)
         comments  reader comments: in ``Result.comments``, and after the text
                   in text and markdown
         output    "result" (default): a ``winnow.Result``; "str" (or the type
@@ -336,6 +371,34 @@ class Extractor:
         finally:
             with self._lock:  # winnow_doc_free counts as a call on the engine
                 lib.winnow_doc_free(doc)
+
+    def jsonl(self, html, url=None, id=None, site=None, blocks=False, comments=False, charset=None, source=None):
+        """The page's line of JSON lines, as ``winnow extract --format jsonl``
+        writes it (id, source, url, site, status, warning, error, language,
+        metadata, content_source, text; ``blocks`` and ``comments`` on request),
+        ending in a newline. A page that fails does not raise: its line has
+        the status and the error. ``id`` names the page (the CLI: its output
+        name); ``site`` overrides the URL's site in the line."""
+        return self._jsonl(html, url, id, site, blocks, comments, charset, source, None, ffi.NULL)
+
+    def _jsonl(self, html, url, id, site, blocks, comments, charset, source, model, site_opt):
+        keep = []
+        opt = _jsonl_options(id, site, blocks, comments, keep)
+        inp = _make_input(html, url, charset, source, keep)
+        out = ffi.new("winnow_doc **")
+        e = self._engine()
+        with self._lock:
+            if model is None:
+                st = lib.winnow_extract(e, inp, out)
+            else:
+                st = lib.winnow_extract_site(e, inp, model, site_opt, out)
+            if st >= lib.WINNOW_E_EMPTY:
+                return _render_jsonl_failure(inp, st, self._error(), opt)
+        try:
+            return _render_jsonl(out[0], opt)
+        finally:
+            with self._lock:
+                lib.winnow_doc_free(out[0])
 
     def blocks(self, html, url=None, charset=None):
         """The page's block candidates in document order, one dict each, as the

@@ -109,7 +109,8 @@ typedef enum winnow_format {
     WINNOW_FORMAT_HTML = 3,
     WINNOW_FORMAT_BLOCKS = 4,
     WINNOW_FORMAT_SEGMENTS = 5,
-    WINNOW_FORMAT_FULLTEXT = 6
+    WINNOW_FORMAT_FULLTEXT = 6,
+    WINNOW_FORMAT_JSONL = 7
 } winnow_format;
 
 winnow_status winnow_format_parse(const char *name, winnow_format *out);
@@ -117,6 +118,21 @@ winnow_status winnow_format_parse(const char *name, winnow_format *out);
 typedef int (*winnow_write_fn)(void *ctx, const char *data, size_t len);
 winnow_status winnow_render(const winnow_doc *d, winnow_format f, winnow_write_fn write, void *ctx);
 winnow_status winnow_render_alloc(const winnow_doc *d, winnow_format f, char **out, size_t *len);
+
+typedef struct winnow_jsonl_options {
+    size_t struct_size;
+    const char *id;
+    const char *site;
+    int blocks;
+    int comments;
+} winnow_jsonl_options;
+
+winnow_status winnow_jsonl_options_default(winnow_jsonl_options *o, size_t struct_size);
+winnow_status winnow_render_jsonl(const winnow_doc *d, const winnow_jsonl_options *opt,
+                                  winnow_write_fn write, void *ctx);
+winnow_status winnow_render_jsonl_failure(const winnow_input *in, winnow_status failure,
+                                          const char *error, const winnow_jsonl_options *opt,
+                                          winnow_write_fn write, void *ctx);
 
 typedef enum winnow_meta_field {
     WINNOW_META_TITLE = 0,

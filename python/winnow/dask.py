@@ -24,10 +24,10 @@ on storage every worker sees. A summary (pages, sites, seconds per phase,
 pages/s, each worker's peak RSS) goes to stderr and, with ``--stats FILE``, to
 FILE as JSON.
 
-A JSON line: id (the WARC's name and the record number, as the CLI names its
-outputs), source (file, record, record_id), url, site, status, warning, error,
-language, metadata, content_source, text (the keys of `winnow extract --format
-jsonl`); a page that fails has its status and error and no result keys.
+The JSON lines are the library's (winnow_render_jsonl): byte for byte those of
+``winnow extract --db DB --format jsonl WARCS``, id the WARC's name and the
+record number as the CLI names its outputs; a page that fails has its line
+with status and error.
 
 docs/scale.md tells how the same run goes on many machines.
 """
@@ -121,27 +121,9 @@ def _worker_db(ref, engine_options):
         return db
 
 
-def _line(rec, stem, db, fmt, site_opts):
-    """One page's JSON object, its keys in the order of the CLI's --format jsonl
-    (branch jsonl: id, source, url, site, status, warning, error, then
-    language, metadata, content_source, text)."""
-    line = {"id": "%s-%s" % (stem, rec.id),
-            "source": {"file": rec.file, "record": rec.number if rec.number >= 0 else None,
-                       "record_id": rec.record_id},
-            "url": rec.url, "site": site_name(rec.url) or None}
-    try:
-        r = db.extract(rec, format=fmt, **site_opts)
-    except winnow.Error as e:
-        line.update(status=e.status, warning=None, error=e.message)
-        return line, False
-    line.update(status=r.status, warning=r.warning or None, error=None, language=r.metadata["language"],
-                metadata={k: v for k, v in r.metadata.items() if k != "language"},
-                content_source=r.content_source, text=r.text)
-    return line, True
-
-
-def extract_shard(index, warc, db_ref, out, fmt="text", compress=False, engine_options=None, site_opts=None):
-    """Extract: every page of one WARC file with its site's model, to a JSONL shard."""
+def extract_shard(index, warc, db_ref, out, compress=False, engine_options=None, site_opts=None):
+    """Extract: every page of one WARC file with its site's model, to a JSONL
+    shard: the lines `winnow extract --db DB --format jsonl WARC` writes."""
     t0 = time.perf_counter()
     db = _worker_db(db_ref, engine_options)
     path = os.path.join(out, "shard-%05d.jsonl%s" % (index, ".gz" if compress else ""))
@@ -152,11 +134,10 @@ def extract_shard(index, warc, db_ref, out, fmt="text", compress=False, engine_o
         (lambda p: open(p, "w", encoding="utf-8"))
     with opener(tmp) as f, read(warc) as reader:
         for rec in reader:
-            line, ok = _line(rec, stem, db, fmt, site_opts or {})
+            line = db.jsonl(rec, id="%s-%s" % (stem, rec.id), **(site_opts or {}))
             n += 1
-            failed += not ok
-            f.write(json.dumps(line, ensure_ascii=False))
-            f.write("\n")
+            failed += ',"error":null,' not in line  # escaped inside strings: only the key matches
+            f.write(line)
     os.replace(tmp, path)  # whole or not at all: a retried task writes it again
     return {"index": index, "warc": warc, "shard": path, "pages": n, "failed": failed,
             "seconds": time.perf_counter() - t0}
@@ -164,7 +145,7 @@ def extract_shard(index, warc, db_ref, out, fmt="text", compress=False, engine_o
 
 # ---- the driver ----
 
-def run(client, warcs, db, out, work=None, half_life=None, ship_db=False, fmt="text", compress=False,
+def run(client, warcs, db, out, work=None, half_life=None, ship_db=False, compress=False,
         engine_options=None, site_opts=None, log=None, retries=2):
     """The four phases on a connected distributed.Client; a summary dict."""
     log = log or (lambda *a: None)
@@ -203,7 +184,7 @@ def run(client, warcs, db, out, work=None, half_life=None, ship_db=False, fmt="t
         ref = client.scatter((hashlib.sha256(data).hexdigest(), data), broadcast=True)
     else:
         ref = db
-    futs = [client.submit(extract_shard, i, w, ref, out, fmt, compress, engine_options, site_opts, pure=False,
+    futs = [client.submit(extract_shard, i, w, ref, out, compress, engine_options, site_opts, pure=False,
                           retries=retries)
             for i, w in enumerate(warcs)]
     shards = client.gather(futs)
@@ -266,7 +247,6 @@ def main(argv=None):
     ap.add_argument("--half-life", type=float, help="pages after which old evidence counts half (default 1000)")
     ap.add_argument("--ship-db", action="store_true",
                     help="broadcast a copy of the database to the workers instead of opening it at its path")
-    ap.add_argument("-f", "--format", default="text", help="the text field's format (default text)")
     ap.add_argument("--gzip", action="store_true", help="write shard-NNNNN.jsonl.gz")
     ap.add_argument("--mode", default="auto", choices=("auto", "site", "page"))
     ap.add_argument("--profile", action="store_true",
@@ -296,7 +276,7 @@ def main(argv=None):
     log("cluster: %d workers, ready in %.2f s" % (len(client.scheduler_info()["workers"]), start))
     try:
         summary = run(client, args.warcs, args.db, args.output, work=args.work, half_life=args.half_life,
-                      ship_db=args.ship_db, fmt=args.format, compress=args.gzip,
+                      ship_db=args.ship_db, compress=args.gzip,
                       site_opts={"mode": args.mode}, log=log, retries=args.retries)
     finally:
         client.close()

@@ -332,6 +332,42 @@ class SiteDB:
         finally:
             self._rw.release_read()
 
+    def jsonl(self, html, url=None, id=None, site=None, blocks=False, comments=False, charset=None, mode="auto",
+              method="auto", min_pages=None, exclude_self=False):
+        """The page's JSON line with its site's model, as ``winnow extract --db DB
+        --format jsonl`` writes it; a page that fails gets its line (status,
+        error) instead of an exception. See ``Extractor.jsonl``."""
+        if url is None and hasattr(html, "url") and not isinstance(html, (bytes, str)):
+            url = html.url
+        name = site or site_name(url)
+        opt = self._site_options(mode, method, min_pages, exclude_self)
+        ex = self._extractor()
+        self._rw.acquire_read()
+        try:
+            s = None
+            if name and mode != "page":
+                with self._mutex:
+                    if self._db is None:
+                        self._open(False)
+                    s = self._site(name)
+            return ex._jsonl(html, url, id, site, blocks, comments, charset, None, s, opt)
+        finally:
+            self._rw.release_read()
+
+    def _site_options(self, mode, method, min_pages, exclude_self):
+        if mode not in _MODES:
+            raise ArgumentError("mode must be auto, site or page, not %r" % (mode,))
+        if method not in _METHODS:
+            raise ArgumentError("unknown method %r: %s" % (method, ", ".join(_METHODS)))
+        opt = ffi.new("winnow_site_options *")
+        lib.winnow_site_options_default(opt, ffi.sizeof("winnow_site_options"))
+        opt.mode = _MODES[mode]
+        opt.method = _METHODS[method]
+        opt.exclude_self = 1 if exclude_self else 0
+        if min_pages is not None:
+            opt.min_pages = int(min_pages)
+        return opt
+
     def _extractor(self):
         return _thread_extractor(self._engine_options)
 
