@@ -77,38 +77,17 @@ int app_parse(int argc, char **argv, app_opts *a, const struct option *extra, co
         case A_DB: o->db_path = val; break;
         case A_SITE: o->site = val; break;
         case A_MODE:
-            if (!strcmp(val, "auto")) o->site_opt.mode = WINNOW_MODE_AUTO;
-            else if (!strcmp(val, "site")) o->site_opt.mode = WINNOW_MODE_SITE;
-            else if (!strcmp(val, "page")) o->site_opt.mode = WINNOW_MODE_PAGE;
-            else { fprintf(stderr, "winnow: unknown mode '%s' (auto, site, page)\n", val); rc = EXIT_USAGE; }
+            if (cli_parse_mode(val, &o->site_opt.mode)) rc = EXIT_USAGE;
             break;
-        case A_METHOD: {
-            static const struct { const char *name; winnow_method m; } methods[] = {
-                {"auto", WINNOW_METHOD_AUTO}, {"blocks", WINNOW_METHOD_BLOCKS},
-                {"path-blocks", WINNOW_METHOD_PATH_BLOCKS}, {"chunks", WINNOW_METHOD_CHUNKS},
-                {"table-chunks", WINNOW_METHOD_TABLE_CHUNKS}, {"ce", WINNOW_METHOD_CE},
-                {"fastce", WINNOW_METHOD_FASTCE},
-            };
-            size_t k = 0;
-            while (k < sizeof methods / sizeof methods[0] && strcmp(methods[k].name, val) != 0) k++;
-            if (k == sizeof methods / sizeof methods[0]) {
-                fprintf(stderr, "winnow: unknown method '%s' (auto, blocks, path-blocks, chunks, table-chunks, ce, fastce)\n", val);
-                rc = EXIT_USAGE;
-            } else {
-                o->site_opt.method = methods[k].m;
-            }
+        case A_METHOD:
+            if (cli_parse_method(val, &o->site_opt.method)) rc = EXIT_USAGE;
             break;
-        }
         case A_MODEL: o->model = val; break;
         case A_NO_MODEL: o->lib.classifier = 0; break;
         case A_FULLTEXT: a->text = APP_TEXT_FULL; break;
         case A_PLAIN: a->text = APP_TEXT_PLAIN; break;
         case A_INPUT_FORMAT:
-            if (!strcmp(val, "auto")) o->reader.format = WINNOW_INPUT_AUTO;
-            else if (!strcmp(val, "html")) o->reader.format = WINNOW_INPUT_HTML;
-            else if (!strcmp(val, "warc")) o->reader.format = WINNOW_INPUT_WARC;
-            else if (!strcmp(val, "jsonl")) o->reader.format = WINNOW_INPUT_JSONL;
-            else { fprintf(stderr, "winnow: unknown input format '%s' (auto, html, warc, jsonl)\n", val); rc = EXIT_USAGE; }
+            if (cli_parse_input_format(val, &o->reader.format)) rc = EXIT_USAGE;
             break;
         case A_MAX_BYTES: {
             unsigned long long v;

@@ -230,6 +230,13 @@ int cmd_check(int argc, char **argv);
 /* Runs fn(arg) on jobs threads, this one among them, and waits for all: the
  * workers share arg and take their pages from it. */
 void cli_run_threads(int jobs, void *(*fn)(void *), void *arg);
+/* Seconds on the monotonic clock (cli/progress.c). */
+double cli_now_s(void);
+/* --mode, --method and --input-format values: 0, or -1 after a message on
+ * stderr naming the values there are. */
+int cli_parse_mode(const char *val, winnow_mode *out);
+int cli_parse_method(const char *val, winnow_method *out);
+int cli_parse_input_format(const char *val, winnow_input_format *out);
 int cmd_merge(int argc, char **argv);
 /* near-duplicates and search (cli/cmd_dedup.c, cli/cmd_index.c) */
 int cmd_dedup(int argc, char **argv);

@@ -231,13 +231,6 @@ static void write_pairs(FILE *f, const dedup_state *s)
     }
 }
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 int cmd_dedup(int argc, char **argv)
 {
     cli_opts o;
@@ -292,7 +285,7 @@ int cmd_dedup(int argc, char **argv)
             return EXIT_SOME_FAILED;
         }
     }
-    double t0 = now_s();
+    double t0 = cli_now_s();
     cli_progress_start("dedup", o.quiet);
     dedup_state s = {.o = &o, .sites = sites, .dd = dd};
     pthread_mutex_init(&s.lock, NULL);
@@ -306,14 +299,14 @@ int cmd_dedup(int argc, char **argv)
     }
     cli_run_threads(o.jobs, dedup_worker, &s);
     cli_progress_end();
-    double t1 = now_s();
+    double t1 = cli_now_s();
     int failed = atomic_load(&s.failed) + cli_inputs_failed(s.in);
     int skipped = cli_inputs_skipped(s.in);
     cli_inputs_close(s.in);
     int damaged = sites && cli_sites_damaged(sites);
 
     winnow_status st = winnow_dedup_run(dd);
-    double t2 = now_s();
+    double t2 = cli_now_s();
     if (st != WINNOW_OK) {
         fprintf(stderr, "winnow: dedup: %s\n", winnow_dedup_error(dd));
         failed++;

@@ -126,13 +126,6 @@ static void *index_worker(void *arg)
     return NULL;
 }
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 int cmd_index(int argc, char **argv)
 {
     cli_opts o;
@@ -170,7 +163,7 @@ int cmd_index(int argc, char **argv)
         cli_opts_free(&o);
         return st == WINNOW_E_DB_DAMAGED ? EXIT_DB_DAMAGED : EXIT_SOME_FAILED;
     }
-    double t0 = now_s();
+    double t0 = cli_now_s();
     cli_progress_start("index", o.quiet);
     index_state s = {.o = &o, .sites = sites, .ix = ix};
     pthread_mutex_init(&s.lock, NULL);
@@ -192,7 +185,7 @@ int cmd_index(int argc, char **argv)
         fprintf(stderr, "winnow: %s\n", winnow_index_error(ix));
         fatal = EXIT_SOME_FAILED;
     }
-    double secs = now_s() - t0;
+    double secs = cli_now_s() - t0;
     if (!o.quiet && !fatal) {
         winnow_index_counts c = {sizeof c};
         winnow_index_get_counts(ix, &c);

@@ -68,13 +68,6 @@ typedef struct learner {
     int oom;
 } learner;
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 static site_queue *queue_of(learner *l, winnow_site *site);
 
 /* Counts one page into its site; keeps it for --batch. Takes the page. */
@@ -435,7 +428,7 @@ int cmd_learn(int argc, char **argv)
         nworkers = 0;
     }
 
-    double t0 = now_s(), last_save = t0;
+    double t0 = cli_now_s(), last_save = t0;
     size_t pages = 0, bytes = 0, since_save = 0;
     int no_site_reported = 0;
     winnow_status save_status = WINNOW_OK;
@@ -472,12 +465,12 @@ int cmd_learn(int argc, char **argv)
             pthread_mutex_unlock(&l.lock);
             cli_page_free(&page);
         }
-        if (db && (++since_save >= o.commit_every || now_s() - last_save >= 30.0)) {
+        if (db && (++since_save >= o.commit_every || cli_now_s() - last_save >= 30.0)) {
             /* refused as busy: the next try is a batch later */
             save_status = save_batch(&l, db, sites, 0);
             if (save_status != WINNOW_OK && save_status != WINNOW_E_DB_BUSY) break;
             since_save = 0;
-            last_save = now_s();
+            last_save = cli_now_s();
         }
     }
     pthread_mutex_lock(&l.lock);
@@ -503,7 +496,7 @@ int cmd_learn(int argc, char **argv)
     cli_progress_end();
     if (l.oom) { cli_report("winnow: out of memory keeping pages for --batch\n"); l.failed++; }
     int failed = l.failed + cli_inputs_failed(in);
-    double t_learn = now_s() - t0;
+    double t_learn = cli_now_s() - t0;
 
     winnow_site **all;
     size_t nsites = cli_sites_all(sites, &all);
@@ -521,7 +514,7 @@ int cmd_learn(int argc, char **argv)
         failed++;
     }
     if (save_status == WINNOW_E_DB_DAMAGED) damaged = 1;
-    t_learn = now_s() - t0;
+    t_learn = cli_now_s() - t0;
     if (!o.quiet)
         fprintf(stderr,
                 "learned %zu pages (%zu counted, %zu duplicates, %d failed) of %zu site%s in %.2f s, %.1f pages/s, %.1f MB/s\n",
@@ -546,14 +539,14 @@ int cmd_learn(int argc, char **argv)
         fprintf(stderr, "winnow: interrupted by %s after %zu pages; %s was not written\n",
                 sig == SIGINT ? "SIGINT" : "SIGTERM", pages, o.partial);
     } else if (partial) {
-        double tw = now_s();
+        double tw = cli_now_s();
         if (winnow_partial_write(partial, o.partial) != WINNOW_OK) {
             fprintf(stderr, "winnow: %s\n", winnow_partial_error(partial));
             failed++;
         } else if (!o.quiet) {
             size_t ps = winnow_partial_site_count(partial);
             fprintf(stderr, "wrote %s: %zu pages of %zu site%s in %.2f s\n", o.partial,
-                    winnow_partial_page_count(partial), ps, ps == 1 ? "" : "s", now_s() - tw);
+                    winnow_partial_page_count(partial), ps, ps == 1 ? "" : "s", cli_now_s() - tw);
         }
     }
 

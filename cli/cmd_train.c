@@ -8,13 +8,6 @@
 #include "cli.h"
 #include "winnow_train.h"
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 /* Site name of a source: its file name without directories and the
  * .warc.gz / .warc / .jsonl(.gz) extension. */
 static void source_site(const char *path, char *out, size_t cap)
@@ -151,7 +144,7 @@ int cmd_train(int argc, char **argv)
     winnow_trainer_new(&to, &t);
     if (!e || !t) { fprintf(stderr, "winnow: out of memory\n"); return EXIT_SOME_FAILED; }
     int failed = 0;
-    double t0 = now_s();
+    double t0 = cli_now_s();
     for (int s = 0; s < nsrc; s++) {
         char site[256];
         source_site(src[s], site, sizeof site);
@@ -205,7 +198,7 @@ int cmd_train(int argc, char **argv)
     winnow_train_summary sm;
     winnow_trainer_summary(t, &sm);
     fprintf(stderr, "labelled %zu sites, %zu pages: %zu examples (%zu template, %zu content) in %.1f s\n", sm.sites,
-            sm.pages, sm.examples, sm.template_examples, sm.content_examples, now_s() - t0);
+            sm.pages, sm.examples, sm.template_examples, sm.content_examples, cli_now_s() - t0);
 
     if (folds && !failed) {
         winnow_model_kind kinds[4] = {to.kind, WINNOW_MODEL_UNKNOWN, WINNOW_MODEL_UNKNOWN, WINNOW_MODEL_UNKNOWN};
@@ -213,7 +206,7 @@ int cmd_train(int argc, char **argv)
         if (all_kinds) { kinds[0] = WINNOW_MODEL_NB; kinds[1] = WINNOW_MODEL_LOGREG; kinds[2] = WINNOW_MODEL_FOREST; kinds[3] = WINNOW_MODEL_BOOST; nk = 4; }
         for (int k = 0; k < nk; k++) {
             winnow_cv_result res;
-            double t1 = now_s();
+            double t1 = cli_now_s();
             char curve_k[4096];
             const char *cp = curve;
             if (curve && nk > 1) { snprintf(curve_k, sizeof curve_k, "%s.%s", curve, winnow_model_kind_name(kinds[k])); cp = curve_k; }
@@ -221,18 +214,18 @@ int cmd_train(int argc, char **argv)
             if (WINNOW_FAILED(st)) { fprintf(stderr, "winnow: cross-validation: %s\n", winnow_trainer_error(t)); failed++; break; }
             printf("model %s folds %u test_examples %zu templates %zu recall_at_p80 %.4f average_precision %.4f seconds %.1f\n",
                    winnow_model_kind_name(kinds[k]), folds, res.test_examples, res.test_templates, res.recall_at_p80,
-                   res.average_precision, now_s() - t1);
+                   res.average_precision, cli_now_s() - t1);
             printf("recall_at_p90 %.4f\n", res.recall_at_p90);
             fflush(stdout);
         }
     }
     if (output && !failed) {
-        double t1 = now_s();
+        double t1 = cli_now_s();
         if (winnow_trainer_save(t, output) != WINNOW_OK) {
             fprintf(stderr, "winnow: training failed: %s\n", winnow_trainer_error(t));
             failed++;
         } else {
-            fprintf(stderr, "wrote %s (%s) in %.1f s\n", output, winnow_model_kind_name(to.kind), now_s() - t1);
+            fprintf(stderr, "wrote %s (%s) in %.1f s\n", output, winnow_model_kind_name(to.kind), cli_now_s() - t1);
         }
     }
     winnow_trainer_free(t);

@@ -247,6 +247,39 @@ void cli_opts_free(cli_opts *o)
     o->list_data = NULL;
 }
 
+int cli_parse_mode(const char *val, winnow_mode *out)
+{
+    if (!strcmp(val, "auto")) *out = WINNOW_MODE_AUTO;
+    else if (!strcmp(val, "site")) *out = WINNOW_MODE_SITE;
+    else if (!strcmp(val, "page")) *out = WINNOW_MODE_PAGE;
+    else { fprintf(stderr, "winnow: unknown mode '%s' (auto, site, page)\n", val); return -1; }
+    return 0;
+}
+
+int cli_parse_method(const char *val, winnow_method *out)
+{
+    static const struct { const char *name; winnow_method m; } methods[] = {
+        {"auto", WINNOW_METHOD_AUTO}, {"blocks", WINNOW_METHOD_BLOCKS},
+        {"path-blocks", WINNOW_METHOD_PATH_BLOCKS}, {"chunks", WINNOW_METHOD_CHUNKS},
+        {"table-chunks", WINNOW_METHOD_TABLE_CHUNKS}, {"ce", WINNOW_METHOD_CE},
+        {"fastce", WINNOW_METHOD_FASTCE},
+    };
+    for (size_t k = 0; k < sizeof methods / sizeof methods[0]; k++)
+        if (!strcmp(methods[k].name, val)) { *out = methods[k].m; return 0; }
+    fprintf(stderr, "winnow: unknown method '%s' (auto, blocks, path-blocks, chunks, table-chunks, ce, fastce)\n", val);
+    return -1;
+}
+
+int cli_parse_input_format(const char *val, winnow_input_format *out)
+{
+    if (!strcmp(val, "auto")) *out = WINNOW_INPUT_AUTO;
+    else if (!strcmp(val, "html")) *out = WINNOW_INPUT_HTML;
+    else if (!strcmp(val, "warc")) *out = WINNOW_INPUT_WARC;
+    else if (!strcmp(val, "jsonl")) *out = WINNOW_INPUT_JSONL;
+    else { fprintf(stderr, "winnow: unknown input format '%s' (auto, html, warc, jsonl)\n", val); return -1; }
+    return 0;
+}
+
 int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed)
 {
     memset(o, 0, sizeof *o);
@@ -323,27 +356,11 @@ int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed)
         case OPT_DB: o->db_path = val; break;
         case OPT_SITE: o->site = val; break;
         case OPT_MODE:
-            if (!strcmp(val, "auto")) o->site_opt.mode = WINNOW_MODE_AUTO;
-            else if (!strcmp(val, "site")) o->site_opt.mode = WINNOW_MODE_SITE;
-            else if (!strcmp(val, "page")) o->site_opt.mode = WINNOW_MODE_PAGE;
-            else { fprintf(stderr, "winnow: unknown mode '%s' (auto, site, page)\n", val); return EXIT_USAGE; }
+            if (cli_parse_mode(val, &o->site_opt.mode)) return EXIT_USAGE;
             break;
-        case OPT_METHOD: {
-            static const struct { const char *name; winnow_method m; } methods[] = {
-                {"auto", WINNOW_METHOD_AUTO}, {"blocks", WINNOW_METHOD_BLOCKS},
-                {"path-blocks", WINNOW_METHOD_PATH_BLOCKS}, {"chunks", WINNOW_METHOD_CHUNKS},
-                {"table-chunks", WINNOW_METHOD_TABLE_CHUNKS}, {"ce", WINNOW_METHOD_CE},
-                {"fastce", WINNOW_METHOD_FASTCE},
-            };
-            size_t k = 0;
-            while (k < sizeof methods / sizeof methods[0] && strcmp(methods[k].name, val) != 0) k++;
-            if (k == sizeof methods / sizeof methods[0]) {
-                fprintf(stderr, "winnow: unknown method '%s' (auto, blocks, path-blocks, chunks, table-chunks, ce, fastce)\n", val);
-                return EXIT_USAGE;
-            }
-            o->site_opt.method = methods[k].m;
+        case OPT_METHOD:
+            if (cli_parse_method(val, &o->site_opt.method)) return EXIT_USAGE;
             break;
-        }
         case OPT_EXCLUDE_SELF: o->site_opt.exclude_self = 1; break;
         case OPT_MODEL: o->model = val; break;
         case OPT_NO_MODEL: o->lib.classifier = 0; break;
@@ -382,11 +399,7 @@ int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed)
         case OPT_BATCH: o->batch = 1; break;
         case OPT_ALL: o->all = 1; break;
         case OPT_INPUT_FORMAT:
-            if (!strcmp(val, "auto")) o->reader.format = WINNOW_INPUT_AUTO;
-            else if (!strcmp(val, "html")) o->reader.format = WINNOW_INPUT_HTML;
-            else if (!strcmp(val, "warc")) o->reader.format = WINNOW_INPUT_WARC;
-            else if (!strcmp(val, "jsonl")) o->reader.format = WINNOW_INPUT_JSONL;
-            else { fprintf(stderr, "winnow: unknown input format '%s' (auto, html, warc, jsonl)\n", val); return EXIT_USAGE; }
+            if (cli_parse_input_format(val, &o->reader.format)) return EXIT_USAGE;
             break;
         case OPT_INPUT_LIST: list = val; break;
         case OPT_PARTIAL:

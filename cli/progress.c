@@ -27,7 +27,7 @@ static struct {
     double start, last;
 } progress;
 
-static double now_s(void)
+double cli_now_s(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -59,7 +59,7 @@ void cli_progress_start(const char *what, int quiet)
     erase_line();
     atomic_store(&progress_on, !quiet && isatty(STDERR_FILENO));
     snprintf(progress.what, sizeof progress.what, "%s", what);
-    progress.start = now_s();
+    progress.start = cli_now_s();
     progress.last = 0;
     pthread_mutex_unlock(&report_lock);
 }
@@ -76,7 +76,7 @@ static void clock_text(char *out, size_t cap, double s)
 void cli_progress_tick(unsigned long long pages, double fraction)
 {
     if (!atomic_load(&progress_on)) return;
-    double t = now_s();
+    double t = cli_now_s();
     pthread_mutex_lock(&report_lock);
     double elapsed = t - progress.start;
     if (atomic_load(&progress_on) && elapsed >= PROGRESS_AFTER && t - progress.last >= PROGRESS_EVERY) {
