@@ -41,6 +41,12 @@ struct winnow_doc {
     winnow_engine *engine;
     const wn_rules *rules;   /* the engine's rule values */
     wn_arena arena;
+    /* during the pipeline run, the engine's scratch arena: a stage's
+     * temporaries go there between wn_arena_save and wn_arena_release, so
+     * that the next stage reuses their memory instead of adding to the
+     * page's; NULL outside a run (wn_doc_scratch then gives scratch_own) */
+    wn_arena *scratch;
+    wn_arena scratch_own;    /* a stage run on the doc after the pipeline (tests) */
     wn_buf utf8;             /* decoded input, when the bytes needed converting */
     wn_decode_info decode;
     wn_dom dom;
@@ -64,6 +70,10 @@ struct winnow_doc {
     long long src_record;    /* -1 when unknown */
     wn_explain *explain;     /* why each unit was kept or left out: only when explaining (score/why.h) */
 };
+
+/* Where a stage's temporaries go; never the page arena, whose later
+ * allocations a release would take back. */
+static inline wn_arena *wn_doc_scratch(winnow_doc *d) { return d->scratch ? d->scratch : &d->scratch_own; }
 
 /* Characters of the page's text that were kept as main content. */
 static inline uint64_t wn_kept_chars(const winnow_doc *d)

@@ -26,6 +26,7 @@ struct winnow_engine {
     wn_parser *parser;
     /* buffers handed to the next document, so a long run reuses memory */
     wn_arena spare_arena;
+    wn_arena scratch;   /* stage temporaries of the page being run (doc.h) */
     wn_buf spare_utf8;
     int have_spare;
     /* page level, learned: the node classifier (read-only once loaded) */
@@ -41,6 +42,8 @@ struct winnow_engine {
 
 #define DEFAULT_MAX_INPUT ((size_t)256 << 20)
 #define ARENA_KEEP ((size_t)256 << 20)
+/* and of the scratch arena: a stage's temporaries on an ordinary page */
+#define SCRATCH_KEEP ((size_t)32 << 20)
 
 /* The first version of each growing structure ends at these fields
  * (util/structs.h): a caller's struct_size must reach that far. */
@@ -147,6 +150,7 @@ winnow_status winnow_engine_new(const winnow_options *opt, winnow_engine **out)
         return WINNOW_E_NOMEM;
     }
     wn_arena_init(&e->spare_arena);
+    wn_arena_init(&e->scratch);
     wn_buf_init(&e->spare_utf8);
     e->have_spare = 1;
     wn_classify_options_default(&e->smooth);
@@ -169,6 +173,7 @@ void winnow_engine_free(winnow_engine *e)
     wn_parser_free(e->parser);
     free(e->hints);
     if (e->clf) wn_classifier_free(&e->clf_store);
+    wn_arena_free(&e->scratch);
     if (e->have_spare) {
         wn_arena_free(&e->spare_arena);
         wn_buf_free(&e->spare_utf8);
@@ -288,6 +293,7 @@ winnow_status wn_pipeline_run(winnow_engine *e, wn_run_mode mode, const winnow_i
     if (!d) return fail(e, WINNOW_E_NOMEM, NULL);
     d->engine = e;
     d->rules = &e->rules;
+    d->scratch = &e->scratch;
     if (e->have_spare) {
         d->arena = e->spare_arena;
         d->utf8 = e->spare_utf8;
@@ -416,10 +422,14 @@ status:
                  at ? "; " : "", d->stats[0].chars);
         d->status = WINNOW_NO_MAIN;
     }
+    d->scratch = NULL;
+    wn_arena_reset(&e->scratch, SCRATCH_KEEP);
     *out = d;
     return d->status;
 
 failed:
+    d->scratch = NULL;
+    wn_arena_reset(&e->scratch, SCRATCH_KEEP);
     winnow_doc_free(d);
     return rc;
 }
@@ -428,6 +438,7 @@ void winnow_doc_free(winnow_doc *d)
 {
     if (!d) return;
     winnow_engine *e = d->engine;
+    wn_arena_free(&d->scratch_own);
     if (d->dom_store) wn_parser_reclaim(e ? e->parser : NULL, d->dom_store);
     if (e && !e->have_spare) {
         wn_arena_reset(&d->arena, ARENA_KEEP);

@@ -4,8 +4,6 @@
 
 /* scored nodes per block: a multiple of the classifier's row groups */
 #define FEATURE_BLOCK 128
-/* pages with more nodes smooth in a scratch arena of their own */
-#define SMOOTH_SCRATCH_NODES 65536u
 
 void wn_classify_options_default(wn_classify_options *o)
 {
@@ -28,8 +26,15 @@ int wn_classify_page(winnow_doc *d, wn_page_scores *ps, const wn_classifier *clf
     uint32_t n = dom->count;
     wn_node_features nf;
     wn_feature_rows fr;
-    if (wn_features_begin(d, ps, url, &clf->nb, &d->arena, &nf, &fr) != 0) return -1;
-    if (nf.count == 0) return 0;
+    /* the features' per-node tables are scratch, given back once the rows
+     * are scored */
+    wn_arena *scratch = wn_doc_scratch(d);
+    wn_arena_mark scratch_mark = wn_arena_save(scratch);
+    if (wn_features_begin(d, ps, url, &clf->nb, scratch, &nf, &fr) != 0) return -1;
+    if (nf.count == 0) {
+        wn_arena_release(scratch, scratch_mark);
+        return 0;
+    }
     lb->clf = wn_arena_alloc(&d->arena, (size_t)n * sizeof(float));
     if (!lb->clf) return -1;
     /* rows a block at a time: a block's features stay in cache while the
@@ -43,6 +48,7 @@ int wn_classify_page(winnow_doc *d, wn_page_scores *ps, const wn_classifier *clf
     }
     for (uint32_t i = 0; i < n; i++)
         if (nf.row_of[i] < 0) lb->clf[i] = -1.0f;
+    wn_arena_release(scratch, scratch_mark);
 
     /* per node templateness: smoothed, or the raw score inherited by
      * unscored nodes from their nearest scored ancestor */
@@ -51,14 +57,16 @@ int wn_classify_page(winnow_doc *d, wn_page_scores *ps, const wn_classifier *clf
     if (o->smooth) {
         lb->smoothed = y;
         lb->segment = wn_arena_calloc(&d->arena, n, 1);
-        float *score = wn_arena_alloc(&d->arena, (size_t)n * sizeof(float));
-        if (!lb->segment || !score) return -1;
+        if (!lb->segment) return -1;
+        /* the solution's cost is not used here: not computed. The scores
+         * and the solver's scratch (its tree, a row of levels a node) are
+         * page arena scratch, given back when it is done */
+        wn_arena_mark smooth_mark = wn_arena_save(scratch);
+        float *score = wn_arena_alloc(scratch, (size_t)n * sizeof(float));
+        if (!score) return -1;
         for (uint32_t i = 0; i < n; i++) score[i] = lb->clf[i] >= 0 ? lb->clf[i] : 0.5f;
-        /* the solution's cost is not used here: not computed. The solver's
-         * scratch (its tree, a row of levels a node) goes in the page arena,
-         * or for a large page in one of its own, freed when it is done */
-        wn_arena *scratch = n > SMOOTH_SCRATCH_NODES ? NULL : &d->arena;
         if (wn_smooth_page(d, score, &o->so, scratch, y, lb->segment, NULL) != 0) return -1;
+        wn_arena_release(scratch, smooth_mark);
     } else {
         for (uint32_t i = 0; i < n; i++) {
             if (lb->clf[i] >= 0) y[i] = lb->clf[i];

@@ -253,9 +253,13 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
     ps->landmark = wn_arena_calloc(a, n, 1);
     uint16_t *self_hint = ps->self_hint = wn_arena_calloc(a, n, sizeof(uint16_t));
     ps->raw = wn_arena_calloc(a, n, sizeof(float));
-    float *pos = wn_arena_calloc(a, n, sizeof(float));
-    uint8_t *comments_after = wn_arena_calloc(a, n, 1);
-    uint8_t *inside = wn_arena_alloc(a, n);
+    /* the rest is scratch, given back at the end (on failure the
+     * pipeline resets the scratch arena) */
+    wn_arena *s = wn_doc_scratch(d);
+    wn_arena_mark scratch_mark = wn_arena_save(s);
+    float *pos = wn_arena_calloc(s, n, sizeof(float));
+    uint8_t *comments_after = wn_arena_calloc(s, n, 1);
+    uint8_t *inside = wn_arena_alloc(s, n);
     if (!inside || !lb->unit || !lb->value || !lb->templ || !lb->keep || !ps->own || !ps->boiler || !ps->content_hint || !ps->after_marker || !ps->landmark ||
         !self_hint || !ps->raw || !pos || !comments_after)
         return -1;
@@ -318,11 +322,11 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
     }
 
     name_mass names;
-    if (name_mass_build(a, dom, st, pos, &names) != 0) return -1;
+    if (name_mass_build(s, dom, st, pos, &names) != 0) return -1;
 
     /* captions, unless they carry the page: a tutorial whose steps are the
      * captions of its screenshots, a photo essay */
-    uint8_t *caption = wn_arena_calloc(a, n, 1);
+    uint8_t *caption = wn_arena_calloc(s, n, 1);
     if (!caption) return -1;
     {
         /* bit 1: a caption element (its hint below); bit 2: at or under
@@ -413,7 +417,7 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
      * told by structure; no comments on a page whose text is all comments
      * (a forum thread) */
     {
-        uint8_t *region = wn_arena_calloc(a, n, 1);
+        uint8_t *region = wn_arena_calloc(s, n, 1);
         if (!region || wn_record_regions(d, ps, !(untrusted & WN_HINT_COMMENT), region) < 0) return -1;
         for (uint32_t i = 1; i < n; i++) {
             /* (explaining: a name that already left it out stays the reason) */
@@ -456,5 +460,6 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
         ex->own = ps->own;
         memcpy(ex->heur, lb->value, (size_t)n * sizeof(float));
     }
+    wn_arena_release(s, scratch_mark);
     return 0;
 }

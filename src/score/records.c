@@ -179,8 +179,9 @@ static int page_init(page *pg, winnow_doc *d, const wn_page_scores *ps)
     const wn_dom *dom = &d->dom;
     const wn_stats *st = d->stats;
     uint32_t n = dom->count;
-    *pg = (page){d, ps, wn_arena_calloc(&d->arena, n, sizeof(float)), wn_arena_calloc(&d->arena, n, sizeof(uint64_t)),
-                 wn_arena_calloc(&d->arena, n, sizeof(uint64_t)), 0};
+    wn_arena *s = wn_doc_scratch(d);
+    *pg = (page){d, ps, wn_arena_calloc(s, n, sizeof(float)), wn_arena_calloc(s, n, sizeof(uint64_t)),
+                 wn_arena_calloc(s, n, sizeof(uint64_t)), 0};
     if (!pg->pos || !pg->cls || !pg->kids) return -1;
     for (uint32_t i = 0; i < n; i++)
         pg->pos[i] = (d->labels.unit[i] == i && ps->raw[i] > 0.0f) ? ps->raw[i] : 0.0f;
@@ -510,7 +511,7 @@ static uint64_t page_host(page *pg)
     if (d->src_url && url_host(d->src_url) > 1) return pg->host = url_host(d->src_url);
     uint32_t cap = 0;
     for (uint32_t i = 0; i < dom->count; i++) cap += dom->nodes[i].tag == WN_TAG_A;
-    uint64_t *h = cap ? wn_arena_alloc(&pg->d->arena, (size_t)cap * sizeof *h) : NULL;
+    uint64_t *h = cap ? wn_arena_alloc(wn_doc_scratch(pg->d), (size_t)cap * sizeof *h) : NULL;
     if (!h) return pg->host;
     uint32_t m = 0;
     for (uint32_t i = 0; i < dom->count; i++) {
@@ -689,11 +690,17 @@ int wn_record_regions(winnow_doc *d, const wn_page_scores *ps, int comments, uin
     if (n < 2 || (!comments && ps->title_heading == WN_NONE)) return 0;
     /* one scan of the page's shapes for both kinds of run */
     page pg;
-    float *mass = wn_arena_alloc(&d->arena, (size_t)n * sizeof(float));
-    uint32_t *kid = wn_arena_alloc(&d->arena, (size_t)n * sizeof(uint32_t));
-    if (!mass || !kid || page_init(&pg, d, ps) != 0) return -1;
-    int found = comments ? comment_runs(&pg, mass, region) : 0;
-    if (found < 0) return -1;
-    int teasers = teaser_runs(&pg, mass, kid, region);
-    return teasers < 0 ? -1 : found + teasers;
+    /* the page's shapes and masses are scratch; the comments found go in
+     * the page arena */
+    wn_arena *scratch = wn_doc_scratch(d);
+    wn_arena_mark mark = wn_arena_save(scratch);
+    float *mass = wn_arena_alloc(scratch, (size_t)n * sizeof(float));
+    uint32_t *kid = wn_arena_alloc(scratch, (size_t)n * sizeof(uint32_t));
+    int found = -1, teasers = -1;
+    if (mass && kid && page_init(&pg, d, ps) == 0) {
+        found = comments ? comment_runs(&pg, mass, region) : 0;
+        if (found >= 0) teasers = teaser_runs(&pg, mass, kid, region);
+    }
+    wn_arena_release(scratch, mark);
+    return found < 0 || teasers < 0 ? -1 : found + teasers;
 }

@@ -108,8 +108,9 @@ int wn_fallback(winnow_doc *d, const wn_page_scores *ps, int include_title)
     }
     if (all < WN_RULE(d, FALLBACK_MIN_PROSE) || kept >= WN_RULE(d, FALLBACK_WEAK_SHARE) * all) return 0;
     /* the best block by text alone; comments stay what they are */
-    float *pos0 = wn_arena_calloc(&d->arena, n, sizeof(float));
-    float *score0 = wn_arena_calloc(&d->arena, n, sizeof(float));
+    /* scratch: the caller (wn_select) gives it back */
+    float *pos0 = wn_arena_calloc(wn_doc_scratch(d), n, sizeof(float));
+    float *score0 = wn_arena_calloc(wn_doc_scratch(d), n, sizeof(float));
     if (!pos0 || !score0) return -1;
     for (uint32_t i = 0; i < n; i++)
         if (lb->unit[i] == i) {
@@ -135,7 +136,7 @@ int wn_fallback(winnow_doc *d, const wn_page_scores *ps, int include_title)
 
     float need = WN_RULE(d, FALLBACK_GAIN) * kept;
     if (need < WN_RULE(d, FALLBACK_MIN_PROSE)) need = WN_RULE(d, FALLBACK_MIN_PROSE);
-    uint16_t *inner = wn_arena_alloc(&d->arena, (size_t)n * sizeof(uint16_t));
+    uint16_t *inner = wn_arena_alloc(wn_doc_scratch(d), (size_t)n * sizeof(uint16_t));
     if (!inner) return -1;
 
     uint32_t chosen = WN_NONE;

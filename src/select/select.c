@@ -266,12 +266,16 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
     const wn_dom *dom = &d->dom;
     wn_labels *lb = &d->labels;
     uint32_t n = dom->count;
+    /* every array here is scratch, given back at the end (on failure the
+     * pipeline resets the scratch arena) */
+    wn_arena *s = wn_doc_scratch(d);
+    wn_arena_mark scratch_mark = wn_arena_save(s);
     /* score[i]: unit values in the subtree, each weighted by DECAY^distance.
      * Running text scores its own block and, less and less, the blocks
      * above it; a list of teasers, each item a few levels down, adds little
      * to the list that holds it, while an article body whose paragraphs
      * are its children collects them all. */
-    float *score = wn_arena_calloc(&d->arena, n, sizeof(float));
+    float *score = wn_arena_calloc(s, n, sizeof(float));
     if (!score) return -1;
     for (uint32_t i = 0; i < n; i++)
         if (lb->unit[i] == i) score[i] = lb->value[i];
@@ -287,7 +291,7 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
     }
     /* the best block must be the headline's article, when the page has a
      * headline and that article holds a fair share of the best's value */
-    uint32_t *peers = wn_arena_alloc(&d->arena, (size_t)n * sizeof(uint32_t));
+    uint32_t *peers = wn_arena_alloc(s, (size_t)n * sizeof(uint32_t));
     if (!peers) return -1;
     uint32_t npeers = 0;
     uint32_t anchor = best != WN_NONE && WN_RULE(d, ANCHOR_SHARE) > 0.0f ? anchor_region(d, ps, peers, &npeers) : WN_NONE;
@@ -382,7 +386,7 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
         /* the straddling units are ancestors of the block: their text
          * inside it, counted by the unit's depth */
         const uint32_t end = best + dom->nodes[best].size, depth = dom->nodes[best].depth;
-        float *inside = wn_arena_calloc(&d->arena, (size_t)depth + 1, sizeof(float));
+        float *inside = wn_arena_calloc(s, (size_t)depth + 1, sizeof(float));
         if (!inside) return -1;
         for (int pass = 0; pass < 2; pass++)
             for (uint32_t i = best + 1; i < end; i++) {
@@ -397,8 +401,8 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
 
     /* element templateness: kept units in [0, .5], dropped ones in [.5, 1],
      * weighted by characters over the subtree */
-    float *wsum = wn_arena_calloc(&d->arena, n, sizeof(float));
-    float *csum = wn_arena_calloc(&d->arena, n, sizeof(float));
+    float *wsum = wn_arena_calloc(s, n, sizeof(float));
+    float *csum = wn_arena_calloc(s, n, sizeof(float));
     if (!wsum || !csum) return -1;
     for (uint32_t i = 0; i < n; i++) {
         if (lb->unit[i] != i || ps->own[i].chars == 0) continue;
@@ -413,5 +417,6 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
         csum[p] += csum[i];
     }
     for (uint32_t i = 0; i < n; i++) lb->templ[i] = csum[i] > 0 ? wsum[i] / csum[i] : 1.0f;
+    wn_arena_release(s, scratch_mark);
     return 0;
 }

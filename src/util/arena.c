@@ -73,6 +73,25 @@ char *wn_arena_strndup(wn_arena *a, const char *s, size_t n)
     return p;
 }
 
+wn_arena_mark wn_arena_save(const wn_arena *a)
+{
+    wn_arena_mark m = {a->head, a->head ? a->head->used : 0, a->used_total};
+    return m;
+}
+
+void wn_arena_release(wn_arena *a, wn_arena_mark m)
+{
+    /* chunks made head after the mark go back to the spare list */
+    while (a->head && a->head != m.head) {
+        wn_chunk *c = a->head;
+        a->head = c->next;
+        c->next = a->spare;
+        a->spare = c;
+    }
+    if (a->head) a->head->used = m.used;
+    a->used_total = m.used_total;
+}
+
 void wn_arena_reset(wn_arena *a, size_t keep_bytes)
 {
     /* Move every chunk to the spare list, then free the smallest ones until

@@ -23,6 +23,17 @@ void  wn_arena_init(wn_arena *a);
 void *wn_arena_alloc(wn_arena *a, size_t size);
 void *wn_arena_calloc(wn_arena *a, size_t n, size_t size);
 char *wn_arena_strndup(wn_arena *a, const char *s, size_t n);
+/* A point to come back to: what a stage allocates after wn_arena_mark as
+ * its scratch, wn_arena_release forgets, and the chunks it took serve the
+ * allocations that follow. Marks nest like a stack; allocations made
+ * before the mark are untouched. */
+typedef struct wn_arena_mark {
+    wn_chunk *head;
+    size_t used;         /* head's fill at the mark */
+    size_t used_total;
+} wn_arena_mark;
+wn_arena_mark wn_arena_save(const wn_arena *a);
+void wn_arena_release(wn_arena *a, wn_arena_mark m);
 /* Forget every allocation; keep up to `keep_bytes` of chunks for reuse. */
 void  wn_arena_reset(wn_arena *a, size_t keep_bytes);
 void  wn_arena_free(wn_arena *a);

@@ -646,6 +646,44 @@ static void test_piecewise_parse_same_dom(void)
     wn_parser_free(piece);
 }
 
+/* A stage's scratch after wn_arena_save is forgotten by wn_arena_release;
+ * what came before stays, and the released chunks serve what follows. */
+static void test_arena_mark_release(void)
+{
+    wn_arena a;
+    wn_arena_init(&a);
+    char *keep = wn_arena_alloc(&a, 100);
+    CHECK(keep != NULL);
+    if (keep) memset(keep, 'k', 100);
+    size_t used = a.used_total;
+    wn_arena_mark m = wn_arena_save(&a);
+    /* small and large scratch: the large one takes chunks of its own */
+    for (int i = 0; i < 50; i++) CHECK(wn_arena_alloc(&a, 1000) != NULL);
+    char *big = wn_arena_alloc(&a, (size_t)4 << 20);
+    CHECK(big != NULL);
+    if (big) memset(big, 'x', (size_t)4 << 20);
+    size_t cap = a.cap_total;
+    wn_arena_release(&a, m);
+    CHECK_EQ(a.used_total, used);
+    int intact = 1;
+    for (int i = 0; keep && i < 100; i++) intact &= keep[i] == 'k';
+    CHECK(intact);
+    /* the same scratch again: no new chunk */
+    for (int i = 0; i < 50; i++) CHECK(wn_arena_alloc(&a, 1000) != NULL);
+    CHECK(wn_arena_alloc(&a, (size_t)4 << 20) != NULL);
+    CHECK_EQ(a.cap_total, cap);
+    /* nested marks */
+    wn_arena_mark outer = wn_arena_save(&a);
+    char *o = wn_arena_alloc(&a, 64);
+    wn_arena_mark inner = wn_arena_save(&a);
+    CHECK(wn_arena_alloc(&a, 1 << 20) != NULL);
+    wn_arena_release(&a, inner);
+    CHECK(wn_arena_alloc(&a, 16) == o + 64); /* straight after o again */
+    wn_arena_release(&a, outer);
+    CHECK(wn_arena_alloc(&a, 64) == o);
+    wn_arena_free(&a);
+}
+
 int main(void)
 {
     RUN(test_tree_shape);
@@ -669,5 +707,6 @@ int main(void)
     RUN(test_depth_guard_stray_end_tags);
     RUN(test_parser_depth_cap);
     RUN(test_piecewise_parse_same_dom);
+    RUN(test_arena_mark_release);
     return CHECK_DONE();
 }
