@@ -38,6 +38,7 @@ struct wn_parser {
     struct spine_ent *spine;
     size_t nspine, spine_cap;
     size_t chunk;       /* input piece fed to the tree builder at a time; 0: the default */
+    int keep_blank;     /* keep white-space-only text between line breaks */
 };
 
 static int grow(void **ptr, size_t *cap, size_t need, size_t elem)
@@ -50,6 +51,18 @@ static int grow(void **ptr, size_t *cap, size_t need, size_t elem)
     *ptr = n;
     *cap = c;
     return 1;
+}
+
+/* Gives back what is over need (at least one element); a failed realloc
+ * leaves the larger array, which is still correct. */
+static void shrink(void **ptr, size_t *cap, size_t need, size_t elem)
+{
+    if (need == 0) need = 1;
+    if (!*ptr || *cap <= need) return;
+    void *n = realloc(*ptr, need * elem);
+    if (!n) return;
+    *ptr = n;
+    *cap = need;
 }
 
 wn_parser *wn_parser_new(unsigned max_depth)
@@ -667,6 +680,76 @@ static wn_parse_status build_begin(build_ctx *b)
     return WN_PARSE_OK;
 }
 
+/* A text node of white space alone between two line breaks (block or
+ * table elements, <br>, the start or end of a block parent) shows nothing:
+ * text output collapses it into the break beside it. Indented markup has
+ * one such node between almost every pair of elements, a third of a
+ * typical page's nodes; every later stage keeps arrays per node, so they
+ * are dropped here, once. Inside <pre> white space is text and stays. */
+static int breaks_line(const wn_dom *dom, uint32_t k)
+{
+    const wn_node *x = &dom->nodes[k];
+    if (x->tag == WN_TAG_TEXT) return 0;
+    return x->tag == WN_TAG_BR || wn_tag_has(x->tag, WN_TF_BREAK | WN_TF_TABLE);
+}
+
+static int blank_text(const wn_dom *dom, uint32_t k)
+{
+    const wn_node *x = &dom->nodes[k];
+    if (x->tag != WN_TAG_TEXT || (x->flags & WN_NF_PRE)) return 0;
+    const char *t = dom->text + x->text_begin;
+    for (uint32_t j = 0; j < x->text_len; j++)
+        if (t[j] != ' ' && t[j] != '\t' && t[j] != '\n' && t[j] != '\r' && t[j] != '\f') return 0;
+    return 1;
+}
+
+static wn_parse_status drop_blank_text(wn_dom *dom)
+{
+    uint32_t n = dom->count;
+    uint32_t *map = malloc((size_t)n * sizeof *map);
+    if (!map) return WN_PARSE_NOMEM;
+    for (uint32_t i = 0; i < n; i++) map[i] = 0;
+    uint32_t dropped = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const wn_node *par = &dom->nodes[i];
+        if (par->tag == WN_TAG_TEXT || (par->flags & WN_NF_PRE)) continue;
+        int edge = i == 0 || breaks_line(dom, i);
+        uint32_t prev = WN_NONE;
+        for (uint32_t c = par->first_child; c != WN_NONE; prev = c, c = dom->nodes[c].next_sibling) {
+            if (!blank_text(dom, c)) continue;
+            uint32_t next = dom->nodes[c].next_sibling;
+            int left = prev == WN_NONE ? edge : breaks_line(dom, prev) || map[prev];
+            int right = next == WN_NONE ? edge : breaks_line(dom, next) || blank_text(dom, next);
+            if (left && right) { map[c] = 1; dropped++; }
+        }
+    }
+    if (dropped) {
+        /* compact: map old index -> new, then relink children in order */
+        uint32_t w = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            if (map[i]) { map[i] = WN_NONE; continue; }
+            map[i] = w;
+            if (w != i) dom->nodes[w] = dom->nodes[i];
+            wn_node *x = &dom->nodes[w];
+            x->parent = x->parent == WN_NONE ? WN_NONE : map[x->parent];
+            x->first_child = x->last_child = x->next_sibling = WN_NONE;
+            if (x->parent != WN_NONE) {
+                wn_node *p = &dom->nodes[x->parent];
+                if (p->last_child != WN_NONE) dom->nodes[p->last_child].next_sibling = w;
+                else p->first_child = w;
+                p->last_child = w;
+            }
+            w++;
+        }
+        if (dom->body) dom->body = map[dom->body];
+        dom->count = w;
+        for (uint32_t i = 0; i < w; i++) dom->nodes[i].size = 1;
+        for (uint32_t i = w - 1; i > 0; i--) dom->nodes[dom->nodes[i].parent].size += dom->nodes[i].size;
+    }
+    free(map);
+    return WN_PARSE_OK;
+}
+
 static wn_parse_status build_end(build_ctx *b)
 {
     wn_dom *dom = b->dom;
@@ -698,14 +781,25 @@ static wn_parse_status build_end(build_ctx *b)
     }
     for (uint32_t i = 1; i < dom->count; i++)
         if (dom->nodes[i].src_begin == UINT32_MAX) dom->nodes[i].src_begin = 0; /* nothing inside either */
+    /* after the source ranges: an element's range still spans the white
+     * space it held */
+    wn_parse_status drc = b->p->keep_blank ? WN_PARSE_OK : drop_blank_text(dom);
+    if (drc != WN_PARSE_OK) return drc;
     unlink_script_wrappers(dom);
     wn_parser *p = b->p;
-    /* an ordinary page's arrays go to the caller as they are, which hands
-     * them back (wn_parser_reclaim) when the page is done; a large page's
-     * are copied at their size and freed (release_large), so that the
-     * growth's slack does not stay with the page */
-    int give = b->store &&
-               p->nodes_cap * sizeof(wn_node) + p->attrs_cap * sizeof(wn_attr) + p->text_cap <= KEEP_SCRATCH_BYTES;
+    /* the arrays go to the caller, which hands them back
+     * (wn_parser_reclaim) when the page is done; a large page's are first
+     * shrunk to their size, so that the growth's slack does not stay with
+     * the page, and are freed then rather than kept */
+    int give = b->store != NULL;
+    if (give && p->nodes_cap * sizeof(wn_node) + p->attrs_cap * sizeof(wn_attr) + p->text_cap > KEEP_SCRATCH_BYTES) {
+        /* shrunk in place (the allocator gives the tail of a large block
+         * back) rather than copied: a copy would hold the page's DOM twice */
+        shrink((void **)&p->nodes, &p->nodes_cap, dom->count, sizeof(wn_node));
+        shrink((void **)&p->attrs, &p->attrs_cap, (size_t)dom->attr_count + 1, sizeof(wn_attr));
+        shrink((void **)&p->text, &p->text_cap, dom->text_len + 1, 1);
+        dom->nodes = p->nodes;
+    }
     if (give) {
         if (!grow((void **)&p->attrs, &p->attrs_cap, 1, sizeof(wn_attr)) ||
             !grow((void **)&p->text, &p->text_cap, dom->text_len + 1, 1))
@@ -789,6 +883,7 @@ static void release_large(wn_parser *p, size_t input_len)
 #endif
 
 void wn_parser_set_chunk(wn_parser *p, size_t bytes) { p->chunk = bytes; }
+void wn_parser_keep_blank(wn_parser *p, int keep) { p->keep_blank = keep; }
 
 static wn_parse_status build_dom_from(build_ctx *b, const char *src, size_t srclen, size_t chunk)
 {

@@ -33,8 +33,9 @@ wn_parse_status wn_parser_parse(wn_parser *p, const char *utf8, size_t len, wn_a
  * attribute and text arrays are the parser's own, handed over in *store
  * instead of copied into the arena; they live until
  * wn_parser_reclaim(p, store), which lets the parser reuse them for a later
- * page (or frees them). A large page's are copied as wn_parser_parse does
- * (store left empty). The rest of the DOM is in the arena. */
+ * page (or frees them). A large page's are shrunk to their size and handed
+ * over the same way; the parser does not keep them. The rest of the DOM
+ * is in the arena. */
 typedef struct wn_dom_store {
     wn_node *nodes;
     wn_attr *attrs;
@@ -51,6 +52,11 @@ void wn_parser_reclaim(wn_parser *p, wn_dom_store *store);
  * the final part of its tree copied out and freed after each (0: the
  * default, 1 MiB). The DOM is the same for any size; tests set small ones. */
 void wn_parser_set_chunk(wn_parser *p, size_t bytes);
+
+/* Text nodes of white space alone between two line breaks are dropped from
+ * the DOM (they show nothing; see drop_blank_text). keep != 0 keeps them,
+ * for tests that compare a DOM with the markup it came from. */
+void wn_parser_keep_blank(wn_parser *p, int keep);
 
 /* Stops pathological nesting before the tree builder sees it: start tags
  * that would open more than max_depth elements are dropped (browsers cap

@@ -646,6 +646,54 @@ static void test_piecewise_parse_same_dom(void)
     wn_parser_free(piece);
 }
 
+/* White space alone between two line breaks is no node; white space that
+ * separates words, or that <pre> keeps, is. The text is the same either
+ * way, and the DOM keeps its layout contract. */
+static void test_blank_text_dropped(void)
+{
+    page p;
+    page_parse(&p,
+               "<body>\n  <div>\n    <p>one</p>\n    <p><b>two</b> <i>three</i></p>\n  </div>\n"
+               "  <ul>\n <li>a</li>\n <li>b</li>\n </ul> <span>x</span>\n<span>y</span>\n"
+               "<pre>\n  <b>c</b>\n</pre>\n</body>");
+    const wn_dom *d = &p.dom;
+    CHECK_EQ(p.status, WN_PARSE_OK);
+    CHECK(dom_invariants_hold(d));
+    uint32_t blank = 0, pre_blank = 0, word_gap = 0;
+    for (uint32_t i = 1; i < d->count; i++) {
+        const wn_node *x = &d->nodes[i];
+        if (!wn_node_is_text(x)) continue;
+        const char *t = node_text(d, i);
+        if (strspn(t, " \n") != strlen(t)) continue;
+        blank++;
+        if (x->flags & WN_NF_PRE) pre_blank++;
+        else if (d->nodes[x->parent].tag == WN_TAG_P || (x->next_sibling != WN_NONE && d->nodes[x->next_sibling].tag == WN_TAG_SPAN))
+            word_gap++;
+    }
+    /* left: the space between two inline elements in a paragraph, the two
+     * before and between the spans, the one between a span and <pre> (a
+     * break on one side only), the two inside <pre> */
+    CHECK_EQ(word_gap, 3);
+    CHECK_EQ(pre_blank, 2);
+    CHECK_EQ(blank, 6);
+    page_free(&p);
+
+    /* a parser told to keep them keeps every one */
+    wn_parser *ps = wn_parser_new(512);
+    wn_parser_keep_blank(ps, 1);
+    wn_arena a;
+    wn_arena_init(&a);
+    wn_dom k;
+    const char *html = "<body>\n<div>\n<p>one</p>\n</div>\n</body>";
+    CHECK_EQ(wn_parser_parse(ps, html, strlen(html), &a, &k, 1), WN_PARSE_OK);
+    uint32_t kept = 0;
+    for (uint32_t i = 1; i < k.count; i++)
+        if (wn_node_is_text(&k.nodes[i]) && k.nodes[i].text_len && strspn(k.text + k.nodes[i].text_begin, "\n") == k.nodes[i].text_len) kept++;
+    CHECK(kept >= 3);
+    wn_arena_free(&a);
+    wn_parser_free(ps);
+}
+
 /* A stage's scratch after wn_arena_save is forgotten by wn_arena_release;
  * what came before stays, and the released chunks serve what follows. */
 static void test_arena_mark_release(void)
@@ -707,6 +755,7 @@ int main(void)
     RUN(test_depth_guard_stray_end_tags);
     RUN(test_parser_depth_cap);
     RUN(test_piecewise_parse_same_dom);
+    RUN(test_blank_text_dropped);
     RUN(test_arena_mark_release);
     return CHECK_DONE();
 }

@@ -440,6 +440,7 @@ int main(int argc, char **argv)
     if (argc > 1) source_dir = argv[1];
     winnow_engine_new(NULL, &engine);
     parser = wn_parser_new(4096);
+    if (parser) wn_parser_keep_blank(parser, 1); /* the markup as written, white space too */
     if (!engine || !parser) return 1;
     RUN(test_tbody_root);
     RUN(test_pre_line_break);
