@@ -706,21 +706,27 @@ static int blank_text(const wn_dom *dom, uint32_t k)
 static wn_parse_status drop_blank_text(wn_dom *dom)
 {
     uint32_t n = dom->count;
-    uint32_t *map = malloc((size_t)n * sizeof *map);
+    uint32_t *map = calloc(n, sizeof *map); /* 1: dropped; then old index -> new */
     if (!map) return WN_PARSE_NOMEM;
-    for (uint32_t i = 0; i < n; i++) map[i] = 0;
     uint32_t dropped = 0;
     for (uint32_t i = 0; i < n; i++) {
         const wn_node *par = &dom->nodes[i];
         if (par->tag == WN_TAG_TEXT || (par->flags & WN_NF_PRE)) continue;
         int edge = i == 0 || breaks_line(dom, i);
-        uint32_t prev = WN_NONE;
-        for (uint32_t c = par->first_child; c != WN_NONE; prev = c, c = dom->nodes[c].next_sibling) {
-            if (!blank_text(dom, c)) continue;
+        /* each child's blankness is read once, as the next of the one before */
+        uint32_t prev = WN_NONE, c = par->first_child;
+        int blank = c != WN_NONE && blank_text(dom, c);
+        while (c != WN_NONE) {
             uint32_t next = dom->nodes[c].next_sibling;
-            int left = prev == WN_NONE ? edge : breaks_line(dom, prev) || map[prev];
-            int right = next == WN_NONE ? edge : breaks_line(dom, next) || blank_text(dom, next);
-            if (left && right) { map[c] = 1; dropped++; }
+            int next_blank = next != WN_NONE && blank_text(dom, next);
+            if (blank) {
+                int left = prev == WN_NONE ? edge : breaks_line(dom, prev) || map[prev];
+                int right = next == WN_NONE ? edge : breaks_line(dom, next) || next_blank;
+                if (left && right) { map[c] = 1; dropped++; }
+            }
+            prev = c;
+            c = next;
+            blank = next_blank;
         }
     }
     if (dropped) {
