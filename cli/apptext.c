@@ -234,15 +234,12 @@ int app_each(const app_opts *a, app_page_fn fn, void *ctx, app_counts *c)
     winnow_sitedb *db = NULL;
     cli_sites *sites = NULL;
     if (o->db_path && o->site_opt.mode != WINNOW_MODE_PAGE) {
-        char err[1024];
-        winnow_status st = winnow_sitedb_open(o->db_path, WINNOW_SITEDB_READ, &db, err, sizeof err);
-        if (st != WINNOW_OK) {
-            fprintf(stderr, "winnow: %s\n", err);
+        int rc = cli_sites_open(o->db_path, o->half_life, &db, &sites);
+        if (rc) {
             c->failed++;
-            c->damaged = st == WINNOW_E_DB_DAMAGED;
+            c->damaged = rc == EXIT_DB_DAMAGED;
             return -1;
         }
-        if (!(sites = cli_sites_new(db, o->half_life))) { winnow_sitedb_close(db); c->failed++; return -1; }
     }
     winnow_engine *e = cli_engine_new(o);
     cli_inputs *in = e ? cli_inputs_open(o) : NULL;

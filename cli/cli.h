@@ -189,6 +189,10 @@ typedef struct cli_sites cli_sites;
 cli_sites *cli_sites_new(winnow_sitedb *db, double half_life);
 /* The sites of a partial (learn --partial): its models, owned by it. */
 cli_sites *cli_sites_new_partial(winnow_partial *p);
+/* The site database at path opened for reading, and the sites over it:
+ * 0 with both set, or the exit status (cli_db_exit) with the reason on
+ * stderr and neither. */
+int cli_sites_open(const char *path, double half_life, winnow_sitedb **db, cli_sites **sites);
 /* *loaded (may be NULL) is set when this call loaded the site: once per site. */
 winnow_site *cli_sites_get(cli_sites *s, const char *name, char *err, size_t errcap, int *loaded);
 /* A site failed to load because the database is damaged. */

@@ -93,11 +93,8 @@ int cmd_annotate(int argc, char **argv)
     winnow_sitedb *db = NULL;
     cli_sites *sites = NULL;
     if (o.db_path) {
-        char err[1024];
-        winnow_status st = winnow_sitedb_open(o.db_path, WINNOW_SITEDB_READ, &db, err, sizeof err);
-        if (st != WINNOW_OK) { fprintf(stderr, "winnow: %s\n", err); cli_opts_free(&o); return cli_db_exit(st); }
-        sites = cli_sites_new(db, o.half_life);
-        if (!sites) { winnow_sitedb_close(db); cli_opts_free(&o); return EXIT_SOME_FAILED; }
+        int db_rc = cli_sites_open(o.db_path, o.half_life, &db, &sites);
+        if (db_rc) { cli_opts_free(&o); return db_rc; }
     }
     /* the page: the first one, or the one --record names */
     const char *output = o.output;

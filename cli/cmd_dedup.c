@@ -270,19 +270,11 @@ int cmd_dedup(int argc, char **argv)
     winnow_sitedb *db = NULL;
     cli_sites *sites = NULL;
     if (o.db_path && o.site_opt.mode != WINNOW_MODE_PAGE) {
-        char err[1024];
-        winnow_status st = winnow_sitedb_open(o.db_path, WINNOW_SITEDB_READ, &db, err, sizeof err);
-        if (st != WINNOW_OK) {
-            fprintf(stderr, "winnow: %s\n", err);
+        int db_rc = cli_sites_open(o.db_path, o.half_life, &db, &sites);
+        if (db_rc) {
             winnow_dedup_free(dd);
             cli_opts_free(&o);
-            return cli_db_exit(st);
-        }
-        if (!(sites = cli_sites_new(db, o.half_life))) {
-            winnow_sitedb_close(db);
-            winnow_dedup_free(dd);
-            cli_opts_free(&o);
-            return EXIT_SOME_FAILED;
+            return db_rc;
         }
     }
     double t0 = cli_now_s();

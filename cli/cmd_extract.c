@@ -169,11 +169,8 @@ int cmd_extract(int argc, char **argv, int blocks)
     winnow_sitedb *db = NULL;
     cli_sites *sites = NULL;
     if (o.db_path && o.site_opt.mode != WINNOW_MODE_PAGE) {
-        char err[1024];
-        winnow_status st = winnow_sitedb_open(o.db_path, WINNOW_SITEDB_READ, &db, err, sizeof err);
-        if (st != WINNOW_OK) { fprintf(stderr, "winnow: %s\n", err); cli_opts_free(&o); return cli_db_exit(st); }
-        sites = cli_sites_new(db, o.half_life);
-        if (!sites) { winnow_sitedb_close(db); cli_opts_free(&o); return EXIT_SOME_FAILED; }
+        int db_rc = cli_sites_open(o.db_path, o.half_life, &db, &sites);
+        if (db_rc) { cli_opts_free(&o); return db_rc; }
     }
     int jsonl = o.format == WINNOW_FORMAT_JSONL;
     if (jsonl && o.output) {

@@ -150,9 +150,8 @@ int cmd_index(int argc, char **argv)
     winnow_sitedb *db = NULL;
     cli_sites *sites = NULL;
     if (o.site_db && o.site_opt.mode != WINNOW_MODE_PAGE) {
-        winnow_status st = winnow_sitedb_open(o.site_db, WINNOW_SITEDB_READ, &db, err, sizeof err);
-        if (st != WINNOW_OK) { fprintf(stderr, "winnow: %s\n", err); cli_opts_free(&o); return cli_db_exit(st); }
-        if (!(sites = cli_sites_new(db, o.half_life))) { winnow_sitedb_close(db); cli_opts_free(&o); return EXIT_SOME_FAILED; }
+        int db_rc = cli_sites_open(o.site_db, o.half_life, &db, &sites);
+        if (db_rc) { cli_opts_free(&o); return db_rc; }
     }
     winnow_index *ix = NULL;
     winnow_status st = winnow_index_open(o.db_path, WINNOW_INDEX_WRITE, &ix, err, sizeof err);

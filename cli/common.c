@@ -399,6 +399,25 @@ cli_sites *cli_sites_new(winnow_sitedb *db, double half_life)
     return s;
 }
 
+int cli_sites_open(const char *path, double half_life, winnow_sitedb **db, cli_sites **sites)
+{
+    *db = NULL;
+    *sites = NULL;
+    char err[1024];
+    winnow_status st = winnow_sitedb_open(path, WINNOW_SITEDB_READ, db, err, sizeof err);
+    if (st != WINNOW_OK) {
+        fprintf(stderr, "winnow: %s\n", err);
+        return cli_db_exit(st);
+    }
+    if (!(*sites = cli_sites_new(*db, half_life))) {
+        fprintf(stderr, "winnow: out of memory\n");
+        winnow_sitedb_close(*db);
+        *db = NULL;
+        return EXIT_SOME_FAILED;
+    }
+    return 0;
+}
+
 cli_sites *cli_sites_new_partial(winnow_partial *p)
 {
     cli_sites *s = cli_sites_new(NULL, 0);
