@@ -155,3 +155,33 @@ def test_threads_share_a_sitedb(small_warc, tmp_path):
         for t in ts:
             t.join()
         assert not errors
+
+
+def test_model_cache_bounded(small_warc, tmp_path):
+    """max_sites bounds the models a SiteDB keeps; learning with pages of
+    several sites interleaved, and extracting, give what an unbounded cache
+    gives (an evicted model still being counted into is not lost)."""
+    other = os.path.join(os.path.dirname(small_warc), "barcampcork.ie.warc.gz")
+    if not os.path.exists(other):
+        pytest.skip("no corpus WARC at %s" % other)
+    a, b = list(winnow.read(small_warc))[:24], list(winnow.read(other))[:24]
+    pages = [p for pair in zip(a, b) for p in pair]
+    nsites = len({winnow.site_name(p.url) for p in pages})
+    assert nsites >= 2
+
+    def run(path, **kw):
+        with winnow.SiteDB(path, **kw) as db:
+            stats = db.learn(pages, commit_every=5)
+            listing = sorted((s.name, s.pages_learned, s.keys) for s in db.sites())
+            texts = [db.extract(p, mode="site", output="str") for p in pages]
+            held = len(db._sites)
+        return stats.counted, listing, texts, held
+
+    counted, listing, texts, held = run(tmp_path / "all.db")
+    assert held == nsites
+    counted1, listing1, texts1, held1 = run(tmp_path / "one.db", max_sites=1)
+    assert held1 == 1
+    assert (counted1, listing1) == (counted, listing)
+    assert texts1 == texts
+    with pytest.raises(winnow.ArgumentError):
+        winnow.SiteDB(tmp_path / "x.db", max_sites=0)

@@ -147,15 +147,20 @@ class SiteDB:
     collector).
     """
 
-    def __init__(self, path, readonly=False, half_life=None, **engine_options):
+    def __init__(self, path, readonly=False, half_life=None, max_sites=256, **engine_options):
         self.path = os.fspath(path)
         self.readonly = readonly
         self.half_life = float(half_life or 0)
+        if int(max_sites) < 1:
+            raise ArgumentError("max_sites must be at least 1, not %r" % (max_sites,))
+        self.max_sites = int(max_sites)
         self._engine_options = engine_options
         Extractor(**engine_options).close()  # bad options fail here, not on first use
         self._db = None
         self._writable = False
-        self._sites = {}          # name -> winnow_site (from the open handle)
+        # name -> winnow_site (from the open handle), least recently used
+        # first; at most max_sites of them
+        self._sites = collections.OrderedDict()
         self._rw = _RWLock()
         self._mutex = threading.Lock()   # the handle and the cache, one thread at a time
         self._closed = False
@@ -184,7 +189,7 @@ class SiteDB:
     def _drop(self):
         for s in self._sites.values():
             ffi.release(s)
-        self._sites = {}
+        self._sites = collections.OrderedDict()
         if self._db is not None:
             db, self._db = self._db, None
             ffi.release(db)
@@ -193,14 +198,25 @@ class SiteDB:
         return _str(lib.winnow_sitedb_error(self._db)) if self._db is not None else ""
 
     def _site(self, name):
-        """The model of site NAME, loaded on first use; with the mutex held."""
+        """The model of site NAME, loaded on first use; with the mutex held.
+
+        The cache keeps the max_sites models used last: a worker that meets
+        sites without end (a crawl segment) stays bounded. An evicted model
+        is not released here: another thread may be extracting with it, and
+        it is freed when the last reference to it goes. Learning keeps its
+        own references to the models it has counted into until it saves
+        them, so an eviction never loses counts."""
         s = self._sites.get(name)
-        if s is None:
-            out = ffi.new("winnow_site **")
-            st = lib.winnow_site_load(self._db, name.encode(), self.half_life, out)
-            if st != lib.WINNOW_OK:
-                raise error_for(st, "cannot load site %s: %s" % (name, self._error()))
-            s = self._sites[name] = ffi.gc(out[0], lib.winnow_site_free)
+        if s is not None:
+            self._sites.move_to_end(name)
+            return s
+        out = ffi.new("winnow_site **")
+        st = lib.winnow_site_load(self._db, name.encode(), self.half_life, out)
+        if st != lib.WINNOW_OK:
+            raise error_for(st, "cannot load site %s: %s" % (name, self._error()))
+        s = self._sites[name] = ffi.gc(out[0], lib.winnow_site_free)
+        while len(self._sites) > self.max_sites:
+            self._sites.popitem(last=False)
         return s
 
     def close(self):
@@ -256,6 +272,12 @@ class SiteDB:
             since = [0]
 
             def model(name):
+                # a model counted into since the last save is this run's,
+                # whether or not the cache still holds it: loaded again from
+                # the file it would lack those counts
+                s = touched.get(name)
+                if s is not None:
+                    return s
                 with self._mutex:
                     return self._site(name)
 
