@@ -79,10 +79,53 @@ static int expect(cursor *c, const char *word)
     return 0;
 }
 
+/* A plain decimal ("-2.2226", "81": no exponent, at most 15 significant
+ * digits, at most 22 after the point) into *v, exactly as strtod rounds it:
+ * the digits as an integer are exact in a double, and so is 10^k for k <=
+ * 22, so their quotient is one correctly rounded operation (Clinger's fast
+ * path). 0 when the text is not such a number (strtod then reads it). A
+ * model is thousands of them: strtod's general path was most of the time
+ * an engine took to start. */
+static int plain_decimal(const char *t, size_t n, double *v)
+{
+    static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    const char *end = t + n;
+    int neg = n && *t == '-';
+    if (n && (*t == '-' || *t == '+')) t++;
+    if (t == end || end[-1] < '0' || end[-1] > '9') return 0; /* "", "-", "1.": strtod's */
+    uint64_t m = 0;
+    int digits = 0, frac = 0, point = 0;
+    for (; t < end; t++) {
+        if (*t == '.' && !point) {
+            point = 1;
+            continue;
+        }
+        if (*t < '0' || *t > '9') return 0;
+        m = m * 10 + (uint64_t)(*t - '0');
+        digits += m != 0; /* significant digits: leading zeros do not count */
+        frac += point;
+        if (digits > 15 || frac > 22) return 0;
+    }
+    double d = (double)m / pow10[frac];
+    *v = neg ? -d : d;
+    return 1;
+}
+
+int wn_clf_plain_decimal(const char *t, double *v) { return plain_decimal(t, strlen(t), v); }
+
 static int num(cursor *c, double *v)
 {
     char t[64], *e;
     *v = 0;
+    /* the token in place: most are plain decimals, read without a copy */
+    while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\r')) c->p++;
+    const char *q = c->p;
+    while (q < c->end && *q != ' ' && *q != '\t' && *q != '\n' && *q != '\r') q++;
+    if (q > c->p && plain_decimal(c->p, (size_t)(q - c->p), v)) {
+        c->p = q;
+        return 0;
+    }
     if (!token(c, t, sizeof t)) return fail(c, "a number is missing");
     errno = 0;
     *v = strtod(t, &e);
@@ -279,11 +322,19 @@ int wn_classifier_parse(const char *text, size_t len, wn_classifier *out, char *
     out->nb.weight = malloc(((size_t)nw + 1) * sizeof(float));
     if (!out->nb.word || !out->nb.weight) { fail_oom(&c); goto bad; }
     for (uint32_t k = 0; k < nw; k++) {
-        char *e;
-        token(&c, t, sizeof t);
-        errno = 0;
-        unsigned long long h = strtoull(t, &e, 16);
-        if (!*t || *e || errno) { fail(&c, "bad word key \"%s\"", t); goto bad; }
+        /* a key is 1-16 hex digits (train writes 16) */
+        size_t tl = token(&c, t, sizeof t);
+        uint64_t h = 0;
+        int ok = tl >= 1 && tl <= 16;
+        for (size_t i = 0; ok && i < tl; i++) {
+            char ch = t[i];
+            unsigned dv = ch >= '0' && ch <= '9' ? (unsigned)(ch - '0')
+                        : ch >= 'a' && ch <= 'f' ? (unsigned)(ch - 'a' + 10)
+                        : ch >= 'A' && ch <= 'F' ? (unsigned)(ch - 'A' + 10) : 16u;
+            ok = dv < 16;
+            h = h << 4 | dv;
+        }
+        if (!ok) { fail(&c, "bad word key \"%s\"", t); goto bad; }
         double w;
         if (num(&c, &w)) goto bad;
         if (k > 0 && h <= out->nb.word[k - 1]) { fail(&c, "word keys are not sorted"); goto bad; }

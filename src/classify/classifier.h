@@ -102,6 +102,10 @@ void wn_clf_bucket_finish(wn_clf_bucket *b);
 /* Parses a model file's text. Returns 0, or -1 (the text is not a model
  * this code reads) or -2 (out of memory) with a message in err. */
 int wn_classifier_parse(const char *text, size_t len, wn_classifier *out, char *err, size_t errcap);
+/* A plain decimal (sign, digits, one point; no exponent; at most 15
+ * significant digits and 22 after the point) into *v, rounded exactly as
+ * strtod rounds it; 0 for any other text. The model parser's fast path. */
+int wn_clf_plain_decimal(const char *t, double *v);
 /* Reads and parses the model file at path: WINNOW_OK, or WINNOW_E_IO (it
  * cannot be opened or read), WINNOW_E_FORMAT (not a model this code
  * reads), WINNOW_E_NOMEM, with a message in err. */

@@ -380,6 +380,62 @@ static void test_default_model(void)
     winnow_engine_free(e);
 }
 
+/* The model parser's fast path gives strtod's double, bit for bit, for
+ * every number of the default model and for plain decimals of every shape
+ * it takes; anything else it leaves to strtod. */
+static void test_plain_decimal(void)
+{
+    const char *path = WINNOW_SOURCE_DIR "/models/default.wmodel";
+    FILE *f = fopen(path, "rb");
+    CHECK(f != NULL);
+    if (!f) return;
+    char tok[128];
+    size_t taken = 0, tokens = 0;
+    while (fscanf(f, "%127s", tok) == 1) {
+        tokens++;
+        double fast, slow;
+        if (!wn_clf_plain_decimal(tok, &fast)) continue;
+        taken++;
+        char *e;
+        slow = strtod(tok, &e);
+        CHECK(*e == '\0');
+        CHECK(memcmp(&fast, &slow, sizeof fast) == 0);
+    }
+    fclose(f);
+    CHECK(taken > tokens / 2); /* the model is mostly plain decimals */
+    /* every shape, rounding included: pseudo-random digit strings */
+    uint64_t x = 88172645463325252ull;
+    for (int i = 0; i < 200000; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        int len = 1 + (int)(x % 17), point = (int)((x >> 8) % (uint64_t)(len + 2)) - 1;
+        char b[64];
+        int n = 0;
+        if (x >> 20 & 1) b[n++] = '-';
+        for (int k = 0; k < len; k++) {
+            if (k == point) b[n++] = '.';
+            b[n++] = (char)('0' + (x >> (24 + 2 * (k % 16))) % 10);
+        }
+        b[n] = '\0';
+        double fast, slow;
+        if (!wn_clf_plain_decimal(b, &fast)) continue;
+        char *e;
+        slow = strtod(b, &e);
+        CHECK(*e == '\0');
+        CHECK(memcmp(&fast, &slow, sizeof fast) == 0);
+    }
+    double v;
+    CHECK(wn_clf_plain_decimal("-2.2226", &v) && v == -2.2226);
+    CHECK(wn_clf_plain_decimal("0.000123", &v) && v == 0.000123);
+    CHECK(wn_clf_plain_decimal("-0", &v) && v == 0 && signbit(v));
+    CHECK(!wn_clf_plain_decimal("1e5", &v));
+    CHECK(!wn_clf_plain_decimal("1.", &v));
+    CHECK(!wn_clf_plain_decimal("-", &v));
+    CHECK(!wn_clf_plain_decimal(".", &v));
+    CHECK(!wn_clf_plain_decimal("1.2.3", &v));
+    CHECK(!wn_clf_plain_decimal("nan", &v));
+    CHECK(!wn_clf_plain_decimal("1234567890123456", &v)); /* 16 digits: strtod's */
+}
+
 int main(void)
 {
     RUN(test_tree_model_round_trip);
@@ -389,5 +445,6 @@ int main(void)
     RUN(test_nb_index);
     RUN(test_page_features);
     RUN(test_default_model);
+    RUN(test_plain_decimal);
     return CHECK_DONE();
 }
