@@ -1,7 +1,10 @@
 /* winnow: command dispatch. */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -35,6 +38,27 @@ static int cmd_version(int argc, char **argv)
     return EXIT_OK;
 }
 
+/* `winnow train`: runs winnow-train (cli/train_main.c), the program that
+ * links the training libraries, from the folder this program is in, else
+ * from the PATH. Returns only when neither can be run. */
+static int cli_exec_train(char **argv)
+{
+    char self[PATH_MAX + 32];
+    ssize_t n = readlink("/proc/self/exe", self, PATH_MAX);
+    if (n > 0) {
+        self[n] = '\0';
+        char *slash = strrchr(self, '/');
+        if (slash) {
+            strcpy(slash + 1, "winnow-train");
+            execv(self, argv);
+        }
+    }
+    execvp("winnow-train", argv);
+    fprintf(stderr, "winnow: train needs winnow-train (installed beside winnow), which cannot be run: %s\n",
+            strerror(errno));
+    return EXIT_SOME_FAILED;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) { fputs(cli_usage(NULL), stderr); return EXIT_USAGE; }
@@ -49,7 +73,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "site")) return cmd_site(argc, argv);
     if (!strcmp(cmd, "check")) return cmd_check(argc, argv);
     if (!strcmp(cmd, "merge")) return cmd_merge(argc, argv);
-    if (!strcmp(cmd, "train")) return cmd_train(argc, argv);
+    if (!strcmp(cmd, "train")) return cli_exec_train(argv);
     if (!strcmp(cmd, "rules")) return cmd_rules(argc, argv);
     if (!strcmp(cmd, "dedup")) return cmd_dedup(argc, argv);
     if (!strcmp(cmd, "index")) return cmd_index(argc, argv);

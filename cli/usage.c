@@ -294,7 +294,7 @@ static const char help_usage[] =
 static const char version_usage[] =
     "usage: winnow version (or winnow -V, winnow --version)\n";
 
-extern const char cli_train_usage[];
+extern const char cli_train_usage[]; /* usage_train.c */
 extern const char cli_dedup_usage[], cli_index_usage[], cli_search_usage[];
 extern const char cli_keywords_usage[];
 extern const char cli_classify_usage[];

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # libwinnow does not link the training libraries: liblinear and XGBoost are
-# the training layer's (src/train/, linked by the CLI only).
+# the training layer's (src/train/, linked by winnow-train only). Nor does
+# the winnow program: `winnow train` runs winnow-train, so no other command
+# loads them (they cost more to load than a page costs to extract).
 #
-#   lib_deps.sh LIBWINNOW_SO LIBWINNOW_A LIBLINEAR XGBOOST
+#   lib_deps.sh LIBWINNOW_SO LIBWINNOW_A LIBLINEAR XGBOOST WINNOW WINNOW_TRAIN
 #
 # Checks the shared library's NEEDED entries (readelf -d) and what the loader
 # pulls in (ldd), and that neither library leaves a symbol undefined that
 # liblinear or XGBoost define (nm). Skips when binutils are missing.
 set -uo pipefail
-so=$1 a=$2 linear=$3 xgboost=$4
+so=$1 a=$2 linear=$3 xgboost=$4 cli=$5 cli_train=$6
 for tool in readelf nm ldd; do
   if ! command -v "$tool" >/dev/null; then
     echo "SKIP: $tool not found (binutils, libc-bin)"
@@ -45,6 +47,20 @@ for which in so a; do
   hits=$(comm -12 <(echo "$list") <(echo "$training_syms") | grep -v '^$' | head -5 | tr '\n' ' ')
   if [ -z "$hits" ]; then pass; else fail "$(basename "$file") uses symbols of liblinear/XGBoost: $hits"; fi
 done
+
+# the programs: winnow loads no training library, winnow-train does, and
+# `winnow train` reaches it
+if ldd "$cli" | grep -Eiq 'liblinear|libxgboost'; then
+  fail "winnow loads a training library: $(ldd "$cli" | grep -Ei 'liblinear|libxgboost' | tr '\n' ' ')"
+else
+  pass
+fi
+if ldd "$cli_train" | grep -Eq 'libxgboost' && ldd "$cli_train" | grep -Eq 'liblinear'; then pass
+else fail "winnow-train does not load liblinear and XGBoost"; fi
+if "$cli" train --help | grep -q 'usage: winnow train'; then pass; else fail "winnow train --help does not reach winnow-train"; fi
+out=$("$cli" train --kind nope x -o /dev/null 2>&1); rc=$?
+if [ $rc -eq 2 ] && grep -q "unknown model kind 'nope'" <<<"$out"; then pass
+else fail "winnow train's own errors and status do not come back through winnow (status $rc: $out)"; fi
 
 echo "$passed passed, $fails failed"
 [ "$fails" -eq 0 ]
