@@ -145,6 +145,10 @@
       "a unit is the headline when this share of its words are the <title>'s and they cover TITLE_COVER of it "     \
       "(or it is a heading carrying 3 or more of them)")                                                             \
     X(TITLE_COVER, 0.5f, 2.0f, "select", "share of the <title>'s words a headline must carry")                      \
+    X(INLINE_HEADLINE_GAP, 300.0f, -1.0f, "select",                                                                 \
+      "an inline element (<font><b>Headline</b></font><br>) of a unit that holds more text (a line with the byline, "\
+      "or the unit around the content block) is the headline when its words are the title's and at most this many " \
+      "characters of text lie between it and the block; its own text is kept, not the unit's")                      \
     X(STANDFIRST_MIN_VALUE, 100.0f, 1e30f, "select",                                                                 \
       "running text between an outside headline and the content block (a standfirst, a video description) worth "  \
       "this much value (about 20 words) is kept; not captions, not among links")                                     \
