@@ -49,6 +49,9 @@
     X(SCRIPT_STRONG_MARKS, 4.0f, 1e30f, "score",                                                                     \
       "a unit with this many distinct browser-script words is script at a third of SCRIPT_CODE_SHARE: old scripts " \
       "written without semicolons and braces on every line")                                                        \
+    X(RIGHTS_NOTICE_MAX_CHARS, 300.0f, 0.0f, "score",                                                              \
+      "a unit of at most this many characters that reserves the rights (\"All rights reserved\", \"Alle Rechte "     \
+      "vorbehalten\", or opening with (c)/copyright and a year) is a legal line under the article, not its text")   \
     X(CAPTION_MAX_CHARS, 400.0f, -1.0f, "score",                                                                     \
       "<figcaption> and elements named for a caption holding at most this many characters are a photo's caption, "  \
       "beside the article like a gallery (gold texts leave them out); a larger one is the story in a box with an "  \
