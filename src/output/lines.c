@@ -296,6 +296,13 @@ static void on_leave(void *ctx, const winnow_doc *d, uint32_t i)
 {
     lines *L = ctx;
     unsigned t = d->dom.nodes[i].tag;
+    /* an inline headline (<b> in a line of its own, the one element kept
+     * that is not a unit) ends its line */
+    if (d->labels.keep[i] && d->labels.unit[i] != i && !wn_tag_has(t, WN_TF_BREAK) && !L->in_pre) {
+        put_line(L);
+        L->blank_before = 1;
+        return;
+    }
     if (t == WN_TAG_A && L->link_open && L->markdown) {
         L->link_open = 0;
         if (L->line.len == L->link_start + 1) { /* no text: drop the bracket */

@@ -3,6 +3,7 @@
 #include "headline.h"
 #include "records.h"
 
+#include <ctype.h>
 #include <string.h>
 #include <strings.h>
 #define XXH_INLINE_ALL
@@ -188,6 +189,51 @@ static int is_script_text(const winnow_doc *d, uint32_t u, const wn_unit_stats *
             if (t[j] == marks[k][0] && memcmp(t + j, marks[k], m) == 0) { found++; break; }
     }
     return (float)found >= (dense ? WN_RULE(d, SCRIPT_MIN_MARKS) : WN_RULE(d, SCRIPT_STRONG_MARKS));
+}
+
+/* A rights notice: a short unit that opens by reserving the rights to
+ * the text ("Copyright 2008 The Associated Press. All rights reserved. This
+ * material may not be published ...", "(c) 2008 AFP"): the agency's or the
+ * site's legal line under an article, not the article. It opens with the
+ * copyright sign or word and has a year or a rights phrase, or opens with
+ * the rights phrase, in the languages below (the page text is folded to
+ * lower case). A sentence that mentions copyright does not open so. */
+static const char *const rights_phrases[] = {
+    "all rights reserved", "alle rechte vorbehalten", "tous droits r\xc3\xa9serv", "tutti i diritti riservati",
+    "wszelkie prawa zastrze", "todos los derechos reservados", "todos os direitos reservados",
+    "alle rettigheder forbeholdes", "alle rechten voorbehouden", "\xe7\x84\xa1\xe6\x96\xad\xe8\xbb\xa2\xe8\xbc\x89" /* 無断転載 */};
+
+static int opens_rights_phrase(const char *t, size_t n)
+{
+    for (size_t k = 0; k < sizeof rights_phrases / sizeof rights_phrases[0]; k++) {
+        size_t m = strlen(rights_phrases[k]);
+        if (m <= n && memcmp(t, rights_phrases[k], m) == 0) return 1;
+    }
+    return 0;
+}
+
+static int is_rights_notice(const winnow_doc *d, uint32_t u, const wn_unit_stats *o)
+{
+    if (o->chars == 0 || (float)o->chars > WN_RULE(d, RIGHTS_NOTICE_MAX_CHARS)) return 0;
+    const wn_stats *s = &d->stats[u];
+    const char *t = d->page_text.text + s->nt_begin;
+    size_t n = s->nt_end - s->nt_begin;
+    while (n && (*t == ' ' || *t == '(' || *t == '[')) { t++; n--; }
+    if (opens_rights_phrase(t, n)) return 1;
+    size_t at = 0;
+    if (n >= 2 && (unsigned char)t[0] == 0xC2 && (unsigned char)t[1] == 0xA9) at = 2;
+    else if (n >= 3 && memcmp(t, "(c)", 3) == 0) at = 3;
+    else if (n >= 9 && memcmp(t, "copyright", 9) == 0) at = 9;
+    if (!at) return 0;
+    /* a year within the next words ("(c) 2008 AFP", "Copyright © 1998 ...") */
+    for (size_t j = at; j + 4 <= n && j < at + 24; j++)
+        if ((t[j] == '1' || t[j] == '2') && isdigit((unsigned char)t[j + 1]) && isdigit((unsigned char)t[j + 2]) &&
+            isdigit((unsigned char)t[j + 3]))
+            return 1;
+    /* or the rights phrase after the holder's name */
+    for (size_t j = at; j < n; j++)
+        if (opens_rights_phrase(t + j, n - j)) return 1;
+    return 0;
 }
 
 /* Explaining: what kind of name or landmark made element x's hints h
@@ -436,6 +482,10 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
         if (is_script_text(d, i, &ps->own[i])) {
             if (ex && !ps->boiler[i]) ex->boil_why[i] = WN_WHY_SCRIPT;
             ps->boiler[i] |= WN_HINT_SCRIPT;
+        }
+        else if (is_rights_notice(d, i, &ps->own[i])) {
+            if (ex && !ps->boiler[i]) ex->boil_why[i] = WN_WHY_RIGHTS;
+            ps->boiler[i] |= WN_HINT_FOOTER;
         }
         float c = (float)ps->own[i].chars;
         float v = lb->value[i];

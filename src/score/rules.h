@@ -49,6 +49,9 @@
     X(SCRIPT_STRONG_MARKS, 4.0f, 1e30f, "score",                                                                     \
       "a unit with this many distinct browser-script words is script at a third of SCRIPT_CODE_SHARE: old scripts " \
       "written without semicolons and braces on every line")                                                        \
+    X(RIGHTS_NOTICE_MAX_CHARS, 300.0f, 0.0f, "score",                                                              \
+      "a unit of at most this many characters that reserves the rights (\"All rights reserved\", \"Alle Rechte "     \
+      "vorbehalten\", or opening with (c)/copyright and a year) is a legal line under the article, not its text")   \
     X(CAPTION_MAX_CHARS, 400.0f, -1.0f, "score",                                                                     \
       "<figcaption> and elements named for a caption holding at most this many characters are a photo's caption, "  \
       "beside the article like a gallery (gold texts leave them out); a larger one is the story in a box with an "  \
@@ -145,6 +148,10 @@
       "a unit is the headline when this share of its words are the <title>'s and they cover TITLE_COVER of it "     \
       "(or it is a heading carrying 3 or more of them)")                                                             \
     X(TITLE_COVER, 0.5f, 2.0f, "select", "share of the <title>'s words a headline must carry")                      \
+    X(INLINE_HEADLINE_GAP, 300.0f, -1.0f, "select",                                                                 \
+      "an inline element (<font><b>Headline</b></font><br>) of a unit that holds more text (a line with the byline, "\
+      "or the unit around the content block) is the headline when its words are the title's and at most this many " \
+      "characters of text lie between it and the block; its own text is kept, not the unit's")                      \
     X(STANDFIRST_MIN_VALUE, 100.0f, 1e30f, "select",                                                                 \
       "running text between an outside headline and the content block (a standfirst, a video description) worth "  \
       "this much value (about 20 words) is kept; not captions, not among links")                                     \

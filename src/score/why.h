@@ -80,6 +80,8 @@
     X(TEASER_EXCERPTS, "teaser-excerpts", "TEASER_EXCERPT_SHARE", 'B',                                          \
       "a run of excerpts cut short with an ellipsis: a list of other posts")                                      \
     X(SCRIPT, "script-text", "SCRIPT_CODE_SHARE", 'B', "script or template code shown as text")                   \
+    X(RIGHTS, "rights-notice", "RIGHTS_NOTICE_MAX_CHARS", 'B',                                                    \
+      "a short rights notice (\"Copyright 2008 ... All rights reserved\"): the site's or agency's legal line")     \
     X(SITE_TEMPLATE, "site-template", NULL, 'T', "its text is on at least 10% of the site's pages (site model)")  \
     X(SITE_BOX, "site-template-box", NULL, 'T',                                                                   \
       "in a box of three or more units of which at least 30% of the text is the site's template (site model)")

@@ -45,6 +45,55 @@ static void explain_keep(winnow_doc *d, uint32_t u, int how, uint8_t why)
 }
 
 
+/* Whether inline element i of unit u is a line of its own: no text
+ * between it and a line break (<br>, a block, the unit's edge) before and
+ * after it, as a <font><b>Headline</b></font><br> is; a <b> or <code> in
+ * running text is not. */
+static int own_line(const winnow_doc *d, uint32_t i, uint32_t u)
+{
+    const wn_dom *dom = &d->dom;
+    for (uint32_t j = i; j-- > u + 1;) {
+        const wn_node *x = &dom->nodes[j];
+        if (j + x->size > i) continue; /* an ancestor of i */
+        if (x->tag == WN_TAG_TEXT) {
+            if (d->stats[j].chars) return 0;
+        } else if (x->tag == WN_TAG_BR || d->labels.unit[j] == j) {
+            break;
+        }
+    }
+    const uint32_t end = u + dom->nodes[u].size;
+    for (uint32_t j = i + dom->nodes[i].size; j < end; j++) {
+        const wn_node *x = &dom->nodes[j];
+        if (x->tag == WN_TAG_TEXT) {
+            if (d->stats[j].chars) return 0;
+        } else if (x->tag == WN_TAG_BR || d->labels.unit[j] == j) {
+            break;
+        }
+    }
+    return 1;
+}
+
+/* Whether all the words of element i are the site's: its URL's host
+ * ("www.example.com") or its declared name. */
+static int site_name_like(const winnow_doc *d, uint32_t i)
+{
+    uint64_t site[32], w[16];
+    size_t ns = 0;
+    const char *url = d->meta.field[WINNOW_META_URL];
+    if (!url || !*url) url = d->src_url;
+    if (url) {
+        const char *h = strstr(url, "://");
+        h = h ? h + 3 : url;
+        size_t hl = strcspn(h, "/?#:");
+        ns += wn_words_of(h, hl, site, 16);
+    }
+    const char *name = d->meta.field[WINNOW_META_SITE_NAME];
+    if (name) ns += wn_words_of(name, strlen(name), site + ns, 32 - ns);
+    const wn_stats *s = &d->stats[i];
+    size_t nw = wn_words_of(d->page_text.text + s->nt_begin, s->nt_end - s->nt_begin, w, 16);
+    return ns && nw && wn_words_shared(w, nw, site, ns) == nw;
+}
+
 /* The page's headline: the nearest text before the content block whose
  * words are the document title's (<title> usually adds the site's name,
  * so the unit's words must be in the title, not the reverse); failing
@@ -71,15 +120,32 @@ uint32_t wn_find_headline(const winnow_doc *d, uint32_t container)
             if (wn_title_like(d, i, &tt)) return i;
         }
         int looked = 0;
+        uint32_t inline_h = WN_NONE;
         for (uint32_t i = container; i-- > 1 && looked < 60;) {
             const wn_node *x = &dom->nodes[i];
-            if (x->tag == WN_TAG_TEXT || (x->flags & WN_NF_HIDDEN) || d->labels.unit[i] != i) continue;
+            if (x->tag == WN_TAG_TEXT || (x->flags & WN_NF_HIDDEN)) continue;
             if (i + x->size > container) continue; /* an ancestor of the content block */
             const wn_stats *s = &st[i];
             if (s->chars == 0) continue;
+            uint32_t u = d->labels.unit[i];
+            if (u != i) {
+                /* an inline headline (<font><b>Headline</b></font><br>)
+                 * in a unit that holds more: the unit around the content
+                 * block, or a line of headline, byline and date; the
+                 * nearest, taken when no unit is the headline */
+                if (inline_h != WN_NONE || x->tag == WN_TAG_A || s->link_chars * 2 > s->chars) continue;
+                if (u != WN_NONE && st[u].chars == s->chars) continue; /* the unit itself is tested */
+                /* next to the block: a byline, a date or an empty ad box
+                 * between them, not a section's or the site's name above
+                 * the page's columns */
+                if ((float)(st[container].nt_begin - s->nt_end) > WN_RULE(d, INLINE_HEADLINE_GAP)) continue;
+                if (u != WN_NONE && own_line(d, i, u) && wn_title_like(d, i, &tt) && !site_name_like(d, i)) inline_h = i;
+                continue;
+            }
             looked++;
             if (wn_title_like(d, i, &tt)) return i;
         }
+        if (inline_h != WN_NONE) return inline_h;
     }
     uint32_t best = WN_NONE;
     for (uint32_t i = 1; i < container; i++) {
@@ -378,6 +444,12 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
     for (uint32_t i = 0; i < n; i++)
         if (dom->nodes[i].tag == WN_TAG_TEXT)
             lb->keep[i] = lb->keep[lb->unit[i]] && !(ps->after_marker[i] && !ps->after_marker[lb->unit[i]]);
+    /* an inline headline (kept, not a unit) keeps its own text, not its
+     * unit's */
+    for (uint32_t h = 0; h < n; h++)
+        if (lb->keep[h] && lb->unit[h] != h && dom->nodes[h].tag != WN_TAG_TEXT)
+            for (uint32_t i = h; i < h + dom->nodes[h].size; i++)
+                if (dom->nodes[i].tag == WN_TAG_TEXT) lb->keep[i] = 1;
     /* An inline run that begins before the content block and goes on in it
      * ("16 January 2008 - <span class=story>The Council today ...<p>...")
      * is one unit rooted above the block: its text inside the block is the
