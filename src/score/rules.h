@@ -6,7 +6,7 @@
  * Code reads a value as WN_RULE(d, NAME) from the page's table, which is
  * the engine's copy: winnow_engine_set_rule() changes it, so a test can run
  * a page with one rule off and check that its expectation then fails
- * (tests/data/pages/rules.tsv pins every row). */
+ * (the `rule` lines of tests/data/pages/expected.tsv pin every row). */
 #ifndef WN_RULES_H
 #define WN_RULES_H
 
@@ -72,6 +72,10 @@
       "an overlay name (pop-over, modal, sign-up) on an element that leaves the page's title heading outside it "   \
       "is trusted like a comment name, up to SPECIFIC_NAME_SHARE of the running text: a registration box with "     \
       "pages of terms is no layout wrapper (1: on, 0: off)")                                                        \
+    /* node classifier (src/classify/apply.c) */                                                                     \
+    X(CLASSIFIER_WEIGHT, 0.25f, 0.0f, "classify",                                                                    \
+      "how far the smoothed node classifier moves a unit's value towards +characters (content) or -characters "     \
+      "(template): 0.25 and 0.35 do best on the corpora, 0.5 and above lose on l3s-gn1 and readability")            \
     /* comment records told by structure (src/score/records.c) */                                                    \
     X(COMMENT_MIN_RECORDS, 3.0f, 1e30f, "records",                                                                   \
       "sibling elements of one shape (tag and class tokens, or child tags) that make a run of records: two alike "  \
