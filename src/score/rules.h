@@ -76,7 +76,22 @@
     X(CLASSIFIER_WEIGHT, 0.25f, 0.0f, "classify",                                                                    \
       "how far the smoothed node classifier moves a unit's value towards +characters (content) or -characters "     \
       "(template): 0.25 and 0.35 do best on the corpora, 0.5 and above lose on l3s-gn1 and readability")            \
-    /* comment records told by structure (src/score/records.c) */                                                    \
+    /* comment records told by structure (src/score/records.c): a record's signs */                                  \
+    X(COMMENT_LINE_CHARS, 100.0f, 0.0f, "records",                                                                   \
+      "a record's header or footer line (an author, a date, 'Reply') holds at most this many characters; a date "   \
+      "is looked for in such lines, and longer units are the record's body")                                         \
+    X(COMMENT_AUTHOR_CHARS, 40.0f, 0.0f, "records",                                                                  \
+      "an author's name is an element of its own of at most this many characters, without digits or a stop")       \
+    X(COMMENT_AUTHOR_WORDS, 4.0f, 0.0f, "records", "an author's name has one to this many words")                    \
+    X(COMMENT_HEADLINE_WORDS, 4.0f, 1e30f, "records",                                                                \
+      "a record with a heading, or a link filling most of its line, of more than this many words is a story with "  \
+      "its headline (a teaser, a live blog's entry), not a comment")                                                 \
+    X(COMMENT_MARKER_CHARS, 60.0f, 0.0f, "records",                                                                  \
+      "a line of at most this many characters saying comments or replies ('12 comments', 'Leave a reply') just "     \
+      "before a run heads a thread: then one sign besides a date or a reply link makes a record a comment")         \
+    X(COMMENT_LINK_CHARS, 40.0f, 0.0f, "records",                                                                    \
+      "a reply link ('Reply', 'Quote') or a permalink (a link to #id) holds at most this many characters")           \
+    /* comment records told by structure (src/score/records.c): the run */                                         \
     X(COMMENT_MIN_RECORDS, 3.0f, 1e30f, "records",                                                                   \
       "sibling elements of one shape (tag and class tokens, or child tags) that make a run of records: two alike "  \
       "siblings are too common (a figure pair, two columns)")                                                        \
