@@ -194,7 +194,22 @@
     X(FALLBACK_DESC_MIN_WORDS, 6.0f, 1e30f, "fallback",                                                              \
       "a page description shorter than this many words is no evidence of where the article is")                     \
     X(FALLBACK_DESC_SHARE, 0.6f, 2.0f, "fallback",                                                                   \
-      "the paragraph the description quotes holds at least this share of its first 24 words")
+      "the paragraph the description quotes holds at least this share of its first 24 words")                         \
+    /* site model (src/score/site_score.c) */                                                                        \
+    X(SITE_TEMPLATE_PERCENT, 10.0f, 1e30f, "site",                                                                    \
+      "a block or a text chunk found on at least this percent of the site's other pages (and on SITE_MIN_PAGES of "  \
+      "them) is the site's template")                                                                                \
+    X(SITE_MIN_PAGES, 2.0f, 1.0f, "site",                                                                             \
+      "template text is on at least this many other pages (in aged counts half a page less; with fewer other "      \
+      "pages, on all of them): one other page sharing a paragraph (a follow-up story's background) is no template")  \
+    X(SITE_UNIQUE_BOOST, 1.5f, 1.0f, "site", "running text that no other page of the site has counts this many times its value") \
+    X(SITE_BOX_MIN_UNITS, 3.0f, 1e30f, "site",                                                                        \
+      "a box of at least this many text units that is SITE_BOX_TEMPLATE_SHARE template is template as a whole, "    \
+      "its changing items too (a 'most popular' list under a fixed heading)")                                        \
+    X(SITE_BOX_TEMPLATE_SHARE, 0.3f, 1e30f, "site",                                                                   \
+      "share of a box's text that is the site's template for the whole box to be template")                          \
+    X(SITE_BOX_MAX_SHARE, 0.5f, 1e30f, "site",                                                                        \
+      "a box holding this share of the page's running text (not template) is the article, whatever recurs in it")
 
 typedef enum wn_rule_id {
 #define WN_RULE_ENUM(name, def, off, stage, why) WN_RULE_##name,

@@ -3,8 +3,8 @@
  * WN_RUN_EXPLAIN mode) and never read by the extraction itself.
  *
  * Each reason names the row of the rule table (rules.h) that governs the
- * decision, or none where no tunable row does (the site model's 10% bar),
- * and the verdict class the report shades a left-out unit with:
+ * decision, or none where no tunable row does, and the verdict class the
+ * report shades a left-out unit with:
  *   C content, T template (outside the content block, or the site's
  *   template), M reader comments, L link list, B boilerplate (a name or
  *   landmark, teasers, script shown as text).
@@ -79,9 +79,11 @@
     X(TEASER_EXCERPTS, "teaser-excerpts", "TEASER_EXCERPT_SHARE", 'B',                                          \
       "a run of excerpts cut short with an ellipsis: a list of other posts")                                      \
     X(SCRIPT, "script-text", "SCRIPT_CODE_SHARE", 'B', "script or template code shown as text")                   \
-    X(SITE_TEMPLATE, "site-template", NULL, 'T', "its text is on at least 10% of the site's pages (site model)")  \
-    X(SITE_BOX, "site-template-box", NULL, 'T',                                                                   \
-      "in a box of three or more units of which at least 30% of the text is the site's template (site model)")
+    X(SITE_TEMPLATE, "site-template", "SITE_TEMPLATE_PERCENT", 'T',                                               \
+      "its text is on at least SITE_TEMPLATE_PERCENT percent of the site's other pages (site model)")             \
+    X(SITE_BOX, "site-template-box", "SITE_BOX_TEMPLATE_SHARE", 'T',                                              \
+      "in a box of SITE_BOX_MIN_UNITS or more units of which at least SITE_BOX_TEMPLATE_SHARE of the text is the " \
+      "site's template (site model)")
 
 typedef enum wn_why {
 #define WN_WHY_ENUM(id, name, rule, cls, text) WN_WHY_##id,
