@@ -12,6 +12,12 @@ PAGES_DIR/expected.tsv lists the checks, one per line (TAB-separated):
   PAGE  flags  FLAGS    extra `winnow extract` options for this page, space
                         separated (e.g. --no-model to check the heuristic
                         scorer's own rules, which the classifier may move)
+  PAGE  site   DIR      extract PAGE in site mode: `winnow learn` counts the
+                        pages of PAGES_DIR/DIR (other pages of PAGE's site)
+                        into a temporary site database, and every run of
+                        PAGE (formats and rule pins too) uses it (--db DB
+                        --site DIR --mode site): the site model's rules and
+                        the lone-paragraph rule act only there
   PAGE  rule   NAME     the page pins rule NAME of the rule table: with
                         `--rule NAME=OFF` (the rule's off value, from
                         `winnow rules`) at least one of the page's other
@@ -34,8 +40,10 @@ shingles, F1 of precision and recall of the shared shingles.
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 from collections import Counter
 
 TOKEN = re.compile(r'\w+', re.UNICODE)
@@ -65,12 +73,17 @@ def squash(s):
     return re.sub(r'\s+', ' ', s.replace('\u00a0', ' ')).strip()
 
 
-def run(winnow, page, fmt, flags=(), ok_codes=(0,)):
-    """stdout of `winnow extract -f FMT [FLAGS] PAGE`, or raises with the reason."""
+def sanitizer_env():
     env = dict(os.environ)
     # sanitizers exit with a code no winnow outcome uses
     env['ASAN_OPTIONS'] = ':'.join(filter(None, [env.get('ASAN_OPTIONS'), 'exitcode=86']))
     env['UBSAN_OPTIONS'] = ':'.join(filter(None, [env.get('UBSAN_OPTIONS'), 'halt_on_error=1:exitcode=86']))
+    return env
+
+
+def run(winnow, page, fmt, flags=(), ok_codes=(0,)):
+    """stdout of `winnow extract -f FMT [FLAGS] PAGE`, or raises with the reason."""
+    env = sanitizer_env()
     try:
         r = subprocess.run([winnow, 'extract', '-q', '-f', fmt, *flags, page], capture_output=True, timeout=120, env=env)
     except subprocess.TimeoutExpired:
@@ -81,6 +94,21 @@ def run(winnow, page, fmt, flags=(), ok_codes=(0,)):
     if r.returncode not in ok_codes:
         raise RuntimeError('%s: exit status %d: %s' % (fmt, r.returncode, err.strip()[:500]))
     return r.stdout.decode('utf-8')  # strict: the output must be valid UTF-8
+
+
+def learn_site(winnow, site_dir, db):
+    """`winnow learn` of the pages of site_dir into db, site named after the
+    directory; the extract options that use it, or raises with the reason."""
+    name = os.path.basename(os.path.normpath(site_dir))
+    try:
+        r = subprocess.run([winnow, 'learn', '-q', '--site', name, '--db', db, site_dir], capture_output=True,
+                           timeout=300, env=sanitizer_env())
+    except subprocess.TimeoutExpired:
+        raise RuntimeError('learn %s: timed out' % site_dir)
+    err = r.stderr.decode('utf-8', 'replace')
+    if SANITIZER.search(err) or r.returncode != 0:
+        raise RuntimeError('learn %s: exit status %d: %s' % (site_dir, r.returncode, err.strip()[:3000]))
+    return ['--db', db, '--site', name, '--mode', 'site']
 
 
 def check_formats(winnow, page, flags=()):
@@ -115,8 +143,8 @@ def read_expected(path):
             if not line.strip() or line.startswith('#'):
                 continue
             parts = line.split('\t')
-            if len(parts) != 3 or parts[1] not in ('f1', 'has', 'lacks', 'flags', 'rule'):
-                sys.exit('%s:%d: expected PAGE<TAB>f1|has|lacks|flags|rule<TAB>VALUE' % (path, n))
+            if len(parts) != 3 or parts[1] not in ('f1', 'has', 'lacks', 'flags', 'site', 'rule'):
+                sys.exit('%s:%d: expected PAGE<TAB>f1|has|lacks|flags|site|rule<TAB>VALUE' % (path, n))
             checks.append(tuple(parts))
     return checks
 
@@ -139,7 +167,7 @@ def rule_table(winnow):
     return {r[0]: r[3] for r in rows}
 
 
-def check_rules(winnow, pages_dir, checks, rules, flags):
+def check_rules(winnow, pages_dir, checks, rules, flags, texts):
     """(passed, failed) of the rule pins and of the table's coverage."""
     passed = failed = 0
     unpinned_path = os.path.join(pages_dir, 'rules-unpinned.txt')
@@ -153,6 +181,10 @@ def check_rules(winnow, pages_dir, checks, rules, flags):
             continue
         if name not in rules:
             print('FAIL %s: pins rule %s, which the table does not have' % (page, name))
+            failed += 1
+            continue
+        if texts.get(page) is None:
+            print('FAIL %s: pins rule %s, but the page itself failed' % (page, name))
             failed += 1
             continue
         path = os.path.join(pages_dir, page)
@@ -193,13 +225,25 @@ def main(argv):
     winnow, pages_dir = argv
     checks = read_expected(os.path.join(pages_dir, 'expected.tsv'))
     flags = {c[0]: c[2].split() for c in checks if c[1] == 'flags'}
-    all_checks = [c for c in checks if c[1] != 'flags']
+    sites = {c[0]: c[2] for c in checks if c[1] == 'site'}
+    all_checks = [c for c in checks if c[1] not in ('flags', 'site')]
     checks = [c for c in all_checks if c[1] != 'rule']
+    tmp = tempfile.mkdtemp(prefix='run_pages-')
+    try:
+        return run_checks(winnow, pages_dir, checks, all_checks, flags, sites, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def run_checks(winnow, pages_dir, checks, all_checks, flags, sites, tmp):
     passed = failed = 0
     texts = {}
-    for page in dict.fromkeys(c[0] for c in checks):  # each page once, in file order
+    for k, page in enumerate(dict.fromkeys(c[0] for c in checks)):  # each page once, in file order
         path = os.path.join(pages_dir, page)
         try:
+            if page in sites:
+                db = os.path.join(tmp, '%d.db' % k)
+                flags[page] = [*flags.get(page, ()), *learn_site(winnow, os.path.join(pages_dir, sites[page]), db)]
             texts[page] = run(winnow, path, 'text', flags.get(page, ()))
             problems = check_formats(winnow, path, flags.get(page, ()))
         except (RuntimeError, UnicodeDecodeError) as e:
@@ -220,7 +264,7 @@ def main(argv):
         else:
             failed += 1
         print('%s %s: %s' % ('ok  ' if ok else 'FAIL', page, what))
-    p, f = check_rules(winnow, pages_dir, all_checks, rule_table(winnow), flags)
+    p, f = check_rules(winnow, pages_dir, all_checks, rule_table(winnow), flags, texts)
     passed += p
     failed += f
     print('%d passed, %d failed' % (passed, failed))

@@ -10,12 +10,6 @@ void wn_classify_options_default(wn_classify_options *o)
     memset(o, 0, sizeof *o);
     o->smooth = 1;
     wn_smooth_options_default(&o->so);
-    /* measured on the five evaluation corpora with a model trained
-     * without their sites: 0.25 and 0.35 do best, 0.15 gives back half of
-     * the gain, 0.5 and above lose on l3s-gn1 and readability (the
-     * classifier's labels call small unique nodes template more often
-     * than the heuristic does) */
-    o->weight = 0.25f;
 }
 
 int wn_classify_page(winnow_doc *d, wn_page_scores *ps, const wn_classifier *clf, const wn_classify_options *o,
@@ -75,8 +69,13 @@ int wn_classify_page(winnow_doc *d, wn_page_scores *ps, const wn_classifier *clf
     }
 
     /* units: the classifier's verdict moves the heuristic value; the value
-     * scale is characters (running text ~ +chars, boilerplate ~ -chars) */
-    float wgt = o->weight;
+     * scale is characters (running text ~ +chars, boilerplate ~ -chars).
+     * How far (CLASSIFIER_WEIGHT) was measured on the five evaluation
+     * corpora with a model trained without their sites: 0.25 and 0.35 do
+     * best, 0.15 gives back half of the gain, 0.5 and above lose on l3s-gn1
+     * and readability (the classifier's labels call small unique nodes
+     * template more often than the heuristic does) */
+    const float wgt = WN_RULE(d, CLASSIFIER_WEIGHT);
     for (uint32_t i = 0; i < n; i++) {
         if (lb->unit[i] != i || ps->own[i].chars == 0) continue;
         float c = (float)ps->own[i].chars;

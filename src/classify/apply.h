@@ -19,7 +19,7 @@
 typedef struct wn_classify_options {
     int smooth;              /* isotonic smoothing of the scores (default on) */
     wn_smooth_options so;
-    float weight;            /* how far the classifier moves a unit's value, 0..1 */
+    /* how far the classifier moves a unit's value: rule CLASSIFIER_WEIGHT */
 } wn_classify_options;
 
 void wn_classify_options_default(wn_classify_options *o);

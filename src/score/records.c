@@ -8,9 +8,9 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
-/* Longest own text of a header or footer line (author, date, "Reply"), in
- * characters; longer units are the record's body. */
-enum { LINE_MAX_CHARS = 100, AUTHOR_MAX_CHARS = 40, AUTHOR_MAX_WORDS = 4, MARKER_MAX_CHARS = 60, LINK_MAX_CHARS = 40 };
+/* The lengths of a record's lines, names and links are rows of the rule
+ * table (COMMENT_LINE_CHARS, COMMENT_AUTHOR_*, COMMENT_HEADLINE_WORDS,
+ * COMMENT_MARKER_CHARS, COMMENT_LINK_CHARS). */
 
 /* ---- words of the case-folded page text ---- */
 
@@ -217,6 +217,9 @@ static void read_record(const page *pg, uint32_t r, record_signs *rs)
     const wn_dom *dom = &d->dom;
     const wn_stats *st = d->stats;
     const uint32_t *unit = d->labels.unit;
+    const float line_chars = WN_RULE(d, COMMENT_LINE_CHARS), link_chars = WN_RULE(d, COMMENT_LINK_CHARS);
+    const float author_chars = WN_RULE(d, COMMENT_AUTHOR_CHARS), author_words = WN_RULE(d, COMMENT_AUTHOR_WORDS);
+    const float headline_words = WN_RULE(d, COMMENT_HEADLINE_WORDS);
     memset(rs, 0, sizeof *rs);
     rs->date = rs->author = WN_NONE;
     uint32_t end = r + dom->nodes[r].size;
@@ -228,40 +231,40 @@ static void read_record(const page *pg, uint32_t r, record_signs *rs)
         /* code samples hold dates and names that are not a byline */
         int code = (x->flags & WN_NF_PRE) || x->tag == WN_TAG_CODE || x->tag == WN_TAG_KBD || x->tag == WN_TAG_SAMP;
         if (x->tag == WN_TAG_IMG) rs->avatar = 1;
-        if (wn_tag_has(x->tag, WN_TF_HEADING) && st[i].words > AUTHOR_MAX_WORDS) rs->headline = 1;
+        if (wn_tag_has(x->tag, WN_TF_HEADING) && (float)st[i].words > headline_words) rs->headline = 1;
         if (x->tag == WN_TAG_TIME && rs->date == WN_NONE && st[i].chars) rs->date = i;
         if (x->tag == WN_TAG_A || x->tag == WN_TAG_BUTTON) {
-            if (st[i].chars && st[i].chars <= LINK_MAX_CHARS && each_word(t, n, reply_word, NULL)) rs->reply = 1;
+            if (st[i].chars && (float)st[i].chars <= link_chars && each_word(t, n, reply_word, NULL)) rs->reply = 1;
             const char *href = x->tag == WN_TAG_A ? wn_node_attr(dom, x, "href", NULL) : NULL;
             const char *hash = href ? strchr(href, '#') : NULL;
             /* (a word or a number: a "¶" heading anchor is no permalink) */
-            if (st[i].words && st[i].chars <= LINK_MAX_CHARS && hash && hash[1]) rs->permalink = 1;
+            if (st[i].words && (float)st[i].chars <= link_chars && hash && hash[1]) rs->permalink = 1;
             /* a teaser's headline: a link of more words than a name that
              * makes most of its line (a link inside a comment's sentence
              * does not) */
             uint32_t u = unit[i];
-            if (st[i].words > AUTHOR_MAX_WORDS && 2 * st[i].chars >= pg->ps->own[u].chars && !has_date(t, n))
+            if ((float)st[i].words > headline_words && 2 * st[i].chars >= pg->ps->own[u].chars && !has_date(t, n))
                 rs->headline = 1;
         }
         if (unit[i] == i && d->stats[i].chars) {
             uint32_t own = pg->ps->own[i].chars;
             if (own == 0) continue;
             rs->lines++;
-            if (own <= LINE_MAX_CHARS) {
+            if ((float)own <= line_chars) {
                 rs->short_lines++;
             }
         }
         /* the date: the smallest element holding it ("9 hours ago", not
          * "9 hours ago Reply") */
         /* (a line, not a sentence: a caption "... in March 2015." is no date line) */
-        if (!code && st[i].chars && st[i].chars <= LINE_MAX_CHARS && st[i].stops == 0 && (rs->date == WN_NONE || wn_node_within(dom, rs->date, i)) &&
+        if (!code && st[i].chars && (float)st[i].chars <= line_chars && st[i].stops == 0 && (rs->date == WN_NONE || wn_node_within(dom, rs->date, i)) &&
             has_date(t, n))
             rs->date = i;
         /* an author: a short name of one to four words without digits, in
          * an element of its own (a line, <b>, <cite>; a link first: a
          * comment's bold title is no name) */
-        if (!code && (rs->author == WN_NONE || (x->tag == WN_TAG_A && dom->nodes[rs->author].tag != WN_TAG_A)) && st[i].chars && st[i].chars <= AUTHOR_MAX_CHARS && st[i].words >= 1 &&
-            st[i].words <= AUTHOR_MAX_WORDS && st[i].stops == 0 && st[i].elements <= 2) {
+        if (!code && (rs->author == WN_NONE || (x->tag == WN_TAG_A && dom->nodes[rs->author].tag != WN_TAG_A)) && st[i].chars && (float)st[i].chars <= author_chars && st[i].words >= 1 &&
+            (float)st[i].words <= author_words && st[i].stops == 0 && st[i].elements <= 2) {
             int digit = 0;
             for (size_t k = 0; k < n && !digit; k++) digit = t[k] >= '0' && t[k] <= '9';
             if (!digit && !each_word(t, n, reply_word, NULL) && !each_word(t, n, date_word, NULL)) rs->author = i;
@@ -284,7 +287,7 @@ static uint32_t marker_before(const page *pg, uint32_t first)
         looked++;
         size_t n;
         const char *t = text_of(d, i, &n);
-        if (d->stats[i].chars <= MARKER_MAX_CHARS && each_word(t, n, marker_word, NULL)) return i;
+        if ((float)d->stats[i].chars <= WN_RULE(d, COMMENT_MARKER_CHARS) && each_word(t, n, marker_word, NULL)) return i;
     }
     return WN_NONE;
 }
@@ -334,7 +337,7 @@ static int not_body(const void *ctx, uint32_t k)
     uint32_t u = d->labels.unit[k];
     return (b->rs->author != WN_NONE && wn_node_within(&d->dom, b->rs->author, k)) ||
            (b->rs->date != WN_NONE && wn_node_within(&d->dom, b->rs->date, k)) ||
-           (b->pg->ps->raw[u] <= 0.0f && b->pg->ps->own[u].chars <= LINE_MAX_CHARS);
+           (b->pg->ps->raw[u] <= 0.0f && (float)b->pg->ps->own[u].chars <= WN_RULE(d, COMMENT_LINE_CHARS));
 }
 
 /* Display text of node i into the arena; with rs, the record's body. */

@@ -6,7 +6,7 @@
  * Code reads a value as WN_RULE(d, NAME) from the page's table, which is
  * the engine's copy: winnow_engine_set_rule() changes it, so a test can run
  * a page with one rule off and check that its expectation then fails
- * (tests/data/pages/rules.tsv pins every row). */
+ * (the `rule` lines of tests/data/pages/expected.tsv pin every row). */
 #ifndef WN_RULES_H
 #define WN_RULES_H
 
@@ -75,7 +75,26 @@
       "an overlay name (pop-over, modal, sign-up) on an element that leaves the page's title heading outside it "   \
       "is trusted like a comment name, up to SPECIFIC_NAME_SHARE of the running text: a registration box with "     \
       "pages of terms is no layout wrapper (1: on, 0: off)")                                                        \
-    /* comment records told by structure (src/score/records.c) */                                                    \
+    /* node classifier (src/classify/apply.c) */                                                                     \
+    X(CLASSIFIER_WEIGHT, 0.25f, 0.0f, "classify",                                                                    \
+      "how far the smoothed node classifier moves a unit's value towards +characters (content) or -characters "     \
+      "(template): 0.25 and 0.35 do best on the corpora, 0.5 and above lose on l3s-gn1 and readability")            \
+    /* comment records told by structure (src/score/records.c): a record's signs */                                  \
+    X(COMMENT_LINE_CHARS, 100.0f, 0.0f, "records",                                                                   \
+      "a record's header or footer line (an author, a date, 'Reply') holds at most this many characters; a date "   \
+      "is looked for in such lines, and longer units are the record's body")                                         \
+    X(COMMENT_AUTHOR_CHARS, 40.0f, 0.0f, "records",                                                                  \
+      "an author's name is an element of its own of at most this many characters, without digits or a stop")       \
+    X(COMMENT_AUTHOR_WORDS, 4.0f, 0.0f, "records", "an author's name has one to this many words")                    \
+    X(COMMENT_HEADLINE_WORDS, 4.0f, 1e30f, "records",                                                                \
+      "a record with a heading, or a link filling most of its line, of more than this many words is a story with "  \
+      "its headline (a teaser, a live blog's entry), not a comment")                                                 \
+    X(COMMENT_MARKER_CHARS, 60.0f, 0.0f, "records",                                                                  \
+      "a line of at most this many characters saying comments or replies ('12 comments', 'Leave a reply') just "     \
+      "before a run heads a thread: then one sign besides a date or a reply link makes a record a comment")         \
+    X(COMMENT_LINK_CHARS, 40.0f, 0.0f, "records",                                                                    \
+      "a reply link ('Reply', 'Quote') or a permalink (a link to #id) holds at most this many characters")           \
+    /* comment records told by structure (src/score/records.c): the run */                                         \
     X(COMMENT_MIN_RECORDS, 3.0f, 1e30f, "records",                                                                   \
       "sibling elements of one shape (tag and class tokens, or child tags) that make a run of records: two alike "  \
       "siblings are too common (a figure pair, two columns)")                                                        \
@@ -182,7 +201,22 @@
     X(FALLBACK_DESC_MIN_WORDS, 6.0f, 1e30f, "fallback",                                                              \
       "a page description shorter than this many words is no evidence of where the article is")                     \
     X(FALLBACK_DESC_SHARE, 0.6f, 2.0f, "fallback",                                                                   \
-      "the paragraph the description quotes holds at least this share of its first 24 words")
+      "the paragraph the description quotes holds at least this share of its first 24 words")                         \
+    /* site model (src/score/site_score.c) */                                                                        \
+    X(SITE_TEMPLATE_PERCENT, 10.0f, 1e30f, "site",                                                                    \
+      "a block or a text chunk found on at least this percent of the site's other pages (and on SITE_MIN_PAGES of "  \
+      "them) is the site's template")                                                                                \
+    X(SITE_MIN_PAGES, 2.0f, 1.0f, "site",                                                                             \
+      "template text is on at least this many other pages (in aged counts half a page less; with fewer other "      \
+      "pages, on all of them): one other page sharing a paragraph (a follow-up story's background) is no template")  \
+    X(SITE_UNIQUE_BOOST, 1.5f, 1.0f, "site", "running text that no other page of the site has counts this many times its value") \
+    X(SITE_BOX_MIN_UNITS, 3.0f, 1e30f, "site",                                                                        \
+      "a box of at least this many text units that is SITE_BOX_TEMPLATE_SHARE template is template as a whole, "    \
+      "its changing items too (a 'most popular' list under a fixed heading)")                                        \
+    X(SITE_BOX_TEMPLATE_SHARE, 0.3f, 1e30f, "site",                                                                   \
+      "share of a box's text that is the site's template for the whole box to be template")                          \
+    X(SITE_BOX_MAX_SHARE, 0.5f, 1e30f, "site",                                                                        \
+      "a box holding this share of the page's running text (not template) is the article, whatever recurs in it")
 
 typedef enum wn_rule_id {
 #define WN_RULE_ENUM(name, def, off, stage, why) WN_RULE_##name,

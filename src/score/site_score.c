@@ -7,9 +7,10 @@
 enum { VERDICT_TEMPLATE, VERDICT_UNIQUE, VERDICT_UNDECIDED };
 
 /* One unit's site verdict applied to its value and templateness: template
- * units sink, unique running text rises, the rest keeps its page value. */
-static void apply_verdict(wn_labels *lb, wn_page_scores *ps, uint32_t u, int verdict, int flag_unique,
-                          wn_site_judgement *out, wn_explain *ex, uint8_t why)
+ * units sink, unique running text rises (SITE_UNIQUE_BOOST), the rest keeps
+ * its page value. */
+static void apply_verdict(const winnow_doc *d, wn_labels *lb, wn_page_scores *ps, uint32_t u, int verdict,
+                          int flag_unique, wn_site_judgement *out, wn_explain *ex, uint8_t why)
 {
     uint32_t chars = ps->own[u].chars;
     float c = (float)chars;
@@ -23,7 +24,7 @@ static void apply_verdict(wn_labels *lb, wn_page_scores *ps, uint32_t u, int ver
         out->template_units++;
         out->template_chars += chars;
     } else if (verdict == VERDICT_UNIQUE) {
-        if (v > 0) v *= 1.5f;
+        if (v > 0) v *= WN_RULE(d, SITE_UNIQUE_BOOST);
         if (flag_unique && lb->unique) lb->unique[u] = 1;
         out->unique_units++;
         out->unique_chars += chars;
@@ -36,12 +37,12 @@ static void apply_verdict(wn_labels *lb, wn_page_scores *ps, uint32_t u, int ver
     lb->templ[u] = t < 0 ? 0 : (t > 1 ? 1 : t);
 }
 
-/* A box of three or more text units of which at least BOX_TEMPLATE_SHARE
- * of the text is the site's template (a "most popular" list under a fixed
- * heading, a related-stories column) is template as a whole, its changing
- * items too; a box holding half of the page's unique running text is the
+/* A box of SITE_BOX_MIN_UNITS or more text units of which at least
+ * SITE_BOX_TEMPLATE_SHARE of the text is the site's template (a "most
+ * popular" list under a fixed heading, a related-stories column) is
+ * template as a whole, its changing items too; a box holding
+ * SITE_BOX_MAX_SHARE of the page's running text outside the template is the
  * article, whatever recurs in it. */
-#define BOX_TEMPLATE_SHARE 0.3f
 
 static int template_boxes(winnow_doc *d, wn_page_scores *ps, const uint8_t *unit_tmpl, wn_site_judgement *out)
 {
@@ -69,14 +70,17 @@ static int template_boxes(winnow_doc *d, wn_page_scores *ps, const uint8_t *unit
         units[p] += units[i];
     }
     float total = pos[0] > 1 ? pos[0] : 1;
+    const float min_units = WN_RULE(d, SITE_BOX_MIN_UNITS), tmpl_share = WN_RULE(d, SITE_BOX_TEMPLATE_SHARE);
+    const float max_share = WN_RULE(d, SITE_BOX_MAX_SHARE);
     for (uint32_t i = 1; i < n; i++) {
         box[i] = box[dom->nodes[i].parent];
         if (box[i] || dom->nodes[i].tag == WN_TAG_TEXT) continue;
-        if (units[i] >= 3 && ch[i] > 0 && tch[i] >= BOX_TEMPLATE_SHARE * ch[i] && pos[i] < 0.5f * total) box[i] = 1;
+        if ((float)units[i] >= min_units && ch[i] > 0 && tch[i] >= tmpl_share * ch[i] && pos[i] < max_share * total)
+            box[i] = 1;
     }
     for (uint32_t u = 0; u < n; u++) {
         if (lb->unit[u] != u || ps->own[u].chars == 0 || !box[u] || unit_tmpl[u]) continue;
-        apply_verdict(lb, ps, u, VERDICT_TEMPLATE, 0, out, d->explain, WN_WHY_SITE_BOX);
+        apply_verdict(d, lb, ps, u, VERDICT_TEMPLATE, 0, out, d->explain, WN_WHY_SITE_BOX);
     }
     return 0;
 }
@@ -96,14 +100,18 @@ int wn_site_score(winnow_doc *d, wn_page_scores *ps, const wn_page_signals *sig,
     double pages = wn_site_model_pages(m) - self;
     out->pages = pages;
     if (pages < 0.5) return 0; /* no other page to compare with */
-    /* ">= 10% of the pages and >= 2 pages"; with fewer than 2 other pages,
-     * all of them */
+    /* ">= 10% of the pages and >= 2 pages" (SITE_TEMPLATE_PERCENT,
+     * SITE_MIN_PAGES); with fewer than 2 other pages, all of them */
     /* "2 pages" in aged counts: two pages learned a while ago weigh a little
      * under 2, so the bar is 1.5 */
-    double min_df = pages < 2.0 ? pages : 1.5;
+    const double min_pages = WN_RULE(d, SITE_MIN_PAGES);
+    double min_df = pages < min_pages ? pages : min_pages - 0.5;
+    /* (a percentage: 10 / 100.0 is the very double the literal 0.1 is; 0.1f
+     * would not be) */
+    const double share = WN_RULE(d, SITE_TEMPLATE_PERCENT) / 100.0;
     /* the page's own occurrence shows nothing about recurrence: in batch
      * mode the bar is min_df pages besides this one, as in leave-one-out */
-    double threshold = 0.1 * pages > min_df + (self > 0 ? 0 : own) ? 0.1 * pages : min_df + (self > 0 ? 0 : own);
+    double threshold = share * pages > min_df + (self > 0 ? 0 : own) ? share * pages : min_df + (self > 0 ? 0 : own);
     threshold -= 1e-6;
 
     int use_blocks = method == WINNOW_METHOD_BLOCKS || method == WINNOW_METHOD_AUTO;
@@ -140,7 +148,7 @@ int wn_site_score(winnow_doc *d, wn_page_scores *ps, const wn_page_signals *sig,
         for (uint32_t k = 0; k < sig->ce->count; k++) tmpl[sig->ce->units[k]] = non[k];
         for (uint32_t u = 0; u < n; u++) {
             if (lb->unit[u] != u || ps->own[u].chars == 0) continue;
-            apply_verdict(lb, ps, u, tmpl[u] ? VERDICT_TEMPLATE : VERDICT_UNIQUE, 0, out, d->explain,
+            apply_verdict(d, lb, ps, u, tmpl[u] ? VERDICT_TEMPLATE : VERDICT_UNIQUE, 0, out, d->explain,
                           WN_WHY_SITE_TEMPLATE);
         }
         return 0;
@@ -182,7 +190,7 @@ int wn_site_score(winnow_doc *d, wn_page_scores *ps, const wn_page_signals *sig,
         unit_tmpl[u] = (uint8_t)is_template;
         /* unique: no other page has this text */
         int verdict = is_template ? VERDICT_TEMPLATE : df_chunk < unique_below ? VERDICT_UNIQUE : VERDICT_UNDECIDED;
-        apply_verdict(lb, ps, u, verdict, 1, out, d->explain, WN_WHY_SITE_TEMPLATE);
+        apply_verdict(d, lb, ps, u, verdict, 1, out, d->explain, WN_WHY_SITE_TEMPLATE);
     }
     if (template_boxes(d, ps, unit_tmpl, out) != 0) return -1;
     return 0;

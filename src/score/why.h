@@ -3,9 +3,8 @@
  * WN_RUN_EXPLAIN mode) and never read by the extraction itself.
  *
  * Each reason names the row of the rule table (rules.h) that governs the
- * decision, or none where no tunable row does (the site model's 10% bar,
- * the node classifier's weight), and the verdict class the report shades
- * a left-out unit with:
+ * decision, or none where no tunable row does, and the verdict class the
+ * report shades a left-out unit with:
  *   C content, T template (outside the content block, or the site's
  *   template), M reader comments, L link list, B boilerplate (a name or
  *   landmark, teasers, script shown as text).
@@ -52,7 +51,7 @@
       "a short unpunctuated fragment (a label, a date, a button) outside the content block")                      \
     X(LINKS_IN_BLOCK, "links-in-block", "KEEP_FRAGMENT_MAX_LINKS", 'L',                                           \
       "inside the content block, no running text and more than KEEP_FRAGMENT_MAX_LINKS of it in links")          \
-    X(CLASSIFIER, "classifier", NULL, 'T',                                                                        \
+    X(CLASSIFIER, "classifier", "CLASSIFIER_WEIGHT", 'T',                                                         \
       "the node classifier's smoothed score turned the heuristic value negative")                                 \
     X(FALLBACK_INNER, "fallback-inner-name", "FALLBACK_INNER_TRUST", 'B',                                         \
       "inside a fallback block, under a boilerplate name on an element holding little of its text")              \
@@ -82,9 +81,11 @@
     X(SCRIPT, "script-text", "SCRIPT_CODE_SHARE", 'B', "script or template code shown as text")                   \
     X(RIGHTS, "rights-notice", "RIGHTS_NOTICE_MAX_CHARS", 'B',                                                    \
       "a short rights notice (\"Copyright 2008 ... All rights reserved\"): the site's or agency's legal line")     \
-    X(SITE_TEMPLATE, "site-template", NULL, 'T', "its text is on at least 10% of the site's pages (site model)")  \
-    X(SITE_BOX, "site-template-box", NULL, 'T',                                                                   \
-      "in a box of three or more units of which at least 30% of the text is the site's template (site model)")
+    X(SITE_TEMPLATE, "site-template", "SITE_TEMPLATE_PERCENT", 'T',                                               \
+      "its text is on at least SITE_TEMPLATE_PERCENT percent of the site's other pages (site model)")             \
+    X(SITE_BOX, "site-template-box", "SITE_BOX_TEMPLATE_SHARE", 'T',                                              \
+      "in a box of SITE_BOX_MIN_UNITS or more units of which at least SITE_BOX_TEMPLATE_SHARE of the text is the " \
+      "site's template (site model)")
 
 typedef enum wn_why {
 #define WN_WHY_ENUM(id, name, rule, cls, text) WN_WHY_##id,
