@@ -19,4 +19,8 @@ int fuzz_json_valid(const char *s, size_t n);
 /* 1 when every '\n'-terminated line of s[0..n) is one JSON value. */
 int fuzz_json_lines_valid(const char *s, size_t n);
 
+/* Removes the SQLite database file at path and its -wal, -shm and
+ * -journal files, whichever exist. */
+void fuzz_remove_sqlite(const char *path);
+
 #endif

@@ -54,22 +54,10 @@ static void count_problem(void *ctx, const char *what)
 
 static char part[64], db_path[64];
 
-static void remove_db(void)
-{
-    char side[80];
-    unlink(db_path);
-    snprintf(side, sizeof side, "%s-wal", db_path);
-    unlink(side);
-    snprintf(side, sizeof side, "%s-shm", db_path);
-    unlink(side);
-    snprintf(side, sizeof side, "%s-journal", db_path);
-    unlink(side);
-}
-
 static void remove_files(void)
 {
     unlink(part);
-    remove_db();
+    fuzz_remove_sqlite(db_path);
 }
 
 static const char page[] = "<html><body><nav>Home | About</nav><article><p>The first paragraph of a page "
@@ -138,7 +126,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (checked == WINNOW_OK) {
         winnow_merge_report again = {sizeof again};
         st = winnow_sitedb_merge(db, parts, 1, NULL, &again);
-        if (st != WINNOW_OK) fprintf(stderr, "merge again: %s: %s\n", winnow_status_name(st), winnow_sitedb_error(db));
         contract(st == WINNOW_OK, "merging a file merged already failed");
         contract(again.counted == 0, "merging a file merged already counted pages again");
         contract(sound(db), "merging again left the database damaged");

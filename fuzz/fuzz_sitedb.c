@@ -54,17 +54,7 @@ static void count_problem(void *ctx, const char *what)
 
 static char path[64];
 
-static void remove_files(void)
-{
-    char side[80];
-    unlink(path);
-    snprintf(side, sizeof side, "%s-wal", path);
-    unlink(side);
-    snprintf(side, sizeof side, "%s-shm", path);
-    unlink(side);
-    snprintf(side, sizeof side, "%s-journal", path);
-    unlink(side);
-}
+static void remove_files(void) { fuzz_remove_sqlite(path); }
 
 static const char page[] = "<html><body><nav>Home | About</nav><article><p>The first paragraph of a page "
                            "read from a container.</p></article></body></html>";
