@@ -65,7 +65,8 @@ out=$("$prefix/bin/winnow" extract "$page" 2>"$tmp/winnow.err")
 if [ $? -eq 0 ] && grep -q 'git am' <<<"$out"; then ok
 else bad "installed winnow extract: $(head -3 "$tmp/winnow.err")"; fi
 # winnow train runs the installed winnow-train beside it
-if "$prefix/bin/winnow" train --help 2>"$tmp/train.err" | grep -q 'usage: winnow train'; then ok
+help=$("$prefix/bin/winnow" train --help 2>"$tmp/train.err")
+if grep -q 'usage: winnow train' <<<"$help"; then ok
 else bad "installed winnow train: $(head -3 "$tmp/train.err")"; fi
 if ldd "$prefix/bin/winnow" 2>&1 | grep -q 'not found'; then
   bad "installed winnow has unresolved libraries: $(ldd "$prefix/bin/winnow" | grep 'not found' | tr '\n' ' ')"

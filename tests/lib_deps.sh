@@ -50,14 +50,19 @@ done
 
 # the programs: winnow loads no training library, winnow-train does, and
 # `winnow train` reaches it
-if ldd "$cli" | grep -Eiq 'liblinear|libxgboost'; then
-  fail "winnow loads a training library: $(ldd "$cli" | grep -Ei 'liblinear|libxgboost' | tr '\n' ' ')"
+# (ldd's output read whole first: grep -q stopping early would kill ldd with
+# SIGPIPE, which pipefail counts as a failure)
+cli_libs=$(ldd "$cli" 2>&1)
+train_libs=$(ldd "$cli_train" 2>&1)
+if grep -Eiq 'liblinear|libxgboost' <<<"$cli_libs"; then
+  fail "winnow loads a training library: $(grep -Ei 'liblinear|libxgboost' <<<"$cli_libs" | tr '\n' ' ')"
 else
   pass
 fi
-if ldd "$cli_train" | grep -Eq 'libxgboost' && ldd "$cli_train" | grep -Eq 'liblinear'; then pass
-else fail "winnow-train does not load liblinear and XGBoost"; fi
-if "$cli" train --help | grep -q 'usage: winnow train'; then pass; else fail "winnow train --help does not reach winnow-train"; fi
+if grep -q 'libxgboost' <<<"$train_libs" && grep -q 'liblinear' <<<"$train_libs"; then pass
+else fail "winnow-train does not load liblinear and XGBoost: $(tr '\n' ' ' <<<"$train_libs")"; fi
+help=$("$cli" train --help 2>&1)
+if grep -q 'usage: winnow train' <<<"$help"; then pass; else fail "winnow train --help does not reach winnow-train: $help"; fi
 out=$("$cli" train --kind nope x -o /dev/null 2>&1); rc=$?
 if [ $rc -eq 2 ] && grep -q "unknown model kind 'nope'" <<<"$out"; then pass
 else fail "winnow train's own errors and status do not come back through winnow (status $rc: $out)"; fi
