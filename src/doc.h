@@ -34,6 +34,8 @@ typedef struct wn_labels {
     uint8_t *segment;    /* per node: 1 where a smoothed segment starts */
     uint32_t container;  /* root of the main content, WN_NONE when nothing */
     uint32_t headline;   /* heading kept outside the container, WN_NONE when none */
+    uint32_t headline_inline; /* the kept headline when it is an inline element, not a unit (its
+                                 * own text is kept, not its unit's); WN_NONE when none */
     wn_source source;    /* how the container was chosen */
 } wn_labels;
 

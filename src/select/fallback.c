@@ -186,14 +186,8 @@ int wn_fallback(winnow_doc *d, const wn_page_scores *ps, int include_title)
                                                 : WN_WHY_FALLBACK_UNHINTED);
     lb->container = chosen;
     lb->headline = WN_NONE;
+    lb->headline_inline = WN_NONE;
     lb->source = how;
-    if (include_title) {
-        uint32_t h = wn_find_headline(d, chosen);
-        if (h != WN_NONE) {
-            lb->keep[h] = 1;
-            if (d->explain) d->explain->sel_why[h] = WN_WHY_HEADLINE;
-            if (!wn_node_within(dom, chosen, h)) lb->headline = h;
-        }
-    }
+    if (include_title) wn_keep_headline(d, chosen);
     return 0;
 }

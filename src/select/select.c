@@ -327,6 +327,19 @@ static void keep_standfirst(winnow_doc *d, const wn_page_scores *ps)
     lb->headline = WN_NONE;
 }
 
+void wn_keep_headline(winnow_doc *d, uint32_t container)
+{
+    wn_labels *lb = &d->labels;
+    lb->headline_inline = WN_NONE;
+    uint32_t h = wn_find_headline(d, container);
+    if (h == WN_NONE) return;
+    lb->keep[h] = 1;
+    if (lb->unit[h] != h) lb->headline_inline = h;
+    if (d->explain) d->explain->sel_why[h] = WN_WHY_HEADLINE;
+    /* outside the block it is walked on its own, first */
+    if (!wn_node_within(&d->dom, container, h)) lb->headline = h;
+}
+
 int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
 {
     const wn_dom *dom = &d->dom;
@@ -385,6 +398,7 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
     }
     lb->container = best;
     lb->headline = WN_NONE;
+    lb->headline_inline = WN_NONE;
 
     if (best == WN_NONE) {
         /* no running text anywhere: keep what is not a link list, so a
@@ -426,13 +440,7 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
         keep_subtree(d, ps, best, best_why);
         if (joined) lb->container = parent;
         if (include_title) {
-            uint32_t h = wn_find_headline(d, lb->container);
-            if (h != WN_NONE) {
-                lb->keep[h] = 1;
-                if (d->explain) d->explain->sel_why[h] = WN_WHY_HEADLINE;
-                /* outside the block it is walked on its own, first */
-                if (!wn_node_within(dom, lb->container, h)) lb->headline = h;
-            }
+            wn_keep_headline(d, lb->container);
         }
         if (lb->headline != WN_NONE && lb->headline < lb->container) keep_standfirst(d, ps);
         if (lb->unique) keep_lone_paragraphs(d, ps);
@@ -446,10 +454,9 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
             lb->keep[i] = lb->keep[lb->unit[i]] && !(ps->after_marker[i] && !ps->after_marker[lb->unit[i]]);
     /* an inline headline (kept, not a unit) keeps its own text, not its
      * unit's */
-    for (uint32_t h = 0; h < n; h++)
-        if (lb->keep[h] && lb->unit[h] != h && dom->nodes[h].tag != WN_TAG_TEXT)
-            for (uint32_t i = h; i < h + dom->nodes[h].size; i++)
-                if (dom->nodes[i].tag == WN_TAG_TEXT) lb->keep[i] = 1;
+    if (lb->headline_inline != WN_NONE)
+        for (uint32_t i = lb->headline_inline; i < lb->headline_inline + dom->nodes[lb->headline_inline].size; i++)
+            if (dom->nodes[i].tag == WN_TAG_TEXT) lb->keep[i] = 1;
     /* An inline run that begins before the content block and goes on in it
      * ("16 January 2008 - <span class=story>The Council today ...<p>...")
      * is one unit rooted above the block: its text inside the block is the

@@ -21,5 +21,10 @@ int wn_fallback(winnow_doc *d, const wn_page_scores *ps, int include_title);
 
 /* The page's headline for content block c, WN_NONE when none. */
 uint32_t wn_find_headline(const winnow_doc *d, uint32_t container);
+/* Finds and keeps the headline of content block `container` (the
+ * selection's and the fallback's): marks it kept, sets labels.headline when
+ * it lies outside the block and labels.headline_inline when it is an
+ * inline element rather than a unit. */
+void wn_keep_headline(winnow_doc *d, uint32_t container);
 
 #endif
