@@ -86,6 +86,8 @@ static float ratio(double a, double b) { return b > 0 ? (float)(a / b) : 0.0f; }
 /* (float)log1p(v) of counts, the small ones computed once per page: a
  * page's rows repeat the same few link, image, element and sibling counts. */
 #define LOG1P_CACHE WN_LOG1P_CACHE
+/* slots the distinct-word table starts with at most (it grows) */
+#define FEATURE_WORDS_START (1u << 16)
 static float log1p_count(float *cache, uint32_t v)
 {
     if (v >= LOG1P_CACHE) return (float)log1p((double)v);
@@ -172,15 +174,17 @@ int wn_features_begin(const winnow_doc *d, const wn_page_scores *ps, const char 
     /* word distribution of the page: distinct words numbered in an
      * open-addressing table, then per distinct word (not per occurrence)
      * its log probability, Naive Bayes weight and title membership */
+    /* The table starts at twice the page's words up to 64 Ki slots and
+     * doubles as distinct words come: sized by the words it holds, not by
+     * the page's length (a huge page repeats a small vocabulary) */
     uint32_t cap = 64;
-    while (cap < 2 * W + 2) cap <<= 1;
-    /* these tables serve the prefix sums only: malloc'd and freed here, not
-     * kept in the page arena for the rest of the page's life */
+    while (cap < 2 * W + 2 && cap < FEATURE_WORDS_START) cap <<= 1;
+    uint32_t dcap = cap / 2;
     uint64_t *wk = calloc(cap, sizeof(uint64_t));
     uint32_t *wid = malloc((size_t)cap * sizeof(uint32_t));
     uint32_t *id_of = malloc(((size_t)W + 1) * sizeof(uint32_t));
-    uint32_t *wc = malloc(((size_t)W + 1) * sizeof(uint32_t));
-    uint64_t *dw = malloc(((size_t)W + 1) * sizeof(uint64_t));
+    uint32_t *wc = malloc(((size_t)dcap + 1) * sizeof(uint32_t));
+    uint64_t *dw = malloc(((size_t)dcap + 1) * sizeof(uint64_t));
     double *dlog = NULL;
     float *dnb = NULL;
     uint8_t *dtitle = NULL;
@@ -192,6 +196,36 @@ int wn_features_begin(const winnow_doc *d, const wn_page_scores *ps, const char 
         uint32_t s = (uint32_t)((w * 0x9E3779B97F4A7C15ull) >> 40) & (cap - 1);
         while (wk[s] && wk[s] != w) s = (s + 1) & (cap - 1);
         if (!wk[s]) {
+            if (nd + 1 > dcap) {
+                /* half full: twice the slots, the words placed again */
+                if (cap > UINT32_MAX / 2) goto done;
+                uint32_t ncap = cap * 2;
+                uint64_t *nk = calloc(ncap, sizeof(uint64_t));
+                uint32_t *ni = malloc((size_t)ncap * sizeof(uint32_t));
+                uint32_t *nc = realloc(wc, ((size_t)ncap / 2 + 1) * sizeof(uint32_t));
+                if (nc) wc = nc;
+                uint64_t *ndw = realloc(dw, ((size_t)ncap / 2 + 1) * sizeof(uint64_t));
+                if (ndw) dw = ndw;
+                if (!nk || !ni || !nc || !ndw) {
+                    free(nk);
+                    free(ni);
+                    goto done;
+                }
+                for (uint32_t k = 0; k < nd; k++) {
+                    uint32_t q = (uint32_t)((dw[k] * 0x9E3779B97F4A7C15ull) >> 40) & (ncap - 1);
+                    while (nk[q]) q = (q + 1) & (ncap - 1);
+                    nk[q] = dw[k];
+                    ni[q] = k;
+                }
+                free(wk);
+                free(wid);
+                wk = nk;
+                wid = ni;
+                cap = ncap;
+                dcap = ncap / 2;
+                s = (uint32_t)((w * 0x9E3779B97F4A7C15ull) >> 40) & (cap - 1);
+                while (wk[s]) s = (s + 1) & (cap - 1);
+            }
             wk[s] = w;
             wid[s] = nd;
             wc[nd] = 0;
