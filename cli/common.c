@@ -285,9 +285,15 @@ int cli_inputs_next(cli_inputs *in, cli_page *page)
         if (*warning && !in->o->quiet) cli_report("winnow: warning: %s\n", warning);
         account_skips(in, warning);
         if (r == WINNOW_OK) {
-            page->data = malloc(rec.len ? rec.len : 1);
-            if (!page->data) { cli_report("winnow: out of memory\n"); in->failed++; break; }
-            if (rec.len) memcpy(page->data, rec.data, rec.len);
+            /* a file's bytes are taken from the reader, not copied: a
+             * large page is held once */
+            size_t taken = 0;
+            page->data = rec.len ? winnow_reader_take(in->reader, &taken) : NULL;
+            if (!page->data) {
+                page->data = malloc(rec.len ? rec.len : 1);
+                if (!page->data) { cli_report("winnow: out of memory\n"); in->failed++; break; }
+                if (rec.len) memcpy(page->data, rec.data, rec.len);
+            }
             page->len = rec.len;
             page->url = dup_or_null(rec.url ? rec.url : in->o->url);
             page->charset = dup_or_null(rec.charset ? rec.charset : in->o->charset);

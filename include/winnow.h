@@ -431,6 +431,14 @@ WINNOW_API winnow_input_format winnow_reader_format(const winnow_reader *r);
  * known (a pipe), 1 otherwise. */
 WINNOW_API int winnow_reader_progress(const winnow_reader *r, unsigned long long *done, unsigned long long *total);
 WINNOW_API void winnow_reader_close(winnow_reader *r);
+/* Hands the bytes of the record the last winnow_reader_next() returned to
+ * the caller, who frees them with free(): a page kept past the next record
+ * (a queue, another thread) without a copy. *len gets their length. NULL
+ * when they are not a buffer of their own (a WARC or JSONL record lies in
+ * the buffers the reader goes on reading), already taken, or there is no
+ * record: copy rec.data then. After a take, rec.data points at the taken
+ * bytes. */
+WINNOW_API void *winnow_reader_take(winnow_reader *r, size_t *len);
 
 /* ------------------------------------------------------------------------
  * Site models: many pages of one site reveal its template (site-level

@@ -214,6 +214,7 @@ size_t winnow_reader_too_large(const winnow_reader *r);
 winnow_input_format winnow_reader_format(const winnow_reader *r);
 int winnow_reader_progress(const winnow_reader *r, unsigned long long *done, unsigned long long *total);
 void winnow_reader_close(winnow_reader *r);
+void *winnow_reader_take(winnow_reader *r, size_t *len);
 
 typedef struct winnow_sitedb winnow_sitedb;
 typedef struct winnow_site winnow_site;

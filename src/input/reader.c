@@ -853,6 +853,23 @@ static int stream_next(winnow_reader *r, winnow_record *rec)
     return 1;
 }
 
+/* A file's bytes are a buffer of their own: handed over, not copied. */
+static void *file_take(winnow_reader *r, size_t *len)
+{
+    file_state *f = r->state;
+    if (!f || !f->data.data || f->data.oom) return NULL;
+    char *p = f->data.data;
+    *len = f->data.len;
+    /* what was reserved past the page goes back (a regular file's buffer
+     * fits it already) */
+    if (f->data.cap > f->data.len + 1) {
+        char *q = realloc(p, f->data.len + 1);
+        if (q) p = q;
+    }
+    wn_buf_init(&f->data);
+    return p;
+}
+
 static file_state *new_file_state(winnow_reader *r)
 {
     file_state *f = calloc(1, sizeof *f);
@@ -865,6 +882,7 @@ static file_state *new_file_state(winnow_reader *r)
     wn_buf_init(&f->path);
     r->state = f;
     r->close_state = file_close;
+    r->take = file_take;
     return f;
 }
 
@@ -1133,6 +1151,14 @@ size_t winnow_reader_skipped(const winnow_reader *r) { return r ? r->skipped : 0
 size_t winnow_reader_too_large(const winnow_reader *r) { return r ? r->too_large : 0; }
 
 winnow_input_format winnow_reader_format(const winnow_reader *r) { return r ? r->format : WINNOW_INPUT_AUTO; }
+
+void *winnow_reader_take(winnow_reader *r, size_t *len)
+{
+    size_t n = 0;
+    void *p = r && r->take && r->status == WINNOW_OK ? r->take(r, &n) : NULL;
+    if (len) *len = p ? n : 0;
+    return p;
+}
 
 int winnow_reader_progress(const winnow_reader *r, unsigned long long *done, unsigned long long *total)
 {

@@ -134,6 +134,8 @@ struct winnow_reader {
     void *state;
     int  (*next)(winnow_reader *r, winnow_record *rec);
     void (*close_state)(winnow_reader *r);
+    /* winnow_reader_take: the last record's bytes, given up; NULL: none */
+    void *(*take)(winnow_reader *r, size_t *len);
 };
 
 /* The reader fails (finally) with st; fmt says why. */

@@ -564,6 +564,52 @@ static void test_warc_handmade(void)
 
 /* The same records read from memory: a WARC, its gzip members, JSON lines,
  * one page, nothing; the name stands for the file in the sources. */
+/* winnow_reader_take: a file's bytes are handed over, not copied; the
+ * reader goes on with a buffer of its own; a WARC record is not a buffer
+ * of its own and is not given up. */
+static void test_take(void)
+{
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s", tmp_path("take"));
+    mkdir(dir, 0755);
+    write_str(tmp_path("take/a.html"), "<p>first page</p>");
+    write_str(tmp_path("take/b.html"), "<p>second</p>");
+    winnow_reader *r = open_limited(dir, 0);
+    winnow_record rec = {sizeof rec};
+    size_t len = 99;
+    CHECK(winnow_reader_take(r, &len) == NULL); /* no record yet */
+    CHECK_EQ(len, 0);
+    CHECK_EQ(winnow_reader_next(r, &rec), WINNOW_OK);
+    char *a = winnow_reader_take(r, &len);
+    CHECK(a != NULL);
+    CHECK_EQ(len, strlen("<p>first page</p>"));
+    CHECK(a && memcmp(a, "<p>first page</p>", len) == 0);
+    CHECK(winnow_reader_take(r, &len) == NULL); /* taken already */
+    CHECK_EQ(winnow_reader_next(r, &rec), WINNOW_OK);
+    CHECK_EQ(rec.len, strlen("<p>second</p>"));
+    CHECK(memcmp(rec.data, "<p>second</p>", rec.len) == 0);
+    CHECK(a && memcmp(a, "<p>first page</p>", strlen("<p>first page</p>")) == 0); /* still the caller's */
+    free(a);
+    char *b = winnow_reader_take(r, &len);
+    CHECK(b && len == strlen("<p>second</p>") && memcmp(b, "<p>second</p>", len) == 0);
+    free(b);
+    CHECK_EQ(winnow_reader_next(r, &rec), WINNOW_END);
+    winnow_reader_close(r);
+
+    wn_buf w;
+    wn_buf_init(&w);
+    size_t starts[32];
+    build_warc(&w, starts);
+    char err[600];
+    r = NULL;
+    CHECK_EQ(winnow_reader_open_memory(w.data, w.len, "crawl.warc", NULL, &r, err, sizeof err), WINNOW_OK);
+    CHECK_EQ(winnow_reader_next(r, &rec), WINNOW_OK);
+    CHECK(winnow_reader_take(r, &len) == NULL);
+    CHECK_EQ(len, 0);
+    winnow_reader_close(r);
+    wn_buf_free(&w);
+}
+
 static void test_memory(void)
 {
     wn_buf w, gz;
@@ -1293,6 +1339,7 @@ int main(void)
     RUN(test_warc_corpus);
     RUN(test_warc_handmade);
     RUN(test_memory);
+    RUN(test_take);
     RUN(test_warc_truncated);
     RUN(test_warc_junk);
     RUN(test_warc_bad_length);
