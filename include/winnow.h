@@ -148,6 +148,14 @@ typedef struct winnow_options {
                                 (trained from site-level labels by `winnow train`); default 1 */
     int smooth;              /* smooth classifier scores over the DOM tree (isotonic
                                 regression); default 1 */
+    /* The node budget, which bounds a page's memory by its size whatever
+       its markup: a page gets max(node_floor, its bytes / node_bytes) DOM
+       nodes. Past them elements are read as plain text of their parent (a
+       block's on a line of its own), and the page is WINNOW_PARTIAL with a
+       warning. Real pages stay far inside it (about 80 bytes a node is
+       usual; 20 is dense). Defaults 64 and 150000; node_bytes 0: no budget. */
+    unsigned node_bytes;
+    unsigned node_floor;
 } winnow_options;
 
 /* Fills *o with the defaults; struct_size is sizeof *o as the caller

@@ -41,6 +41,9 @@ struct winnow_engine {
 };
 
 #define DEFAULT_MAX_INPUT ((size_t)256 << 20)
+/* the node budget (winnow_options.node_bytes, node_floor) */
+#define WN_NODE_BYTES 96u
+#define WN_NODE_FLOOR 100000u
 #define ARENA_KEEP ((size_t)256 << 20)
 /* and of the scratch arena: a stage's temporaries on an ordinary page */
 #define SCRATCH_KEEP ((size_t)32 << 20)
@@ -118,6 +121,8 @@ static void options_default(winnow_options *o)
     o->include_title = 1;
     o->classifier = 1;
     o->smooth = 1;
+    o->node_bytes = WN_NODE_BYTES;
+    o->node_floor = WN_NODE_FLOOR;
 }
 
 winnow_status winnow_options_default(winnow_options *o, size_t struct_size)
@@ -142,6 +147,7 @@ winnow_status winnow_engine_new(const winnow_options *opt, winnow_engine **out)
     if (!e->opt.max_input_bytes) e->opt.max_input_bytes = DEFAULT_MAX_INPUT;
     if (!e->opt.max_depth) e->opt.max_depth = 512;
     e->parser = wn_parser_new(e->opt.max_depth);
+    if (e->parser) wn_parser_set_node_budget(e->parser, e->opt.node_bytes, e->opt.node_floor);
     e->hints = calloc(1, sizeof *e->hints); /* keys zero: empty */
     if (!e->parser || !e->hints) {
         wn_parser_free(e->parser);
@@ -402,6 +408,12 @@ status:
     if (d->dom.depth_capped && w < sizeof d->warning) {
         w += (size_t)snprintf(d->warning + w, sizeof d->warning - w, "%s%u start tags past nesting depth %u dropped",
                               w ? "; " : "", d->dom.depth_capped, e->opt.max_depth);
+        d->status = WINNOW_PARTIAL;
+    }
+    if (d->dom.flattened && w < sizeof d->warning) {
+        w += (size_t)snprintf(d->warning + w, sizeof d->warning - w,
+                              "%s%u elements past the node budget read as text (%u nodes kept)", w ? "; " : "",
+                              d->dom.flattened, d->dom.count);
         d->status = WINNOW_PARTIAL;
     }
     if (d->dom.unclosed && w < sizeof d->warning) {

@@ -59,6 +59,8 @@ typedef struct winnow_options {
     int include_title;
     int classifier;
     int smooth;
+    unsigned node_bytes;
+    unsigned node_floor;
 } winnow_options;
 
 winnow_status winnow_options_default(winnow_options *o, size_t struct_size);

@@ -17,6 +17,7 @@ enum {
     WN_NF_HIDDEN = 1 << 0,   /* hidden attribute / display:none / aria-hidden */
     WN_NF_LINK   = 1 << 1,   /* inside an <a href> */
     WN_NF_PRE    = 1 << 2,   /* inside <pre>: whitespace is kept */
+    WN_NF_FLAT   = 1 << 3,   /* text of elements past the node budget: '\n' ends a block's line */
 };
 
 typedef struct wn_attr {
@@ -58,6 +59,7 @@ typedef struct wn_dom {
     const char *lang;       /* <html lang> or "" */
     /* set when the input was cut to stay within limits (depth, size) */
     uint32_t depth_capped;
+    uint32_t flattened;     /* elements past the node budget read as text (wn_parser_set_node_budget) */
     uint32_t unclosed;      /* raw-text elements closed by the repair pass */
 } wn_dom;
 

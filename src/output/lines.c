@@ -67,12 +67,17 @@ static void block_break(lines *L, int blank)
     if (blank) L->blank_before = 1;
 }
 
-static void append_text(lines *L, const char *s, size_t n)
+static void append_text(lines *L, const char *s, size_t n, int flat)
 {
     size_t i = 0;
     while (i < n) {
         size_t start = i;
         int32_t cp = wn_utf8_next(s, n, &i);
+        if (flat && cp == '\n' && !L->in_pre) {
+            /* a flattened block ended (wn_parser_set_node_budget) */
+            put_line(L);
+            continue;
+        }
         if (L->in_pre) {
             if (cp == '\n') {
                 if (L->markdown) {
@@ -391,7 +396,7 @@ static void on_text(void *ctx, const winnow_doc *d, uint32_t i)
 {
     lines *L = ctx;
     const wn_node *x = &d->dom.nodes[i];
-    append_text(L, d->dom.text + x->text_begin, x->text_len);
+    append_text(L, d->dom.text + x->text_begin, x->text_len, (x->flags & WN_NF_FLAT) != 0);
 }
 
 static void render_into(const winnow_doc *d, wn_buf *out, int markdown, int all)

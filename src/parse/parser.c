@@ -39,6 +39,12 @@ struct wn_parser {
     size_t nspine, spine_cap;
     size_t chunk;       /* input piece fed to the tree builder at a time; 0: the default */
     int keep_blank;     /* keep white-space-only text between line breaks */
+    /* end-tag tokens of the piece being parsed (see free_closers) */
+    myhtml_token_node_t **closers;
+    size_t nclosers, closers_cap;
+    int closers_oom;
+    unsigned node_bytes; /* node budget: page bytes per node, 0 none (wn_parser_set_node_budget) */
+    uint32_t node_floor; /* ... and the nodes every page gets whatever its size */
 };
 
 static int grow(void **ptr, size_t *cap, size_t need, size_t elem)
@@ -101,6 +107,7 @@ void wn_parser_free(wn_parser *p)
     free(p->jsonld);
     free(p->jsonld_len);
     free(p->spine);
+    free(p->closers);
     free(p);
 }
 
@@ -290,10 +297,23 @@ static void unlink_script_wrappers(wn_dom *dom)
 typedef struct spine_ent spine_ent;
 struct spine_ent {
     myhtml_tree_node_t *mh;
-    uint32_t idx;                /* its index in the DOM */
+    uint32_t idx;                /* its index in the DOM (its parent's when flattened) */
     myhtml_tree_node_t *cursor;  /* last child copied but kept in the tree, NULL: none */
     size_t nattr;                /* attributes when copied */
+    uint8_t flat;                /* past the node budget: read as its parent's text */
+    uint8_t flat_kind;           /* ... and then its FLAT_* bits */
 };
+
+/* What a flattened element's end means for the text after it: a block's
+ * ends a line; a link's ends link text. */
+enum { FLAT_BREAK = 1, FLAT_LINK = 2 };
+
+/* A level of emit_subtree's walk: the DOM parent of the level's nodes and
+ * the FLAT_* bits of the element walked into when it was flattened. */
+typedef struct walk_ent {
+    uint32_t parent;
+    uint8_t flat_kind;
+} walk_ent;
 
 typedef struct build_ctx {
     wn_parser *p;
@@ -309,6 +329,16 @@ typedef struct build_ctx {
     /* per harvest: open elements and pinned nodes with their ancestors, sorted */
     const void **open, **pinned;
     size_t nopen, npinned, open_cap, pinned_cap;
+    /* the node budget: past `budget` nodes, elements are not copied and
+     * their text joins the text before it (flatten) */
+    uint32_t budget;
+    uint32_t flattened;  /* elements read as text */
+    char pending_sep;    /* a flattened block began or ended since the last text: '\n' */
+    uint32_t flat_link;  /* flattened links open around the text being read */
+    uint32_t merge_node; /* the text node merged into last, and its bytes: */
+    uint64_t merge_link, merge_total; /* of link text, and in all */
+    walk_ent *walk;
+    size_t walk_cap;
 } build_ctx;
 
 enum { BUILD_OK = 0, BUILD_REDO = 100 }; /* or a wn_parse_status */
@@ -370,6 +400,86 @@ static void set_position(build_ctx *b, wn_node *x, myhtml_tree_node_t *n)
     x->line = line_at(b, pos.begin);
 }
 
+static uint8_t flat_kind(myhtml_tree_node_t *n, uint16_t t)
+{
+    uint8_t k = 0;
+    if (t == WN_TAG_BR || wn_tag_has(t, WN_TF_BREAK | WN_TF_TABLE)) k |= FLAT_BREAK;
+    if (t == WN_TAG_A && myhtml_attribute_by_key(n, "href", 4)) k |= FLAT_LINK;
+    return k;
+}
+
+/* Past the node budget an element is not copied: its children go to its
+ * parent (*idx is the parent's index) and its text joins the text around
+ * it, a block's on a line of its own. The title and the page's JSON-LD
+ * come before any budget runs out (they are in the head). */
+static int flatten_element(build_ctx *b, myhtml_tree_node_t *n, uint16_t t, uint32_t parent, uint32_t *idx,
+                           int *descend)
+{
+    b->flattened++;
+    if (flat_kind(n, t) & FLAT_BREAK) b->pending_sep = '\n';
+    *idx = parent;
+    *descend = myhtml_node_child(n) != NULL;
+    return BUILD_OK;
+}
+
+
+/* Past the node budget, text whose parent's last child is the last text
+ * copied is appended to it (after the line break of a flattened block),
+ * so a page's nodes stay within the budget and its text is all there.
+ * *merged is 0 when it cannot be, and the text gets a node of its own. */
+static int merge_text(build_ctx *b, myhtml_tree_node_t *n, uint32_t parent, uint32_t *idx, int *merged)
+{
+    wn_parser *p = b->p;
+    wn_dom *dom = b->dom;
+    *merged = 0;
+    uint32_t last = dom->nodes[parent].last_child;
+    if (last == WN_NONE) return BUILD_OK;
+    wn_node *x = &dom->nodes[last];
+    if (x->tag != WN_TAG_TEXT || (size_t)x->text_begin + x->text_len + 1 != dom->text_len) return BUILD_OK;
+    size_t len = 0;
+    const char *s = myhtml_node_text(n, &len);
+    size_t sep = b->pending_sep ? 1 : 0;
+    if (dom->text_len + sep + len + 1 >= UINT32_MAX || (size_t)x->text_len + sep + len >= UINT32_MAX)
+        return WN_PARSE_TOO_LARGE;
+    /* in flattened text a line break is a block's end: the text's own are
+     * spaces (outside <pre>, where they are the same when shown) */
+    int pre = (x->flags & WN_NF_PRE) != 0;
+    if (!(x->flags & WN_NF_FLAT) && !pre)
+        for (char *q = dom->text + x->text_begin, *e = q + x->text_len; q < e; q++)
+            if (*q == '\n') *q = ' ';
+    x->flags |= WN_NF_FLAT;
+    /* the merged node is link text when most of its text is: a page of a
+     * million links stays a link list past the budget */
+    if (b->merge_node != last) {
+        b->merge_node = last;
+        b->merge_total = x->text_len;
+        b->merge_link = (x->flags & WN_NF_LINK) ? x->text_len : 0;
+    }
+    b->merge_total += len;
+    if (b->flat_link || (dom->nodes[parent].flags & WN_NF_LINK)) b->merge_link += len;
+    if (2 * b->merge_link > b->merge_total) x->flags |= WN_NF_LINK;
+    else x->flags &= (uint16_t)~WN_NF_LINK;
+    if (!grow((void **)&p->text, &p->text_cap, dom->text_len + sep + len + 1, 1)) return WN_PARSE_NOMEM;
+    dom->text = p->text;
+    char *end = dom->text + dom->text_len - 1; /* over the terminating NUL */
+    if (sep) *end++ = b->pending_sep;
+    if (s && len) memcpy(end, s, len);
+    if (!pre)
+        for (size_t k = 0; k < len; k++)
+            if (end[k] == '\n') end[k] = ' ';
+    end[len] = '\0';
+    x->text_len += (uint32_t)(sep + len);
+    dom->text_len += sep + len;
+    myhtml_position_t pos = myhtml_node_raw_position(n);
+    size_t stop = pos.begin + pos.length;
+    if (stop > b->srclen) stop = b->srclen;
+    if (stop > x->src_begin) x->src_len = (uint32_t)(stop - x->src_begin);
+    b->pending_sep = 0;
+    *idx = last;
+    *merged = 1;
+    return BUILD_OK;
+}
+
 /* Copies node n under parent. *idx is its index, WN_NONE when skipped;
  * *descend says whether its children follow. */
 static int emit_node(build_ctx *b, myhtml_tree_node_t *n, uint32_t parent, uint32_t *idx, int *descend)
@@ -398,6 +508,13 @@ static int emit_node(build_ctx *b, myhtml_tree_node_t *n, uint32_t parent, uint3
         }
     }
     if (keep != VISIT_KEEP) return BUILD_OK;
+    if (dom->count >= b->budget) {
+        if (t != WN_TAG_TEXT) return flatten_element(b, n, t, parent, idx, descend);
+        int merged;
+        int rc = merge_text(b, n, parent, idx, &merged);
+        if (rc != BUILD_OK || merged) return rc;
+    }
+    b->pending_sep = 0;
     if (dom->count >= UINT32_MAX - 1) return WN_PARSE_TOO_LARGE;
     if (!grow((void **)&p->nodes, &p->nodes_cap, (size_t)dom->count + 1, sizeof(wn_node))) return WN_PARSE_NOMEM;
     dom->nodes = p->nodes;
@@ -421,6 +538,7 @@ static int emit_node(build_ctx *b, myhtml_tree_node_t *n, uint32_t parent, uint3
         size_t len = 0;
         const char *s = myhtml_node_text(n, &len);
         x->name = "#text";
+        if (b->flat_link) x->flags |= WN_NF_LINK;
         if (dom->text_len + len + 1 >= UINT32_MAX) return WN_PARSE_TOO_LARGE;
         if (!grow((void **)&p->text, &p->text_cap, dom->text_len + len + 1, 1)) return WN_PARSE_NOMEM;
         dom->text = p->text;
@@ -487,22 +605,40 @@ static int emit_subtree(build_ctx *b, myhtml_tree_node_t *root, uint32_t parent)
 {
     uint32_t i;
     int descend;
+    uint32_t before = b->flattened;
     int rc = emit_node(b, root, parent, &i, &descend);
     if (rc != BUILD_OK || !descend) return rc;
+    /* the walk's levels: the parent to go back to and whether the level
+     * left was a flattened block (its end breaks the line) */
+    size_t depth = 0;
+    uint8_t root_kind = b->flattened != before ? flat_kind(root, map_tag(b->p, root)) : 0;
+    if (root_kind & FLAT_LINK) b->flat_link++;
     parent = i;
     myhtml_tree_node_t *n = myhtml_node_child(root);
     while (n) {
+        before = b->flattened;
         rc = emit_node(b, n, parent, &i, &descend);
         if (rc != BUILD_OK) return rc;
         if (descend) {
+            if (!grow((void **)&b->walk, &b->walk_cap, depth + 1, sizeof *b->walk)) return WN_PARSE_NOMEM;
+            uint8_t kind = b->flattened != before ? flat_kind(n, map_tag(b->p, n)) : 0;
+            if (kind & FLAT_LINK) b->flat_link++;
+            b->walk[depth++] = (walk_ent){parent, kind};
             parent = i;
             n = myhtml_node_child(n);
             continue;
         }
         int ups;
         n = next_in_walk(n, root, &ups);
-        while (ups-- > 0) parent = b->dom->nodes[parent].parent;
+        while (ups-- > 0 && depth > 0) {
+            walk_ent w = b->walk[--depth];
+            parent = w.parent;
+            if (w.flat_kind & FLAT_BREAK) b->pending_sep = '\n';
+            if (w.flat_kind & FLAT_LINK) b->flat_link--;
+        }
     }
+    if (root_kind & FLAT_BREAK) b->pending_sep = '\n';
+    if (root_kind & FLAT_LINK) b->flat_link--;
     return BUILD_OK;
 }
 
@@ -617,11 +753,15 @@ static int harvest(build_ctx *b, int final)
                     /* everything before it is copied: it joins the spine */
                     uint32_t i;
                     int descend;
+                    uint32_t before = b->flattened;
                     int rc = emit_node(b, c, top->idx, &i, &descend);
                     if (rc != BUILD_OK) return rc;
                     if (!grow((void **)&p->spine, &p->spine_cap, p->nspine + 1, sizeof *p->spine))
                         return WN_PARSE_NOMEM;
-                    p->spine[p->nspine++] = (spine_ent){c, i, NULL, attr_count(c)};
+                    uint8_t flat = b->flattened != before;
+                    uint8_t kind = flat ? flat_kind(c, t) : 0;
+                    if (kind & FLAT_LINK) b->flat_link++;
+                    p->spine[p->nspine++] = (spine_ent){c, i, NULL, attr_count(c), flat, kind};
                     break;
                 }
                 if (top_open && (!next || (myhtml_node_tag_id(c) == MyHTML_TAG__TEXT &&
@@ -642,7 +782,9 @@ static int harvest(build_ctx *b, int final)
         if (myhtml_node_parent(top->mh) != up->mh || attr_count(top->mh) != top->nattr) return BUILD_REDO;
         /* copied before its tag was read (an implied body), its place may
          * have changed since */
-        set_position(b, &b->dom->nodes[top->idx], top->mh);
+        if (!top->flat) set_position(b, &b->dom->nodes[top->idx], top->mh);
+        if (top->flat_kind & FLAT_BREAK) b->pending_sep = '\n';
+        if (top->flat_kind & FLAT_LINK) b->flat_link--;
         p->nspine--;
         if (!final && !in_set(b->pinned, b->npinned, top->mh) && !myhtml_node_child(top->mh))
             delete_subtree(p->tree, top->mh);
@@ -655,6 +797,10 @@ static wn_parse_status build_begin(build_ctx *b)
     wn_parser *p = b->p;
     wn_dom *dom = b->dom;
     memset(dom, 0, sizeof *dom);
+    b->flattened = 0;
+    b->pending_sep = 0;
+    b->flat_link = 0;
+    b->merge_node = WN_NONE;
     if (!grow((void **)&p->nodes, &p->nodes_cap, 1, sizeof(wn_node))) return WN_PARSE_NOMEM;
     dom->nodes = p->nodes;
     dom->attrs = p->attrs;
@@ -883,12 +1029,50 @@ static void release_large(wn_parser *p, size_t input_len)
     }
 }
 
+/* The tree builder frees an element's token with the element, but an end
+ * tag's token is never attached to anything: it stays in its pool until
+ * the whole page is done, about 100 bytes a tag (on a page of tags nested
+ * and closed, four times the page). Fed in pieces, the end tags of a
+ * piece are noted as the tokenizer hands them over (before the tree
+ * builder reads them), and once the piece is built they go back to the
+ * pool. One the tree builder turned into a start tag (</br> is read as
+ * <br>) is no longer an end tag and is left alone, as is one with
+ * attributes (their strings are the pool's too). */
+static void *note_closer(myhtml_tree_t *tree, myhtml_token_node_t *token, void *ctx)
+{
+    (void)tree;
+    wn_parser *p = ctx;
+    if ((token->type & MyHTML_TOKEN_TYPE_CLOSE) && !token->attr_first && !p->closers_oom) {
+        if (grow((void **)&p->closers, &p->closers_cap, p->nclosers + 1, sizeof *p->closers))
+            p->closers[p->nclosers++] = token;
+        else
+            p->closers_oom = 1; /* the rest wait for the end of the page */
+    }
+    return ctx;
+}
+
+static void free_closers(wn_parser *p)
+{
+    for (size_t k = 0; k < p->nclosers; k++) {
+        myhtml_token_node_t *t = p->closers[k];
+        if ((t->type & MyHTML_TOKEN_TYPE_CLOSE) && !t->attr_first) mcobject_async_free(p->tree->token->nodes_obj, t);
+    }
+    p->nclosers = 0;
+}
+
 /* Pages up to this size are parsed whole; larger ones in pieces of it. */
 #ifndef CHUNK_BYTES
 #define CHUNK_BYTES ((size_t)1 << 20) /* a build may set it smaller to test the piecewise path */
 #endif
 
 void wn_parser_set_chunk(wn_parser *p, size_t bytes) { p->chunk = bytes; }
+
+void wn_parser_set_node_budget(wn_parser *p, unsigned bytes_per_node, uint32_t floor)
+{
+    p->node_bytes = bytes_per_node;
+    /* room for the document's own elements whatever the setting */
+    p->node_floor = floor < 64 ? 64 : floor;
+}
 void wn_parser_keep_blank(wn_parser *p, int keep) { p->keep_blank = keep; }
 
 static wn_parse_status build_dom_from(build_ctx *b, const char *src, size_t srclen, size_t chunk)
@@ -898,6 +1082,9 @@ static wn_parse_status build_dom_from(build_ctx *b, const char *src, size_t srcl
     int rc = build_begin(b);
     if (rc != WN_PARSE_OK) return rc;
     b->chunked = srclen > chunk;
+    p->nclosers = 0;
+    p->closers_oom = 0;
+    myhtml_callback_after_token_done_set(p->tree, b->chunked ? note_closer : NULL, p);
     if (!b->chunked) {
         if (myhtml_parse(p->tree, MyENCODING_UTF_8, src, srclen) != MyHTML_STATUS_OK) return WN_PARSE_FAILED;
     } else {
@@ -911,6 +1098,7 @@ static wn_parse_status build_dom_from(build_ctx *b, const char *src, size_t srcl
             if (myhtml_parse_chunk(p->tree, src + off, n) != MyHTML_STATUS_OK) return WN_PARSE_FAILED;
             rc = harvest(b, 0);
             if (rc != BUILD_OK) return rc;
+            free_closers(p);
         }
         if (myhtml_parse_chunk_end(p->tree) != MyHTML_STATUS_OK) return WN_PARSE_FAILED;
     }
@@ -952,6 +1140,12 @@ static wn_parse_status parse(wn_parser *p, const char *utf8, size_t len, wn_aren
         b.src = src;
         b.srclen = srclen;
         b.store = store;
+        b.budget = UINT32_MAX;
+        if (p->node_bytes) {
+            size_t want = srclen / p->node_bytes;
+            if (want < p->node_floor) want = p->node_floor;
+            if (want < UINT32_MAX) b.budget = (uint32_t)want;
+        }
         /* newline index for line numbers */
         uint32_t nlines = 0;
         for (const char *q = src; (q = memchr(q, '\n', (size_t)(src + srclen - q))) != NULL; q++) nlines++;
@@ -969,6 +1163,8 @@ static wn_parse_status parse(wn_parser *p, const char *utf8, size_t len, wn_aren
         }
         free(b.open);
         free(b.pinned);
+        free(b.walk);
+        dom->flattened = b.flattened;
         dom->depth_capped = (uint32_t)(rep.dropped > UINT32_MAX ? UINT32_MAX : rep.dropped);
         dom->unclosed = (uint32_t)(rep.closed > UINT32_MAX ? UINT32_MAX : rep.closed);
     }

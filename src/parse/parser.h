@@ -53,6 +53,15 @@ void wn_parser_reclaim(wn_parser *p, wn_dom_store *store);
  * default, 1 MiB). The DOM is the same for any size; tests set small ones. */
 void wn_parser_set_chunk(wn_parser *p, size_t bytes);
 
+/* The node budget: a page gets max(floor, its bytes / bytes_per_node)
+ * nodes (bytes_per_node 0: no budget, the default for a parser). Past it,
+ * elements are not copied: their children go to their parent and their
+ * text is appended to the text before it, a block's after a line break.
+ * Every later stage keeps arrays per node, so this bounds a page's memory
+ * by its size for any shape of markup; dom->flattened counts the elements
+ * read as text. */
+void wn_parser_set_node_budget(wn_parser *p, unsigned bytes_per_node, uint32_t floor);
+
 /* Text nodes of white space alone between two line breaks are dropped from
  * the DOM (they show nothing; see drop_blank_text). keep != 0 keeps them,
  * for tests that compare a DOM with the markup it came from. */

@@ -641,6 +641,45 @@ static void test_piecewise_parse_same_dom(void)
         }
         wn_arena_free(&aa);
     }
+    /* with a node budget of 64 (wn_parser_set_node_budget): the same
+     * flattened DOM whole and in pieces, nested, inline, table and link
+     * elements past it, and pages the budget does not reach unchanged */
+    wn_buf mixed;
+    wn_buf_init(&mixed);
+    wn_buf_puts(&mixed, "<html><head><title>mixed</title></head><body>\n");
+    for (int i = 0; i < 120; i++)
+        wn_buf_printf(&mixed, "<div><p>t%d <b>b<i>i</i></b> <a href=/x%d>l</a></p><ul><li>x</li><li><a href=/y>y</a></li></ul>"
+                              "<table><tr><td>c%d</td><td>d</td></tr></table><pre>p\n q</pre></div>\n", i, i, i);
+    wn_buf_puts(&mixed, "</body></html>\n");
+    CHECK(!mixed.oom);
+    wn_parser_set_node_budget(whole, 1000000, 64);
+    wn_parser_set_node_budget(piece, 1000000, 64);
+    for (size_t k = 0; k <= sizeof pages / sizeof pages[0] + 1; k++) {
+        size_t np = sizeof pages / sizeof pages[0];
+        const char *html = k < np ? pages[k] : k == np ? flat.data : mixed.data;
+        size_t len = k < np ? strlen(html) : k == np ? flat.len : mixed.len;
+        wn_arena aa;
+        wn_arena_init(&aa);
+        wn_dom da;
+        CHECK_EQ(wn_parser_parse(whole, html, len, &aa, &da, 1), WN_PARSE_OK);
+        CHECK(dom_invariants_hold(&da));
+        if (k >= np) CHECK(da.flattened > 0 && da.count < 400);
+        for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+            wn_parser_set_chunk(piece, sizes[z]);
+            wn_arena ab;
+            wn_arena_init(&ab);
+            wn_dom db;
+            CHECK_EQ(wn_parser_parse(piece, html, len, &ab, &db, 1), WN_PARSE_OK);
+            if (!same_dom(&da, &db) || da.flattened != db.flattened) {
+                fprintf(stderr, "  budget: page %zu, pieces of %zu bytes: not the whole parse's DOM\n", k, sizes[z]);
+                CHECK(0);
+            }
+            CHECK(dom_invariants_hold(&db));
+            wn_arena_free(&ab);
+        }
+        wn_arena_free(&aa);
+    }
+    wn_buf_free(&mixed);
     wn_buf_free(&flat);
     wn_parser_free(whole);
     wn_parser_free(piece);

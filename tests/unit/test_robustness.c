@@ -196,6 +196,16 @@ static void test_extreme_width_and_size(void)
 {
     size_t len;
     char *s;
+    /* these cases are about counts past 16 bits in the DOM itself: without
+     * the node budget, which would read most of them as text (its own test
+     * is test_node_budget) */
+    winnow_engine *saved = engine;
+    winnow_options o;
+    winnow_options_default(&o, sizeof o);
+    o.node_bytes = 0;
+    winnow_engine_new(&o, &engine);
+    CHECK(engine != NULL);
+    if (!engine) { engine = saved; return; }
 
     /* 100,000 sibling paragraphs: more siblings than a 16-bit index holds */
     s = repeat("<html><body><article>", "<p>A sentence, with words.</p>", 100000, "</article></body></html>", &len);
@@ -228,6 +238,94 @@ static void test_extreme_width_and_size(void)
     s = repeat("<body><p>lines", "<br>x", 200000, "</p>", &len);
     survives("200k <br>", s, len, WINNOW_OK);
     free(s);
+    winnow_engine_free(engine);
+    engine = saved;
+}
+
+/* Lines of s that are exactly line (with its newline). */
+static size_t count_lines(const char *s, const char *line)
+{
+    size_t n = 0, k = strlen(line);
+    for (const char *p = s; (p = strstr(p, line)) != NULL; p += k)
+        if ((p == s || p[-1] == '\n') && p[k] == '\n') n++;
+    return n;
+}
+
+/* The node budget (winnow_options.node_bytes, node_floor): past it,
+ * elements are read as their parent's text, a block's on a line of its
+ * own; the page says so and no text is lost. */
+static void test_node_budget(void)
+{
+    size_t len;
+    winnow_options o;
+    winnow_options_default(&o, sizeof o);
+    CHECK_EQ(o.node_bytes, 96);
+    CHECK_EQ(o.node_floor, 100000);
+    /* a budget of 2,000 nodes (the default's 100,000 is slow to reach
+     * under the sanitizers); 6,000 paragraphs, 12,000 nodes */
+    o.node_bytes = 1000000;
+    o.node_floor = 2000;
+    winnow_engine *e = NULL;
+    winnow_engine_new(&o, &e);
+    CHECK(e != NULL);
+    if (!e) return;
+    char *s = repeat("<html><body><article>", "<p>A sentence, with words.</p>", 6000, "</article></body></html>", &len);
+    extraction x = extract_with(e, s, len, NULL, NULL);
+    CHECK_EQ(x.status, WINNOW_PARTIAL);
+    CHECK_HAS(winnow_doc_warning(x.doc), "past the node budget read as text");
+    /* every paragraph, each on its line, the flattened ones too */
+    CHECK_EQ(count_lines(x.text, "A sentence, with words."), 6000);
+    CHECK(x.doc && renders_cleanly(x.doc));
+    extraction_free(&x);
+
+    /* no budget: the same text, and no warning */
+    winnow_options nb;
+    winnow_options_default(&nb, sizeof nb);
+    nb.node_bytes = 0;
+    winnow_engine *none = NULL;
+    winnow_engine_new(&nb, &none);
+    x = extract_with(none, s, len, NULL, NULL);
+    CHECK_EQ(x.status, WINNOW_OK);
+    CHECK_EQ(count_lines(x.text, "A sentence, with words."), 6000);
+    extraction_free(&x);
+    winnow_engine_free(none);
+    free(s);
+
+    /* links read as text stay link text: a page of links is a link list
+     * past the budget as before it, not content */
+    s = repeat("<html><body><div>", "<a href=\"/p/1\">a link to a page</a>\n", 6000, "</div></body></html>", &len);
+    x = extract_with(e, s, len, NULL, NULL);
+    CHECK_EQ(x.status, WINNOW_NO_MAIN);
+    CHECK_HAS(winnow_doc_warning(x.doc), "past the node budget read as text");
+    CHECK_STR(x.text, "");
+    extraction_free(&x);
+    free(s);
+    winnow_engine_free(e);
+
+    /* a small budget on an ordinary page: elements, inline and block,
+     * nested and not, past the first 64 nodes; their words are all there,
+     * words inside a flattened inline element are not split, blocks are */
+    winnow_options_default(&o, sizeof o);
+    o.node_bytes = 1000000;
+    o.node_floor = 64;
+    e = NULL;
+    winnow_engine_new(&o, &e);
+    char page[16384];
+    size_t at = (size_t)snprintf(page, sizeof page, "<html><head><title>Budget</title></head><body><article>");
+    for (int k = 0; k < 40; k++)
+        at += (size_t)snprintf(page + at, sizeof page - at,
+                               "<div><p>Para%d has <b>bo</b>ld and <a href=\"/x\">a link</a>, with words.</p>"
+                               "<ul><li>item%d one</li><li>item%d two</li></ul></div>\n",
+                               k, k, k);
+    snprintf(page + at, sizeof page - at, "</article></body></html>");
+    x = extract_str(e, page);
+    CHECK_EQ(x.status, WINNOW_PARTIAL);
+    CHECK_HAS(x.text, "Para39 has bold and a link, with words.");
+    CHECK_HAS(x.text, "\nitem39 one\nitem39 two\n");
+    CHECK_HAS(x.text, "Para0 has bold and a link, with words.");
+    CHECK(x.doc && renders_cleanly(x.doc));
+    extraction_free(&x);
+    winnow_engine_free(e);
 }
 
 static void test_unterminated_constructs(void)
@@ -328,6 +426,7 @@ int main(void)
     RUN(test_seeded_mutations);
     RUN(test_extreme_nesting);
     RUN(test_extreme_width_and_size);
+    RUN(test_node_budget);
     RUN(test_unterminated_constructs);
     RUN(test_encodings_end_to_end);
     RUN(test_binary_garbage);
