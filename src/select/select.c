@@ -492,6 +492,71 @@ static void keep_standfirst(winnow_doc *d, const wn_page_scores *ps)
     lb->headline = WN_NONE;
 }
 
+/* Whether href points to a profile on a social network: a "follow us"
+ * or "follow the author" plug; a link to one post (a tweet the story
+ * quotes), a hashtag, a search or a group is not. (Mail addresses are not
+ * plugs here: a contact page's or a report's last lines are its text.) */
+static int plug_href(const char *h, size_t n)
+{
+    static const char *const hosts[] = {"twitter.com/", "x.com/", "facebook.com/", "instagram.com/", "linkedin.com/",
+                                        "pinterest.", "youtube.com/", "t.me/", "xing.com/", "tiktok.com/",
+                                        "threads.net/", "mastodon.", "whatsapp.com/", "wa.me/"};
+    static const char *const posts[] = {"/status", "/posts/", "/p/", "/watch", "/videos/", "/photo", "/reel",
+                                        "/hashtag", "search", "/groups/", "/group/", "/events/"};
+    char b[256];
+    if (n >= sizeof b) n = sizeof b - 1;
+    for (size_t i = 0; i < n; i++) b[i] = (char)tolower((unsigned char)h[i]);
+    b[n] = 0;
+    const char *p = strstr(b, "://");
+    if (!p) return 0;
+    p += 3;
+    if (!strncmp(p, "www.", 4)) p += 4;
+    int social = 0;
+    for (size_t k = 0; k < sizeof hosts / sizeof *hosts && !social; k++) social = !strncmp(p, hosts[k], strlen(hosts[k]));
+    if (!social) return 0;
+    for (size_t k = 0; k < sizeof posts / sizeof *posts; k++)
+        if (strstr(p, posts[k])) return 0;
+    return 1;
+}
+
+/* End plugs: the last lines kept in the content block that send readers
+ * to the author's or the site's social network profiles: at most
+ * END_PLUG_MAX_CHARS characters each, END_PLUG_LINK_SHARE of them in
+ * links to such profiles, at the very end of the block's kept text (up to
+ * three of them, the last first). A story's own paragraph linking a quoted
+ * post is not one; a plug inside the text is left alone. Works in any
+ * language: the links say it. */
+static void drop_end_plugs(winnow_doc *d, const wn_page_scores *ps, uint32_t block)
+{
+    const float max_chars = WN_RULE(d, END_PLUG_MAX_CHARS);
+    if (max_chars <= 0.0f || block == WN_NONE) return;
+    const wn_dom *dom = &d->dom;
+    wn_labels *lb = &d->labels;
+    const uint32_t end = block + dom->nodes[block].size;
+    int dropped = 0;
+    uint32_t i = end;
+    while (i-- > block && dropped < 3) {
+        const wn_node *x = &dom->nodes[i];
+        if (x->tag == WN_TAG_TEXT || lb->unit[i] != i || !lb->keep[i] || ps->own[i].chars == 0) continue;
+        if ((float)ps->own[i].chars > max_chars) return;
+        /* a link of the unit's own (not of a unit inside it) to a profile */
+        uint32_t plug = 0;
+        for (uint32_t j = i + 1; j < i + x->size; j++) {
+            const wn_node *a = &dom->nodes[j];
+            if (a->tag != WN_TAG_A || lb->unit[j] != i) continue;
+            size_t hl = 0;
+            const char *h = wn_node_attr(dom, a, "href", &hl);
+            if (h && plug_href(h, hl)) plug += d->stats[j].chars;
+        }
+        /* the plug's links are a fair part of the line: an author's
+         * initials linked to a mail address under a paragraph are not */
+        if ((float)plug < WN_RULE(d, END_PLUG_LINK_SHARE) * (float)ps->own[i].chars) return;
+        lb->keep[i] = 0;
+        if (d->explain) d->explain->sel_why[i] = WN_WHY_END_PLUG;
+        dropped++;
+    }
+}
+
 void wn_keep_headline(winnow_doc *d, uint32_t container)
 {
     wn_labels *lb = &d->labels;
@@ -609,6 +674,7 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
         }
         if (lb->headline != WN_NONE && lb->headline < lb->container) keep_standfirst(d, ps);
         if (lb->unique) keep_lone_paragraphs(d, ps);
+        drop_end_plugs(d, ps, lb->container);
     }
     if (wn_fallback(d, ps, include_title) != 0) return -1;
     if (lb->source == WN_SOURCE_SCORER && best == WN_NONE) lb->source = WN_SOURCE_NONE;
