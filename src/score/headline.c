@@ -34,6 +34,24 @@ size_t wn_words_of(const char *s, size_t n, uint64_t *out, size_t cap)
     return count;
 }
 
+size_t wn_stems_of(const char *s, size_t n, uint64_t *out, size_t cap)
+{
+    size_t count = 0, i = 0;
+    while (i < n && count < cap) {
+        size_t k;
+        while (i < n && (k = separator(s, i, n)) != 0) i += k;
+        uint64_t h = 0xcbf29ce484222325ull;
+        size_t b = i;
+        while (i < n && separator(s, i, n) == 0) {
+            if (i - b < 5) h = (h ^ (unsigned char)tolower((unsigned char)s[i])) * 0x100000001b3ull;
+            i++;
+        }
+        /* a number ("2017") is no word of a story's own */
+        if (i - b >= 4 && !isdigit((unsigned char)s[b])) out[count++] = h;
+    }
+    return count;
+}
+
 /* A unit of one "word" (CJK text has no spaces: "Docker常用命令") is the
  * headline when its text is a part of the title making up at least a third
  * of it. */

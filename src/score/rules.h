@@ -171,6 +171,20 @@
       "an inline element (<font><b>Headline</b></font><br>) of a unit that holds more text (a line with the byline, "\
       "or the unit around the content block) is the headline when its words are the title's and at most this many " \
       "characters of text lie between it and the block; its own text is kept, not the unit's")                      \
+    X(NEAR_HEADLINE_LINES, 12.0f, 0.0f, "select",                                                                   \
+      "when no line matches the <title> (it names the site or a section), the headline is looked for among this " \
+      "many lines before the content block: the nearest short line, not a link, a caption or a closed sentence, "  \
+      "sharing NEAR_HEADLINE_SHARED word stems (and a third of its own) with the block's first lines")              \
+    X(NEAR_HEADLINE_SHARED, 2.0f, 1e9f, "select",                                                                   \
+      "word stems (words of four letters or more, by their first five) a line before the content block shares "    \
+      "with its first lines to be its headline: a story's lead repeats its headline's words, a section name's not") \
+    X(END_PLUG_MAX_CHARS, 300.0f, 0.0f, "select",                                                                  \
+      "the last lines kept in the content block (up to three) of at most this many characters with links to "    \
+      "social network profiles are plugs (follow us, follow the author), dropped; a link to one post (a quoted "   \
+      "tweet), a hashtag or a group makes no plug")                                                                  \
+    X(END_PLUG_LINK_SHARE, 0.15f, 0.0f, "select",                                                                    \
+      "share of an end plug's characters in its links to profiles: a closing paragraph with a short linked "     \
+      "name in it is the story's")                                                                                \
     X(STANDFIRST_MIN_VALUE, 100.0f, 1e30f, "select",                                                                 \
       "running text between an outside headline and the content block (a standfirst, a video description) worth "  \
       "this much value (about 20 words) is kept; not captions, not among links")                                     \

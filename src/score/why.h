@@ -51,6 +51,9 @@
       "a short unpunctuated fragment (a label, a date, a button) outside the content block")                      \
     X(LINKS_IN_BLOCK, "links-in-block", "KEEP_FRAGMENT_MAX_LINKS", 'L',                                           \
       "inside the content block, no running text and more than KEEP_FRAGMENT_MAX_LINKS of it in links")          \
+    X(END_PLUG, "end-plug", "END_PLUG_MAX_CHARS", 'B',                                                            \
+      "one of the last lines of the content block, short, mostly links to social network profiles: a plug "     \
+      "(follow us, follow the author)")                                                                            \
     X(CLASSIFIER, "classifier", "CLASSIFIER_WEIGHT", 'T',                                                         \
       "the node classifier's smoothed score turned the heuristic value negative")                                 \
     X(FALLBACK_INNER, "fallback-inner-name", "FALLBACK_INNER_TRUST", 'B',                                         \

@@ -94,6 +94,157 @@ static int site_name_like(const winnow_doc *d, uint32_t i)
     return ns && nw && wn_words_shared(w, nw, site, ns) == nw;
 }
 
+/* Whether element i (outside the content block c) sits in a photo's
+ * caption, a byline or a boilerplate box: a figure, a caption, a name
+ * saying so, or a small box with an image, below the nearest ancestor
+ * holding the block. */
+static int near_headline_aside(const winnow_doc *d, uint32_t i, uint32_t c)
+{
+    const wn_dom *dom = &d->dom;
+    for (uint32_t a = i; a != WN_NONE && !wn_node_within(dom, a, c); a = dom->nodes[a].parent) {
+        unsigned t = dom->nodes[a].tag;
+        const wn_stats *s = &d->stats[a];
+        if (t == WN_TAG_FIGURE || t == WN_TAG_FIGCAPTION || t == WN_TAG_A) return 1;
+        if (s->hints & (WN_HINT_META | WN_HINT_BOILER)) return 1;
+        if (s->images && s->chars < 400) return 1;
+        if (s->link_chars * 2 > s->chars) return 1; /* a box of links: a navigation bar's label */
+    }
+    return 0;
+}
+
+typedef struct lead_words {
+    uint64_t stem[256];
+    size_t n;
+} lead_words;
+
+/* The stems of the content block's first lines (about 250 words). */
+static void lead_of(const winnow_doc *d, uint32_t container, lead_words *lw)
+{
+    const wn_stats *s = &d->stats[container];
+    size_t len = s->nt_end - s->nt_begin;
+    if (len > 1500) len = 1500;
+    lw->n = wn_stems_of(d->page_text.text + s->nt_begin, len, lw->stem, 256);
+}
+
+/* How far element i reads as the headline of the lead: 0 not, 1 when it
+ * shares NEAR_HEADLINE_SHARED word stems, and a third of its own, with
+ * it, 2 when it shares one more and two thirds of its own. */
+static int shares_lead(const winnow_doc *d, uint32_t i, const lead_words *lw)
+{
+    const wn_stats *s = &d->stats[i];
+    uint64_t cand[32];
+    size_t nc = wn_stems_of(d->page_text.text + s->nt_begin, s->nt_end - s->nt_begin, cand, 32);
+    size_t shared = wn_words_shared(cand, nc, lw->stem, lw->n);
+    const float need = WN_RULE(d, NEAR_HEADLINE_SHARED);
+    if (!nc || (float)shared < need || shared * 3 < nc) return 0;
+    return (float)shared >= need + 1.0f && shared * 3 >= 2 * nc ? 2 : 1;
+}
+
+/* Whether element i is marked as a headline: a heading, a name saying
+ * headline or title, or all its text in one bold, strong or <font>
+ * element (the headline of a page laid out in tables) or in one with such
+ * a name. */
+static int headline_markup(const winnow_doc *d, uint32_t i)
+{
+    const wn_dom *dom = &d->dom;
+    const uint32_t chars = d->stats[i].chars;
+    for (uint32_t j = i; j < i + dom->nodes[i].size; j++) {
+        const wn_node *x = &dom->nodes[j];
+        if (x->tag == WN_TAG_TEXT || d->stats[j].chars != chars) continue;
+        if (wn_tag_has(x->tag, WN_TF_HEADING) || (d->stats[j].hints & WN_HINT_TITLE)) return 1;
+        if (x->tag == WN_TAG_B || x->tag == WN_TAG_STRONG || x->tag == WN_TAG_FONT) return 1;
+    }
+    return 0;
+}
+
+/* Whether the content block's text opens with element i's. */
+static int block_opens_with(const winnow_doc *d, uint32_t container, uint32_t i)
+{
+    const wn_stats *c = &d->stats[container], *s = &d->stats[i];
+    const char *t = d->page_text.text;
+    size_t n = s->nt_end - s->nt_begin, b = s->nt_begin;
+    while (n && t[b] == ' ') { b++; n--; }
+    while (n && t[b + n - 1] == ' ') n--;
+    size_t cb = c->nt_begin;
+    while (cb < c->nt_end && t[cb] == ' ') cb++;
+    return n && c->nt_end - cb >= n && memcmp(t + cb, t + b, n) == 0;
+}
+
+/* A headline the <title> does not name (the title is the site's name, a
+ * section's, or missing): the nearest line before the content block, among
+ * the last NEAR_HEADLINE_LINES lines there (a date, a byline, a share bar
+ * or a sidebar's links may come between), that looks like a headline (a
+ * few words, not a link, not a sentence closed by a stop, not a caption
+ * nor a breadcrumb) that shares NEAR_HEADLINE_SHARED word stems, and a
+ * third of its own, with the block's first lines (a headline's words come
+ * back in its story's lead, a section's or the site's name do not) and is
+ * marked as a headline, or is made of the lead's words nearly all. Not
+ * used when the block opens with a heading of its own; none when running
+ * text lies just above the line (a section's heading in a longer text). */
+static uint32_t near_headline(const winnow_doc *d, uint32_t container, const lead_words *lw)
+{
+    const wn_dom *dom = &d->dom;
+    const wn_stats *st = d->stats;
+    const float lines_max = WN_RULE(d, NEAR_HEADLINE_LINES);
+    if (lines_max <= 0.0f || lw->n == 0) return WN_NONE;
+    const uint32_t end = container + dom->nodes[container].size;
+    /* the block's first line: a heading there is the headline, inside */
+    for (uint32_t i = container; i < end; i++) {
+        const wn_node *x = &dom->nodes[i];
+        if (x->tag == WN_TAG_TEXT || d->labels.unit[i] != i || st[i].chars == 0) continue;
+        if (wn_tag_has(x->tag, WN_TF_HEADING) || (st[i].hints & WN_HINT_TITLE)) return WN_NONE;
+        if (i != container) break; /* the block is a unit of its own when nothing inside is */
+    }
+    const char *text = d->page_text.text;
+    int lines = 0;
+    for (uint32_t i = container; i-- > 1 && (float)lines < lines_max;) {
+        const wn_node *x = &dom->nodes[i];
+        if (x->tag == WN_TAG_TEXT || (x->flags & WN_NF_HIDDEN)) continue;
+        if (i + x->size > container) continue; /* an ancestor of the block */
+        const wn_stats *s = &st[i];
+        if (s->chars == 0) continue;
+        uint32_t u = d->labels.unit[i];
+        if (u != i) {
+            /* an inline line of its own (<b>Headline</b><br>) */
+            if (u == WN_NONE || st[u].chars == s->chars || !own_line(d, i, u)) continue;
+        } else {
+            lines++;
+        }
+        if (s->link_chars * 2 > s->chars || s->chars < 10 || s->chars > 200) continue;
+        /* not a sentence closed by a stop (a caption, a standfirst) nor a
+         * label closed by a colon */
+        const char *t = text + s->nt_begin;
+        size_t n = s->nt_end - s->nt_begin;
+        while (n && t[0] == ' ') { t++; n--; }
+        while (n && t[n - 1] == ' ') n--;
+        if (!n || t[n - 1] == '.' || t[n - 1] == ':' || t[0] == '(' || t[0] == '[') continue;
+        /* nor a breadcrumb trail (Home > News > the story) */
+        if (memchr(t, '>', n) || memmem(t, n, "\xC2\xBB", 2)) continue;
+        uint64_t words[32];
+        size_t nw = wn_words_of(t, n, words, 32);
+        if (nw < 2 || nw > 25) continue;
+        /* marked as a headline, or made of the lead's own words */
+        int shared = shares_lead(d, i, lw);
+        if (shared == 0 || (shared == 1 && !headline_markup(d, i))) continue;
+        if (block_opens_with(d, container, i)) return WN_NONE;
+        if (near_headline_aside(d, i, container) || site_name_like(d, i)) continue;
+        /* a section's heading inside a longer text (a manual, a report)
+         * has that text's running text just above it: no headline */
+        int looked = 0;
+        float above = 0.0f;
+        for (uint32_t j = i; j-- > 1 && looked < 6;) {
+            const wn_node *y = &dom->nodes[j];
+            if (y->tag == WN_TAG_TEXT || d->labels.unit[j] != j || (y->flags & WN_NF_HIDDEN) || j + y->size > i) continue;
+            if (st[j].chars == 0) continue;
+            looked++;
+            if (st[j].link_chars * 2 <= st[j].chars && d->labels.value[j] > 0.0f) above += d->labels.value[j];
+        }
+        if (above >= WN_RULE(d, STANDFIRST_MIN_VALUE)) return WN_NONE;
+        return i;
+    }
+    return WN_NONE;
+}
+
 /* The page's headline: the nearest text before the content block whose
  * words are the document title's (<title> usually adds the site's name,
  * so the unit's words must be in the title, not the reverse); failing
@@ -156,7 +307,21 @@ uint32_t wn_find_headline(const winnow_doc *d, uint32_t container)
         if (s->chars < 10 || s->chars > 400 || s->link_chars * 2 > s->chars) continue;
         best = i;
     }
-    return best;
+    /* the last <h1> when it reads as the block's headline, else a line
+     * just before the block that does, else that <h1> all the same */
+    lead_words lw;
+    lead_of(d, container, &lw);
+    if (best != WN_NONE && shares_lead(d, best, &lw)) return best;
+    uint32_t near = near_headline(d, container, &lw);
+    if (near == WN_NONE || best == WN_NONE || near < best) return best != WN_NONE ? best : near;
+    /* running text between that <h1> and the line: the <h1> heads an
+     * article the block is a part of (or misses), the line is a section's */
+    float between = 0.0f;
+    for (uint32_t j = best + dom->nodes[best].size; j < near; j++) {
+        if (d->labels.unit[j] != j || dom->nodes[j].tag == WN_TAG_TEXT || (dom->nodes[j].flags & WN_NF_HIDDEN)) continue;
+        if (st[j].link_chars * 2 <= st[j].chars && d->labels.value[j] > 0.0f) between += d->labels.value[j];
+    }
+    return between >= WN_RULE(d, STANDFIRST_MIN_VALUE) ? best : near;
 }
 
 /* Title anchoring: the article is the running text under the page's
@@ -327,6 +492,71 @@ static void keep_standfirst(winnow_doc *d, const wn_page_scores *ps)
     lb->headline = WN_NONE;
 }
 
+/* Whether href points to a profile on a social network: a "follow us"
+ * or "follow the author" plug; a link to one post (a tweet the story
+ * quotes), a hashtag, a search or a group is not. (Mail addresses are not
+ * plugs here: a contact page's or a report's last lines are its text.) */
+static int plug_href(const char *h, size_t n)
+{
+    static const char *const hosts[] = {"twitter.com/", "x.com/", "facebook.com/", "instagram.com/", "linkedin.com/",
+                                        "pinterest.", "youtube.com/", "t.me/", "xing.com/", "tiktok.com/",
+                                        "threads.net/", "mastodon.", "whatsapp.com/", "wa.me/"};
+    static const char *const posts[] = {"/status", "/posts/", "/p/", "/watch", "/videos/", "/photo", "/reel",
+                                        "/hashtag", "search", "/groups/", "/group/", "/events/"};
+    char b[256];
+    if (n >= sizeof b) n = sizeof b - 1;
+    for (size_t i = 0; i < n; i++) b[i] = (char)tolower((unsigned char)h[i]);
+    b[n] = 0;
+    const char *p = strstr(b, "://");
+    if (!p) return 0;
+    p += 3;
+    if (!strncmp(p, "www.", 4)) p += 4;
+    int social = 0;
+    for (size_t k = 0; k < sizeof hosts / sizeof *hosts && !social; k++) social = !strncmp(p, hosts[k], strlen(hosts[k]));
+    if (!social) return 0;
+    for (size_t k = 0; k < sizeof posts / sizeof *posts; k++)
+        if (strstr(p, posts[k])) return 0;
+    return 1;
+}
+
+/* End plugs: the last lines kept in the content block that send readers
+ * to the author's or the site's social network profiles: at most
+ * END_PLUG_MAX_CHARS characters each, END_PLUG_LINK_SHARE of them in
+ * links to such profiles, at the very end of the block's kept text (up to
+ * three of them, the last first). A story's own paragraph linking a quoted
+ * post is not one; a plug inside the text is left alone. Works in any
+ * language: the links say it. */
+static void drop_end_plugs(winnow_doc *d, const wn_page_scores *ps, uint32_t block)
+{
+    const float max_chars = WN_RULE(d, END_PLUG_MAX_CHARS);
+    if (max_chars <= 0.0f || block == WN_NONE) return;
+    const wn_dom *dom = &d->dom;
+    wn_labels *lb = &d->labels;
+    const uint32_t end = block + dom->nodes[block].size;
+    int dropped = 0;
+    uint32_t i = end;
+    while (i-- > block && dropped < 3) {
+        const wn_node *x = &dom->nodes[i];
+        if (x->tag == WN_TAG_TEXT || lb->unit[i] != i || !lb->keep[i] || ps->own[i].chars == 0) continue;
+        if ((float)ps->own[i].chars > max_chars) return;
+        /* a link of the unit's own (not of a unit inside it) to a profile */
+        uint32_t plug = 0;
+        for (uint32_t j = i + 1; j < i + x->size; j++) {
+            const wn_node *a = &dom->nodes[j];
+            if (a->tag != WN_TAG_A || lb->unit[j] != i) continue;
+            size_t hl = 0;
+            const char *h = wn_node_attr(dom, a, "href", &hl);
+            if (h && plug_href(h, hl)) plug += d->stats[j].chars;
+        }
+        /* the plug's links are a fair part of the line: an author's
+         * initials linked to a mail address under a paragraph are not */
+        if ((float)plug < WN_RULE(d, END_PLUG_LINK_SHARE) * (float)ps->own[i].chars) return;
+        lb->keep[i] = 0;
+        if (d->explain) d->explain->sel_why[i] = WN_WHY_END_PLUG;
+        dropped++;
+    }
+}
+
 void wn_keep_headline(winnow_doc *d, uint32_t container)
 {
     wn_labels *lb = &d->labels;
@@ -444,6 +674,7 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
         }
         if (lb->headline != WN_NONE && lb->headline < lb->container) keep_standfirst(d, ps);
         if (lb->unique) keep_lone_paragraphs(d, ps);
+        drop_end_plugs(d, ps, lb->container);
     }
     if (wn_fallback(d, ps, include_title) != 0) return -1;
     if (lb->source == WN_SOURCE_SCORER && best == WN_NONE) lb->source = WN_SOURCE_NONE;
