@@ -1,6 +1,7 @@
 #include "headline.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <string.h>
 
 /* Bytes of a separator at s[i]: ASCII other than letters and digits, and
@@ -15,9 +16,11 @@ static size_t separator(const char *s, size_t i, size_t n)
     return 0;
 }
 
-/* Words of a string as hashes (lower-case ASCII letters and digits, other
- * bytes >= 0x80 kept as they are), at most cap of them. */
-size_t wn_words_of(const char *s, size_t n, uint64_t *out, size_t cap)
+/* The words of s hashed, at most cap: each word's first `prefix` bytes
+ * (lower-case ASCII letters and digits, other bytes >= 0x80 kept as they
+ * are), words under min_len bytes or opening with a digit (when
+ * min_len > 1) left out. */
+static size_t hash_words(const char *s, size_t n, uint64_t *out, size_t cap, size_t prefix, size_t min_len)
 {
     size_t count = 0, i = 0;
     while (i < n && count < cap) {
@@ -26,31 +29,21 @@ size_t wn_words_of(const char *s, size_t n, uint64_t *out, size_t cap)
         uint64_t h = 0xcbf29ce484222325ull;
         size_t b = i;
         while (i < n && separator(s, i, n) == 0) {
-            h = (h ^ (unsigned char)tolower((unsigned char)s[i])) * 0x100000001b3ull;
+            if (i - b < prefix) h = (h ^ (unsigned char)tolower((unsigned char)s[i])) * 0x100000001b3ull;
             i++;
         }
-        if (i > b) out[count++] = h;
+        if (i > b && i - b >= min_len && (min_len <= 1 || !isdigit((unsigned char)s[b]))) out[count++] = h;
     }
     return count;
 }
 
-size_t wn_stems_of(const char *s, size_t n, uint64_t *out, size_t cap)
+size_t wn_words_of(const char *s, size_t n, uint64_t *out, size_t cap)
 {
-    size_t count = 0, i = 0;
-    while (i < n && count < cap) {
-        size_t k;
-        while (i < n && (k = separator(s, i, n)) != 0) i += k;
-        uint64_t h = 0xcbf29ce484222325ull;
-        size_t b = i;
-        while (i < n && separator(s, i, n) == 0) {
-            if (i - b < 5) h = (h ^ (unsigned char)tolower((unsigned char)s[i])) * 0x100000001b3ull;
-            i++;
-        }
-        /* a number ("2017") is no word of a story's own */
-        if (i - b >= 4 && !isdigit((unsigned char)s[b])) out[count++] = h;
-    }
-    return count;
+    return hash_words(s, n, out, cap, SIZE_MAX, 1);
 }
+
+/* a number ("2017") is no word of a story's own */
+size_t wn_stems_of(const char *s, size_t n, uint64_t *out, size_t cap) { return hash_words(s, n, out, cap, 5, 4); }
 
 /* A unit of one "word" (CJK text has no spaces: "Docker常用命令") is the
  * headline when its text is a part of the title making up at least a third

@@ -574,6 +574,36 @@ static int same_dom(const wn_dom *a, const wn_dom *b)
     return 1;
 }
 
+/* The DOM of html parsed whole (by `whole`) and in pieces of each size
+ * (by `piece`) is the same; label names the case in a failure. Returns
+ * the elements the whole parse flattened (past a node budget). */
+static uint32_t same_in_pieces(wn_parser *whole, wn_parser *piece, const char *html, size_t len, const char *label,
+                               size_t k)
+{
+    static const size_t sizes[] = {1, 7, 40, 300, 4096};
+    wn_arena aa;
+    wn_arena_init(&aa);
+    wn_dom da;
+    CHECK_EQ(wn_parser_parse(whole, html, len, &aa, &da, 1), WN_PARSE_OK);
+    CHECK(dom_invariants_hold(&da));
+    for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+        wn_parser_set_chunk(piece, sizes[z]);
+        wn_arena ab;
+        wn_arena_init(&ab);
+        wn_dom db;
+        CHECK_EQ(wn_parser_parse(piece, html, len, &ab, &db, 1), WN_PARSE_OK);
+        if (!same_dom(&da, &db) || da.flattened != db.flattened) {
+            fprintf(stderr, "  %spage %zu, pieces of %zu bytes: not the whole parse's DOM\n", label, k, sizes[z]);
+            CHECK(0);
+        }
+        CHECK(dom_invariants_hold(&db));
+        wn_arena_free(&ab);
+    }
+    uint32_t flattened = da.flattened;
+    wn_arena_free(&aa);
+    return flattened;
+}
+
 /* A large page is fed to the tree builder in pieces and copied out as it
  * goes (parser.c, harvest): the DOM must be the one of a whole parse for
  * any piece size, through the tree builder's repairs that touch nodes
@@ -618,28 +648,10 @@ static void test_piecewise_parse_same_dom(void)
     for (int i = 0; i < 400; i++) wn_buf_printf(&flat, "<div class=c%d>Item %d: <a href=/p/%d>link</a> text.</div>\n", i % 7, i, i);
     wn_buf_puts(&flat, "</body></html>\n");
     CHECK(!flat.oom);
-    static const size_t sizes[] = {1, 7, 40, 300, 4096};
     for (size_t k = 0; k <= sizeof pages / sizeof pages[0]; k++) {
         const char *html = k < sizeof pages / sizeof pages[0] ? pages[k] : flat.data;
         size_t len = k < sizeof pages / sizeof pages[0] ? strlen(html) : flat.len;
-        wn_arena aa;
-        wn_arena_init(&aa);
-        wn_dom da;
-        CHECK_EQ(wn_parser_parse(whole, html, len, &aa, &da, 1), WN_PARSE_OK);
-        for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
-            wn_parser_set_chunk(piece, sizes[z]);
-            wn_arena ab;
-            wn_arena_init(&ab);
-            wn_dom db;
-            CHECK_EQ(wn_parser_parse(piece, html, len, &ab, &db, 1), WN_PARSE_OK);
-            if (!same_dom(&da, &db)) {
-                fprintf(stderr, "  page %zu, pieces of %zu bytes: not the whole parse's DOM\n", k, sizes[z]);
-                CHECK(0);
-            }
-            CHECK(dom_invariants_hold(&db));
-            wn_arena_free(&ab);
-        }
-        wn_arena_free(&aa);
+        same_in_pieces(whole, piece, html, len, "", k);
     }
     /* with a node budget of 64 (wn_parser_set_node_budget): the same
      * flattened DOM whole and in pieces, nested, inline, table and link
@@ -658,26 +670,8 @@ static void test_piecewise_parse_same_dom(void)
         size_t np = sizeof pages / sizeof pages[0];
         const char *html = k < np ? pages[k] : k == np ? flat.data : mixed.data;
         size_t len = k < np ? strlen(html) : k == np ? flat.len : mixed.len;
-        wn_arena aa;
-        wn_arena_init(&aa);
-        wn_dom da;
-        CHECK_EQ(wn_parser_parse(whole, html, len, &aa, &da, 1), WN_PARSE_OK);
-        CHECK(dom_invariants_hold(&da));
-        if (k >= np) CHECK(da.flattened > 0 && da.count < 400);
-        for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
-            wn_parser_set_chunk(piece, sizes[z]);
-            wn_arena ab;
-            wn_arena_init(&ab);
-            wn_dom db;
-            CHECK_EQ(wn_parser_parse(piece, html, len, &ab, &db, 1), WN_PARSE_OK);
-            if (!same_dom(&da, &db) || da.flattened != db.flattened) {
-                fprintf(stderr, "  budget: page %zu, pieces of %zu bytes: not the whole parse's DOM\n", k, sizes[z]);
-                CHECK(0);
-            }
-            CHECK(dom_invariants_hold(&db));
-            wn_arena_free(&ab);
-        }
-        wn_arena_free(&aa);
+        uint32_t flattened = same_in_pieces(whole, piece, html, len, "budget: ", k);
+        if (k >= np) CHECK(flattened > 0);
     }
     wn_buf_free(&mixed);
     wn_buf_free(&flat);
