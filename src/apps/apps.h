@@ -14,6 +14,13 @@ int wn_apps_gunzip(const unsigned char *data, size_t len, char **out, size_t *ou
 /* The whole file, gunzipped when it starts with gzip's magic bytes; NUL-terminated. */
 winnow_status wn_apps_read_file(const char *path, char **out, size_t *len, char *err, size_t errcap);
 int wn_apps_line(char *data, size_t len, size_t *pos, char **line);
+/* The rest of a table file after the `terms` lines its header announced
+ * must be blank: 0, or -1 with err saying which line is one too many. */
+int wn_apps_no_more_lines(char *data, size_t len, size_t *pos, size_t lineno, const char *name,
+                          unsigned long long terms, char *err, size_t errcap);
+/* What every *_load does before parsing: the arguments checked (out
+ * non-NULL) and the file read (wn_apps_read_file). */
+winnow_status wn_apps_load_file(const char *path, int have_out, char **data, size_t *len, char *err, size_t errcap);
 int wn_apps_field(const char *line, const char *name, unsigned long long *v);
 
 /* The parsers behind winnow_df_load and winnow_textclass_load, on a file's

@@ -103,6 +103,32 @@ winnow_status wn_apps_read_file(const char *path, char **out, size_t *len, char 
 
 /* The next line of data[*pos..len) into *line (NUL-terminated in place,
  * without its LF); 0 at the end. */
+int wn_apps_no_more_lines(char *data, size_t len, size_t *pos, size_t lineno, const char *name,
+                          unsigned long long terms, char *err, size_t errcap)
+{
+    char *line;
+    while (wn_apps_line(data, len, pos, &line)) {
+        lineno++;
+        if (*line) {
+            wn_apps_err(err, errcap, "%s: line %zu: more lines than the %llu terms its header announces", name, lineno,
+                        terms);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+winnow_status wn_apps_load_file(const char *path, int have_out, char **data, size_t *len, char *err, size_t errcap)
+{
+    *data = NULL;
+    *len = 0;
+    if (!path || !have_out) {
+        wn_apps_err(err, errcap, "no path given");
+        return WINNOW_E_ARG;
+    }
+    return wn_apps_read_file(path, data, len, err, errcap);
+}
+
 int wn_apps_line(char *data, size_t len, size_t *pos, char **line)
 {
     if (*pos >= len) return 0;
@@ -248,10 +274,7 @@ winnow_status wn_df_parse(char *data, size_t len, const char *name, winnow_df **
         if (!slot) { st = WINNOW_E_NOMEM; BAD("out of memory"); }
         *slot = d > UINT32_MAX - 1 ? UINT32_MAX - 1 : (uint32_t)d;
     }
-    while (wn_apps_line(data, len, &pos, &line)) {
-        lineno++;
-        if (*line) BAD("%s: line %zu: more lines than the %llu terms its header announces", name, lineno, terms);
-    }
+    if (wn_apps_no_more_lines(data, len, &pos, lineno, name, terms, err, errcap) != 0) goto fail;
 #undef BAD
     *out = df;
     return WINNOW_OK;
@@ -263,10 +286,9 @@ fail:
 winnow_status winnow_df_load(const char *path, winnow_df **out, char *err, size_t errcap)
 {
     if (out) *out = NULL;
-    if (!path || !out) { wn_apps_err(err, errcap, "no path given"); return WINNOW_E_ARG; }
-    char *data = NULL;
-    size_t len = 0;
-    winnow_status st = wn_apps_read_file(path, &data, &len, err, errcap);
+    char *data;
+    size_t len;
+    winnow_status st = wn_apps_load_file(path, out != NULL, &data, &len, err, errcap);
     if (st != WINNOW_OK) return st;
     st = wn_df_parse(data, len, path, out, err, errcap);
     free(data);

@@ -350,10 +350,7 @@ winnow_status wn_textclass_parse(char *data, size_t len, const char *path, winno
         }
         if (*p) BAD("%s: line %zu: more counts than the %zu labels", path, lineno, c->nl);
     }
-    while (wn_apps_line(data, len, &pos, &line)) {
-        lineno++;
-        if (*line) BAD("%s: line %zu: more lines than the %llu terms its header announces", path, lineno, nt);
-    }
+    if (wn_apps_no_more_lines(data, len, &pos, lineno, path, nt, err, errcap) != 0) goto fail;
 #undef BAD
     *out = c;
     return WINNOW_OK;
@@ -365,10 +362,9 @@ fail:
 winnow_status winnow_textclass_load(const char *path, winnow_textclass **out, char *err, size_t errcap)
 {
     if (out) *out = NULL;
-    if (!path || !out) { wn_apps_err(err, errcap, "no path given"); return WINNOW_E_ARG; }
-    char *data = NULL;
-    size_t len = 0;
-    winnow_status st = wn_apps_read_file(path, &data, &len, err, errcap);
+    char *data;
+    size_t len;
+    winnow_status st = wn_apps_load_file(path, out != NULL, &data, &len, err, errcap);
     if (st != WINNOW_OK) return st;
     st = wn_textclass_parse(data, len, path, out, err, errcap);
     free(data);
