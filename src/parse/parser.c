@@ -335,6 +335,7 @@ typedef struct build_ctx {
     uint32_t flattened;  /* elements read as text */
     char pending_sep;    /* a flattened block began or ended since the last text: '\n' */
     uint32_t flat_link;  /* flattened links open around the text being read */
+    uint8_t flat_last;   /* the FLAT_* bits of the element flattened last */
     uint32_t merge_node; /* the text node merged into last, and its bytes: */
     uint64_t merge_link, merge_total; /* of link text, and in all */
     walk_ent *walk;
@@ -416,7 +417,8 @@ static int flatten_element(build_ctx *b, myhtml_tree_node_t *n, uint16_t t, uint
                            int *descend)
 {
     b->flattened++;
-    if (flat_kind(n, t) & FLAT_BREAK) b->pending_sep = '\n';
+    b->flat_last = flat_kind(n, t);
+    if (b->flat_last & FLAT_BREAK) b->pending_sep = '\n';
     *idx = parent;
     *descend = myhtml_node_child(n) != NULL;
     return BUILD_OK;
@@ -611,7 +613,7 @@ static int emit_subtree(build_ctx *b, myhtml_tree_node_t *root, uint32_t parent)
     /* the walk's levels: the parent to go back to and whether the level
      * left was a flattened block (its end breaks the line) */
     size_t depth = 0;
-    uint8_t root_kind = b->flattened != before ? flat_kind(root, map_tag(b->p, root)) : 0;
+    uint8_t root_kind = b->flattened != before ? b->flat_last : 0;
     if (root_kind & FLAT_LINK) b->flat_link++;
     parent = i;
     myhtml_tree_node_t *n = myhtml_node_child(root);
@@ -621,7 +623,7 @@ static int emit_subtree(build_ctx *b, myhtml_tree_node_t *root, uint32_t parent)
         if (rc != BUILD_OK) return rc;
         if (descend) {
             if (!grow((void **)&b->walk, &b->walk_cap, depth + 1, sizeof *b->walk)) return WN_PARSE_NOMEM;
-            uint8_t kind = b->flattened != before ? flat_kind(n, map_tag(b->p, n)) : 0;
+            uint8_t kind = b->flattened != before ? b->flat_last : 0;
             if (kind & FLAT_LINK) b->flat_link++;
             b->walk[depth++] = (walk_ent){parent, kind};
             parent = i;
@@ -759,7 +761,7 @@ static int harvest(build_ctx *b, int final)
                     if (!grow((void **)&p->spine, &p->spine_cap, p->nspine + 1, sizeof *p->spine))
                         return WN_PARSE_NOMEM;
                     uint8_t flat = b->flattened != before;
-                    uint8_t kind = flat ? flat_kind(c, t) : 0;
+                    uint8_t kind = flat ? b->flat_last : 0;
                     if (kind & FLAT_LINK) b->flat_link++;
                     p->spine[p->nspine++] = (spine_ent){c, i, NULL, attr_count(c), flat, kind};
                     break;
