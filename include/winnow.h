@@ -210,7 +210,9 @@ WINNOW_API const char *winnow_doc_warning(const winnow_doc *d);
  * page's running text: "fallback-landmark" (<article>, <main>,
  * itemprop=articleBody), "fallback-description" (the block holding the
  * paragraph the page's description quotes), "fallback-unhinted" (the best
- * block by text density alone); "none" when nothing was selected. */
+ * block by text density alone); "listing" when the best block was the
+ * summary of one teaser on a listing page (nothing kept, WINNOW_NO_MAIN);
+ * "none" when nothing was selected. */
 WINNOW_API const char *winnow_doc_source(const winnow_doc *d);
 
 /* The rule table: every threshold of the scorer and the selection, named,

@@ -21,6 +21,7 @@ typedef enum wn_source {
     WN_SOURCE_LANDMARK,    /* fallback: the <article>/<main>/articleBody element */
     WN_SOURCE_DESCRIPTION, /* fallback: the block of the paragraph the description quotes */
     WN_SOURCE_UNHINTED,    /* fallback: the best block by text alone */
+    WN_SOURCE_LISTING,     /* a listing page: the best block was one teaser among several, nothing kept */
 } wn_source;
 
 typedef struct wn_labels {
@@ -37,6 +38,7 @@ typedef struct wn_labels {
     uint32_t headline_inline; /* the kept headline when it is an inline element, not a unit (its
                                  * own text is kept, not its unit's); WN_NONE when none */
     wn_source source;    /* how the container was chosen */
+    uint32_t teasers;    /* WN_SOURCE_LISTING: the teasers the page shows */
 } wn_labels;
 
 struct winnow_doc {

@@ -430,8 +430,14 @@ status:
         /* visible text, none of it main content: never an empty result
          * that looks like success */
         size_t at = w && w + 2 < sizeof d->warning ? w : 0;
-        snprintf(d->warning + at, sizeof d->warning - at, "%s%u characters of visible text, none of it main content",
-                 at ? "; " : "", d->stats[0].chars);
+        if (d->labels.source == WN_SOURCE_LISTING)
+            snprintf(d->warning + at, sizeof d->warning - at,
+                     "%sa listing page: its best block was one of %u teasers (a headline link over a summary); "
+                     "%u characters of visible text, none of it main content",
+                     at ? "; " : "", d->labels.teasers, d->stats[0].chars);
+        else
+            snprintf(d->warning + at, sizeof d->warning - at, "%s%u characters of visible text, none of it main content",
+                     at ? "; " : "", d->stats[0].chars);
         d->status = WINNOW_NO_MAIN;
     }
     d->scratch = NULL;
@@ -476,6 +482,7 @@ const char *winnow_doc_source(const winnow_doc *d)
     case WN_SOURCE_LANDMARK: return "fallback-landmark";
     case WN_SOURCE_DESCRIPTION: return "fallback-description";
     case WN_SOURCE_UNHINTED: return "fallback-unhinted";
+    case WN_SOURCE_LISTING: return "listing";
     }
     return "";
 }

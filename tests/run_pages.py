@@ -9,6 +9,9 @@ PAGES_DIR/expected.tsv lists the checks, one per line (TAB-separated):
                         be at least FLOOR
   PAGE  has    PHRASE   the extracted text contains PHRASE
   PAGE  lacks  PHRASE   the extracted text does not contain PHRASE
+  PAGE  status STATUS   the page's status in the JSON output (WINNOW_OK,
+                        WINNOW_NO_MAIN, ...); a page expected WINNOW_NO_MAIN
+                        or WINNOW_NO_CONTENT may come out empty (exit 3)
   PAGE  flags  FLAGS    extra `winnow extract` options for this page, space
                         separated (e.g. --no-model to check the heuristic
                         scorer's own rules, which the classifier may move)
@@ -111,15 +114,17 @@ def learn_site(winnow, site_dir, db):
     return ['--db', db, '--site', name, '--mode', 'site']
 
 
-def check_formats(winnow, page, flags=()):
-    """Problems with the non-text renderings of one page."""
+def check_formats(winnow, page, flags=(), empty_ok=False):
+    """(problems with the non-text renderings of one page, its JSON status)."""
     problems = []
+    status = None
+    codes = (0, 3) if empty_ok else (0,)
     try:
-        json.loads(run(winnow, page, 'json', flags))
+        status = json.loads(run(winnow, page, 'json', flags, codes)).get('status')
     except (RuntimeError, ValueError) as e:
         problems.append('json: %s' % e)
     try:
-        for k, line in enumerate(run(winnow, page, 'blocks', flags).splitlines()):
+        for k, line in enumerate(run(winnow, page, 'blocks', flags, codes).splitlines()):
             if json.loads(line).get('i') != k:
                 problems.append('blocks: line %d has the wrong index' % (k + 1))
                 break
@@ -127,12 +132,12 @@ def check_formats(winnow, page, flags=()):
         problems.append('blocks: %s' % e)
     for fmt, must in (('markdown', None), ('html', '<!DOCTYPE html>')):
         try:
-            out = run(winnow, page, fmt, flags)
-            if not out.strip() or (must and must not in out):
+            out = run(winnow, page, fmt, flags, codes)
+            if (not out.strip() and not empty_ok) or (must and must not in out):
                 problems.append('%s: empty or malformed' % fmt)
         except (RuntimeError, ValueError) as e:
             problems.append('%s: %s' % (fmt, e))
-    return problems
+    return problems, status
 
 
 def read_expected(path):
@@ -143,8 +148,8 @@ def read_expected(path):
             if not line.strip() or line.startswith('#'):
                 continue
             parts = line.split('\t')
-            if len(parts) != 3 or parts[1] not in ('f1', 'has', 'lacks', 'flags', 'site', 'rule'):
-                sys.exit('%s:%d: expected PAGE<TAB>f1|has|lacks|flags|site|rule<TAB>VALUE' % (path, n))
+            if len(parts) != 3 or parts[1] not in ('f1', 'has', 'lacks', 'status', 'flags', 'site', 'rule'):
+                sys.exit('%s:%d: expected PAGE<TAB>f1|has|lacks|status|flags|site|rule<TAB>VALUE' % (path, n))
             checks.append(tuple(parts))
     return checks
 
@@ -237,15 +242,16 @@ def main(argv):
 
 def run_checks(winnow, pages_dir, checks, all_checks, flags, sites, tmp):
     passed = failed = 0
-    texts = {}
+    texts, statuses = {}, {}
+    empty_ok = {c[0] for c in checks if c[1] == 'status' and c[2] in ('WINNOW_NO_MAIN', 'WINNOW_NO_CONTENT')}
     for k, page in enumerate(dict.fromkeys(c[0] for c in checks)):  # each page once, in file order
         path = os.path.join(pages_dir, page)
         try:
             if page in sites:
                 db = os.path.join(tmp, '%d.db' % k)
                 flags[page] = [*flags.get(page, ()), *learn_site(winnow, os.path.join(pages_dir, sites[page]), db)]
-            texts[page] = run(winnow, path, 'text', flags.get(page, ()))
-            problems = check_formats(winnow, path, flags.get(page, ()))
+            texts[page] = run(winnow, path, 'text', flags.get(page, ()), (0, 3) if page in empty_ok else (0,))
+            problems, statuses[page] = check_formats(winnow, path, flags.get(page, ()), page in empty_ok)
         except (RuntimeError, UnicodeDecodeError) as e:
             texts[page], problems = None, [str(e)]
         if problems:
@@ -258,7 +264,10 @@ def run_checks(winnow, pages_dir, checks, all_checks, flags, sites, tmp):
         text = texts.get(page)
         if text is None:
             continue  # already failed above
-        ok, what = check_text(pages_dir, page, kind, value, text)
+        if kind == 'status':
+            ok, what = statuses.get(page) == value, 'status %s (expected %s)' % (statuses.get(page), value)
+        else:
+            ok, what = check_text(pages_dir, page, kind, value, text)
         if ok:
             passed += 1
         else:

@@ -200,6 +200,10 @@
     X(ANCHOR_PEER_MIN_WORDS, 4.0f, 1e9f, "select",                                                                   \
       "a heading of the headline's tag is another article's headline when it has at least this many words "        \
       "(a one-word widget title is not)")                                                                            \
+    X(LISTING_MIN_TEASERS, 3.0f, 0.0f, "select",                                                                     \
+      "a page showing at least this many teasers (a heading of TEASER_HEADLINE_WORDS linking to another page over "  \
+      "a summary of TEASER_MIN_SUMMARY..TEASER_MAX_SUMMARY characters) whose content block is one of them, its "     \
+      "summary alone, is a listing page: no main content (a section front, a tag page), not one story's teaser")    \
     /* fallback (src/select/fallback.c) */                                                                           \
     X(FALLBACK_WEAK_SHARE, 0.15f, 0.0f, "fallback",                                                                  \
       "a selection is weak when it keeps less than this share of the running text of the best block found "         \

@@ -81,6 +81,8 @@
       "a run of teasers (a headline link over a short summary) beside the article")                               \
     X(TEASER_EXCERPTS, "teaser-excerpts", "TEASER_EXCERPT_SHARE", 'B',                                          \
       "a run of excerpts cut short with an ellipsis: a list of other posts")                                      \
+    X(LISTING, "listing-teaser", "LISTING_MIN_TEASERS", 'B',                                                      \
+      "the content block was one teaser's summary on a page of teasers: a listing page, no main content")        \
     X(SCRIPT, "script-text", "SCRIPT_CODE_SHARE", 'B', "script or template code shown as text")                   \
     X(RIGHTS, "rights-notice", "RIGHTS_NOTICE_MAX_CHARS", 'B',                                                    \
       "a short rights notice (\"Copyright 2008 ... All rights reserved\"): the site's or agency's legal line")     \

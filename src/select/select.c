@@ -676,7 +676,19 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
         if (lb->unique) keep_lone_paragraphs(d, ps);
         drop_end_plugs(d, ps, lb->container);
     }
-    if (wn_fallback(d, ps, include_title) != 0) return -1;
+    lb->teasers = 0;
+    if (best != WN_NONE && (lb->teasers = wn_listing_teasers(d, ps)) > 0) {
+        /* a listing page: its block is one teaser; nothing is the page's own */
+        if (d->explain)
+            for (uint32_t i = 0; i < n; i++)
+                if (lb->keep[i] && lb->unit[i] == i) d->explain->sel_why[i] = WN_WHY_LISTING;
+        memset(lb->keep, 0, n);
+        lb->container = lb->headline = lb->headline_inline = WN_NONE;
+        lb->source = WN_SOURCE_LISTING;
+        best = WN_NONE;
+    } else if (wn_fallback(d, ps, include_title) != 0) {
+        return -1;
+    }
     if (lb->source == WN_SOURCE_SCORER && best == WN_NONE) lb->source = WN_SOURCE_NONE;
     /* text nodes follow their unit, except text after a comment marker
      * in a unit that began before it */

@@ -19,6 +19,10 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title);
  * (fallback.c). Sets d->labels.source. */
 int wn_fallback(winnow_doc *d, const wn_page_scores *ps, int include_title);
 
+/* After the selection: when its block is the summary of one teaser on a
+ * page showing LISTING_MIN_TEASERS or more (a listing page, listing.c),
+ * the number of teasers; else 0. */
+uint32_t wn_listing_teasers(const winnow_doc *d, const wn_page_scores *ps);
 /* The page's headline for content block c, WN_NONE when none. */
 uint32_t wn_find_headline(const winnow_doc *d, uint32_t container);
 /* Finds and keeps the headline of content block `container` (the
