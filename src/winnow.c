@@ -309,6 +309,11 @@ winnow_status wn_pipeline_run(winnow_engine *e, wn_run_mode mode, const winnow_i
         wn_buf_init(&d->utf8);
     }
 
+    /* the caller's URL first: the scorer's teaser test reads the page's host */
+    if (copy_source(d, in) != 0) {
+        winnow_doc_free(d);
+        return fail(e, WINNOW_E_NOMEM, "out of memory while copying the page's source");
+    }
     char err[256];
     const char *text = NULL;
     size_t text_len = 0;
@@ -392,10 +397,6 @@ winnow_status wn_pipeline_run(winnow_engine *e, wn_run_mode mode, const winnow_i
         goto failed;
     }
     wn_explain_finish(d);
-    if (copy_source(d, in) != 0) {
-        rc = fail(e, WINNOW_E_NOMEM, "out of memory while copying the page's source");
-        goto failed;
-    }
 
 status:
     d->status = WINNOW_OK;
