@@ -474,10 +474,7 @@ static int comment_runs(const page *pgp, float *mass, uint8_t *is_comment)
 
 /* ---- teasers: a headline link over a short summary, repeated ---- */
 
-/* Hash of the host of an absolute http(s) or scheme-relative URL, case
- * folded and without "www."; 0 for a relative URL, 1 for another scheme
- * (mailto:, javascript:). */
-static uint64_t url_host(const char *u)
+uint64_t wn_url_host(const char *u)
 {
     while (*u == ' ' || *u == '\t' || *u == '\n') u++;
     const char *h;
@@ -503,32 +500,38 @@ static int cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The page's own host: its URL's, or else the host most of its absolute
- * links go to (a site's menus link its own pages); 1 when unknown. */
-static uint64_t page_host(page *pg)
+uint64_t wn_page_host(winnow_doc *d)
 {
-    if (pg->host) return pg->host;
-    const winnow_doc *d = pg->d;
     const wn_dom *dom = &d->dom;
-    pg->host = 1;
-    if (d->src_url && url_host(d->src_url) > 1) return pg->host = url_host(d->src_url);
+    if (d->src_url && wn_url_host(d->src_url) > 1) return wn_url_host(d->src_url);
+    uint64_t host = 1;
     uint32_t cap = 0;
     for (uint32_t i = 0; i < dom->count; i++) cap += dom->nodes[i].tag == WN_TAG_A;
-    uint64_t *h = cap ? wn_arena_alloc(wn_doc_scratch(pg->d), (size_t)cap * sizeof *h) : NULL;
-    if (!h) return pg->host;
+    wn_arena *s = wn_doc_scratch(d);
+    wn_arena_mark mark = wn_arena_save(s);
+    uint64_t *h = cap ? wn_arena_alloc(s, (size_t)cap * sizeof *h) : NULL;
+    if (!h) return host;
     uint32_t m = 0;
     for (uint32_t i = 0; i < dom->count; i++) {
         if (dom->nodes[i].tag != WN_TAG_A) continue;
         const char *href = wn_node_attr(dom, &dom->nodes[i], "href", NULL);
-        uint64_t k = href ? url_host(href) : 0;
+        uint64_t k = href ? wn_url_host(href) : 0;
         if (k > 1) h[m++] = k;
     }
     qsort(h, m, sizeof *h, cmp_u64);
     uint32_t best = 0;
     for (uint32_t i = 0, j; i < m; i = j) {
         for (j = i; j < m && h[j] == h[i]; j++) {}
-        if (j - i > best) best = j - i, pg->host = h[i];
+        if (j - i > best) best = j - i, host = h[i];
     }
+    wn_arena_release(s, mark);
+    return host;
+}
+
+/* The page's own host, worked out once per scan. */
+static uint64_t page_host(page *pg)
+{
+    if (!pg->host) pg->host = wn_page_host(pg->d);
     return pg->host;
 }
 
@@ -555,7 +558,7 @@ static int teaser_like(page *pg, const uint32_t *kid, uint32_t k)
         const char *href = wn_node_attr(dom, x, "href", NULL);
         if (!href || href[0] == '#' || !href[0]) return 0;
         /* another page of this site: a link to elsewhere is a citation */
-        uint64_t host = url_host(href);
+        uint64_t host = wn_url_host(href);
         if (host == 1 || (host && host != page_host(pg))) return 0;
         size_t n;
         const char *t = text_of(d, i, &n);

@@ -63,4 +63,13 @@ enum { WN_REGION_COMMENT = 1, WN_REGION_TEASER = 2 };
  * beside it, wherever it stands. */
 int wn_record_regions(winnow_doc *d, const wn_page_scores *ps, int comments, uint8_t *region);
 
+/* Hash of the host of an absolute http(s) or scheme-relative URL, case
+ * folded and without "www."; 0 for a relative URL, 1 for another scheme
+ * (mailto:, javascript:). */
+uint64_t wn_url_host(const char *u);
+/* The page's own host (as wn_url_host): its URL's, or else the host most
+ * of its absolute links go to (a site's menus link its own pages); 1 when
+ * unknown. */
+uint64_t wn_page_host(winnow_doc *d);
+
 #endif

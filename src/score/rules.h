@@ -185,6 +185,16 @@
     X(END_PLUG_LINK_SHARE, 0.15f, 0.0f, "select",                                                                    \
       "share of an end plug's characters in its links to profiles: a closing paragraph with a short linked "     \
       "name in it is the story's")                                                                                \
+    X(END_LIST_MIN_ITEMS, 3.0f, 0.0f, "select",                                                                     \
+      "a short label line closing the block's kept text followed by at least this many short lines, each "        \
+      "END_LIST_LINK_SHARE links, is a related-stories list inside the article's element: dropped with its label")  \
+    X(END_LIST_MAX_CHARS, 200.0f, 0.0f, "select", "most characters of an end list's line (a headline, a teaser)")     \
+    X(END_LIST_LINK_SHARE, 0.3f, 1e30f, "select",                                                                    \
+      "least share of an end list line's characters in links (WIRED links half of each headline)")                 \
+    X(END_LIST_LABEL_CHARS, 60.0f, 0.0f, "select",                                                                   \
+      "most characters of an end list's label: a line without links or a stop (\"More stories\", \"Read on:\")")    \
+    X(END_LIST_LABEL_WORDS, 6.0f, 0.0f, "select",                                                                   \
+      "most words of an end list's label: a sentence introducing a list (\"The modules of this chapter are:\") is text") \
     X(STANDFIRST_MIN_VALUE, 100.0f, 1e30f, "select",                                                                 \
       "running text between an outside headline and the content block (a standfirst, a video description) worth "  \
       "this much value (about 20 words) is kept; not captions, not among links")                                     \

@@ -54,6 +54,8 @@
     X(END_PLUG, "end-plug", "END_PLUG_MAX_CHARS", 'B',                                                            \
       "one of the last lines of the content block, short, mostly links to social network profiles: a plug "     \
       "(follow us, follow the author)")                                                                            \
+    X(END_LIST, "end-list", "END_LIST_MIN_ITEMS", 'L',                                                            \
+      "a short label and the lines of links after it closing the content block: a related-stories list")         \
     X(CLASSIFIER, "classifier", "CLASSIFIER_WEIGHT", 'T',                                                         \
       "the node classifier's smoothed score turned the heuristic value negative")                                 \
     X(FALLBACK_INNER, "fallback-inner-name", "FALLBACK_INNER_TRUST", 'B',                                         \

@@ -1,5 +1,7 @@
 #include "select.h"
 
+#include "../score/records.h"
+
 #include <ctype.h>
 #include <string.h>
 
@@ -557,6 +559,71 @@ static void drop_end_plugs(winnow_doc *d, const wn_page_scores *ps, uint32_t blo
     }
 }
 
+/* Whether unit u links (with a link of its own) another page of this
+ * site: a relative link, or one to the page's host (*host: 0 until worked
+ * out). Citations and references link other sites. */
+static int site_link(winnow_doc *d, uint32_t u, uint64_t *host)
+{
+    const wn_dom *dom = &d->dom;
+    for (uint32_t j = u + 1; j < u + dom->nodes[u].size; j++) {
+        const wn_node *a = &dom->nodes[j];
+        if (a->tag != WN_TAG_A || d->labels.unit[j] != u || !d->stats[j].chars) continue;
+        const char *h = wn_node_attr(dom, a, "href", NULL);
+        if (!h || !h[0] || strchr(h, '#')) continue; /* a place on a page: a note's back link */
+        uint64_t k = wn_url_host(h);
+        if (k == 1) continue;
+        if (k == 0) return 1;
+        if (!*host) *host = wn_page_host(d);
+        if (k == *host) return 1;
+    }
+    return 0;
+}
+
+/* End lists: a short label ("More stories", "Read on:") closing the
+ * block's kept text, followed by END_LIST_MIN_ITEMS or more short lines
+ * each linking another page of the site (END_LIST_LINK_SHARE of its
+ * characters in links; references and citations link other sites): the
+ * site's related-stories list set inside the article's
+ * element, dropped with its label. The label is a line of its own without
+ * a stop or links; lines inside the text ("See also" under a paragraph,
+ * followed by more paragraphs) are left alone: only the very end counts. */
+static void drop_end_lists(winnow_doc *d, const wn_page_scores *ps, uint32_t block)
+{
+    const float min_items = WN_RULE(d, END_LIST_MIN_ITEMS);
+    if (min_items <= 0.0f || block == WN_NONE) return;
+    const wn_dom *dom = &d->dom;
+    wn_labels *lb = &d->labels;
+    const uint32_t end = block + dom->nodes[block].size;
+    const float max_chars = WN_RULE(d, END_LIST_MAX_CHARS), share = WN_RULE(d, END_LIST_LINK_SHARE);
+    uint32_t items = 0, label = WN_NONE, first = WN_NONE;
+    uint64_t host = 0; /* the page's, worked out when first needed */
+    for (uint32_t i = end; i-- > block;) {
+        const wn_node *x = &dom->nodes[i];
+        if (x->tag == WN_TAG_TEXT || lb->unit[i] != i || ps->own[i].chars == 0 || (x->flags & WN_NF_HIDDEN)) continue;
+        /* code with linked names (a manual's example) is no list */
+        if (x->flags & WN_NF_PRE) break;
+        const wn_unit_stats *o = &ps->own[i];
+        /* (items the selection left out already, as link lists, count) */
+        if ((float)o->chars <= max_chars && (float)o->link_chars >= share * (float)o->chars && o->link_chars &&
+            site_link(d, i, &host)) {
+            items++;
+            first = i;
+            continue;
+        }
+        if (!lb->keep[i]) continue;
+        if (o->link_chars == 0 && o->stops == 0 && (float)o->chars <= WN_RULE(d, END_LIST_LABEL_CHARS) &&
+            (float)o->words <= WN_RULE(d, END_LIST_LABEL_WORDS))
+            label = i;
+        break;
+    }
+    if ((float)items < min_items || label == WN_NONE) return;
+    for (uint32_t i = label; i < end; i++) {
+        if (lb->unit[i] != i || !lb->keep[i] || (i != label && i < first)) continue;
+        lb->keep[i] = 0;
+        if (d->explain) d->explain->sel_why[i] = WN_WHY_END_LIST;
+    }
+}
+
 void wn_keep_headline(winnow_doc *d, uint32_t container)
 {
     wn_labels *lb = &d->labels;
@@ -675,6 +742,7 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
         if (lb->headline != WN_NONE && lb->headline < lb->container) keep_standfirst(d, ps);
         if (lb->unique) keep_lone_paragraphs(d, ps);
         drop_end_plugs(d, ps, lb->container);
+        drop_end_lists(d, ps, lb->container);
     }
     lb->teasers = 0;
     if (best != WN_NONE && (lb->teasers = wn_listing_teasers(d, ps)) > 0) {
