@@ -122,7 +122,9 @@ static int has_caption_name(const wn_dom *dom, const wn_node *x, const char *att
  * describe (the gallery hint): beside the article, not in it. */
 static int is_caption(const winnow_doc *d, const wn_node *x, uint32_t i)
 {
-    if ((float)d->stats[i].chars > WN_RULE(d, CAPTION_MAX_CHARS) || d->stats[i].chars == 0) return 0;
+    if (d->stats[i].chars == 0) return 0;
+    const float cap = x->tag == WN_TAG_FIGCAPTION ? WN_RULE(d, FIGCAPTION_MAX_CHARS) : WN_RULE(d, CAPTION_MAX_CHARS);
+    if ((float)d->stats[i].chars > cap) return 0;
     if (x->attr_count == 0 && x->tag != WN_TAG_FIGCAPTION) return 0;
     if (!(x->tag == WN_TAG_FIGCAPTION || has_caption_name(&d->dom, x, "class") || has_caption_name(&d->dom, x, "id")))
         return 0;

@@ -56,6 +56,9 @@
       "<figcaption> and elements named for a caption holding at most this many characters are a photo's caption, "  \
       "beside the article like a gallery (gold texts leave them out); a larger one is the story in a box with an "  \
       "image")                                                                                                        \
+    X(FIGCAPTION_MAX_CHARS, 1500.0f, -1.0f, "score",                                                                \
+      "a <figcaption> (a caption by its element, not by a name) of at most this many characters is a caption: "     \
+      "agency photo captions run to several sentences")                                                             \
     X(CAPTION_MAX_SHARE, 0.7f, 0.0f, "score",                                                                        \
       "captions are beside the article only while all of them together hold less than this share of the page's "    \
       "running text: where they carry it (a tutorial's steps under its screenshots, a photo essay) they are content") \
