@@ -393,6 +393,23 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
                 caption[i] = under;
             }
         }
+        /* a photo's box whose own line is mostly an inline caption (a
+         * <span class="caption"> beside a credit) is the caption: its unit
+         * goes, not only the span's text inside a kept unit */
+        const float inline_share = WN_RULE(d, CAPTION_INLINE_SHARE);
+        if (any && inline_share > 0.0f) {
+            float *in_unit = wn_arena_calloc(s, n, sizeof(float));
+            if (!in_unit) return -1;
+            for (uint32_t i = 1; i < n; i++)
+                if ((caption[i] & 1) && !(caption[dom->nodes[i].parent] & 2) && lb->unit[i] != i &&
+                    lb->unit[i] != WN_NONE)
+                    in_unit[lb->unit[i]] += (float)st[i].chars;
+            for (uint32_t u = 1; u < n; u++)
+                if (in_unit[u] > 0.0f && !(caption[u] & 2) && in_unit[u] >= inline_share * (float)ps->own[u].chars) {
+                    caption[u] = 3;
+                    mass += pos[u];
+                }
+        }
         if (any && mass >= WN_RULE(d, CAPTION_MAX_SHARE) * total) memset(caption, 0, n);
     }
     const float layout_share = WN_RULE(d, NAME_LAYOUT_SHARE);

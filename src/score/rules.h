@@ -59,6 +59,9 @@
     X(FIGCAPTION_MAX_CHARS, 1500.0f, -1.0f, "score",                                                                \
       "a <figcaption> (a caption by its element, not by a name) of at most this many characters is a caption: "     \
       "agency photo captions run to several sentences")                                                             \
+    X(CAPTION_INLINE_SHARE, 0.5f, 0.0f, "score",                                                                   \
+      "a line whose text is at least this share inline caption elements (<span class=caption> beside a credit) "  \
+      "is the photo's caption as a whole")                                                                          \
     X(CAPTION_MAX_SHARE, 0.7f, 0.0f, "score",                                                                        \
       "captions are beside the article only while all of them together hold less than this share of the page's "    \
       "running text: where they carry it (a tutorial's steps under its screenshots, a photo essay) they are content") \
