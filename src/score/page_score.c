@@ -107,13 +107,18 @@ static uint16_t landmark_hints(const wn_dom *dom, const wn_node *x, int wraps_te
     return h;
 }
 
+static int has_name_part(const wn_dom *dom, const wn_node *x, const char *attr, const char *part)
+{
+    size_t n = 0, m = strlen(part);
+    const char *v = wn_node_attr(dom, x, attr, &n);
+    for (size_t i = 0; v && i + m <= n; i++)
+        if ((v[i] | 0x20) == part[0] && strncasecmp(v + i, part, m) == 0) return 1;
+    return 0;
+}
+
 static int has_caption_name(const wn_dom *dom, const wn_node *x, const char *attr)
 {
-    size_t n = 0;
-    const char *v = wn_node_attr(dom, x, attr, &n);
-    for (size_t i = 0; v && i + 7 <= n; i++)
-        if ((v[i] | 0x20) == 'c' && strncasecmp(v + i, "caption", 7) == 0) return 1;
-    return 0;
+    return has_name_part(dom, x, attr, "caption");
 }
 
 /* A photo's caption or credit: <figcaption>, or an element named for a
@@ -125,8 +130,15 @@ static int is_caption(const winnow_doc *d, const wn_node *x, uint32_t i)
     if (d->stats[i].chars == 0) return 0;
     const float cap = x->tag == WN_TAG_FIGCAPTION ? WN_RULE(d, FIGCAPTION_MAX_CHARS) : WN_RULE(d, CAPTION_MAX_CHARS);
     if ((float)d->stats[i].chars > cap) return 0;
-    if (x->attr_count == 0 && x->tag != WN_TAG_FIGCAPTION) return 0;
-    if (!(x->tag == WN_TAG_FIGCAPTION || has_caption_name(&d->dom, x, "class") || has_caption_name(&d->dom, x, "id")))
+    /* a <figure> of a picture: its text is the picture's (a credit in a
+     * <cite> beside the <figcaption>) */
+    int figure = x->tag == WN_TAG_FIGURE && d->stats[i].images > 0 && WN_RULE(d, CAPTION_FIGURE) > 0.0f;
+    if (x->attr_count == 0 && x->tag != WN_TAG_FIGCAPTION && !figure) return 0;
+    /* a photo's credit: named so, beside a picture */
+    int credit = x->parent != WN_NONE && d->stats[x->parent].images > 0 && WN_RULE(d, CAPTION_CREDIT) > 0.0f &&
+                 (has_name_part(&d->dom, x, "class", "credit") || has_name_part(&d->dom, x, "id", "credit"));
+    if (!(x->tag == WN_TAG_FIGCAPTION || figure || credit || has_caption_name(&d->dom, x, "class") ||
+          has_caption_name(&d->dom, x, "id")))
         return 0;
     /* a plugin player's fallback describes the video shown in its place */
     for (uint32_t a = x->parent; a != WN_NONE && a != 0; a = d->dom.nodes[a].parent)
@@ -395,7 +407,9 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
         }
         /* a photo's box whose own line is mostly an inline caption (a
          * <span class="caption"> beside a credit) is the caption: its unit
-         * goes, not only the span's text inside a kept unit */
+         * goes, not only the span's text inside a kept unit; a unit of
+         * caption size only (a credit loose in the article's element does
+         * not make the article a caption) */
         const float inline_share = WN_RULE(d, CAPTION_INLINE_SHARE);
         if (any && inline_share > 0.0f) {
             float *in_unit = wn_arena_calloc(s, n, sizeof(float));
@@ -405,7 +419,8 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
                     lb->unit[i] != WN_NONE)
                     in_unit[lb->unit[i]] += (float)st[i].chars;
             for (uint32_t u = 1; u < n; u++)
-                if (in_unit[u] > 0.0f && !(caption[u] & 2) && in_unit[u] >= inline_share * (float)ps->own[u].chars) {
+                if (in_unit[u] > 0.0f && !(caption[u] & 2) && in_unit[u] >= inline_share * (float)ps->own[u].chars &&
+                    (float)st[u].chars <= WN_RULE(d, CAPTION_MAX_CHARS)) {
                     caption[u] = 3;
                     mass += pos[u];
                 }

@@ -62,6 +62,12 @@
     X(CAPTION_INLINE_SHARE, 0.5f, 0.0f, "score",                                                                   \
       "a line whose text is at least this share inline caption elements (<span class=caption> beside a credit) "  \
       "is the photo's caption as a whole")                                                                          \
+    X(CAPTION_FIGURE, 1.0f, 0.0f, "score",                                                                           \
+      "a <figure> holding a picture, of caption size, is the picture's caption and credit (a <cite> beside the "  \
+      "<figcaption>); a figure of a quote or a code listing holds no picture")                                     \
+    X(CAPTION_CREDIT, 1.0f, 0.0f, "score",                                                                           \
+      "an element named for a credit (photo_credit, image-credit), of caption size, beside a picture is the "     \
+      "photo's credit")                                                                                             \
     X(CAPTION_MAX_SHARE, 0.7f, 0.0f, "score",                                                                        \
       "captions are beside the article only while all of them together hold less than this share of the page's "    \
       "running text: where they carry it (a tutorial's steps under its screenshots, a photo essay) they are content") \
