@@ -250,6 +250,45 @@ static int is_rights_notice(const winnow_doc *d, uint32_t u, const wn_unit_stats
     return 0;
 }
 
+/* A photo's credit written as a line of text: a short unit that opens
+ * with a credit word ("Photo:", "Image via", "Foto:", "Bild:") or ends
+ * with a picture agency's name ("/Getty Images", "Shutterstock",
+ * "/AFP"). The words are few and the same on every site; a credit is
+ * never the article's text. (The page text is case-folded.) */
+static const char *const credit_openers[] = {
+    "photo:", "photos:", "photo :", "photo credit", "photo by ", "photo courtesy", "photo via ", "photograph:",
+    "photograph by ", "photography:", "image:", "images:", "image :", "image credit", "image by ", "image via ",
+    "image source", "image courtesy", "featured image", "header image", "top image", "lead image", "picture:",
+    "pictures:", "pic:", "pics:", "foto:", "fotos:", "foto :", "foto von ", "fotos von ", "bild:", "bilder:",
+    "bildquelle", "imagen:", "imágenes:", "immagine:", "immagini:", "crédit photo", "crédits photo",
+    "credit photo", "zdjęcie:", "fot.", "写真："};
+static const char *const credit_closers[] = {"getty images", "shutterstock", "istockphoto", "istock", "/afp",
+                                             "/ap", "/reuters", "/dpa", "/epa", "ap photo", "afp photo",
+                                             "reuters photo", "/picture alliance", "/imago", "/alamy"};
+
+static int is_photo_credit(const winnow_doc *d, uint32_t u, const wn_unit_stats *o)
+{
+    if (o->chars == 0 || (float)o->chars > WN_RULE(d, CREDIT_LINE_MAX_CHARS)) return 0;
+    if (wn_tag_has(d->dom.nodes[u].tag, WN_TF_HEADING)) return 0;
+    const wn_stats *s = &d->stats[u];
+    const char *t = d->page_text.text + s->nt_begin;
+    size_t n = s->nt_end - s->nt_begin;
+    while (n && (*t == ' ' || *t == '(' || *t == '[')) { t++; n--; }
+    while (n && (t[n - 1] == ' ' || t[n - 1] == ')' || t[n - 1] == ']' || t[n - 1] == '.')) n--;
+    for (size_t k = 0; k < sizeof credit_openers / sizeof credit_openers[0]; k++) {
+        size_t m = strlen(credit_openers[k]);
+        if (m <= n && memcmp(t, credit_openers[k], m) == 0) return 1;
+    }
+    for (size_t k = 0; k < sizeof credit_closers / sizeof credit_closers[0]; k++) {
+        size_t m = strlen(credit_closers[k]);
+        /* the agency ends the line, as a word of its own */
+        if (m <= n && memcmp(t + n - m, credit_closers[k], m) == 0 &&
+            (m == n || credit_closers[k][0] == '/' || t[n - m - 1] == ' ' || t[n - m - 1] == '/'))
+            return 1;
+    }
+    return 0;
+}
+
 /* Explaining: what kind of name or landmark made element x's hints h
  * (its own class/id hints: names) trusted boilerplate. */
 static uint8_t name_why(const wn_node *x, uint16_t names, uint16_t h, int specific, int caption)
@@ -520,6 +559,12 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
         else if (is_rights_notice(d, i, &ps->own[i])) {
             if (ex && !ps->boiler[i]) ex->boil_why[i] = WN_WHY_RIGHTS;
             ps->boiler[i] |= WN_HINT_FOOTER;
+        }
+        else if (!ps->boiler[i] && is_photo_credit(d, i, &ps->own[i])) {
+            /* left out, and weightless like a caption */
+            if (ex) ex->boil_why[i] = WN_WHY_CREDIT_LINE;
+            ps->boiler[i] = WN_HINT_GALLERY;
+            caption[i] |= 2;
         }
         float c = (float)ps->own[i].chars;
         float v = lb->value[i];

@@ -52,6 +52,10 @@
     X(RIGHTS_NOTICE_MAX_CHARS, 300.0f, 0.0f, "score",                                                              \
       "a unit of at most this many characters that reserves the rights (\"All rights reserved\", \"Alle Rechte "     \
       "vorbehalten\", or opening with (c)/copyright and a year) is a legal line under the article, not its text")   \
+    X(CREDIT_LINE_MAX_CHARS, 120.0f, 0.0f, "score",                                                                \
+      "a unit of at most this many characters opening with a credit word (\"Photo:\", \"Image via\", \"Foto:\", "   \
+      "\"Bild:\") or ending with a picture agency (\"/Getty Images\", \"Shutterstock\", \"/AFP\") is a photo's "     \
+      "credit written as text: left out, weightless like a caption")                                                \
     X(CAPTION_MAX_CHARS, 400.0f, -1.0f, "score",                                                                     \
       "<figcaption> and elements named for a caption holding at most this many characters are a photo's caption, "  \
       "beside the article like a gallery (gold texts leave them out); a larger one is the story in a box with an "  \

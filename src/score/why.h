@@ -86,6 +86,7 @@
     X(LISTING, "listing-teaser", "LISTING_MIN_TEASERS", 'B',                                                      \
       "the content block was one teaser's summary on a page of teasers: a listing page, no main content")        \
     X(SCRIPT, "script-text", "SCRIPT_CODE_SHARE", 'B', "script or template code shown as text")                   \
+    X(CREDIT_LINE, "credit-line", "CREDIT_LINE_MAX_CHARS", 'B', "a photo's credit written as a line of text")      \
     X(RIGHTS, "rights-notice", "RIGHTS_NOTICE_MAX_CHARS", 'B',                                                    \
       "a short rights notice (\"Copyright 2008 ... All rights reserved\"): the site's or agency's legal line")     \
     X(SITE_TEMPLATE, "site-template", "SITE_TEMPLATE_PERCENT", 'T',                                               \
