@@ -70,7 +70,7 @@ static int date_word(const char *w, size_t len, void *ctx)
 
 /* A date or a time: a month name or a word of relative time, hh:mm, or
  * d/m/y-like digits (a year alone is too common in other lines). */
-static int has_date(const char *t, size_t n)
+int wn_has_date(const char *t, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         if (t[i] < '0' || t[i] > '9') continue;
@@ -243,7 +243,7 @@ static void read_record(const page *pg, uint32_t r, record_signs *rs)
              * makes most of its line (a link inside a comment's sentence
              * does not) */
             uint32_t u = unit[i];
-            if ((float)st[i].words > headline_words && 2 * st[i].chars >= pg->ps->own[u].chars && !has_date(t, n))
+            if ((float)st[i].words > headline_words && 2 * st[i].chars >= pg->ps->own[u].chars && !wn_has_date(t, n))
                 rs->headline = 1;
         }
         if (unit[i] == i && d->stats[i].chars) {
@@ -258,7 +258,7 @@ static void read_record(const page *pg, uint32_t r, record_signs *rs)
          * "9 hours ago Reply") */
         /* (a line, not a sentence: a caption "... in March 2015." is no date line) */
         if (!code && st[i].chars && (float)st[i].chars <= line_chars && st[i].stops == 0 && (rs->date == WN_NONE || wn_node_within(dom, rs->date, i)) &&
-            has_date(t, n))
+            wn_has_date(t, n))
             rs->date = i;
         /* an author: a short name of one to four words without digits, in
          * an element of its own (a line, <b>, <cite>; a link first: a
@@ -562,7 +562,7 @@ static int teaser_like(page *pg, const uint32_t *kid, uint32_t k)
         if (host == 1 || (host && host != page_host(pg))) return 0;
         size_t n;
         const char *t = text_of(d, i, &n);
-        if ((float)st[i].words < WN_RULE(d, TEASER_HEADLINE_WORDS) || has_date(t, n)) return 0;
+        if ((float)st[i].words < WN_RULE(d, TEASER_HEADLINE_WORDS) || wn_has_date(t, n)) return 0;
         float summary = 0.0f;
         for (uint32_t r = 0; r < k; r++) summary += (float)(st[kid[r]].chars - st[kid[r]].link_chars);
         return summary >= WN_RULE(d, TEASER_MIN_SUMMARY) && summary <= WN_RULE(d, TEASER_MAX_SUMMARY);

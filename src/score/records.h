@@ -72,4 +72,9 @@ uint64_t wn_url_host(const char *u);
  * unknown. */
 uint64_t wn_page_host(winnow_doc *d);
 
+/* Whether case-folded text t[0..n) shows a date or a time: hh:mm, d/m/y
+ * digits, or a month name or word of relative time (six languages; a short
+ * month name only beside a number). */
+int wn_has_date(const char *t, size_t n);
+
 #endif

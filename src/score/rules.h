@@ -211,6 +211,16 @@
       "most characters of an end list's label: a line without links or a stop (\"More stories\", \"Read on:\")")    \
     X(END_LIST_LABEL_WORDS, 6.0f, 0.0f, "select",                                                                   \
       "most words of an end list's label: a sentence introducing a list (\"The modules of this chapter are:\") is text") \
+    X(DATELINE_MAX_CHARS, 80.0f, 0.0f, "select",                                                                    \
+      "a line of at most this many characters with a number and a date or time, at the top of the content block "  \
+      "before its first sentence, is a dateline (\"Published 10:02 AM EST Nov 19, 2019\"), not the article's text") \
+    X(DATELINE_OTHER_WORDS, 6.0f, -1.0f, "select",                                                                  \
+      "a dateline has at most this many words of four or more letters that are not part of its date "             \
+      "(\"Published\", \"Last updated\", a byline's name and title); headings and sentences are never datelines") \
+    X(DATELINE_TOP_LINES, 4.0f, 0.0f, "select",                                                                     \
+      "datelines are looked for among this many first lines of the content block (a list of dated items further "  \
+      "down, a changelog or a user list, is the text)")                                                             \
+    X(DATELINE_MAX_LINES, 2.0f, 0.0f, "select", "most datelines dropped at the top of a content block (a date, a time)") \
     X(STANDFIRST_MIN_VALUE, 100.0f, 1e30f, "select",                                                                 \
       "running text between an outside headline and the content block (a standfirst, a video description) worth "  \
       "this much value (about 20 words) is kept; not captions, not among links")                                     \

@@ -56,6 +56,7 @@
       "(follow us, follow the author)")                                                                            \
     X(END_LIST, "end-list", "END_LIST_MIN_ITEMS", 'L',                                                            \
       "a short label and the lines of links after it closing the content block: a related-stories list")         \
+    X(DATELINE, "dateline", "DATELINE_MAX_CHARS", 'T', "a line that only dates the article, above its text")       \
     X(CLASSIFIER, "classifier", "CLASSIFIER_WEIGHT", 'T',                                                         \
       "the node classifier's smoothed score turned the heuristic value negative")                                 \
     X(FALLBACK_INNER, "fallback-inner-name", "FALLBACK_INNER_TRUST", 'B',                                         \
