@@ -221,6 +221,9 @@
       "datelines are looked for among this many first lines of the content block (a list of dated items further "  \
       "down, a changelog or a user list, is the text)")                                                             \
     X(DATELINE_MAX_LINES, 2.0f, 0.0f, "select", "most datelines dropped at the top of a content block (a date, a time)") \
+    X(BYLINE_MAX_WORDS, 8.0f, 0.0f, "select",                                                                       \
+      "a line at the top of the content block that opens with a byline word (by, von, par, por, di, door) followed " \
+      "by at most this many words, not a sentence, is a byline: left out with the datelines")                      \
     X(STANDFIRST_MIN_VALUE, 100.0f, 1e30f, "select",                                                                 \
       "running text between an outside headline and the content block (a standfirst, a video description) worth "  \
       "this much value (about 20 words) is kept; not captions, not among links")                                     \

@@ -582,6 +582,32 @@ static int dateline_like(const winnow_doc *d, const char *t, size_t n)
     return (float)other <= WN_RULE(d, DATELINE_OTHER_WORDS);
 }
 
+/* Whether case-folded line t[0..n) is a byline: a byline word ("by",
+ * "von", "par", "por", "di", "door", "av", "af", "przez") and a name of at
+ * most BYLINE_MAX_WORDS words, not a sentence. */
+static int byline_like(const winnow_doc *d, const char *t, size_t n)
+{
+    static const char *const by[] = {"by ", "von ", "par ", "por ", "di ", "door ", "av ", "af ", "przez ", "text: ",
+                                     "texto: ", "autor: ", "author: ", "written by "};
+    while (n && (*t == ' ' || *t == '-' || *t == '\n')) { t++; n--; }
+    size_t e = n;
+    while (e && (t[e - 1] == ' ' || t[e - 1] == '\n')) e--;
+    if (!e || t[e - 1] == '.' || t[e - 1] == '!' || t[e - 1] == '?' || t[e - 1] == ':') return 0;
+    int opens = 0;
+    for (size_t k = 0; k < sizeof by / sizeof by[0] && !opens; k++) {
+        size_t m = strlen(by[k]);
+        opens = m < e && memcmp(t, by[k], m) == 0;
+    }
+    if (!opens) return 0;
+    int words = 0;
+    for (size_t i = 0; i < e;) {
+        while (i < e && t[i] == ' ') i++;
+        if (i < e) words++;
+        while (i < e && t[i] != ' ') i++;
+    }
+    return (float)words <= WN_RULE(d, BYLINE_MAX_WORDS) + 1.0f;
+}
+
 /* Datelines: short lines that only say when ("March 12, 2009", "Published
  * 10:02 AM EST Nov 19, 2019", often with the byline) among the first
  * DATELINE_TOP_LINES lines of the content block, before its first
@@ -630,7 +656,7 @@ static void drop_lead_datelines(winnow_doc *d, const wn_page_scores *ps, uint32_
          * data) or code (an address and a port are no date), and all but a
          * few of its words a date's */
         if (!wn_tag_has(x->tag, WN_TF_HEADING) && x->tag != WN_TAG_TD && x->tag != WN_TAG_TH &&
-            !(x->flags & WN_NF_PRE) && x->tag != WN_TAG_PRE && dateline_like(d, t, n)) {
+            !(x->flags & WN_NF_PRE) && x->tag != WN_TAG_PRE && (dateline_like(d, t, n) || byline_like(d, t, n))) {
             lb->keep[i] = 0;
             dropped++;
             if (d->explain) d->explain->sel_why[i] = WN_WHY_DATELINE;
