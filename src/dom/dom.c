@@ -2,19 +2,6 @@
 
 #include <string.h>
 
-const char *wn_node_attr(const wn_dom *d, const wn_node *n, const char *name, size_t *len)
-{
-    size_t nl = strlen(name);
-    for (uint32_t k = 0; k < n->attr_count; k++) {
-        const wn_attr *a = &d->attrs[n->attr_begin + k];
-        if (a->name_len == nl && memcmp(a->name, name, nl) == 0) {
-            if (len) *len = a->value_len;
-            return a->value;
-        }
-    }
-    return NULL;
-}
-
 size_t wn_node_path(const wn_dom *d, uint32_t i, char *out, size_t cap)
 {
     /* Collect ancestors bottom-up into a small stack of indices, then print

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "tags.h"
 #include "../util/buf.h"
@@ -70,8 +71,20 @@ static inline int wn_node_within(const wn_dom *d, uint32_t root, uint32_t i)
     return i >= root && i < root + d->nodes[root].size;
 }
 
-/* Attribute value by lower-case name, NULL when absent. */
-const char *wn_node_attr(const wn_dom *d, const wn_node *n, const char *name, size_t *len);
+/* Attribute value by lower-case name, NULL when absent. Inline: the
+ * callers name a literal, so its length and the compare are constants. */
+static inline const char *wn_node_attr(const wn_dom *d, const wn_node *n, const char *name, size_t *len)
+{
+    size_t nl = strlen(name);
+    for (uint32_t k = 0; k < n->attr_count; k++) {
+        const wn_attr *a = &d->attrs[n->attr_begin + k];
+        if (a->name_len == nl && memcmp(a->name, name, nl) == 0) {
+            if (len) *len = a->value_len;
+            return a->value;
+        }
+    }
+    return NULL;
+}
 
 /* Appends the display text of subtree i to out: its raw text nodes, hidden
  * ones left out, runs of whitespace and line-breaking elements as one
