@@ -34,6 +34,8 @@ struct wn_parser {
     const char **jsonld;
     uint32_t *jsonld_len;
     size_t jsonld_cap;
+    uint32_t *nl;       /* offsets of the page's newlines */
+    size_t nl_cap;
     /* elements copied while open (see harvest) */
     struct spine_ent *spine;
     size_t nspine, spine_cap;
@@ -106,6 +108,7 @@ void wn_parser_free(wn_parser *p)
     free(p->text);
     free(p->jsonld);
     free(p->jsonld_len);
+    free(p->nl);
     free(p->spine);
     free(p->closers);
     free(p);
@@ -1015,6 +1018,11 @@ static void release_large(wn_parser *p, size_t input_len)
         p->text = NULL;
         p->nodes_cap = p->attrs_cap = p->text_cap = 0;
     }
+    if (p->nl_cap * sizeof *p->nl > KEEP_SCRATCH_BYTES) {
+        free(p->nl);
+        p->nl = NULL;
+        p->nl_cap = 0;
+    }
     if (input_len > KEEP_TREE_INPUT) {
         /* a fresh tree; should it fail, the next parse reports it */
         myhtml_tree_destroy(p->tree);
@@ -1148,15 +1156,18 @@ static wn_parse_status parse(wn_parser *p, const char *utf8, size_t len, wn_aren
             if (want < p->node_floor) want = p->node_floor;
             if (want < UINT32_MAX) b.budget = (uint32_t)want;
         }
-        /* newline index for line numbers */
+        /* newline index for line numbers: one pass, into the parser's
+         * scratch (kept for the next page) */
         uint32_t nlines = 0;
-        for (const char *q = src; (q = memchr(q, '\n', (size_t)(src + srclen - q))) != NULL; q++) nlines++;
-        b.nl = wn_arena_alloc(arena, ((size_t)nlines + 1) * sizeof(uint32_t));
-        if (!b.nl) rc = WN_PARSE_NOMEM;
-        else {
-            nlines = 0;
-            for (const char *q = src; (q = memchr(q, '\n', (size_t)(src + srclen - q))) != NULL; q++)
-                b.nl[nlines++] = (uint32_t)(q - src);
+        for (const char *q = src; (q = memchr(q, '\n', (size_t)(src + srclen - q))) != NULL; q++) {
+            if (nlines == p->nl_cap && !grow((void **)&p->nl, &p->nl_cap, (size_t)nlines + 1, sizeof *p->nl)) {
+                rc = WN_PARSE_NOMEM;
+                break;
+            }
+            p->nl[nlines++] = (uint32_t)(q - src);
+        }
+        if (rc == WN_PARSE_OK) {
+            b.nl = p->nl;
             b.nlines = nlines;
             int r = build_dom_from(&b, src, srclen, p->chunk ? p->chunk : CHUNK_BYTES);
             /* a copied element changed after all: the page again, whole */
