@@ -148,26 +148,28 @@ static int starts(const char *at, size_t n, const char *w)
 
 /* Whether a class value holds one of the screen-reader-only idioms
  * (sr-only, off-screen, offscreen, visually-hidden, visuallyhidden,
- * screen-reader, screenreader, element-invisible) anywhere: one pass,
- * each idiom tried where its first letter is. */
+ * screen-reader, screenreader, element-invisible) anywhere. Each idiom
+ * has one 's', and the letter after it tells which idioms it can be in:
+ * each is tried where it would begin, at the 's' less its offset. */
 static int offscreen_class(const char *v, size_t n)
 {
-    for (size_t j = 0; j + 7 <= n; j++) {
-        const char *at = v + j;
-        size_t left = n - j;
-        switch (*at) {
-        case 's':
-            if (starts(at, left, "sr-only") || starts(at, left, "screen-reader") || starts(at, left, "screenreader"))
+    for (const char *q = v, *end = v + n; (q = memchr(q, 's', (size_t)(end - q))) != NULL && q + 1 < end; q++) {
+        size_t at = (size_t)(q - v), left = n - at;
+        switch (q[1]) {
+        case 'r':
+            if (starts(q, left, "sr-only")) return 1;
+            break;
+        case 'c':
+            if (starts(q, left, "screen-reader") || starts(q, left, "screenreader")) return 1;
+            if (at >= 4 && starts(q - 4, left + 4, "off-screen")) return 1;
+            if (at >= 3 && starts(q - 3, left + 3, "offscreen")) return 1;
+            break;
+        case 'u':
+            if (at >= 2 && (starts(q - 2, left + 2, "visually-hidden") || starts(q - 2, left + 2, "visuallyhidden")))
                 return 1;
             break;
-        case 'o':
-            if (starts(at, left, "off-screen") || starts(at, left, "offscreen")) return 1;
-            break;
-        case 'v':
-            if (starts(at, left, "visually-hidden") || starts(at, left, "visuallyhidden")) return 1;
-            break;
-        case 'e':
-            if (starts(at, left, "element-invisible")) return 1;
+        case 'i':
+            if (at >= 12 && starts(q - 12, left + 12, "element-invisible")) return 1;
             break;
         default:
             break;
