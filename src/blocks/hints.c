@@ -23,66 +23,123 @@ typedef struct hint_word {
 #define W(word, bits, sub) {word, (uint8_t)(sizeof(word) - 1), sub, bits, NULL}
 #define WX(word, bits, unless) {word, (uint8_t)(sizeof(word) - 1), 1, bits, unless}
 
-static const hint_word hint_words[] = {
-    W("nav", WN_HINT_NAV, 0), W("navbar", WN_HINT_NAV, 1), W("navigation", WN_HINT_NAV, 1),
-    W("menu", WN_HINT_NAV, 1), W("breadcrumb", WN_HINT_NAV, 1), W("breadcrumbs", WN_HINT_NAV, 1),
-    W("pagination", WN_HINT_NAV, 1), W("pager", WN_HINT_NAV, 0), W("skip", WN_HINT_NAV, 0),
-    W("toolbar", WN_HINT_NAV, 1), W("topbar", WN_HINT_HEADER, 1), W("masthead", WN_HINT_HEADER, 1),
-    W("header", WN_HINT_HEADER, 0), W("footer", WN_HINT_FOOTER, 1), W("foot", WN_HINT_FOOTER, 0),
-    W("copyright", WN_HINT_FOOTER, 1), W("colophon", WN_HINT_FOOTER, 1),
-    W("sidebar", WN_HINT_SIDEBAR, 1), W("aside", WN_HINT_SIDEBAR, 0), W("widget", WN_HINT_SIDEBAR, 1),
-    W("rail", WN_HINT_SIDEBAR, 0), W("sidenav", WN_HINT_SIDEBAR | WN_HINT_NAV, 1),
-    W("comment", WN_HINT_COMMENT, 1), W("comments", WN_HINT_COMMENT, 1), W("disqus", WN_HINT_COMMENT, 1),
-    W("replies", WN_HINT_COMMENT, 0), W("respond", WN_HINT_COMMENT, 0),
-    W("share", WN_HINT_SHARE, 1), W("sharing", WN_HINT_SHARE, 1), W("social", WN_HINT_SHARE, 1),
-    W("sociable", WN_HINT_SHARE, 1), W("follow", WN_HINT_SHARE, 0), W("print", WN_HINT_SHARE, 0),
-    W("email", WN_HINT_SHARE, 0), W("tools", WN_HINT_SHARE, 0), W("addthis", WN_HINT_SHARE, 1),
-    W("related", WN_HINT_RELATED, 1), W("recommended", WN_HINT_RELATED, 1), W("recommend", WN_HINT_RELATED, 1),
-    W("trending", WN_HINT_RELATED, 1), W("popular", WN_HINT_RELATED, 1), W("outbrain", WN_HINT_RELATED, 1),
-    W("taboola", WN_HINT_RELATED, 1), W("more", WN_HINT_RELATED, 0), W("teaser", WN_HINT_RELATED, 1),
-    W("ad", WN_HINT_AD, 0), W("ads", WN_HINT_AD, 0), W("advert", WN_HINT_AD, 1),
-    W("advertisement", WN_HINT_AD, 1), W("adsense", WN_HINT_AD, 1), W("sponsor", WN_HINT_AD, 1),
-    W("sponsored", WN_HINT_AD, 1), W("promo", WN_HINT_AD, 1), W("banner", WN_HINT_AD, 1),
-    W("dfp", WN_HINT_AD, 0), W("gpt", WN_HINT_AD, 0),
-    W("cookie", WN_HINT_OVERLAY, 1), W("consent", WN_HINT_OVERLAY, 1), W("gdpr", WN_HINT_OVERLAY, 1),
-    W("modal", WN_HINT_OVERLAY, 1), W("popup", WN_HINT_OVERLAY, 1), W("popover", WN_HINT_OVERLAY, 1),
-    W("lightbox", WN_HINT_OVERLAY, 1), W("newsletter", WN_HINT_OVERLAY, 1),
-    /* "subscriber-premium" wraps the article for subscribers, not a prompt */
-    WX("subscribe", WN_HINT_OVERLAY, "subscriber"), W("signup", WN_HINT_OVERLAY, 1), W("login", WN_HINT_OVERLAY, 0),
-    W("gallery", WN_HINT_GALLERY, 1), W("slideshow", WN_HINT_GALLERY, 1), W("carousel", WN_HINT_GALLERY, 1),
-    W("byline", WN_HINT_META, 1), W("author", WN_HINT_META, 0), W("dateline", WN_HINT_META, 1),
-    W("timestamp", WN_HINT_META, 1), W("tags", WN_HINT_META, 0), W("tag", WN_HINT_META, 0),
-    W("meta", WN_HINT_META, 0), W("credit", WN_HINT_META, 0),
-    W("article", WN_HINT_CONTENT, 1), W("content", WN_HINT_CONTENT, 1), W("entry", WN_HINT_CONTENT, 1),
-    W("post", WN_HINT_CONTENT, 0), W("story", WN_HINT_CONTENT, 1), W("body", WN_HINT_CONTENT, 0),
-    W("text", WN_HINT_CONTENT, 0), W("main", WN_HINT_CONTENT, 0), W("prose", WN_HINT_CONTENT, 0),
-    W("hentry", WN_HINT_CONTENT, 1), W("blog", WN_HINT_CONTENT, 0), W("markdown", WN_HINT_CONTENT, 1),
-    W("headline", WN_HINT_TITLE, 1), W("title", WN_HINT_TITLE, 0),
+/* The words by their first letter: a token is tried against the words
+ * whose first letter it has, not against all of them. */
+static const hint_word words_a[] = {
+    W("aside", WN_HINT_SIDEBAR, 0), W("addthis", WN_HINT_SHARE, 1), W("ad", WN_HINT_AD, 0),
+    W("ads", WN_HINT_AD, 0), W("advert", WN_HINT_AD, 1), W("advertisement", WN_HINT_AD, 1),
+    W("adsense", WN_HINT_AD, 1), W("author", WN_HINT_META, 0), W("article", WN_HINT_CONTENT, 1),
 };
+static const hint_word words_b[] = {
+    W("breadcrumb", WN_HINT_NAV, 1), W("breadcrumbs", WN_HINT_NAV, 1), W("banner", WN_HINT_AD, 1),
+    W("byline", WN_HINT_META, 1), W("body", WN_HINT_CONTENT, 0), W("blog", WN_HINT_CONTENT, 0),
+};
+static const hint_word words_c[] = {
+    W("copyright", WN_HINT_FOOTER, 1), W("colophon", WN_HINT_FOOTER, 1), W("comment", WN_HINT_COMMENT, 1),
+    W("comments", WN_HINT_COMMENT, 1), W("cookie", WN_HINT_OVERLAY, 1), W("consent", WN_HINT_OVERLAY, 1),
+    W("carousel", WN_HINT_GALLERY, 1), W("credit", WN_HINT_META, 0), W("content", WN_HINT_CONTENT, 1),
+};
+static const hint_word words_d[] = {
+    W("disqus", WN_HINT_COMMENT, 1), W("dfp", WN_HINT_AD, 0), W("dateline", WN_HINT_META, 1),
+};
+static const hint_word words_e[] = {
+    W("email", WN_HINT_SHARE, 0), W("entry", WN_HINT_CONTENT, 1),
+};
+static const hint_word words_f[] = {
+    W("footer", WN_HINT_FOOTER, 1), W("foot", WN_HINT_FOOTER, 0), W("follow", WN_HINT_SHARE, 0),
+};
+static const hint_word words_g[] = {
+    W("gpt", WN_HINT_AD, 0), W("gdpr", WN_HINT_OVERLAY, 1), W("gallery", WN_HINT_GALLERY, 1),
+};
+static const hint_word words_h[] = {
+    W("header", WN_HINT_HEADER, 0), W("hentry", WN_HINT_CONTENT, 1), W("headline", WN_HINT_TITLE, 1),
+};
+static const hint_word words_l[] = {
+    W("lightbox", WN_HINT_OVERLAY, 1), W("login", WN_HINT_OVERLAY, 0),
+};
+static const hint_word words_m[] = {
+    W("menu", WN_HINT_NAV, 1), W("masthead", WN_HINT_HEADER, 1), W("more", WN_HINT_RELATED, 0),
+    W("modal", WN_HINT_OVERLAY, 1), W("meta", WN_HINT_META, 0), W("main", WN_HINT_CONTENT, 0),
+    W("markdown", WN_HINT_CONTENT, 1),
+};
+static const hint_word words_n[] = {
+    W("nav", WN_HINT_NAV, 0), W("navbar", WN_HINT_NAV, 1), W("navigation", WN_HINT_NAV, 1),
+    W("newsletter", WN_HINT_OVERLAY, 1),
+};
+static const hint_word words_o[] = {
+    W("outbrain", WN_HINT_RELATED, 1),
+};
+static const hint_word words_p[] = {
+    W("pagination", WN_HINT_NAV, 1), W("pager", WN_HINT_NAV, 0), W("print", WN_HINT_SHARE, 0),
+    W("popular", WN_HINT_RELATED, 1), W("promo", WN_HINT_AD, 1), W("popup", WN_HINT_OVERLAY, 1),
+    W("popover", WN_HINT_OVERLAY, 1), W("post", WN_HINT_CONTENT, 0), W("prose", WN_HINT_CONTENT, 0),
+};
+static const hint_word words_r[] = {
+    W("rail", WN_HINT_SIDEBAR, 0), W("replies", WN_HINT_COMMENT, 0), W("respond", WN_HINT_COMMENT, 0),
+    W("related", WN_HINT_RELATED, 1), W("recommended", WN_HINT_RELATED, 1), W("recommend", WN_HINT_RELATED, 1),
+};
+static const hint_word words_s[] = {
+    W("skip", WN_HINT_NAV, 0), W("sidebar", WN_HINT_SIDEBAR, 1),
+    W("sidenav", WN_HINT_SIDEBAR | WN_HINT_NAV, 1), W("share", WN_HINT_SHARE, 1),
+    W("sharing", WN_HINT_SHARE, 1), W("social", WN_HINT_SHARE, 1), W("sociable", WN_HINT_SHARE, 1),
+    W("sponsor", WN_HINT_AD, 1), W("sponsored", WN_HINT_AD, 1),
+    /* "subscriber-premium" wraps the article for subscribers, not a prompt */
+    WX("subscribe", WN_HINT_OVERLAY, "subscriber"), W("signup", WN_HINT_OVERLAY, 1),
+    W("slideshow", WN_HINT_GALLERY, 1), W("story", WN_HINT_CONTENT, 1),
+};
+static const hint_word words_t[] = {
+    W("toolbar", WN_HINT_NAV, 1), W("topbar", WN_HINT_HEADER, 1), W("tools", WN_HINT_SHARE, 0),
+    W("trending", WN_HINT_RELATED, 1), W("taboola", WN_HINT_RELATED, 1), W("teaser", WN_HINT_RELATED, 1),
+    W("timestamp", WN_HINT_META, 1), W("tags", WN_HINT_META, 0), W("tag", WN_HINT_META, 0),
+    W("text", WN_HINT_CONTENT, 0), W("title", WN_HINT_TITLE, 0),
+};
+static const hint_word words_w[] = {
+    W("widget", WN_HINT_SIDEBAR, 1),
+};
+
+typedef struct hint_bucket {
+    const hint_word *words;
+    size_t count;
+} hint_bucket;
+
+#define BUCKET(words) {words, sizeof words / sizeof words[0]}
+static const hint_bucket by_first[26] = {
+    ['a' - 'a'] = BUCKET(words_a), ['b' - 'a'] = BUCKET(words_b), ['c' - 'a'] = BUCKET(words_c),
+    ['d' - 'a'] = BUCKET(words_d), ['e' - 'a'] = BUCKET(words_e), ['f' - 'a'] = BUCKET(words_f),
+    ['g' - 'a'] = BUCKET(words_g), ['h' - 'a'] = BUCKET(words_h), ['l' - 'a'] = BUCKET(words_l),
+    ['m' - 'a'] = BUCKET(words_m), ['n' - 'a'] = BUCKET(words_n), ['o' - 'a'] = BUCKET(words_o),
+    ['p' - 'a'] = BUCKET(words_p), ['r' - 'a'] = BUCKET(words_r), ['s' - 'a'] = BUCKET(words_s),
+    ['t' - 'a'] = BUCKET(words_t), ['w' - 'a'] = BUCKET(words_w),
+};
+#undef BUCKET
 
 static uint16_t token_hints(const char *t, size_t n)
 {
-    /* letters present in the token: a word whose first or last letter is
-     * missing cannot occur in it, which rules out most words at once */
+    /* letters present in the token: only the words beginning with one of
+     * them can occur in it, and of those only the ones whose last letter
+     * it has too */
     uint32_t letters = 0;
     for (size_t i = 0; i < n; i++)
         if ((unsigned)(t[i] - 'a') < 26u) letters |= 1u << (t[i] - 'a');
     uint16_t bits = 0;
-    for (size_t k = 0; k < sizeof hint_words / sizeof hint_words[0]; k++) {
-        const hint_word *h = &hint_words[k];
-        size_t wl = h->len;
-        if (wl > n || (wl < n && !h->substring)) continue;
-        if (!(letters >> (h->word[0] - 'a') & 1u) || !(letters >> (h->word[wl - 1] - 'a') & 1u)) continue;
-        if (wl == n) {
-            if (memcmp(h->word, t, n) == 0) bits |= h->bits;
-            continue;
-        }
-        for (size_t i = 0; i + wl <= n; i++)
-            if (t[i] == h->word[0] && memcmp(t + i, h->word, wl) == 0) {
-                size_t ul = h->unless ? strlen(h->unless) : 0;
-                if (!(ul && i + ul <= n && memcmp(t + i, h->unless, ul) == 0)) bits |= h->bits;
-                break;
+    for (uint32_t first = letters; first; first &= first - 1) {
+        const hint_bucket *b = &by_first[__builtin_ctz(first)];
+        for (size_t k = 0; k < b->count; k++) {
+            const hint_word *h = &b->words[k];
+            size_t wl = h->len;
+            if (wl > n || (wl < n && !h->substring)) continue;
+            if (!(letters >> (h->word[wl - 1] - 'a') & 1u)) continue;
+            if (wl == n) {
+                if (memcmp(h->word, t, n) == 0) bits |= h->bits;
+                continue;
             }
+            for (size_t i = 0; i + wl <= n; i++)
+                if (t[i] == h->word[0] && memcmp(t + i, h->word, wl) == 0) {
+                    size_t ul = h->unless ? strlen(h->unless) : 0;
+                    if (!(ul && i + ul <= n && memcmp(t + i, h->unless, ul) == 0)) bits |= h->bits;
+                    break;
+                }
+        }
     }
     return bits;
 }
