@@ -67,10 +67,29 @@ static void block_break(lines *L, int blank)
     if (blank) L->blank_before = 1;
 }
 
+/* ASCII bytes a line takes as they are, outside <pre>: not white space
+ * (wn_char_class's spaces), nor a '|' escaped in a Markdown table */
+static int plain_ascii(const lines *L, unsigned char c)
+{
+    return c < 0x80 && c != ' ' && (c < 0x09 || c > 0x0D) &&
+           !(c == '|' && L->markdown && L->data_table != WN_NONE);
+}
+
 static void append_text(lines *L, const char *s, size_t n, int flat)
 {
     size_t i = 0;
     while (i < n) {
+        if (!L->in_pre && plain_ascii(L, (unsigned char)s[i])) {
+            /* a run of them at once: what the code point loop below does
+             * to each, the first one's pending space included */
+            size_t j = i + 1;
+            while (j < n && plain_ascii(L, (unsigned char)s[j])) j++;
+            if (L->pending_space && L->line.len > text_start(L)) wn_buf_putc(&L->line, ' ');
+            L->pending_space = 0;
+            wn_buf_put(&L->line, s + i, j - i);
+            i = j;
+            continue;
+        }
         size_t start = i;
         int32_t cp = wn_utf8_next(s, n, &i);
         if (flat && cp == '\n' && !L->in_pre) {
