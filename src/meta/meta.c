@@ -122,22 +122,28 @@ int wn_meta_extract(const wn_dom *dom, const wn_decode_info *dec, const char *ur
             if (!key) key = wn_node_attr(dom, x, "name", NULL);
             if (!key) key = wn_node_attr(dom, x, "itemprop", NULL);
             if (!key) continue;
-            const char *v = wn_meta_clean(arena, content, cl);
-            if (!strcasecmp(key, "og:title") || !strcasecmp(key, "twitter:title")) { if (!og_title) og_title = v; }
-            else if (!strcasecmp(key, "og:site_name") || !strcasecmp(key, "application-name")) { if (!og_site) og_site = v; }
-            else if (!strcasecmp(key, "og:description") || !strcasecmp(key, "twitter:description")) { if (!og_desc) og_desc = v; }
-            else if (!strcasecmp(key, "og:url")) { if (!og_url) og_url = v; }
-            else if (!strcasecmp(key, "description") || !strcasecmp(key, "dc.description")) set_if_empty(m, WINNOW_META_DESCRIPTION, v);
+            /* the content is cleaned only for a key read (most are not:
+             * viewport, robots, twitter:card ...) */
+            const char **og = NULL;
+            winnow_meta_field f = WINNOW_META_COUNT;
+            if (!strcasecmp(key, "og:title") || !strcasecmp(key, "twitter:title")) og = &og_title;
+            else if (!strcasecmp(key, "og:site_name") || !strcasecmp(key, "application-name")) og = &og_site;
+            else if (!strcasecmp(key, "og:description") || !strcasecmp(key, "twitter:description")) og = &og_desc;
+            else if (!strcasecmp(key, "og:url")) og = &og_url;
+            else if (!strcasecmp(key, "description") || !strcasecmp(key, "dc.description")) f = WINNOW_META_DESCRIPTION;
             else if (!strcasecmp(key, "author") || !strcasecmp(key, "article:author") || !strcasecmp(key, "dc.creator") ||
                      !strcasecmp(key, "byl") || !strcasecmp(key, "parsely-author") || !strcasecmp(key, "sailthru.author"))
-                set_if_empty(m, WINNOW_META_AUTHOR, v);
+                f = WINNOW_META_AUTHOR;
             else if (!strcasecmp(key, "article:published_time") || !strcasecmp(key, "datepublished") ||
                      !strcasecmp(key, "date") || !strcasecmp(key, "dc.date") || !strcasecmp(key, "dc.date.issued") ||
                      !strcasecmp(key, "pubdate") || !strcasecmp(key, "publish-date") || !strcasecmp(key, "og:pubdate") ||
                      !strcasecmp(key, "parsely-pub-date") || !strcasecmp(key, "sailthru.date"))
-                set_if_empty(m, WINNOW_META_DATE, v);
+                f = WINNOW_META_DATE;
             else if (!strcasecmp(key, "dc.language") || !strcasecmp(key, "language") || !strcasecmp(key, "content-language"))
-                set_if_empty(m, WINNOW_META_LANGUAGE, v);
+                f = WINNOW_META_LANGUAGE;
+            if (og && !*og) *og = wn_meta_clean(arena, content, cl);
+            else if (f != WINNOW_META_COUNT && (!m->field[f] || !*m->field[f]))
+                set_if_empty(m, f, wn_meta_clean(arena, content, cl));
         } else if (x->tag == WN_TAG_LINK) {
             const char *rel = wn_node_attr(dom, x, "rel", NULL);
             size_t hl = 0;
