@@ -133,31 +133,55 @@ static const char *text_of(const winnow_doc *d, uint32_t i, size_t *n)
     return d->page_text.text + s->nt_begin;
 }
 
+/* class_shape's bytes: the spaces between tokens, the digits */
+enum { SHAPE_SPACE = 1, SHAPE_DIGIT = 2 };
+static const uint8_t shape_byte[256] = {
+    [' '] = SHAPE_SPACE, ['\t'] = SHAPE_SPACE, ['\n'] = SHAPE_SPACE,
+    ['0'] = SHAPE_DIGIT, ['1'] = SHAPE_DIGIT, ['2'] = SHAPE_DIGIT, ['3'] = SHAPE_DIGIT, ['4'] = SHAPE_DIGIT,
+    ['5'] = SHAPE_DIGIT, ['6'] = SHAPE_DIGIT, ['7'] = SHAPE_DIGIT, ['8'] = SHAPE_DIGIT, ['9'] = SHAPE_DIGIT,
+};
+
 static uint64_t class_shape(const wn_dom *dom, const wn_node *x)
 {
     size_t len = 0;
     const char *c = wn_node_attr(dom, x, "class", &len);
     if (!c || !len) return 0;
     /* "comment-1234 depth-2 odd" and "comment-1235 depth-2 even" are one
-     * shape: tokens with digits go, and so does the alternation */
+     * shape: tokens with digits go, and so does the alternation. The hash
+     * is of the tokens kept, each followed by a space: gathered and hashed
+     * at once (the streaming hash of the same bytes is the same), streamed
+     * only past the buffer. */
+    char buf[256];
+    size_t bl = 0;
     XXH3_state_t st;
-    XXH3_64bits_reset(&st);
-    int any = 0;
+    int streaming = 0, any = 0;
     size_t i = 0;
     while (i < len) {
-        while (i < len && (c[i] == ' ' || c[i] == '\t' || c[i] == '\n')) i++;
+        while (i < len && (shape_byte[(unsigned char)c[i]] & SHAPE_SPACE)) i++;
         size_t b = i;
-        int digit = 0;
-        while (i < len && c[i] != ' ' && c[i] != '\t' && c[i] != '\n') digit |= c[i] >= '0' && c[i] <= '9', i++;
+        unsigned digit = 0;
+        for (unsigned k; i < len && !((k = shape_byte[(unsigned char)c[i]]) & SHAPE_SPACE); i++) digit |= k;
         size_t tl = i - b;
         if (!tl || digit) continue;
         if ((tl == 3 && (!memcmp(c + b, "odd", 3) || !memcmp(c + b, "alt", 3))) || (tl == 4 && !memcmp(c + b, "even", 4)))
             continue;
+        any = 1;
+        if (!streaming && tl < sizeof buf - bl) {
+            memcpy(buf + bl, c + b, tl);
+            bl += tl;
+            buf[bl++] = ' ';
+            continue;
+        }
+        if (!streaming) {
+            XXH3_64bits_reset(&st);
+            XXH3_64bits_update(&st, buf, bl);
+            streaming = 1;
+        }
         XXH3_64bits_update(&st, c + b, tl);
         XXH3_64bits_update(&st, " ", 1);
-        any = 1;
     }
-    return any ? XXH3_64bits_digest(&st) | 1 : 0;
+    if (!any) return 0;
+    return (streaming ? XXH3_64bits_digest(&st) : XXH3_64bits(buf, bl)) | 1;
 }
 
 static int visible_element(const wn_dom *dom, const wn_stats *st, uint32_t c)
