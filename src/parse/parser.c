@@ -577,11 +577,20 @@ static int emit_node(build_ctx *b, myhtml_tree_node_t *n, uint32_t parent, uint3
         const char *k = myhtml_attribute_key(a, &kl);
         const char *v = myhtml_attribute_value(a, &vl);
         wn_attr *at = &dom->attrs[dom->attr_count];
-        at->name = wn_arena_strndup(arena, k ? k : "", k ? kl : 0);
-        at->value = wn_arena_strndup(arena, v ? v : "", v ? vl : 0);
-        if (!at->name || !at->value) return WN_PARSE_NOMEM;
-        at->name_len = (uint32_t)(k ? kl : 0);
-        at->value_len = (uint32_t)(v ? vl : 0);
+        if (!k) kl = 0;
+        if (!v) vl = 0;
+        /* the name and the value, each NUL-terminated, in one allocation */
+        char *name = wn_arena_alloc(arena, kl + vl + 2);
+        if (!name) return WN_PARSE_NOMEM;
+        char *value = name + kl + 1;
+        if (kl) memcpy(name, k, kl);
+        name[kl] = '\0';
+        if (vl) memcpy(value, v, vl);
+        value[vl] = '\0';
+        at->name = name;
+        at->value = value;
+        at->name_len = (uint32_t)kl;
+        at->value_len = (uint32_t)vl;
         dom->attr_count++;
         if (x->attr_count < UINT16_MAX) x->attr_count++;
     }
