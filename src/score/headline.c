@@ -8,10 +8,12 @@
  * the ellipsis (U+2026), so that "Ama..." and "Ama\u2026" are one word;
  * 0 for a word byte. (Curly quotes stay inside words: a headline written
  * "won\u2019t" is matched against the title's own spelling.) */
+static int ascii_alnum(unsigned c) { return (c | 0x20) - 'a' < 26u || c - '0' < 10u; }
+
 static size_t separator(const char *s, size_t i, size_t n)
 {
     unsigned char c = (unsigned char)s[i];
-    if (c < 0x80) return isalnum(c) ? 0 : 1;
+    if (c < 0x80) return ascii_alnum(c) ? 0 : 1;
     if (c == 0xE2 && i + 2 < n && (unsigned char)s[i + 1] == 0x80 && (unsigned char)s[i + 2] == 0xA6) return 3;
     return 0;
 }
@@ -29,10 +31,11 @@ static size_t hash_words(const char *s, size_t n, uint64_t *out, size_t cap, siz
         uint64_t h = 0xcbf29ce484222325ull;
         size_t b = i;
         while (i < n && separator(s, i, n) == 0) {
-            if (i - b < prefix) h = (h ^ (unsigned char)tolower((unsigned char)s[i])) * 0x100000001b3ull;
+            unsigned c = (unsigned char)s[i];
+            if (i - b < prefix) h = (h ^ (c - 'A' < 26u ? c | 0x20 : c)) * 0x100000001b3ull;
             i++;
         }
-        if (i > b && i - b >= min_len && (min_len <= 1 || !isdigit((unsigned char)s[b]))) out[count++] = h;
+        if (i > b && i - b >= min_len && (min_len <= 1 || (unsigned)(unsigned char)s[b] - '0' >= 10u)) out[count++] = h;
     }
     return count;
 }
