@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <uchardet/uchardet.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #define PRESCAN_BYTES (16u * 1024u)
 
@@ -16,7 +19,15 @@ int wn_utf8_valid(const unsigned char *s, size_t n, size_t *invalid_count, int *
     size_t i = 0, bad = 0;
     int non_ascii = 0;
     while (i < n) {
-        /* ASCII fast path, eight bytes at a time */
+        /* ASCII fast path: 32 bytes at a time, then eight */
+#if defined(__SSE2__)
+        while (i + 32 <= n) {
+            __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+            __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + i + 16));
+            if (_mm_movemask_epi8(_mm_or_si128(a, b))) break;
+            i += 32;
+        }
+#endif
         while (i + 8 <= n) {
             uint64_t w;
             memcpy(&w, s + i, 8);
@@ -79,7 +90,11 @@ size_t wn_meta_charset(const unsigned char *s, size_t n, char *out, size_t cap)
             }
     }
     for (size_t i = 0; i + 5 < n; i++) {
-        if (s[i] != '<') continue;
+        if (s[i] != '<') {
+            const unsigned char *lt = memchr(s + i, '<', n - 5 - i);
+            if (!lt) break;
+            i = (size_t)(lt - s);
+        }
         if (ci_starts(s + i, n - i, "<!--")) {
             /* comments may hold stale meta tags: skip them */
             size_t j = i + 4;
