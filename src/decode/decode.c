@@ -215,12 +215,14 @@ static const char *binary_kind(const unsigned char *s, size_t n)
     if (n >= 3 && memcmp(s, "BZh", 3) == 0) return "bzip2-compressed data";
     if (n >= 6 && memcmp(s, "\xFD" "7zXZ", 5) == 0) return "xz-compressed data";
     if (n >= 4 && memcmp(s, "\x28\xB5\x2F\xFD", 4) == 0) return "zstd-compressed data";
-    /* control bytes in the head: text has almost none */
+    /* control bytes in the head: text has almost none (C0 controls but
+     * white space and ESC, and DEL) */
+    static const uint8_t control[256] = {
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1,
+        [0x7F] = 1,
+    };
     size_t lim = n < 4096 ? n : 4096, ctl = 0;
-    for (size_t i = 0; i < lim; i++) {
-        unsigned c = s[i];
-        if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != 0x1B) || c == 0x7F) ctl++;
-    }
+    for (size_t i = 0; i < lim; i++) ctl += control[s[i]];
     /* legacy encodings and UTF-8 text use no C0 controls but whitespace */
     if (lim >= 16 && ctl * 20 > lim) return "binary data (over 5% control bytes)";
     return NULL;
