@@ -537,7 +537,7 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
      * (a forum thread) */
     {
         uint8_t *region = wn_arena_calloc(s, n, 1);
-        if (!region || wn_record_regions(d, ps, !(untrusted & WN_HINT_COMMENT), region) < 0) return -1;
+        if (!region || wn_record_regions(d, ps, pos, !(untrusted & WN_HINT_COMMENT), region) < 0) return -1;
         for (uint32_t i = 1; i < n; i++) {
             /* (explaining: a name that already left it out stays the reason) */
             if (ex && region[i] && !ps->boiler[i])

@@ -120,7 +120,7 @@ static int marker_word(const char *w, size_t len, void *ctx)
 typedef struct page {
     winnow_doc *d;
     const wn_page_scores *ps;
-    float *pos;          /* positive running text per subtree */
+    const float *pos;    /* positive running text per subtree */
     uint64_t *cls;       /* class tokens without digits, 0 when none */
     uint64_t *kids;      /* sequence of element children's tags, repeats folded, 0 when none */
     uint64_t host;       /* the page's own host (teasers), 0 until needed, 1 when unknown */
@@ -197,19 +197,16 @@ static int alike(const page *pg, uint32_t a, uint32_t b)
     return (pg->cls[a] && pg->cls[a] == pg->cls[b]) || (pg->kids[a] && pg->kids[a] == pg->kids[b]);
 }
 
-/* Running text per subtree and the shape keys of every element. */
-static int page_init(page *pg, winnow_doc *d, const wn_page_scores *ps)
+/* The shape keys of every element (pos: the page scorer's running text
+ * per subtree). */
+static int page_init(page *pg, winnow_doc *d, const wn_page_scores *ps, const float *pos)
 {
     const wn_dom *dom = &d->dom;
     const wn_stats *st = d->stats;
     uint32_t n = dom->count;
     wn_arena *s = wn_doc_scratch(d);
-    *pg = (page){d, ps, wn_arena_calloc(s, n, sizeof(float)), wn_arena_calloc(s, n, sizeof(uint64_t)),
-                 wn_arena_calloc(s, n, sizeof(uint64_t)), 0};
-    if (!pg->pos || !pg->cls || !pg->kids) return -1;
-    for (uint32_t i = 0; i < n; i++)
-        pg->pos[i] = (d->labels.unit[i] == i && ps->raw[i] > 0.0f) ? ps->raw[i] : 0.0f;
-    for (uint32_t i = n; i-- > 1;) pg->pos[dom->nodes[i].parent] += pg->pos[i];
+    *pg = (page){d, ps, pos, wn_arena_calloc(s, n, sizeof(uint64_t)), wn_arena_calloc(s, n, sizeof(uint64_t)), 0};
+    if (!pg->cls || !pg->kids) return -1;
     for (uint32_t i = 1; i < n; i++) {
         const wn_node *x = &dom->nodes[i];
         if (x->tag == WN_TAG_TEXT) continue;
@@ -712,7 +709,7 @@ static int teaser_runs(page *pgp, float *mass, uint32_t *kid, uint8_t *region)
     return found;
 }
 
-int wn_record_regions(winnow_doc *d, const wn_page_scores *ps, int comments, uint8_t *region)
+int wn_record_regions(winnow_doc *d, const wn_page_scores *ps, const float *pos, int comments, uint8_t *region)
 {
     uint32_t n = d->dom.count;
     d->comments = NULL;
@@ -727,7 +724,7 @@ int wn_record_regions(winnow_doc *d, const wn_page_scores *ps, int comments, uin
     float *mass = wn_arena_alloc(scratch, (size_t)n * sizeof(float));
     uint32_t *kid = wn_arena_alloc(scratch, (size_t)n * sizeof(uint32_t));
     int found = -1, teasers = -1;
-    if (mass && kid && page_init(&pg, d, ps) == 0) {
+    if (mass && kid && page_init(&pg, d, ps, pos) == 0) {
         found = comments ? comment_runs(&pg, mass, region) : 0;
         if (found >= 0) teasers = teaser_runs(&pg, mass, kid, region);
     }

@@ -40,8 +40,9 @@ enum { WN_REGION_COMMENT = 1, WN_REGION_TEASER = 2 };
  * inside a comment region (only with comments non-zero) and lists its
  * records in d->comments, and region[i] |= WN_REGION_TEASER inside a teaser
  * list found outside those. Needs ps->own, ps->raw, ps->boiler,
- * ps->title_heading and the page's units (d->labels.unit); region is
- * zeroed, one byte a node. Returns the number of records, -1 when out of
+ * ps->title_heading, the page's units (d->labels.unit) and pos, the
+ * positive raw unit values summed over each subtree (the page scorer's);
+ * region is zeroed, one byte a node. Returns the number of records, -1 when out of
  * memory.
  *
  * Teasers: a run of TEASER_MIN_RECORDS or more
@@ -61,7 +62,7 @@ enum { WN_REGION_COMMENT = 1, WN_REGION_TEASER = 2 };
  * ("...", "\u2026", "[...]"). Excerpts say what they are, so such a run
  * needs only TEASER_EXCERPT_POST_RATIO times its median record of text
  * beside it, wherever it stands. */
-int wn_record_regions(winnow_doc *d, const wn_page_scores *ps, int comments, uint8_t *region);
+int wn_record_regions(winnow_doc *d, const wn_page_scores *ps, const float *pos, int comments, uint8_t *region);
 
 /* Hash of the host of an absolute http(s) or scheme-relative URL, case
  * folded and without "www."; 0 for a relative URL, 1 for another scheme
