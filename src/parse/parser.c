@@ -857,11 +857,13 @@ static int breaks_line(const wn_dom *dom, uint32_t k)
 
 static int blank_text(const wn_dom *dom, uint32_t k)
 {
+    /* HTML's white space */
+    static const uint8_t space[256] = {[' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1, ['\f'] = 1};
     const wn_node *x = &dom->nodes[k];
     if (x->tag != WN_TAG_TEXT || (x->flags & WN_NF_PRE)) return 0;
-    const char *t = dom->text + x->text_begin;
+    const unsigned char *t = (const unsigned char *)dom->text + x->text_begin;
     for (uint32_t j = 0; j < x->text_len; j++)
-        if (t[j] != ' ' && t[j] != '\t' && t[j] != '\n' && t[j] != '\r' && t[j] != '\f') return 0;
+        if (!space[t[j]]) return 0;
     return 1;
 }
 
