@@ -107,12 +107,20 @@ static uint16_t landmark_hints(const wn_dom *dom, const wn_node *x, int wraps_te
     return h;
 }
 
+/* Whether a class or id value holds part (three or more lower-case
+ * letters) in any case. Its third letter, in either case, is two bytes in:
+ * only where the value has that letter (found with memchr) is it tried. */
 static int has_name_part(const wn_dom *dom, const wn_node *x, const char *attr, const char *part)
 {
     size_t n = 0, m = strlen(part);
     const char *v = wn_node_attr(dom, x, attr, &n);
-    for (size_t i = 0; v && i + m <= n; i++)
-        if ((v[i] | 0x20) == part[0] && strncasecmp(v + i, part, m) == 0) return 1;
+    if (!v || n < m) return 0;
+    const char *last = v + n - m + 2; /* the last place for the third letter */
+    for (int up = 0; up < 2; up++) {
+        const char c = up ? (char)(part[2] - 'a' + 'A') : part[2];
+        for (const char *q = v + 2; q <= last && (q = memchr(q, c, (size_t)(last - q) + 1)) != NULL; q++)
+            if ((q[-2] | 0x20) == part[0] && strncasecmp(q - 2, part, m) == 0) return 1;
+    }
     return 0;
 }
 
@@ -220,8 +228,10 @@ static const char *const rights_phrases[] = {
 static int opens_rights_phrase(const char *t, size_t n)
 {
     for (size_t k = 0; k < sizeof rights_phrases / sizeof rights_phrases[0]; k++) {
-        size_t m = strlen(rights_phrases[k]);
-        if (m <= n && memcmp(t, rights_phrases[k], m) == 0) return 1;
+        const char *p = rights_phrases[k];
+        if (!n || t[0] != p[0]) continue; /* (called at every byte of a line) */
+        size_t m = strlen(p);
+        if (m <= n && memcmp(t, p, m) == 0) return 1;
     }
     return 0;
 }
