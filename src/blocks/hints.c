@@ -153,12 +153,11 @@ uint16_t wn_hints_from_attr(const char *v, size_t n)
 #define FNV_PRIME 0x100000001b3ull
 
 /* Tokens repeat across a page far more than whole class lists do
- * ("col", "row", "container"): remember each token's bits. */
-static uint16_t token_hints_cached(wn_hint_cache *cache, const char *t, size_t n)
+ * ("col", "row", "container"): remember each token's bits. h is the
+ * token's FNV-1a hash. */
+static uint16_t token_hints_cached(wn_hint_cache *cache, const char *t, size_t n, uint64_t h)
 {
     if (!cache) return token_hints(t, n);
-    uint64_t h = FNV_OFFSET;
-    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)t[i]) * FNV_PRIME;
     h |= 1; /* 0 marks an empty slot */
     size_t slot = (size_t)(h ^ (h >> 32)) & (WN_HINT_CACHE_SLOTS - 1);
     if (cache->key[slot] == h) return cache->bits[slot];
@@ -172,9 +171,17 @@ uint16_t wn_hints_from_name(const char *v, size_t n, int is_id)
     return wn_hints_from_name_cached(NULL, v, n, is_id);
 }
 
-static int is_alnum(unsigned c) { return (unsigned)((c | 0x20) - 'a') < 26u || (unsigned)(c - '0') < 10u; }
-static int is_upper(unsigned c) { return (unsigned)(c - 'A') < 26u; }
-static int is_lower(unsigned c) { return (unsigned)(c - 'a') < 26u; }
+/* ASCII letters and digits: NAME_DIGIT, NAME_LOWER (a lower-case letter),
+ * NAME_UPPER; 0 for any other byte (tokens end there) */
+enum { NAME_DIGIT = 1, NAME_LOWER = 2, NAME_UPPER = 3 };
+static const uint8_t name_char[256] = {
+    ['0'] = NAME_DIGIT, ['1'] = NAME_DIGIT, ['2'] = NAME_DIGIT, ['3'] = NAME_DIGIT, ['4'] = NAME_DIGIT,
+    ['5'] = NAME_DIGIT, ['6'] = NAME_DIGIT, ['7'] = NAME_DIGIT, ['8'] = NAME_DIGIT, ['9'] = NAME_DIGIT,
+#define L(c) [c] = NAME_LOWER, [c - 32] = NAME_UPPER
+    L('a'), L('b'), L('c'), L('d'), L('e'), L('f'), L('g'), L('h'), L('i'), L('j'), L('k'), L('l'), L('m'),
+    L('n'), L('o'), L('p'), L('q'), L('r'), L('s'), L('t'), L('u'), L('v'), L('w'), L('x'), L('y'), L('z'),
+#undef L
+};
 
 static uint16_t name_hints(wn_hint_cache *cache, const char *v, size_t n, int is_id)
 {
@@ -183,7 +190,7 @@ static uint16_t name_hints(wn_hint_cache *cache, const char *v, size_t n, int is
     if (is_id) {
         int words = 0, in = 0;
         for (size_t i = 0; i < n; i++) {
-            int alnum = is_alnum((unsigned char)v[i]);
+            int alnum = name_char[(unsigned char)v[i]] != 0;
             if (alnum && !in) words++;
             in = alnum;
         }
@@ -192,22 +199,25 @@ static uint16_t name_hints(wn_hint_cache *cache, const char *v, size_t n, int is
     uint16_t bits = 0;
     char tok[48];
     size_t tl = 0;
+    uint64_t h = FNV_OFFSET; /* of the token's bytes so far */
     for (size_t i = 0; i <= n; i++) {
-        unsigned c = i < n ? (unsigned char)v[i] : 0;
-        int alnum = c && is_alnum(c);
-        int split = !alnum || (tl && is_upper(c) && is_lower((unsigned char)v[i - 1]));
+        unsigned c = i < n ? (unsigned char)v[i] : 0, kind = name_char[c];
+        int split = !kind || (tl && kind == NAME_UPPER && name_char[(unsigned char)v[i - 1]] == NAME_LOWER);
         if (split && tl) {
             if (tl <= sizeof tok) {
                 /* "more" after a content word names the rest of the
                  * entry ("entry-more": a blog's text after the jump); alone
                  * or first it is a list of more stories ("more-stories") */
                 if (!(tl == 4 && memcmp(tok, "more", 4) == 0 && (bits & WN_HINT_CONTENT)))
-                    bits |= token_hints_cached(cache, tok, tl);
+                    bits |= token_hints_cached(cache, tok, tl, h);
             }
             tl = 0;
+            h = FNV_OFFSET;
         }
-        if (alnum) {
-            if (tl < sizeof tok) tok[tl] = (char)(is_upper(c) ? c | 0x20 : c);
+        if (kind) {
+            unsigned f = kind == NAME_UPPER ? c | 0x20 : c;
+            if (tl < sizeof tok) tok[tl] = (char)f;
+            h = (h ^ f) * FNV_PRIME;
             tl++;
         }
     }
