@@ -230,8 +230,13 @@ static uint16_t name_hints(wn_hint_cache *cache, const char *v, size_t n, int is
 uint16_t wn_hints_from_name_cached(wn_hint_cache *cache, const char *v, size_t n, int is_id)
 {
     if (!cache) return name_hints(NULL, v, n, is_id);
-    /* whole class lists repeat too: look them up before splitting them */
-    uint64_t h = XXH3_64bits_withSeed(v, n, (uint64_t)is_id) | 1;
+    /* whole class lists repeat too: look them up before splitting them.
+     * The key is the value's hash with its lowest bit saying class or id
+     * (a seed of 0 or 1 let a short class value and a short id value
+     * share a key: XXH3 adds the seed to a constant that its 1-3 byte
+     * inputs are XORed with); bit 1 set, so that no key is 0, an empty
+     * slot */
+    uint64_t h = (XXH3_64bits(v, n) & ~(uint64_t)3) | 2 | (uint64_t)(is_id != 0);
     size_t slot = (size_t)(h ^ (h >> 32)) & (WN_HINT_CACHE_SLOTS - 1);
     if (cache->name_key[slot] == h) return cache->name_bits[slot];
     cache->name_key[slot] = h;

@@ -325,6 +325,36 @@ static void test_hints(void)
     CHECK_EQ(wn_hints_from_attr(longname, sizeof longname), 0);
 }
 
+/* The cache answers as the lookup does, for class values and id values
+ * alike: class="naq" and id="nav" once shared a cache key (the seed 0 or 1
+ * of a 1-3 byte XXH3 hash), and the id's nav hint was lost when the class
+ * came first. Every value of up to two letters, then those pairs, both
+ * ways round. */
+static void test_hint_cache(void)
+{
+    wn_hint_cache *c = calloc(1, sizeof *c);
+    CHECK(c != NULL);
+    if (!c) return;
+    CHECK_EQ(wn_hints_from_name_cached(c, "naq", 3, 0), wn_hints_from_name("naq", 3, 0));
+    CHECK(wn_hints_from_name_cached(c, "nav", 3, 1) & WN_HINT_NAV);
+    memset(c, 0, sizeof *c);
+    CHECK(wn_hints_from_name_cached(c, "ads", 3, 0) & WN_HINT_AD);
+    CHECK_EQ(wn_hints_from_name_cached(c, "adt", 3, 1), wn_hints_from_name("adt", 3, 1));
+    memset(c, 0, sizeof *c);
+    const char al[] = "abcdefghijklmnopqrstuvwxyz-";
+    char v[2];
+    for (int is_id = 0; is_id < 2; is_id++)
+        for (size_t a = 0; a < sizeof al - 1; a++)
+            for (size_t b = 0; b < sizeof al; b++) {
+                v[0] = al[a];
+                v[1] = al[b];
+                size_t n = b < sizeof al - 1 ? 2 : 1;
+                CHECK_EQ(wn_hints_from_name_cached(c, v, n, is_id), wn_hints_from_name(v, n, is_id));
+                CHECK_EQ(wn_hints_from_name_cached(c, v, n, !is_id), wn_hints_from_name(v, n, !is_id));
+            }
+    free(c);
+}
+
 /* Title words: an ellipsis written as one character or as three dots
  * separates words alike ("Ama\u2026" in a headline, "Ama..." in <title>). */
 static void test_title_words_ellipsis(void)
@@ -352,5 +382,6 @@ int main(void)
     RUN(test_sums_agree);
     RUN(test_hidden_text_not_counted);
     RUN(test_hints);
+    RUN(test_hint_cache);
     return CHECK_DONE();
 }
