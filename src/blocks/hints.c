@@ -158,7 +158,7 @@ uint16_t wn_hints_from_attr(const char *v, size_t n)
 static uint16_t token_hints_cached(wn_hint_cache *cache, const char *t, size_t n, uint64_t h)
 {
     if (!cache) return token_hints(t, n);
-    h |= 1; /* 0 marks an empty slot */
+    if (!h) h = 1; /* 0 marks an empty slot (h | 1 would merge keys a bit apart) */
     size_t slot = (size_t)(h ^ (h >> 32)) & (WN_HINT_CACHE_SLOTS - 1);
     if (cache->key[slot] == h) return cache->bits[slot];
     cache->key[slot] = h;
