@@ -690,8 +690,8 @@ static int site_link(winnow_doc *d, uint32_t u, uint64_t *host)
  * block's kept text, followed by END_LIST_MIN_ITEMS or more short lines
  * each linking another page of the site (END_LIST_LINK_SHARE of its
  * characters in links; references and citations link other sites): the
- * site's related-stories list set inside the article's
- * element, dropped with its label. The label is a line of its own without
+ * site's related-stories list set inside the article's element, dropped
+ * with its label. The label is a line of its own without
  * a stop or links; lines inside the text ("See also" under a paragraph,
  * followed by more paragraphs) are left alone: only the very end counts. */
 static void drop_end_lists(winnow_doc *d, const wn_page_scores *ps, uint32_t block)
