@@ -290,8 +290,10 @@ static int dw_init(dw_state *d, const wn_page_text *pt, uint32_t n)
     d->delta = malloc((size_t)n * sizeof(int32_t));
     d->stack = malloc((size_t)n * sizeof(uint32_t));
     d->stack_end = malloc((size_t)n * sizeof(uint32_t));
-    /* 8 zeros before the stack's bottom: the search reads 8 entries at once */
-    d->wb = calloc((size_t)n + 8, sizeof(uint32_t));
+    /* 8 zeros before the stack's bottom: the search reads 8 entries at once,
+     * all of them pushed or these zeros, so the rest needs no zeroing */
+    d->wb = malloc(((size_t)n + 8) * sizeof(uint32_t));
+    if (d->wb) memset(d->wb, 0, 8 * sizeof(uint32_t));
     d->stack_wb = d->wb ? d->wb + 8 : NULL;
     return d->tab && d->delta && d->stack && d->stack_end && d->stack_wb ? 0 : -1;
 }
@@ -455,7 +457,10 @@ static int stats_run(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page
         memset(cache->name_key, 0, sizeof cache->name_key);
     }
     uint32_t n = dom->count;
-    wn_stats *st = wn_arena_calloc(arena, n, sizeof(wn_stats));
+    /* not zeroed here: the first pass below zeroes each node's entry as it
+     * reaches it (it reads only entries before it), one pass over the array
+     * instead of two */
+    wn_stats *st = wn_arena_array(arena, n, sizeof(wn_stats));
     /* scratch, freed before returning */
     uint8_t *boundary = calloc((size_t)n + 1, 1);
     uint32_t *cpb = malloc((size_t)n * sizeof(uint32_t) + 1);
@@ -477,6 +482,7 @@ static int stats_run(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page
     for (uint32_t i = 0; i < n; i++) {
         const wn_node *x = &dom->nodes[i];
         wn_stats *sx = &st[i];
+        memset(sx, 0, sizeof *sx);
         int brk = boundary[i] || wn_tag_has(x->tag, WN_TF_BREAK) || x->tag == WN_TAG_BR ||
                   wn_tag_has(x->tag, WN_TF_TABLE);
         if (brk) { s.pending_space = 1; end_word(&s); }

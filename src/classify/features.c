@@ -110,11 +110,12 @@ int wn_features_begin(const winnow_doc *d, const wn_page_scores *ps, const char 
     if (!out->row_of) return -1;
     out->node = wn_arena_alloc(a, ((size_t)n + 1) * sizeof(uint32_t));
     /* per-node sums over the subtree: intra-site links, positive and
-     * negative unit values, child element counts */
-    uint32_t *intra = wn_arena_calloc(a, n, sizeof(uint32_t));
-    float *posm = wn_arena_calloc(a, n, sizeof(float));
-    float *negm = wn_arena_calloc(a, n, sizeof(float));
-    uint16_t *kids = wn_arena_calloc(a, n, sizeof(uint16_t));
+     * negative unit values, child element counts (each node's own part is
+     * written by the forward pass below, so none is zeroed here) */
+    uint32_t *intra = wn_arena_array(a, n, sizeof(uint32_t));
+    float *posm = wn_arena_array(a, n, sizeof(float));
+    float *negm = wn_arena_array(a, n, sizeof(float));
+    uint16_t *kids = wn_arena_array(a, n, sizeof(uint16_t));
     /* prefix sums over word positions, side by side as a row reads them */
     uint32_t W = pt->nwords;
     /* the prefix sums where a node's words begin (a node's words end
@@ -138,14 +139,17 @@ int wn_features_begin(const winnow_doc *d, const wn_page_scores *ps, const char 
         if (scored) out->node[count++] = i;
         if (x->depth > max_depth) max_depth = x->depth;
         if (x->line > max_line) max_line = x->line;
+        intra[i] = 0;
         if (x->tag == WN_TAG_A && (x->flags & WN_NF_LINK) && !(x->flags & WN_NF_HIDDEN)) {
             const char *href = wn_node_attr(dom, x, "href", NULL);
             if (href && link_intra(href, page_host, page_host_len)) intra[i] = 1;
         }
+        posm[i] = negm[i] = 0.0f;
         if (lb->unit[i] == i) {
             if (lb->value[i] > 0) posm[i] = lb->value[i];
             else negm[i] = -lb->value[i];
         }
+        kids[i] = 0; /* counted from its children, which come after it */
         if (i > 0 && x->tag != WN_TAG_TEXT && kids[x->parent] < UINT16_MAX) kids[x->parent]++;
     }
     out->count = count;

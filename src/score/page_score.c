@@ -355,7 +355,8 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
     lb->value = wn_arena_calloc(a, n, sizeof(float));
     lb->templ = wn_arena_calloc(a, n, sizeof(float));
     lb->keep = wn_arena_calloc(a, n, 1);
-    ps->own = wn_arena_calloc(a, n, sizeof(wn_unit_stats));
+    /* zeroed node by node in the first pass below */
+    ps->own = wn_arena_array(a, n, sizeof(wn_unit_stats));
     ps->boiler = wn_arena_calloc(a, n, sizeof(uint16_t));
     ps->content_hint = wn_arena_calloc(a, n, 1);
     ps->after_marker = wn_arena_calloc(a, n, 1);
@@ -366,17 +367,20 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
      * pipeline resets the scratch arena) */
     wn_arena *s = wn_doc_scratch(d);
     wn_arena_mark scratch_mark = wn_arena_save(s);
-    float *pos = wn_arena_calloc(s, n, sizeof(float));
+    float *pos = wn_arena_array(s, n, sizeof(float)); /* every entry written below */
     uint8_t *comments_after = wn_arena_calloc(s, n, 1);
     uint8_t *inside = wn_arena_alloc(s, n);
     if (!inside || !lb->unit || !lb->value || !lb->templ || !lb->keep || !ps->own || !ps->boiler || !ps->content_hint || !ps->after_marker || !ps->landmark ||
         !self_hint || !ps->raw || !pos || !comments_after)
         return -1;
 
-    /* units and their own text */
+    /* units and their own text; a node's text goes to its parent's unit,
+     * an earlier node, so own[i] is zeroed just in time */
     lb->unit[0] = 0;
+    if (n) memset(&ps->own[0], 0, sizeof ps->own[0]);
     for (uint32_t i = 1; i < n; i++) {
         const wn_node *x = &dom->nodes[i];
+        memset(&ps->own[i], 0, sizeof ps->own[i]);
         if (x->tag == WN_TAG_TEXT) {
             uint32_t u = lb->unit[x->parent];
             lb->unit[i] = u;

@@ -205,11 +205,16 @@ static int page_init(page *pg, winnow_doc *d, const wn_page_scores *ps, const fl
     const wn_stats *st = d->stats;
     uint32_t n = dom->count;
     wn_arena *s = wn_doc_scratch(d);
-    *pg = (page){d, ps, pos, wn_arena_calloc(s, n, sizeof(uint64_t)), wn_arena_calloc(s, n, sizeof(uint64_t)), 0};
+    /* every entry is written below (0 for the root and text nodes) */
+    *pg = (page){d, ps, pos, wn_arena_array(s, n, sizeof(uint64_t)), wn_arena_array(s, n, sizeof(uint64_t)), 0};
     if (!pg->cls || !pg->kids) return -1;
+    if (n) pg->cls[0] = pg->kids[0] = 0;
     for (uint32_t i = 1; i < n; i++) {
         const wn_node *x = &dom->nodes[i];
-        if (x->tag == WN_TAG_TEXT) continue;
+        if (x->tag == WN_TAG_TEXT) {
+            pg->cls[i] = pg->kids[i] = 0;
+            continue;
+        }
         pg->cls[i] = class_shape(dom, x);
         uint64_t h = 0;
         unsigned last = WN_TAG_UNKNOWN;

@@ -758,10 +758,9 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
      * above it; a list of teasers, each item a few levels down, adds little
      * to the list that holds it, while an article body whose paragraphs
      * are its children collects them all. */
-    float *score = wn_arena_calloc(s, n, sizeof(float));
+    float *score = wn_arena_array(s, n, sizeof(float));
     if (!score) return -1;
-    for (uint32_t i = 0; i < n; i++)
-        if (lb->unit[i] == i) score[i] = lb->value[i];
+    for (uint32_t i = 0; i < n; i++) score[i] = lb->unit[i] == i ? lb->value[i] : 0.0f;
     const float decay = WN_RULE(d, SELECT_DECAY);
     for (uint32_t i = n; i-- > 1;) score[dom->nodes[i].parent] += decay * score[i];
 
@@ -899,10 +898,11 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
 
     /* element templateness: kept units in [0, .5], dropped ones in [.5, 1],
      * weighted by characters over the subtree */
-    float *wsum = wn_arena_calloc(s, n, sizeof(float));
-    float *csum = wn_arena_calloc(s, n, sizeof(float));
+    float *wsum = wn_arena_array(s, n, sizeof(float));
+    float *csum = wn_arena_array(s, n, sizeof(float));
     if (!wsum || !csum) return -1;
     for (uint32_t i = 0; i < n; i++) {
+        wsum[i] = csum[i] = 0.0f;
         if (lb->unit[i] != i || ps->own[i].chars == 0) continue;
         float t = lb->templ[i];
         float lab = lb->keep[i] ? 0.5f * t : 0.5f + 0.5f * t;

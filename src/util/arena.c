@@ -64,6 +64,12 @@ void *wn_arena_calloc(wn_arena *a, size_t n, size_t size)
     return p;
 }
 
+void *wn_arena_array(wn_arena *a, size_t n, size_t size)
+{
+    if (size && n > SIZE_MAX / size) return NULL;
+    return wn_arena_alloc(a, n * size);
+}
+
 char *wn_arena_strndup(wn_arena *a, const char *s, size_t n)
 {
     char *p = wn_arena_alloc(a, n + 1);

@@ -22,6 +22,9 @@ void  wn_arena_init(wn_arena *a);
 /* Returns NULL only when malloc fails. Memory is 16-byte aligned, not zeroed. */
 void *wn_arena_alloc(wn_arena *a, size_t size);
 void *wn_arena_calloc(wn_arena *a, size_t n, size_t size);
+/* n elements of size bytes, not zeroed (NULL on overflow): for arrays whose
+ * every element is written before it is read. */
+void *wn_arena_array(wn_arena *a, size_t n, size_t size);
 char *wn_arena_strndup(wn_arena *a, const char *s, size_t n);
 /* A point to come back to: what a stage allocates after wn_arena_mark as
  * its scratch, wn_arena_release forgets, and the chunks it took serve the
