@@ -251,7 +251,7 @@ static void scan_text(scan_state *s, const char *t, size_t n, wn_stats *st)
 typedef struct dw_slot {
     uint64_t key;        /* word hash | 1; 0 marks an empty slot */
     uint32_t pos;        /* its last position */
-    uint32_t pad;
+    uint32_t id;         /* its number, in order of first occurrence */
 } dw_slot;
 
 typedef struct dw_state {
@@ -260,6 +260,7 @@ typedef struct dw_state {
     dw_slot *tab;
     uint32_t bits, count;
     int32_t *delta;
+    uint32_t *word_id; /* out, per word position: its number (in the page arena) */
     uint32_t *stack, *stack_end, *stack_wb, sp;
     uint32_t *wb;   /* malloc'd, with delta, stack, stack_end and tab: freed by dw_free */
 } dw_state;
@@ -276,12 +277,13 @@ static void dw_free(dw_state *d)
 
 /* The distinct-word pass's tables are the statistics' scratch: malloc'd
  * and freed when the counts are done, not kept in the page arena. */
-static int dw_init(dw_state *d, const wn_page_text *pt, uint32_t n)
+static int dw_init(dw_state *d, wn_page_text *pt, uint32_t n, wn_arena *arena)
 {
     memset(d, 0, sizeof *d);
     d->words = pt->words;
     d->nwords = pt->nwords;
     if (!d->nwords) return 0;
+    d->word_id = pt->word_id = wn_arena_array(arena, d->nwords, sizeof(uint32_t));
     if (d->nwords > (uint32_t)INT32_MAX) return -1; /* positions compare as int32 below */
     /* a page has far fewer distinct words than words: start small, grow */
     d->bits = 8;
@@ -295,7 +297,7 @@ static int dw_init(dw_state *d, const wn_page_text *pt, uint32_t n)
     d->wb = malloc(((size_t)n + 8) * sizeof(uint32_t));
     if (d->wb) memset(d->wb, 0, 8 * sizeof(uint32_t));
     d->stack_wb = d->wb ? d->wb + 8 : NULL;
-    return d->tab && d->delta && d->stack && d->stack_end && d->stack_wb ? 0 : -1;
+    return d->word_id && d->tab && d->delta && d->stack && d->stack_end && d->stack_wb ? 0 : -1;
 }
 
 static uint32_t dw_hash(uint64_t h, uint32_t bits)
@@ -374,9 +376,10 @@ static int dw_node(dw_state *d, uint32_t i, uint32_t size, uint32_t w_begin, uin
             d->delta[d->stack[k]]--;
         } else {
             t[slot].key = h;
-            d->count++;
+            t[slot].id = d->count++;
         }
         t[slot].pos = d->pos;
+        d->word_id[d->pos] = t[slot].id;
     }
     return 0;
 }
@@ -518,7 +521,7 @@ static int stats_run(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page
 
     uint32_t W = pt->nwords;
     if (!learn) {
-        if (dw_init(&dw, pt, n) != 0) goto done;
+        if (dw_init(&dw, pt, n, arena) != 0) goto done;
     } else {
         three = malloc(((size_t)n + 1) * sizeof *three);
         three_n = calloc((size_t)n + 1, 1);
@@ -540,6 +543,14 @@ static int stats_run(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page
             for (uint32_t p = sx->w_begin; p < next_wb && three_n[i] < 3; p++)
                 three_add(&three[i], &three_n[i], pt->words[p] | 1);
         }
+    }
+    /* the distinct words by number, from the table */
+    if (!learn && dw.count) {
+        pt->distinct = wn_arena_array(arena, dw.count, sizeof(uint64_t));
+        if (!pt->distinct) goto done;
+        for (uint32_t k = 0; k < (1u << dw.bits); k++)
+            if (dw.tab[k].key) pt->distinct[dw.tab[k].id] = dw.tab[k].key;
+        pt->ndistinct = dw.count;
     }
     /* counts are subtree sums: children before parents in reverse order */
     int32_t *delta = learn ? NULL : dw.delta;

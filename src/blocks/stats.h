@@ -63,6 +63,12 @@ typedef struct wn_page_text {
     uint32_t len;
     uint64_t *words;             /* hash of each word, in document order; bit 0: it has a letter */
     uint32_t nwords;
+    /* the distinct-word count numbers the distinct words (hash | 1) in order
+     * of first occurrence, for the classifier's features to reuse: NULL
+     * when learning or without words */
+    uint32_t *word_id;           /* per word: its number */
+    uint64_t *distinct;          /* per number: the word (hash | 1) */
+    uint32_t ndistinct;
 } wn_page_text;
 
 /* hints: the class and id tokens already seen and their hint bits, kept by

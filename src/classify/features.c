@@ -95,6 +95,91 @@ static float log1p_count(float *cache, uint32_t v)
     return cache[v];
 }
 
+/* Distinct words numbered in an open-addressing table, in order of first
+ * occurrence, for a page whose statistics did not number them: per word
+ * its number (*id_out), per number the word, hash | 1 (*dw_out), and its
+ * count (*wc_out), all malloc'd. */
+static int number_words(const wn_page_text *pt, uint32_t **id_out, uint32_t **wc_out, uint64_t **dw_out,
+                        uint32_t *nd_out)
+{
+    uint32_t W = pt->nwords;
+    /* The table starts at twice the page's words up to 64 Ki slots and
+     * doubles as distinct words come: sized by the words it holds, not by
+     * the page's length (a huge page repeats a small vocabulary) */
+    uint32_t cap = 64;
+    while (cap < 2 * W + 2 && cap < FEATURE_WORDS_START) cap <<= 1;
+    uint32_t dcap = cap / 2;
+    uint64_t *wk = calloc(cap, sizeof(uint64_t));
+    uint32_t *wid = malloc((size_t)cap * sizeof(uint32_t));
+    uint32_t *id_of = malloc(((size_t)W + 1) * sizeof(uint32_t));
+    uint32_t *wc = malloc(((size_t)dcap + 1) * sizeof(uint32_t));
+    uint64_t *dw = malloc(((size_t)dcap + 1) * sizeof(uint64_t));
+    int rc = -1;
+    if (!wk || !wid || !id_of || !wc || !dw) goto done;
+    uint32_t nd = 0;
+    for (uint32_t t = 0; t < W; t++) {
+        uint64_t w = pt->words[t] | 1;
+        uint32_t s = (uint32_t)((w * 0x9E3779B97F4A7C15ull) >> 40) & (cap - 1);
+        while (wk[s] && wk[s] != w) s = (s + 1) & (cap - 1);
+        if (!wk[s]) {
+            if (nd + 1 > dcap) {
+                /* half full: twice the slots, the words placed again */
+                if (cap > UINT32_MAX / 2) goto done;
+                uint32_t ncap = cap * 2;
+                uint64_t *nk = calloc(ncap, sizeof(uint64_t));
+                uint32_t *ni = malloc((size_t)ncap * sizeof(uint32_t));
+                uint32_t *nc = realloc(wc, ((size_t)ncap / 2 + 1) * sizeof(uint32_t));
+                if (nc) wc = nc;
+                uint64_t *ndw = realloc(dw, ((size_t)ncap / 2 + 1) * sizeof(uint64_t));
+                if (ndw) dw = ndw;
+                if (!nk || !ni || !nc || !ndw) {
+                    free(nk);
+                    free(ni);
+                    goto done;
+                }
+                for (uint32_t k = 0; k < nd; k++) {
+                    uint32_t q = (uint32_t)((dw[k] * 0x9E3779B97F4A7C15ull) >> 40) & (ncap - 1);
+                    while (nk[q]) q = (q + 1) & (ncap - 1);
+                    nk[q] = dw[k];
+                    ni[q] = k;
+                }
+                free(wk);
+                free(wid);
+                wk = nk;
+                wid = ni;
+                cap = ncap;
+                dcap = ncap / 2;
+                s = (uint32_t)((w * 0x9E3779B97F4A7C15ull) >> 40) & (cap - 1);
+                while (wk[s]) s = (s + 1) & (cap - 1);
+            }
+            wk[s] = w;
+            wid[s] = nd;
+            wc[nd] = 0;
+            dw[nd] = w;
+            nd++;
+        }
+        wc[wid[s]]++;
+        id_of[t] = wid[s];
+    }
+    rc = 0;
+done:
+    free(wk);
+    free(wid);
+    if (rc != 0) {
+        free(id_of);
+        free(wc);
+        free(dw);
+        id_of = wc = NULL;
+        dw = NULL;
+        nd = 0;
+    }
+    *id_out = id_of;
+    *wc_out = wc;
+    *dw_out = dw;
+    *nd_out = nd;
+    return rc;
+}
+
 int wn_features_begin(const winnow_doc *d, const wn_page_scores *ps, const char *url, const wn_nb_model *nb,
                       wn_arena *a, wn_node_features *out, wn_feature_rows *fr)
 {
@@ -175,74 +260,30 @@ int wn_features_begin(const winnow_doc *d, const wn_page_scores *ps, const char 
     double doc_len = dom->nodes[0].src_len > 0 ? dom->nodes[0].src_len : 1;
     double text_len = pt->len > 0 ? pt->len : 1;
 
-    /* word distribution of the page: distinct words numbered in an
-     * open-addressing table, then per distinct word (not per occurrence)
-     * its log probability, Naive Bayes weight and title membership */
-    /* The table starts at twice the page's words up to 64 Ki slots and
-     * doubles as distinct words come: sized by the words it holds, not by
-     * the page's length (a huge page repeats a small vocabulary) */
-    uint32_t cap = 64;
-    while (cap < 2 * W + 2 && cap < FEATURE_WORDS_START) cap <<= 1;
-    uint32_t dcap = cap / 2;
-    uint64_t *wk = calloc(cap, sizeof(uint64_t));
-    uint32_t *wid = malloc((size_t)cap * sizeof(uint32_t));
-    uint32_t *id_of = malloc(((size_t)W + 1) * sizeof(uint32_t));
-    uint32_t *wc = malloc(((size_t)dcap + 1) * sizeof(uint32_t));
-    uint64_t *dw = malloc(((size_t)dcap + 1) * sizeof(uint64_t));
+    /* word distribution of the page: distinct words numbered (by the
+     * statistics' distinct-word count, or here), then per distinct word (not
+     * per occurrence) its log probability, Naive Bayes weight and title
+     * membership */
+    const uint32_t *id_of;
+    const uint64_t *dw;
+    uint32_t nd, *wc = NULL, *own_id = NULL;
+    uint64_t *own_dw = NULL;
     double *dlog = NULL;
     float *dnb = NULL;
     uint8_t *dtitle = NULL;
     int rc = -1;
-    if (!wk || !wid || !id_of || !wc || !dw) goto done;
-    uint32_t nd = 0;
-    for (uint32_t t = 0; t < W; t++) {
-        uint64_t w = pt->words[t] | 1;
-        uint32_t s = (uint32_t)((w * 0x9E3779B97F4A7C15ull) >> 40) & (cap - 1);
-        while (wk[s] && wk[s] != w) s = (s + 1) & (cap - 1);
-        if (!wk[s]) {
-            if (nd + 1 > dcap) {
-                /* half full: twice the slots, the words placed again */
-                if (cap > UINT32_MAX / 2) goto done;
-                uint32_t ncap = cap * 2;
-                uint64_t *nk = calloc(ncap, sizeof(uint64_t));
-                uint32_t *ni = malloc((size_t)ncap * sizeof(uint32_t));
-                uint32_t *nc = realloc(wc, ((size_t)ncap / 2 + 1) * sizeof(uint32_t));
-                if (nc) wc = nc;
-                uint64_t *ndw = realloc(dw, ((size_t)ncap / 2 + 1) * sizeof(uint64_t));
-                if (ndw) dw = ndw;
-                if (!nk || !ni || !nc || !ndw) {
-                    free(nk);
-                    free(ni);
-                    goto done;
-                }
-                for (uint32_t k = 0; k < nd; k++) {
-                    uint32_t q = (uint32_t)((dw[k] * 0x9E3779B97F4A7C15ull) >> 40) & (ncap - 1);
-                    while (nk[q]) q = (q + 1) & (ncap - 1);
-                    nk[q] = dw[k];
-                    ni[q] = k;
-                }
-                free(wk);
-                free(wid);
-                wk = nk;
-                wid = ni;
-                cap = ncap;
-                dcap = ncap / 2;
-                s = (uint32_t)((w * 0x9E3779B97F4A7C15ull) >> 40) & (cap - 1);
-                while (wk[s]) s = (s + 1) & (cap - 1);
-            }
-            wk[s] = w;
-            wid[s] = nd;
-            wc[nd] = 0;
-            dw[nd] = w;
-            nd++;
-        }
-        wc[wid[s]]++;
-        id_of[t] = wid[s];
+    if (pt->word_id) {
+        id_of = pt->word_id;
+        dw = pt->distinct;
+        nd = pt->ndistinct;
+        wc = calloc((size_t)nd + 1, sizeof *wc);
+        if (!wc) goto done;
+        for (uint32_t t = 0; t < W; t++) wc[id_of[t]]++;
+    } else {
+        if (number_words(pt, &own_id, &wc, &own_dw, &nd) != 0) goto done;
+        id_of = own_id;
+        dw = own_dw;
     }
-    free(wk);
-    free(wid);
-    wk = NULL;
-    wid = NULL;
     uint64_t title[64];
     uint32_t nt = dom->title ? wn_word_keys(dom->title, strlen(dom->title), title, 64) : 0;
     uint64_t tslots[256] = {0};
@@ -297,11 +338,9 @@ int wn_features_begin(const winnow_doc *d, const wn_page_scores *ps, const char 
     for (uint32_t v = 0; v < LOG1P_CACHE; v++) fr->l1p[v] = -1.0f;
     rc = 0;
 done:
-    free(wk);
-    free(wid);
-    free(id_of);
+    free(own_id);
+    free(own_dw);
     free(wc);
-    free(dw);
     free(dlog);
     free(dnb);
     free(dtitle);
