@@ -285,9 +285,13 @@ static int dw_init(dw_state *d, wn_page_text *pt, uint32_t n, wn_arena *arena)
     if (!d->nwords) return 0;
     d->word_id = pt->word_id = wn_arena_array(arena, d->nwords, sizeof(uint32_t));
     if (d->nwords > (uint32_t)INT32_MAX) return -1; /* positions compare as int32 below */
-    /* a page has far fewer distinct words than words: start small, grow */
+    /* a page has fewer distinct words than words, most pages about half as
+     * many: a slot a word rarely grows (and copies) the table; a long page,
+     * which repeats a smaller share of its words, starts at half that and
+     * grows */
+    uint32_t start = d->nwords <= (1u << 16) ? d->nwords : d->nwords / 2;
     d->bits = 8;
-    while (d->bits < 30 && (1u << d->bits) < d->nwords / 2) d->bits++;
+    while (d->bits < 30 && (1u << d->bits) < start) d->bits++;
     d->tab = calloc((size_t)1 << d->bits, sizeof(dw_slot));
     d->delta = malloc((size_t)n * sizeof(int32_t));
     d->stack = malloc((size_t)n * sizeof(uint32_t));
