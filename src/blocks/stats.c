@@ -261,6 +261,7 @@ typedef struct dw_state {
     uint32_t bits, count;
     int32_t *delta;
     uint32_t *word_id; /* out, per word position: its number (in the page arena) */
+    uint64_t *dkeys;   /* per number: the word, room for half the table's slots */
     uint32_t *stack, *stack_end, *stack_wb, sp;
     uint32_t *wb;   /* malloc'd, with delta, stack, stack_end and tab: freed by dw_free */
 } dw_state;
@@ -272,6 +273,7 @@ static void dw_free(dw_state *d)
     free(d->stack);
     free(d->stack_end);
     free(d->wb);
+    free(d->dkeys);
     memset(d, 0, sizeof *d);
 }
 
@@ -293,6 +295,7 @@ static int dw_init(dw_state *d, wn_page_text *pt, uint32_t n, wn_arena *arena)
     d->bits = 8;
     while (d->bits < 30 && (1u << d->bits) < start) d->bits++;
     d->tab = calloc((size_t)1 << d->bits, sizeof(dw_slot));
+    d->dkeys = malloc(((size_t)1 << (d->bits - 1)) * sizeof(uint64_t));
     d->delta = malloc((size_t)n * sizeof(int32_t));
     d->stack = malloc((size_t)n * sizeof(uint32_t));
     d->stack_end = malloc((size_t)n * sizeof(uint32_t));
@@ -301,7 +304,7 @@ static int dw_init(dw_state *d, wn_page_text *pt, uint32_t n, wn_arena *arena)
     d->wb = malloc(((size_t)n + 8) * sizeof(uint32_t));
     if (d->wb) memset(d->wb, 0, 8 * sizeof(uint32_t));
     d->stack_wb = d->wb ? d->wb + 8 : NULL;
-    return d->word_id && d->tab && d->delta && d->stack && d->stack_end && d->stack_wb ? 0 : -1;
+    return d->word_id && d->dkeys && d->tab && d->delta && d->stack && d->stack_end && d->stack_wb ? 0 : -1;
 }
 
 static uint32_t dw_hash(uint64_t h, uint32_t bits)
@@ -316,6 +319,12 @@ static int dw_grow(dw_state *d)
     uint32_t bits = d->bits + 1, size = 1u << bits;
     dw_slot *t = calloc(size, sizeof(dw_slot));
     if (!t) return -1;
+    uint64_t *k2 = realloc(d->dkeys, ((size_t)size / 2) * sizeof(uint64_t));
+    if (!k2) {
+        free(t);
+        return -1;
+    }
+    d->dkeys = k2;
     for (uint32_t k = 0; k < (1u << d->bits); k++) {
         if (!d->tab[k].key) continue;
         uint32_t slot = dw_hash(d->tab[k].key, bits);
@@ -380,6 +389,7 @@ static int dw_node(dw_state *d, uint32_t i, uint32_t size, uint32_t w_begin, uin
             d->delta[d->stack[k]]--;
         } else {
             t[slot].key = h;
+            d->dkeys[d->count] = h;
             t[slot].id = d->count++;
         }
         t[slot].pos = d->pos;
@@ -548,12 +558,11 @@ static int stats_run(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page
                 three_add(&three[i], &three_n[i], pt->words[p] | 1);
         }
     }
-    /* the distinct words by number, from the table */
+    /* the distinct words by number, into the page arena */
     if (!learn && dw.count) {
         pt->distinct = wn_arena_array(arena, dw.count, sizeof(uint64_t));
         if (!pt->distinct) goto done;
-        for (uint32_t k = 0; k < (1u << dw.bits); k++)
-            if (dw.tab[k].key) pt->distinct[dw.tab[k].id] = dw.tab[k].key;
+        memcpy(pt->distinct, dw.dkeys, (size_t)dw.count * sizeof(uint64_t));
         pt->ndistinct = dw.count;
     }
     /* counts are subtree sums: children before parents in reverse order */
