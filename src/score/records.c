@@ -123,6 +123,7 @@ typedef struct page {
     const float *pos;    /* positive running text per subtree */
     uint64_t *cls;       /* class tokens without digits, 0 when none */
     uint64_t *kids;      /* sequence of element children's tags, repeats folded, 0 when none */
+    uint8_t *have;       /* bit 0: cls computed, bit 1: kids computed */
     uint64_t host;       /* the page's own host (teasers), 0 until needed, 1 when unknown */
 } page;
 
@@ -190,43 +191,59 @@ static int visible_element(const wn_dom *dom, const wn_stats *st, uint32_t c)
     return x->tag != WN_TAG_TEXT && !(x->flags & WN_NF_HIDDEN) && (st[c].chars > 0 || st[c].images > 0);
 }
 
+/* The shape keys of an element, each computed when first asked for: the
+ * record searches compare the children of a few candidates only. Both are
+ * 0 for the root and text nodes. */
+static uint64_t shape_cls(const page *pg, uint32_t i)
+{
+    if (!(pg->have[i] & 1)) {
+        const wn_node *x = &pg->d->dom.nodes[i];
+        pg->cls[i] = i && x->tag != WN_TAG_TEXT ? class_shape(&pg->d->dom, x) : 0;
+        pg->have[i] |= 1;
+    }
+    return pg->cls[i];
+}
+
+static uint64_t shape_kids(const page *pg, uint32_t i)
+{
+    if (!(pg->have[i] & 2)) {
+        const wn_dom *dom = &pg->d->dom;
+        const wn_node *x = &dom->nodes[i];
+        uint64_t h = 0;
+        if (i && x->tag != WN_TAG_TEXT) {
+            unsigned last = WN_TAG_UNKNOWN;
+            for (uint32_t c = x->first_child; c != WN_NONE; c = dom->nodes[c].next_sibling) {
+                unsigned t = dom->nodes[c].tag;
+                if (t == WN_TAG_TEXT || t == WN_TAG_BR || t == last || !visible_element(dom, pg->d->stats, c)) continue;
+                h = (h ^ t) * 0x100000001b3ull + 0x9e3779b97f4a7c15ull;
+                last = t;
+            }
+        }
+        pg->kids[i] = h;
+        pg->have[i] |= 2;
+    }
+    return pg->kids[i];
+}
+
 static int alike(const page *pg, uint32_t a, uint32_t b)
 {
     const wn_node *x = &pg->d->dom.nodes[a], *y = &pg->d->dom.nodes[b];
     if (x->tag != y->tag) return 0;
-    return (pg->cls[a] && pg->cls[a] == pg->cls[b]) || (pg->kids[a] && pg->kids[a] == pg->kids[b]);
+    uint64_t ca = shape_cls(pg, a);
+    if (ca && ca == shape_cls(pg, b)) return 1;
+    uint64_t ka = shape_kids(pg, a);
+    return ka && ka == shape_kids(pg, b);
 }
 
-/* The shape keys of every element (pos: the page scorer's running text
- * per subtree). */
+/* The shape keys' tables, filled as they are asked for (pos: the page
+ * scorer's running text per subtree). */
 static int page_init(page *pg, winnow_doc *d, const wn_page_scores *ps, const float *pos)
 {
-    const wn_dom *dom = &d->dom;
-    const wn_stats *st = d->stats;
-    uint32_t n = dom->count;
+    uint32_t n = d->dom.count;
     wn_arena *s = wn_doc_scratch(d);
-    /* every entry is written below (0 for the root and text nodes) */
-    *pg = (page){d, ps, pos, wn_arena_array(s, n, sizeof(uint64_t)), wn_arena_array(s, n, sizeof(uint64_t)), 0};
-    if (!pg->cls || !pg->kids) return -1;
-    if (n) pg->cls[0] = pg->kids[0] = 0;
-    for (uint32_t i = 1; i < n; i++) {
-        const wn_node *x = &dom->nodes[i];
-        if (x->tag == WN_TAG_TEXT) {
-            pg->cls[i] = pg->kids[i] = 0;
-            continue;
-        }
-        pg->cls[i] = class_shape(dom, x);
-        uint64_t h = 0;
-        unsigned last = WN_TAG_UNKNOWN;
-        for (uint32_t c = x->first_child; c != WN_NONE; c = dom->nodes[c].next_sibling) {
-            unsigned t = dom->nodes[c].tag;
-            if (t == WN_TAG_TEXT || t == WN_TAG_BR || t == last || !visible_element(dom, st, c)) continue;
-            h = (h ^ t) * 0x100000001b3ull + 0x9e3779b97f4a7c15ull;
-            last = t;
-        }
-        pg->kids[i] = h;
-    }
-    return 0;
+    *pg = (page){d, ps, pos, wn_arena_array(s, n, sizeof(uint64_t)), wn_arena_array(s, n, sizeof(uint64_t)),
+                 wn_arena_calloc(s, n, 1), 0};
+    return pg->cls && pg->kids && pg->have ? 0 : -1;
 }
 
 /* What one record shows. */
