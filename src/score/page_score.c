@@ -36,11 +36,10 @@ static size_t name_mass_slot(name_mass *t, uint64_t k)
     return i;
 }
 
-static int name_mass_build(wn_arena *a, const wn_dom *dom, const wn_stats *st, const float *pos, name_mass *t)
+/* named: the elements with a boilerplate hint, counted by the caller */
+static int name_mass_build(wn_arena *a, const wn_dom *dom, const wn_stats *st, const float *pos, size_t named,
+                           name_mass *t)
 {
-    size_t named = 0;
-    for (uint32_t i = 1; i < dom->count; i++)
-        if (dom->nodes[i].tag != WN_TAG_TEXT && (st[i].hints & WN_HINT_BOILER)) named++;
     t->cap = 16;
     while (t->cap < 2 * named) t->cap <<= 1;
     t->key = wn_arena_calloc(a, t->cap, sizeof(uint64_t));
@@ -48,9 +47,11 @@ static int name_mass_build(wn_arena *a, const wn_dom *dom, const wn_stats *st, c
     t->chars = wn_arena_calloc(a, t->cap, sizeof(uint32_t));
     t->links = wn_arena_calloc(a, t->cap, sizeof(uint32_t));
     if (!t->key || !t->mass || !t->chars || !t->links) return -1;
+    /* (up to the last of them) */
     for (uint32_t i = 1; i < dom->count && named; i++) {
         const wn_node *x = &dom->nodes[i];
         if (x->tag == WN_TAG_TEXT || !(st[i].hints & WN_HINT_BOILER)) continue;
+        named--;
         uint64_t k = class_key(dom, x);
         if (!k) continue;
         size_t slot = name_mass_slot(t, k);
@@ -375,7 +376,9 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
         return -1;
 
     /* units and their own text; a node's text goes to its parent's unit,
-     * an earlier node, so own[i] is zeroed just in time */
+     * an earlier node, so own[i] is zeroed just in time. Also the elements
+     * with a boilerplate hint, counted for name_mass_build. */
+    size_t named = 0;
     lb->unit[0] = 0;
     if (n) memset(&ps->own[0], 0, sizeof ps->own[0]);
     for (uint32_t i = 1; i < n; i++) {
@@ -395,6 +398,7 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
                 o->code += st[i].code_syms;
         } else {
             lb->unit[i] = (wn_tag_has(x->tag, WN_TF_BREAK) && !(x->flags & WN_NF_HIDDEN)) ? i : lb->unit[x->parent];
+            named += (st[i].hints & WN_HINT_BOILER) != 0;
         }
     }
     wn_explain *ex = d->explain;
@@ -415,10 +419,18 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
      * comment too); one whose text lies all in a gallery is a gallery page.
      * There the name marks the content, not what surrounds it. */
     uint16_t untrusted = 0;
+    /* captions, unless they carry the page: a tutorial whose steps are the
+     * captions of its screenshots, a photo essay. Found in the pass below,
+     * which walks the nodes in the same order (every entry written). */
+    uint8_t *caption = wn_arena_array(s, n, 1);
+    if (!caption) return -1;
+    float caption_mass = 0.0f;
+    int any_caption = 0;
     {
         float mass_comment = 0.0f, mass_gallery = 0.0f;
         /* inside[i]: bit 0 under a comments name, bit 1 under a gallery name */
         inside[0] = 0;
+        caption[0] = 0;
         for (uint32_t i = 1; i < n; i++) {
             const wn_node *x = &dom->nodes[i];
             uint8_t in = inside[x->parent];
@@ -428,6 +440,17 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
                 if (hb == WN_HINT_GALLERY && !(in & 2)) { mass_gallery += pos[i]; in |= 2; }
             }
             inside[i] = in;
+            /* caption bit 1: a caption element (its hint below); bit 2: at
+             * or under one. Pre-order: a node's parent is settled before
+             * it, and the top-most caption of a nest is counted once. */
+            uint8_t under = caption[x->parent] & 2;
+            if (x->tag != WN_TAG_TEXT && is_caption(d, x, i)) {
+                if (!under) caption_mass += pos[i];
+                caption[i] = 3;
+                any_caption = 1;
+            } else {
+                caption[i] = under;
+            }
         }
         const float discussion = WN_RULE(d, DISCUSSION_SHARE);
         if (mass_comment > discussion * total) untrusted |= WN_HINT_COMMENT;
@@ -435,29 +458,11 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
     }
 
     name_mass names;
-    if (name_mass_build(s, dom, st, pos, &names) != 0) return -1;
+    if (name_mass_build(s, dom, st, pos, named, &names) != 0) return -1;
 
-    /* captions, unless they carry the page: a tutorial whose steps are the
-     * captions of its screenshots, a photo essay */
-    uint8_t *caption = wn_arena_calloc(s, n, 1);
-    if (!caption) return -1;
     {
-        /* bit 1: a caption element (its hint below); bit 2: at or under
-         * one. Pre-order: a node's parent is settled before it, and the
-         * top-most caption of a nest is counted once. */
-        float mass = 0.0f;
-        int any = 0;
-        for (uint32_t i = 1; i < n; i++) {
-            const wn_node *x = &dom->nodes[i];
-            uint8_t under = caption[x->parent] & 2;
-            if (x->tag != WN_TAG_TEXT && is_caption(d, x, i)) {
-                if (!under) mass += pos[i];
-                caption[i] = 3;
-                any = 1;
-            } else {
-                caption[i] = under;
-            }
-        }
+        float mass = caption_mass;
+        int any = any_caption;
         /* a photo's box whose own line is mostly an inline caption (a
          * <span class="caption"> beside a credit) is the caption: its unit
          * goes, not only the span's text inside a kept unit; a unit of
