@@ -126,6 +126,9 @@ static int ci_contains_nospace(const char *v, size_t n, const char *needle)
     /* "display : none" and "DISPLAY:NONE" both match "display:none" */
     size_t nl = strlen(needle);
     for (size_t i = 0; i < n; i++) {
+        /* a match begins at the needle's first letter (one begun at white
+         * space is also tried from the letter after it) */
+        if ((char)tolower((unsigned char)v[i]) != needle[0]) continue;
         size_t a = i, b = 0;
         while (a < n && b < nl) {
             char c = (char)tolower((unsigned char)v[a]);
