@@ -48,26 +48,55 @@ static int word_has_stem(const char *w, size_t len, const char *const *stems)
 
 /* Month names (English, German, French, Spanish, Italian, Dutch; the short
  * forms that are also common words, "may", "mar", are left out) and words
- * of relative time. */
+ * of relative time. Kept in byte order: searched by bisection (every word
+ * of a record's lines is looked up; wn_date_words_sorted checks the order). */
 static const char *const date_words[] = {
-    "january", "february", "march", "april", "june", "july", "august", "september", "october", "november",
-    "december", "januar", "februar",
-    "märz", "mai", "juni", "juli", "oktober", "dezember", "janvier", "février", "mars", "avril", "juin", "juillet",
-    "août", "septembre", "octobre", "novembre", "décembre", "enero", "febrero", "marzo", "abril", "mayo", "junio",
-    "julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre", "gennaio", "febbraio", "aprile",
-    "maggio", "giugno", "luglio", "settembre", "ottobre", "dicembre", "januari", "februari", "maart", "mei",
-    "augustus", "ago", "yesterday", "today", "gestern", "heute", "hier", "ayer", "hoy", "ieri", "oggi", NULL};
+    "abril", "ago", "agosto", "août", "april", "aprile", "august", "augustus", "avril", "ayer", "december",
+    "dezember", "dicembre", "diciembre", "décembre", "enero", "febbraio", "febrero", "februar", "februari",
+    "february", "février", "gennaio", "gestern", "giugno", "heute", "hier", "hoy", "ieri", "januar", "januari",
+    "january", "janvier", "juillet", "juin", "juli", "julio", "july", "june", "juni", "junio", "luglio", "maart",
+    "maggio", "mai", "march", "mars", "marzo", "mayo", "mei", "märz", "november", "novembre", "noviembre",
+    "october", "octobre", "octubre", "oggi", "oktober", "ottobre", "september", "septembre", "septiembre",
+    "settembre", "today", "yesterday"};
+#define DATE_WORDS (sizeof date_words / sizeof date_words[0])
+
+/* w (len bytes) against the NUL-terminated s, bytewise (memcmp's order) */
+static int word_cmp(const char *w, size_t len, const char *s)
+{
+    size_t m = strlen(s);
+    int c = memcmp(w, s, len < m ? len : m);
+    if (c) return c;
+    return len < m ? -1 : len > m;
+}
+
+static int date_word_in(const char *w, size_t len)
+{
+    size_t lo = 0, hi = DATE_WORDS;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = word_cmp(w, len, date_words[mid]);
+        if (c == 0) return 1;
+        if (c < 0) hi = mid;
+        else lo = mid + 1;
+    }
+    return 0;
+}
+
+int wn_date_words_sorted(void)
+{
+    for (size_t k = 1; k < DATE_WORDS; k++)
+        if (word_cmp(date_words[k - 1], strlen(date_words[k - 1]), date_words[k]) >= 0) return 0;
+    return 1;
+}
 
 /* Short month names are also names and words ("Jun", "Dec"): a date only
  * with a number in the same line. */
 static const char *const short_months[] = {"jan", "feb", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", NULL};
-
 static int date_word(const char *w, size_t len, void *ctx)
 {
     const int *digits = ctx;
-    return word_in(w, len, date_words) || (digits && *digits && word_in(w, len, short_months));
+    return date_word_in(w, len) || (digits && *digits && word_in(w, len, short_months));
 }
-
 /* A date or a time: a month name or a word of relative time, hh:mm, or
  * d/m/y-like digits (a year alone is too common in other lines). */
 int wn_has_date(const char *t, size_t n)

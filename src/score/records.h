@@ -77,5 +77,8 @@ uint64_t wn_page_host(winnow_doc *d);
  * digits, or a month name or word of relative time (six languages; a short
  * month name only beside a number). */
 int wn_has_date(const char *t, size_t n);
+/* Whether the month names and words of relative time are in byte order, as
+ * wn_has_date's search needs (for tests). */
+int wn_date_words_sorted(void);
 
 #endif

@@ -23,6 +23,7 @@
 #include "doc.h"
 #include "pipeline.h"
 #include "score/page_score.h"
+#include "score/records.h"
 #include "site/site_api.h"
 
 static winnow_engine *engine, *engine_plain;
@@ -228,6 +229,10 @@ int main(int argc, char **argv)
     if (winnow_engine_new(&o, &engine) != WINNOW_OK) return 1;
     o.classifier = 0;
     if (winnow_engine_new(&o, &engine_plain) != WINNOW_OK) return 1;
+    CHECK(wn_date_words_sorted());
+    static const char *const dated[] = {"am 3. märz", "yesterday", "posted in août", "9 settembre"};
+    for (size_t k = 0; k < sizeof dated / sizeof dated[0]; k++) CHECK(wn_has_date(dated[k], strlen(dated[k])));
+    CHECK(!wn_has_date("may the force", strlen("may the force")));
     RUN(test_page_mode);
     RUN(test_site_mode);
     RUN(test_reasons_of_rules);
