@@ -65,6 +65,7 @@ struct winnow_doc {
     uint32_t nblocks;
     double site_pages;       /* pages of the site model used, 0 in page mode */
     uint64_t site_template_chars, site_unique_chars; /* text the site model judged */
+    uint64_t page_host;      /* the page's own host (wn_page_host), 0 until worked out */
     struct wn_comment *comments; /* reader comments told by structure (score/records.h) */
     size_t ncomments;
     winnow_status status;

@@ -153,7 +153,6 @@ typedef struct page {
     uint64_t *cls;       /* class tokens without digits, 0 when none */
     uint64_t *kids;      /* sequence of element children's tags, repeats folded, 0 when none */
     uint8_t *have;       /* bit 0: cls computed, bit 1: kids computed */
-    uint64_t host;       /* the page's own host (teasers), 0 until needed, 1 when unknown */
 } page;
 
 static const char *text_of(const winnow_doc *d, uint32_t i, size_t *n)
@@ -271,7 +270,7 @@ static int page_init(page *pg, winnow_doc *d, const wn_page_scores *ps, const fl
     uint32_t n = d->dom.count;
     wn_arena *s = wn_doc_scratch(d);
     *pg = (page){d, ps, pos, wn_arena_array(s, n, sizeof(uint64_t)), wn_arena_array(s, n, sizeof(uint64_t)),
-                 wn_arena_calloc(s, n, 1), 0};
+                 wn_arena_calloc(s, n, 1)};
     return pg->cls && pg->kids && pg->have ? 0 : -1;
 }
 
@@ -574,15 +573,16 @@ static int cmp_u64(const void *a, const void *b)
 
 uint64_t wn_page_host(winnow_doc *d)
 {
+    if (d->page_host) return d->page_host;
     const wn_dom *dom = &d->dom;
-    if (d->src_url && wn_url_host(d->src_url) > 1) return wn_url_host(d->src_url);
+    if (d->src_url && wn_url_host(d->src_url) > 1) return d->page_host = wn_url_host(d->src_url);
     uint64_t host = 1;
     uint32_t cap = 0;
     for (uint32_t i = 0; i < dom->count; i++) cap += dom->nodes[i].tag == WN_TAG_A;
     wn_arena *s = wn_doc_scratch(d);
     wn_arena_mark mark = wn_arena_save(s);
     uint64_t *h = cap ? wn_arena_alloc(s, (size_t)cap * sizeof *h) : NULL;
-    if (!h) return host;
+    if (!h) return d->page_host = host;
     uint32_t m = 0;
     for (uint32_t i = 0; i < dom->count; i++) {
         if (dom->nodes[i].tag != WN_TAG_A) continue;
@@ -597,14 +597,7 @@ uint64_t wn_page_host(winnow_doc *d)
         if (j - i > best) best = j - i, host = h[i];
     }
     wn_arena_release(s, mark);
-    return host;
-}
-
-/* The page's own host, worked out once per scan. */
-static uint64_t page_host(page *pg)
-{
-    if (!pg->host) pg->host = wn_page_host(pg->d);
-    return pg->host;
+    return d->page_host = host;
 }
 
 /* Whether the record of sibling elements kid[0..k) is a teaser: it opens
@@ -631,7 +624,7 @@ static int teaser_like(page *pg, const uint32_t *kid, uint32_t k)
         if (!href || href[0] == '#' || !href[0]) return 0;
         /* another page of this site: a link to elsewhere is a citation */
         uint64_t host = wn_url_host(href);
-        if (host == 1 || (host && host != page_host(pg))) return 0;
+        if (host == 1 || (host && host != wn_page_host(pg->d))) return 0;
         size_t n;
         const char *t = text_of(d, i, &n);
         if ((float)st[i].words < WN_RULE(d, TEASER_HEADLINE_WORDS) || wn_has_date(t, n)) return 0;

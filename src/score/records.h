@@ -70,7 +70,8 @@ int wn_record_regions(winnow_doc *d, const wn_page_scores *ps, const float *pos,
 uint64_t wn_url_host(const char *u);
 /* The page's own host (as wn_url_host): its URL's, or else the host most
  * of its absolute links go to (a site's menus link its own pages); 1 when
- * unknown. */
+ * unknown. Worked out once a page and kept on it (d->page_host): the
+ * teaser test and the selection's end lists ask for it. */
 uint64_t wn_page_host(winnow_doc *d);
 
 /* Whether case-folded text t[0..n) shows a date or a time: hh:mm, d/m/y

@@ -667,9 +667,9 @@ static void drop_lead_datelines(winnow_doc *d, const wn_page_scores *ps, uint32_
 }
 
 /* Whether unit u links (with a link of its own) another page of this
- * site: a relative link, or one to the page's host (*host: 0 until worked
- * out). Citations and references link other sites. */
-static int site_link(winnow_doc *d, uint32_t u, uint64_t *host)
+ * site: a relative link, or one to the page's host. Citations and
+ * references link other sites. */
+static int site_link(winnow_doc *d, uint32_t u)
 {
     const wn_dom *dom = &d->dom;
     for (uint32_t j = u + 1; j < u + dom->nodes[u].size; j++) {
@@ -679,9 +679,7 @@ static int site_link(winnow_doc *d, uint32_t u, uint64_t *host)
         if (!h || !h[0] || strchr(h, '#')) continue; /* a place on a page: a note's back link */
         uint64_t k = wn_url_host(h);
         if (k == 1) continue;
-        if (k == 0) return 1;
-        if (!*host) *host = wn_page_host(d);
-        if (k == *host) return 1;
+        if (k == 0 || k == wn_page_host(d)) return 1;
     }
     return 0;
 }
@@ -703,7 +701,6 @@ static void drop_end_lists(winnow_doc *d, const wn_page_scores *ps, uint32_t blo
     const uint32_t end = block + dom->nodes[block].size;
     const float max_chars = WN_RULE(d, END_LIST_MAX_CHARS), share = WN_RULE(d, END_LIST_LINK_SHARE);
     uint32_t items = 0, label = WN_NONE, first = WN_NONE;
-    uint64_t host = 0; /* the page's, worked out when first needed */
     for (uint32_t i = end; i-- > block;) {
         const wn_node *x = &dom->nodes[i];
         if (x->tag == WN_TAG_TEXT || lb->unit[i] != i || ps->own[i].chars == 0 || (x->flags & WN_NF_HIDDEN)) continue;
@@ -712,7 +709,7 @@ static void drop_end_lists(winnow_doc *d, const wn_page_scores *ps, uint32_t blo
         const wn_unit_stats *o = &ps->own[i];
         /* (items the selection left out already, as link lists, count) */
         if ((float)o->chars <= max_chars && (float)o->link_chars >= share * (float)o->chars && o->link_chars &&
-            site_link(d, i, &host)) {
+            site_link(d, i)) {
             items++;
             first = i;
             continue;
