@@ -226,24 +226,40 @@ static const char *const rights_phrases[] = {
     "wszelkie prawa zastrze", "todos los derechos reservados", "todos os direitos reservados",
     "alle rettigheder forbeholdes", "alle rechten voorbehouden", "\xe7\x84\xa1\xe6\x96\xad\xe8\xbb\xa2\xe8\xbc\x89" /* 無断転載 */};
 
-static int opens_rights_phrase(const char *t, size_t n)
+/* Whether t[0..n) opens with one of the count phrases of list. */
+static int opens_with_any(const char *t, size_t n, const char *const *list, size_t count)
 {
-    for (size_t k = 0; k < sizeof rights_phrases / sizeof rights_phrases[0]; k++) {
-        const char *p = rights_phrases[k];
-        if (!n || t[0] != p[0]) continue; /* (called at every byte of a line) */
+    for (size_t k = 0; k < count; k++) {
+        const char *p = list[k];
+        if (!n || t[0] != p[0]) continue; /* (the rights phrases are tried at every byte of a line) */
         size_t m = strlen(p);
         if (m <= n && memcmp(t, p, m) == 0) return 1;
     }
     return 0;
 }
 
+static int opens_rights_phrase(const char *t, size_t n)
+{
+    return opens_with_any(t, n, rights_phrases, sizeof rights_phrases / sizeof rights_phrases[0]);
+}
+
+/* Unit u's case-folded text without the spaces and brackets it opens with
+ * ("(c) 2008 AFP", "[Photo: ...]"); its length in *n. */
+static const char *unit_line(const winnow_doc *d, uint32_t u, size_t *n)
+{
+    const wn_stats *s = &d->stats[u];
+    const char *t = d->page_text.text + s->nt_begin;
+    size_t len = s->nt_end - s->nt_begin;
+    while (len && (*t == ' ' || *t == '(' || *t == '[')) { t++; len--; }
+    *n = len;
+    return t;
+}
+
 static int is_rights_notice(const winnow_doc *d, uint32_t u, const wn_unit_stats *o)
 {
     if (o->chars == 0 || (float)o->chars > WN_RULE(d, RIGHTS_NOTICE_MAX_CHARS)) return 0;
-    const wn_stats *s = &d->stats[u];
-    const char *t = d->page_text.text + s->nt_begin;
-    size_t n = s->nt_end - s->nt_begin;
-    while (n && (*t == ' ' || *t == '(' || *t == '[')) { t++; n--; }
+    size_t n;
+    const char *t = unit_line(d, u, &n);
     if (opens_rights_phrase(t, n)) return 1;
     size_t at = 0;
     if (n >= 2 && (unsigned char)t[0] == 0xC2 && (unsigned char)t[1] == 0xA9) at = 2;
@@ -281,15 +297,10 @@ static int is_photo_credit(const winnow_doc *d, uint32_t u, const wn_unit_stats 
 {
     if (o->chars == 0 || (float)o->chars > WN_RULE(d, CREDIT_LINE_MAX_CHARS)) return 0;
     if (wn_tag_has(d->dom.nodes[u].tag, WN_TF_HEADING)) return 0;
-    const wn_stats *s = &d->stats[u];
-    const char *t = d->page_text.text + s->nt_begin;
-    size_t n = s->nt_end - s->nt_begin;
-    while (n && (*t == ' ' || *t == '(' || *t == '[')) { t++; n--; }
+    size_t n;
+    const char *t = unit_line(d, u, &n);
     while (n && (t[n - 1] == ' ' || t[n - 1] == ')' || t[n - 1] == ']' || t[n - 1] == '.')) n--;
-    for (size_t k = 0; k < sizeof credit_openers / sizeof credit_openers[0]; k++) {
-        size_t m = strlen(credit_openers[k]);
-        if (m <= n && memcmp(t, credit_openers[k], m) == 0) return 1;
-    }
+    if (opens_with_any(t, n, credit_openers, sizeof credit_openers / sizeof credit_openers[0])) return 1;
     for (size_t k = 0; k < sizeof credit_closers / sizeof credit_closers[0]; k++) {
         size_t m = strlen(credit_closers[k]);
         /* the agency ends the line, as a word of its own */
