@@ -563,13 +563,24 @@ static void drop_end_plugs(winnow_doc *d, const wn_page_scores *ps, uint32_t blo
  * date or time, does not end as a sentence does, and has at most
  * DATELINE_OTHER_WORDS words of four or more bytes that are neither
  * ("Published", "Last updated", a byline's name and title). */
+/* The length of t[0..n) without the spaces it ends with. */
+static size_t trimmed_end(const char *t, size_t n)
+{
+    while (n && (t[n - 1] == ' ' || t[n - 1] == '\n')) n--;
+    return n;
+}
+
+/* Whether the line t[0..e) (trimmed) ends as a sentence does. */
+static int ends_sentence(const char *t, size_t e)
+{
+    return e && (t[e - 1] == '.' || t[e - 1] == '!' || t[e - 1] == '?');
+}
+
 static int dateline_like(const winnow_doc *d, const char *t, size_t n)
 {
     int digit = 0, other = 0;
     /* a sentence ends with a stop; a date line does not */
-    size_t e = n;
-    while (e && (t[e - 1] == ' ' || t[e - 1] == '\n')) e--;
-    if (e && (t[e - 1] == '.' || t[e - 1] == '!' || t[e - 1] == '?')) return 0;
+    if (ends_sentence(t, trimmed_end(t, n))) return 0;
     for (size_t k = 0; k < n && !digit; k++) digit = t[k] >= '0' && t[k] <= '9';
     if (!digit || !wn_has_date(t, n)) return 0;
     for (size_t i = 0; i < n;) {
@@ -590,9 +601,8 @@ static int byline_like(const winnow_doc *d, const char *t, size_t n)
     static const char *const by[] = {"by ", "von ", "par ", "por ", "di ", "door ", "av ", "af ", "przez ", "text: ",
                                      "texto: ", "autor: ", "author: ", "written by "};
     while (n && (*t == ' ' || *t == '-' || *t == '\n')) { t++; n--; }
-    size_t e = n;
-    while (e && (t[e - 1] == ' ' || t[e - 1] == '\n')) e--;
-    if (!e || t[e - 1] == '.' || t[e - 1] == '!' || t[e - 1] == '?' || t[e - 1] == ':') return 0;
+    size_t e = trimmed_end(t, n);
+    if (!e || ends_sentence(t, e) || t[e - 1] == ':') return 0;
     int opens = 0;
     for (size_t k = 0; k < sizeof by / sizeof by[0] && !opens; k++) {
         size_t m = strlen(by[k]);
