@@ -432,11 +432,11 @@ status:
          * that looks like success */
         size_t at = w && w + 2 < sizeof d->warning ? w : 0;
         if (d->labels.source == WN_SOURCE_LISTING)
-            snprintf(d->warning + at, sizeof d->warning - at,
-                     "%sa listing page: its best block was one of %u teasers (a headline link over a summary); "
-                     "%u characters of visible text, none of it main content",
-                     at ? "; " : "", d->labels.teasers, d->stats[0].chars);
-        else
+            at += (size_t)snprintf(d->warning + at, sizeof d->warning - at,
+                                   "%sa listing page: its best block was one of %u teasers (a headline link over a "
+                                   "summary)",
+                                   at ? "; " : "", d->labels.teasers);
+        if (at < sizeof d->warning)
             snprintf(d->warning + at, sizeof d->warning - at, "%s%u characters of visible text, none of it main content",
                      at ? "; " : "", d->stats[0].chars);
         d->status = WINNOW_NO_MAIN;
