@@ -19,6 +19,8 @@ enum {
     WN_NF_LINK   = 1 << 1,   /* inside an <a href> */
     WN_NF_PRE    = 1 << 2,   /* inside <pre>: whitespace is kept */
     WN_NF_FLAT   = 1 << 3,   /* text of elements past the node budget: '\n' ends a block's line */
+    WN_NF_MEDIA  = 1 << 4,   /* held a player or an embedded frame (<iframe>, <video>, <audio>,
+                              * <embed>, <canvas>), dropped at build: a reader sees one there */
 };
 
 typedef struct wn_attr {

@@ -517,7 +517,12 @@ static int emit_node(build_ctx *b, myhtml_tree_node_t *n, uint32_t parent, uint3
             if (dom->jsonld[dom->jsonld_count]) dom->jsonld_count++;
         }
     }
-    if (keep != VISIT_KEEP) return BUILD_OK;
+    if (keep != VISIT_KEEP) {
+        if ((t == WN_TAG_IFRAME || t == WN_TAG_VIDEO || t == WN_TAG_AUDIO || t == WN_TAG_EMBED || t == WN_TAG_CANVAS) &&
+            parent < dom->count && !is_hidden(n))
+            dom->nodes[parent].flags |= WN_NF_MEDIA;
+        return BUILD_OK;
+    }
     if (dom->count >= b->budget) {
         if (t != WN_TAG_TEXT) return flatten_element(b, n, t, parent, idx, descend);
         int merged;

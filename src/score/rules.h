@@ -211,6 +211,9 @@
       "most characters of an end list's label: a line without links or a stop (\"More stories\", \"Read on:\")")    \
     X(END_LIST_LABEL_WORDS, 6.0f, 0.0f, "select",                                                                   \
       "most words of an end list's label: a sentence introducing a list (\"The modules of this chapter are:\") is text") \
+    X(END_LABEL_ORPHAN, 1.0f, 0.0f, "select",                                                                       \
+      "an end list's label (a short line without links or a stop) ending in a colon and closing the block's kept " \
+      "text with no list kept after it (\"Related:\", \"More about:\") introduces nothing: dropped")          \
     X(DATELINE_MAX_CHARS, 80.0f, 0.0f, "select",                                                                    \
       "a line of at most this many characters with a number and a date or time, at the top of the content block "  \
       "before its first sentence, is a dateline (\"Published 10:02 AM EST Nov 19, 2019\"), not the article's text") \

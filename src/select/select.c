@@ -710,7 +710,7 @@ static void drop_end_lists(winnow_doc *d, const wn_page_scores *ps, uint32_t blo
     wn_labels *lb = &d->labels;
     const uint32_t end = block + dom->nodes[block].size;
     const float max_chars = WN_RULE(d, END_LIST_MAX_CHARS), share = WN_RULE(d, END_LIST_LINK_SHARE);
-    uint32_t items = 0, label = WN_NONE, first = WN_NONE;
+    uint32_t items = 0, kept_items = 0, label = WN_NONE, first = WN_NONE;
     for (uint32_t i = end; i-- > block;) {
         const wn_node *x = &dom->nodes[i];
         if (x->tag == WN_TAG_TEXT || lb->unit[i] != i || ps->own[i].chars == 0 || (x->flags & WN_NF_HIDDEN)) continue;
@@ -721,6 +721,7 @@ static void drop_end_lists(winnow_doc *d, const wn_page_scores *ps, uint32_t blo
         if ((float)o->chars <= max_chars && (float)o->link_chars >= share * (float)o->chars && o->link_chars &&
             site_link(d, i)) {
             items++;
+            kept_items += lb->keep[i];
             first = i;
             continue;
         }
@@ -730,7 +731,29 @@ static void drop_end_lists(winnow_doc *d, const wn_page_scores *ps, uint32_t blo
             label = i;
         break;
     }
-    if ((float)items < min_items || label == WN_NONE) return;
+    if (label == WN_NONE) return;
+    if ((float)items < min_items) {
+        /* an orphan label: "Related:" closing the text, whose list the
+         * selection left out (or never had) */
+        const wn_stats *s = &d->stats[label];
+        const char *t = d->page_text.text + s->nt_begin;
+        size_t e = trimmed_end(t, s->nt_end - s->nt_begin);
+        if (WN_RULE(d, END_LABEL_ORPHAN) <= 0.0f || kept_items || !e || t[e - 1] != ':') return;
+        /* a label over a picture, a player, a table or code ("See the
+         * video below:") introduces what it shows; a player beside it
+         * counts, as the build keeps only that its parent held one */
+        const uint32_t up = dom->nodes[label].parent;
+        if (up != WN_NONE && (dom->nodes[up].flags & WN_NF_MEDIA)) return;
+        for (uint32_t j = label + dom->nodes[label].size; j < end; j++) {
+            unsigned tag = dom->nodes[j].tag;
+            if ((dom->nodes[j].flags & WN_NF_MEDIA) || tag == WN_TAG_IMG || tag == WN_TAG_PICTURE ||
+                tag == WN_TAG_OBJECT || tag == WN_TAG_SVG || tag == WN_TAG_TABLE || tag == WN_TAG_PRE)
+                return;
+        }
+        lb->keep[label] = 0;
+        if (d->explain) d->explain->sel_why[label] = WN_WHY_END_LIST;
+        return;
+    }
     for (uint32_t i = label; i < end; i++) {
         if (lb->unit[i] != i || !lb->keep[i] || (i != label && i < first)) continue;
         lb->keep[i] = 0;
