@@ -1,5 +1,7 @@
 #include "headline.h"
 
+#include "../text/text.h"
+
 #include <ctype.h>
 #include <stdint.h>
 #include <string.h>
@@ -19,9 +21,10 @@ static size_t separator(const char *s, size_t i, size_t n)
 }
 
 /* The words of s hashed, at most cap: each word's first `prefix` bytes
- * (lower-case ASCII letters and digits, other bytes >= 0x80 kept as they
- * are), words under min_len bytes or opening with a digit (when
- * min_len > 1) left out. */
+ * case-folded as the page text is (every letter, not only ASCII: a title
+ * raw from <title> or a meta tag is matched against folded page text, and
+ * "Диета" must be "диета"), words under min_len bytes or opening with
+ * a digit (when min_len > 1) left out. */
 static size_t hash_words(const char *s, size_t n, uint64_t *out, size_t cap, size_t prefix, size_t min_len)
 {
     size_t count = 0, i = 0;
@@ -29,11 +32,18 @@ static size_t hash_words(const char *s, size_t n, uint64_t *out, size_t cap, siz
         size_t k;
         while (i < n && (k = separator(s, i, n)) != 0) i += k;
         uint64_t h = 0xcbf29ce484222325ull;
-        size_t b = i;
+        size_t b = i, m = 0; /* m: folded bytes hashed */
         while (i < n && separator(s, i, n) == 0) {
             unsigned c = (unsigned char)s[i];
-            if (i - b < prefix) h = (h ^ (c - 'A' < 26u ? c | 0x20 : c)) * 0x100000001b3ull;
-            i++;
+            if (c < 0x80) {
+                if (m++ < prefix) h = (h ^ (c - 'A' < 26u ? c | 0x20 : c)) * 0x100000001b3ull;
+                i++;
+                continue;
+            }
+            char enc[4];
+            size_t el = wn_utf8_put(enc, wn_fold(wn_utf8_next(s, n, &i)));
+            for (size_t e = 0; e < el; e++)
+                if (m++ < prefix) h = (h ^ (unsigned char)enc[e]) * 0x100000001b3ull;
         }
         if (i > b && i - b >= min_len && (min_len <= 1 || (unsigned)(unsigned char)s[b] - '0' >= 10u)) out[count++] = h;
     }
@@ -110,14 +120,21 @@ int wn_title_init(const winnow_doc *d, uint64_t *words, wn_title *tt)
     if (nt < 2) return 0;
     /* the page text is case-folded with runs of spaces collapsed */
     int space = 1;
-    for (const char *c = dom->title; *c && tt->len < sizeof tt->lower; c++) {
-        unsigned char b = (unsigned char)*c;
+    const size_t tn = strlen(dom->title);
+    for (size_t i = 0; i < tn && tt->len + 4 <= sizeof tt->lower;) {
+        unsigned char b = (unsigned char)dom->title[i];
         if (b == ' ' || b == '\t' || b == '\n' || b == '\r') {
             if (!space) tt->lower[tt->len++] = ' ';
             space = 1;
+            i++;
             continue;
         }
-        tt->lower[tt->len++] = (char)(b < 0x80 ? tolower(b) : b);
+        if (b < 0x80) {
+            tt->lower[tt->len++] = (char)tolower(b);
+            i++;
+        } else {
+            tt->len += wn_utf8_put(tt->lower + tt->len, wn_fold(wn_utf8_next(dom->title, tn, &i)));
+        }
         space = 0;
     }
     while (tt->len && tt->lower[tt->len - 1] == ' ') tt->len--;

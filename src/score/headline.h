@@ -22,7 +22,7 @@ size_t wn_words_shared(const uint64_t *a, size_t na, const uint64_t *b, size_t n
 typedef struct wn_title {
     const uint64_t *words;
     size_t nwords;
-    char lower[512];   /* the title, ASCII lower-cased, spaces collapsed */
+    char lower[512];   /* the title, case-folded as the page text, spaces collapsed */
     size_t len;
 } wn_title;
 

@@ -369,9 +369,26 @@ static void test_title_words_ellipsis(void)
     CHECK(wn_words_of(w, strlen(w), a, 8) == 2);
 }
 
+/* Title words are case-folded as the page text is, every letter of
+ * them: a raw <title> "ДИЕТА Über Été" matches folded page text
+ * "диета über été" word for word, and so do word stems. */
+static void test_title_words_folded(void)
+{
+    uint64_t a[8], b[8];
+    const char *raw = "\xd0\x94\xd0\x98\xd0\x95\xd0\xa2\xd0\x90 \xc3\x9c" "ber \xc3\x89t\xc3\xa9";
+    const char *folded = "\xd0\xb4\xd0\xb8\xd0\xb5\xd1\x82\xd0\xb0 \xc3\xbc" "ber \xc3\xa9t\xc3\xa9";
+    size_t na = wn_words_of(raw, strlen(raw), a, 8), nb = wn_words_of(folded, strlen(folded), b, 8);
+    CHECK(na == 3 && nb == 3);
+    CHECK(wn_words_shared(a, na, b, nb) == 3);
+    na = wn_stems_of(raw, strlen(raw), a, 8);
+    nb = wn_stems_of(folded, strlen(folded), b, 8);
+    CHECK(na == nb && wn_words_shared(a, na, b, nb) == na);
+}
+
 int main(void)
 {
     RUN(test_title_words_ellipsis);
+    RUN(test_title_words_folded);
     RUN(test_counts);
     RUN(test_unicode_words);
     RUN(test_links_and_images);
