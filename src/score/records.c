@@ -600,9 +600,28 @@ uint64_t wn_page_host(winnow_doc *d)
     return d->page_host = host;
 }
 
+/* Whether a link before node `before`, from node b on, holds a picture and
+ * goes where href does. */
+static int picture_link(const wn_dom *dom, uint32_t b, uint32_t before, const char *href)
+{
+    for (uint32_t a = b; a < before; a++) {
+        const wn_node *x = &dom->nodes[a];
+        if (x->tag != WN_TAG_A) continue;
+        const char *h = wn_node_attr(dom, x, "href", NULL);
+        if (!h || strcmp(h, href) != 0) continue;
+        for (uint32_t j = a + 1; j < a + x->size; j++)
+            if (dom->nodes[j].tag == WN_TAG_IMG) return 1;
+    }
+    return 0;
+}
+
+enum { TEASER_PLAIN = 1, TEASER_CARD = 2 };
+
 /* Whether the record of sibling elements kid[0..k) is a teaser: it opens
  * with a line that is a link of a headline's words to another page of
- * this site, and unlinked text follows in its other lines or element. */
+ * this site, and unlinked text follows in its other lines or element:
+ * TEASER_CARD when a picture before the headline links the same page,
+ * TEASER_PLAIN for other teasers, 0 for none. */
 static int teaser_like(page *pg, const uint32_t *kid, uint32_t k)
 {
     const winnow_doc *d = pg->d;
@@ -627,10 +646,16 @@ static int teaser_like(page *pg, const uint32_t *kid, uint32_t k)
         if (host == 1 || (host && host != wn_page_host(pg->d))) return 0;
         size_t n;
         const char *t = text_of(d, i, &n);
-        if ((float)st[i].words < WN_RULE(d, TEASER_HEADLINE_WORDS) || wn_has_date(t, n)) return 0;
+        /* a name of a word or two is a headline under a picture linking
+         * the same page (a card: a product's, a recipe's) */
+        const int card = picture_link(dom, b, i, href);
+        float min_words = WN_RULE(d, TEASER_HEADLINE_WORDS);
+        if (card && WN_RULE(d, TEASER_CARD_WORDS) < min_words) min_words = WN_RULE(d, TEASER_CARD_WORDS);
+        if ((float)st[i].words < min_words || wn_has_date(t, n)) return 0;
         float summary = 0.0f;
         for (uint32_t r = 0; r < k; r++) summary += (float)(st[kid[r]].chars - st[kid[r]].link_chars);
-        return summary >= WN_RULE(d, TEASER_MIN_SUMMARY) && summary <= WN_RULE(d, TEASER_MAX_SUMMARY);
+        if (summary < WN_RULE(d, TEASER_MIN_SUMMARY) || summary > WN_RULE(d, TEASER_MAX_SUMMARY)) return 0;
+        return card ? TEASER_CARD : TEASER_PLAIN;
     }
     return 0;
 }
@@ -709,7 +734,7 @@ static int teaser_runs(page *pgp, float *mass, uint32_t *kid, uint8_t *region)
                        dom->nodes[kid[s + len2]].tag != dom->nodes[kid[s + len2 + 1]].tag)
                     len2 += 2;
             uint32_t period = len2 ? 2 : 1, len = len2 ? len2 + 2 : len1;
-            uint32_t count = len / period, liked = 0, excerpts = 0, nm = 0;
+            uint32_t count = len / period, liked = 0, excerpts = 0, cards = 0, nm = 0;
             /* (rows: a data table, not a list of stories) */
             unsigned tag = dom->nodes[kid[s]].tag;
             if ((float)count >= min_records && tag != WN_TAG_TR && tag != WN_TAG_TD && tag != WN_TAG_TH) {
@@ -717,7 +742,8 @@ static int teaser_runs(page *pgp, float *mass, uint32_t *kid, uint8_t *region)
                     float rm = 0.0f;
                     for (uint32_t k = r; k < r + period; k++) rm += pg.pos[kid[k]];
                     mass[nm++] = rm;
-                    if (teaser_like(&pg, kid + r, period)) liked++;
+                    int kind = teaser_like(&pg, kid + r, period);
+                    if (kind) liked++, cards += kind == TEASER_CARD;
                     else if (excerpt_like(&pg, kid + r, period)) liked++, excerpts++;
                 }
                 qsort(mass, nm, sizeof *mass, cmp_float);
@@ -736,8 +762,11 @@ static int teaser_runs(page *pgp, float *mass, uint32_t *kid, uint8_t *region)
                  * wherever they stand */
                 int cut = (float)excerpts >= WN_RULE(d, TEASER_EXCERPT_SHARE) * (float)count;
                 float ratio = cut ? WN_RULE(d, TEASER_EXCERPT_POST_RATIO) : post_ratio;
+                /* so do cards (a picture and a headline linking one page
+                 * over a summary), set apart from the text or not */
+                int apart = cut || (float)cards >= WN_RULE(d, TEASER_CARD_SHARE) * (float)count;
                 if ((cut || (float)liked >= share * (float)count) && beside >= min_post && beside >= ratio * mass[nm / 2] &&
-                    (cut || near < WN_RULE(d, TEASER_NEAR_TEXT) * mass[nm / 2])) {
+                    (apart || near < WN_RULE(d, TEASER_NEAR_TEXT) * mass[nm / 2])) {
                     uint32_t b = kid[s], e = kid[s + len - 1] + dom->nodes[kid[s + len - 1]].size;
                     for (uint32_t k = b; k < e; k++) region[k] |= WN_REGION_TEASER;
                     /* explaining: which rule made it a list of other posts */

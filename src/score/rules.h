@@ -137,6 +137,12 @@
       "share of a run's records that open with a headline link over a short summary: a list of other stories")      \
     X(TEASER_HEADLINE_WORDS, 3.0f, 1e30f, "records",                                                                 \
       "words of a teaser's headline link (fewer: a name, a 'More' link)")                                           \
+    X(TEASER_CARD_WORDS, 1.0f, 1e30f, "records",                                                                     \
+      "words of a teaser's headline link under a picture that links the same page (a card: a product's or a "     \
+      "recipe's name over its summary); other headlines need TEASER_HEADLINE_WORDS")                              \
+    X(TEASER_CARD_SHARE, 0.6f, 1e30f, "records",                                                                     \
+      "share of a teaser run's records that are cards (a picture and a headline linking one other page over a "    \
+      "summary): such a run is a list of other pages wherever it stands, without the TEASER_NEAR_TEXT test")       \
     X(TEASER_MIN_SUMMARY, 40.0f, 1e30f, "records",                                                                   \
       "least unlinked characters under a teaser's headline (a sentence of summary)")                                \
     X(TEASER_MAX_SUMMARY, 400.0f, 0.0f, "records",                                                                   \
