@@ -189,6 +189,10 @@
       "a unit is the headline when this share of its words are the <title>'s and they cover TITLE_COVER of it "     \
       "(or it is a heading carrying 3 or more of them)")                                                             \
     X(TITLE_COVER, 0.5f, 2.0f, "select", "share of the <title>'s words a headline must carry")                      \
+    X(HEADLINE_INSIDE_TEXT, 200.0f, 1e30f, "select",                                                                 \
+      "a unit inside the content block matching the <title> is its headline only before this many characters of "  \
+      "kept running text; after them it is a section's heading repeating the title when an <h1> before the block " \
+      "matches the title too, and that <h1> is the headline")                                                      \
     X(INLINE_HEADLINE_GAP, 300.0f, -1.0f, "select",                                                                 \
       "an inline element (<font><b>Headline</b></font><br>) of a unit that holds more text (a line with the byline, "\
       "or the unit around the content block) is the headline when its words are the title's and at most this many " \

@@ -263,14 +263,29 @@ uint32_t wn_find_headline(const winnow_doc *d, uint32_t container)
          * backwards from the block */
         uint32_t end = container + dom->nodes[container].size;
         int inside = 0, scanned = 0;
+        float text = 0.0f; /* kept running text passed */
         for (uint32_t i = container; i < end && inside < 8 && scanned < 400; i++) {
             const wn_node *x = &dom->nodes[i];
             if (x->tag == WN_TAG_TEXT || d->labels.unit[i] != i || st[i].chars == 0) continue;
             /* only kept units use up the budget: a wrapper's navigation
              * or share links may come before the headline */
             scanned++;
-            if (d->labels.keep[i]) inside++;
-            if (wn_title_like(d, i, &tt)) return i;
+            if (wn_title_like(d, i, &tt)) {
+                /* under the story's first paragraphs a heading that
+                 * repeats the title is a section's ("How to make it")
+                 * when an <h1> before the block is the headline */
+                if (text < WN_RULE(d, HEADLINE_INSIDE_TEXT)) return i;
+                for (uint32_t j = 1; j < container; j++)
+                    if (dom->nodes[j].tag == WN_TAG_H1 && j + dom->nodes[j].size <= container &&
+                        !(dom->nodes[j].flags & WN_NF_HIDDEN) && d->labels.unit[j] == j && wn_title_like(d, j, &tt) &&
+                        !site_name_like(d, j))
+                        return j;
+                return i;
+            }
+            if (d->labels.keep[i]) {
+                inside++;
+                if (d->labels.value[i] > 0.0f) text += (float)(st[i].chars - st[i].link_chars);
+            }
         }
         int looked = 0;
         uint32_t inline_h = WN_NONE;
