@@ -56,6 +56,8 @@
       "(follow us, follow the author)")                                                                            \
     X(END_LIST, "end-list", "END_LIST_MIN_ITEMS", 'L',                                                            \
       "a short label and the lines of links after it closing the content block: a related-stories list")         \
+    X(END_LABEL, "end-label", "END_LABEL_ORPHAN", 'L',                                                            \
+      "a short label ending in a colon that closes the content block with nothing kept after it (\"Related:\")") \
     X(DATELINE, "dateline", "DATELINE_MAX_CHARS", 'T', "a line that only dates the article, above its text")       \
     X(CLASSIFIER, "classifier", "CLASSIFIER_WEIGHT", 'T',                                                         \
       "the node classifier's smoothed score turned the heuristic value negative")                                 \

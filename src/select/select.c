@@ -766,7 +766,7 @@ static void drop_end_lists(winnow_doc *d, const wn_page_scores *ps, uint32_t blo
                 return;
         }
         lb->keep[label] = 0;
-        if (d->explain) d->explain->sel_why[label] = WN_WHY_END_LIST;
+        if (d->explain) d->explain->sel_why[label] = WN_WHY_END_LABEL;
         return;
     }
     for (uint32_t i = label; i < end; i++) {
