@@ -160,10 +160,11 @@ static uint16_t token_hints_cached(wn_hint_cache *cache, const char *t, size_t n
     if (!cache) return token_hints(t, n);
     if (!h) h = 1; /* 0 marks an empty slot (h | 1 would merge keys a bit apart) */
     size_t slot = (size_t)(h ^ (h >> 32)) & (WN_HINT_CACHE_SLOTS - 1);
-    if (cache->key[slot] == h) return cache->bits[slot];
-    cache->key[slot] = h;
-    cache->bits[slot] = token_hints(t, n);
-    return cache->bits[slot];
+    wn_hint_slot *e = &cache->token[slot];
+    if (e->key == h) return e->bits;
+    e->key = h;
+    e->bits = token_hints(t, n);
+    return e->bits;
 }
 
 uint16_t wn_hints_from_name(const char *v, size_t n, int is_id)
@@ -238,8 +239,10 @@ uint16_t wn_hints_from_name_cached(wn_hint_cache *cache, const char *v, size_t n
      * slot */
     uint64_t h = (XXH3_64bits(v, n) & ~(uint64_t)3) | 2 | (uint64_t)(is_id != 0);
     size_t slot = (size_t)(h ^ (h >> 32)) & (WN_HINT_CACHE_SLOTS - 1);
-    if (cache->name_key[slot] == h) return cache->name_bits[slot];
-    cache->name_key[slot] = h;
-    cache->name_bits[slot] = name_hints(cache, v, n, is_id);
-    return cache->name_bits[slot];
+    wn_hint_slot *e = &cache->name[slot];
+    if (e->key == h) return e->bits;
+    uint16_t bits = name_hints(cache, v, n, is_id);
+    e->key = h;
+    e->bits = bits;
+    return bits;
 }

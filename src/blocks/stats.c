@@ -464,14 +464,13 @@ int wn_stats_compute_learn(const wn_dom *dom, wn_arena *arena, wn_stats **out, w
 static int stats_run(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page_text *pt, int learn,
                      wn_hint_cache *hints)
 {
-    /* the cache's bits are read only where its key matches: zero the keys
-     * of a cache for this page alone */
+    /* a cache for this page alone starts empty (zero keys; each slot's
+     * bits sit beside its key, zeroed with it) */
     wn_hint_cache *cache = hints;
     if (!learn && !cache) {
         cache = wn_arena_alloc(arena, sizeof *cache);
         if (!cache) return -1;
-        memset(cache->key, 0, sizeof cache->key);
-        memset(cache->name_key, 0, sizeof cache->name_key);
+        memset(cache, 0, sizeof *cache);
     }
     uint32_t n = dom->count;
     /* not zeroed here: the first pass below zeroes each node's entry as it
