@@ -108,13 +108,13 @@ static uint16_t landmark_hints(const wn_dom *dom, const wn_node *x, int wraps_te
     return h;
 }
 
-/* Whether a class or id value holds part (three or more lower-case
- * letters) in any case. Its third letter, in either case, is two bytes in:
- * only where the value has that letter (found with memchr) is it tried. */
-static int has_name_part(const wn_dom *dom, const wn_node *x, const char *attr, const char *part)
+/* Whether a class or id value v[0..n) (NULL: none) holds part (three or
+ * more lower-case letters) in any case. Its third letter, in either case,
+ * is two bytes in: only where the value has that letter (found with
+ * memchr) is it tried. */
+static inline int has_name_part(const char *v, size_t n, const char *part)
 {
-    size_t n = 0, m = strlen(part);
-    const char *v = wn_node_attr(dom, x, attr, &n);
+    size_t m = strlen(part);
     if (!v || n < m) return 0;
     const char *last = v + n - m + 2; /* the last place for the third letter */
     for (int up = 0; up < 2; up++) {
@@ -123,11 +123,6 @@ static int has_name_part(const wn_dom *dom, const wn_node *x, const char *attr, 
             if ((q[-2] | 0x20) == part[0] && strncasecmp(q - 2, part, m) == 0) return 1;
     }
     return 0;
-}
-
-static int has_caption_name(const wn_dom *dom, const wn_node *x, const char *attr)
-{
-    return has_name_part(dom, x, attr, "caption");
 }
 
 /* A photo's caption or credit: <figcaption>, or an element named for a
@@ -143,12 +138,16 @@ static int is_caption(const winnow_doc *d, const wn_node *x, uint32_t i)
      * <cite> beside the <figcaption>) */
     int figure = x->tag == WN_TAG_FIGURE && d->stats[i].images > 0 && WN_RULE(d, CAPTION_FIGURE) > 0.0f;
     if (x->attr_count == 0 && x->tag != WN_TAG_FIGCAPTION && !figure) return 0;
-    /* a photo's credit: named so, beside a picture */
-    int credit = x->parent != WN_NONE && d->stats[x->parent].images > 0 && WN_RULE(d, CAPTION_CREDIT) > 0.0f &&
-                 (has_name_part(&d->dom, x, "class", "credit") || has_name_part(&d->dom, x, "id", "credit"));
-    if (!(x->tag == WN_TAG_FIGCAPTION || figure || credit || has_caption_name(&d->dom, x, "class") ||
-          has_caption_name(&d->dom, x, "id")))
-        return 0;
+    if (x->tag != WN_TAG_FIGCAPTION && !figure) {
+        /* else named so: the class and id values, looked up once for the
+         * four tests */
+        size_t cl = 0, il = 0;
+        const char *cls = wn_node_attr(&d->dom, x, "class", &cl), *id = wn_node_attr(&d->dom, x, "id", &il);
+        /* a photo's credit: named so, beside a picture */
+        int credit = x->parent != WN_NONE && d->stats[x->parent].images > 0 && WN_RULE(d, CAPTION_CREDIT) > 0.0f &&
+                     (has_name_part(cls, cl, "credit") || has_name_part(id, il, "credit"));
+        if (!(credit || has_name_part(cls, cl, "caption") || has_name_part(id, il, "caption"))) return 0;
+    }
     /* a plugin player's fallback describes the video shown in its place */
     for (uint32_t a = x->parent; a != WN_NONE && a != 0; a = d->dom.nodes[a].parent)
         if (d->dom.nodes[a].tag == WN_TAG_OBJECT) return 0;
