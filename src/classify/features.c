@@ -295,8 +295,21 @@ int wn_features_begin(const winnow_doc *d, const wn_page_scores *ps, const char 
     if (!dlog || !dnb || !dtitle) goto done;
     if (nb) wn_nb_weights(nb, dw, nd, dnb);
     else memset(dnb, 0, (size_t)nd * sizeof *dnb);
+    /* most distinct words occur a few times each: log(c / W) of a small
+     * count c is computed once (the same expression, the same value) */
+    double small_log[64];
+    uint64_t small_known = 0;
     for (uint32_t k = 0; k < nd; k++) {
-        dlog[k] = log((double)wc[k] / (double)W);
+        uint32_t c = wc[k];
+        if (c < 64) {
+            if (!(small_known >> c & 1)) {
+                small_log[c] = log((double)c / (double)W);
+                small_known |= 1ull << c;
+            }
+            dlog[k] = small_log[c];
+        } else {
+            dlog[k] = log((double)c / (double)W);
+        }
         dtitle[k] = (uint8_t)set_has(&ts, dw[k]);
     }
     word_prefix acc = {0, 0, 0};
