@@ -1,5 +1,6 @@
 #include "features.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +47,11 @@ static size_t url_host(const char *u, const char **host)
 static int link_intra(const char *href, const char *page_host, size_t page_len)
 {
     while (*href == ' ' || *href == '\t' || *href == '\n') href++;
-    if (!strncasecmp(href, "javascript:", 11) || !strncasecmp(href, "mailto:", 7)) return 0;
+    /* (the first byte, folded as strncasecmp folds it, tells which of the
+     * two a link may be: most are neither) */
+    int first = tolower((unsigned char)href[0]);
+    if ((first == 'j' && !strncasecmp(href, "javascript:", 11)) || (first == 'm' && !strncasecmp(href, "mailto:", 7)))
+        return 0;
     const char *h;
     size_t hl = url_host(href, &h);
     if (hl == 0) return strchr(href, ':') == NULL || strchr(href, ':') > strchr(href, '/');

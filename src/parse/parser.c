@@ -317,7 +317,7 @@ static void unlink_script_wrappers(wn_dom *dom)
         if (x->tag != WN_TAG_A || !(x->flags & WN_NF_LINK)) continue;
         const char *href = wn_node_attr(dom, x, "href", NULL);
         while (href && (*href == ' ' || *href == '\t' || *href == '\n' || *href == '\r')) href++;
-        if (!href || strncasecmp(href, "javascript:", 11) != 0) continue;
+        if (!href || tolower((unsigned char)*href) != 'j' || strncasecmp(href, "javascript:", 11) != 0) continue;
         uint32_t end = i + x->size, k = i + 1;
         while (k < end && !(wn_tag_has(dom->nodes[k].tag, WN_TF_BLOCK) && dom->nodes[k].tag != WN_TAG_A)) k++;
         if (k == end) continue;
