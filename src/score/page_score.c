@@ -288,9 +288,16 @@ static const char *const credit_openers[] = {
     "pictures:", "pic:", "pics:", "foto:", "fotos:", "foto :", "foto von ", "fotos von ", "bild:", "bilder:",
     "bildquelle", "imagen:", "imágenes:", "immagine:", "immagini:", "crédit photo", "crédits photo",
     "credit photo", "zdjęcie:", "fot.", "写真："};
-static const char *const credit_closers[] = {"getty images", "shutterstock", "istockphoto", "istock", "/afp",
-                                             "/ap", "/reuters", "/dpa", "/epa", "ap photo", "afp photo",
-                                             "reuters photo", "/picture alliance", "/imago", "/alamy"};
+/* (with their lengths: every short unit is tried against each) */
+#define CLOSER(s) {s, sizeof(s) - 1}
+static const struct {
+    const char *s;
+    size_t n;
+} credit_closers[] = {CLOSER("getty images"), CLOSER("shutterstock"), CLOSER("istockphoto"), CLOSER("istock"),
+                      CLOSER("/afp"), CLOSER("/ap"), CLOSER("/reuters"), CLOSER("/dpa"), CLOSER("/epa"),
+                      CLOSER("ap photo"), CLOSER("afp photo"), CLOSER("reuters photo"), CLOSER("/picture alliance"),
+                      CLOSER("/imago"), CLOSER("/alamy")};
+#undef CLOSER
 
 static int is_photo_credit(const winnow_doc *d, uint32_t u, const wn_unit_stats *o)
 {
@@ -301,10 +308,11 @@ static int is_photo_credit(const winnow_doc *d, uint32_t u, const wn_unit_stats 
     while (n && (t[n - 1] == ' ' || t[n - 1] == ')' || t[n - 1] == ']' || t[n - 1] == '.')) n--;
     if (opens_with_any(t, n, credit_openers, sizeof credit_openers / sizeof credit_openers[0])) return 1;
     for (size_t k = 0; k < sizeof credit_closers / sizeof credit_closers[0]; k++) {
-        size_t m = strlen(credit_closers[k]);
+        const char *c = credit_closers[k].s;
+        size_t m = credit_closers[k].n;
         /* the agency ends the line, as a word of its own */
-        if (m <= n && memcmp(t + n - m, credit_closers[k], m) == 0 &&
-            (m == n || credit_closers[k][0] == '/' || t[n - m - 1] == ' ' || t[n - m - 1] == '/'))
+        if (m <= n && t[n - m] == c[0] && memcmp(t + n - m, c, m) == 0 &&
+            (m == n || c[0] == '/' || t[n - m - 1] == ' ' || t[n - m - 1] == '/'))
             return 1;
     }
     return 0;
