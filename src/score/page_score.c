@@ -419,16 +419,17 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
             named += (st[i].hints & WN_HINT_BOILER) != 0;
         }
     }
+    /* unit values, and the positive text mass per subtree, to decide which
+     * hints to trust (each node's own part in the same pass) */
     wn_explain *ex = d->explain;
-    for (uint32_t i = 0; i < n; i++)
-        if (lb->unit[i] == i) {
-            uint8_t why = WN_WHY_NONE;
-            ps->raw[i] = lb->value[i] = raw_value(d, &ps->own[i], dom->nodes[i].tag, &why);
-            if (ex) ex->raw_why[i] = why;
-        }
-
-    /* positive text mass per subtree, to decide which hints to trust */
-    for (uint32_t i = 0; i < n; i++) pos[i] = (lb->unit[i] == i && lb->value[i] > 0) ? lb->value[i] : 0.0f;
+    for (uint32_t i = 0; i < n; i++) {
+        pos[i] = 0.0f;
+        if (lb->unit[i] != i) continue;
+        uint8_t why = WN_WHY_NONE;
+        float v = ps->raw[i] = lb->value[i] = raw_value(d, &ps->own[i], dom->nodes[i].tag, &why);
+        if (ex) ex->raw_why[i] = why;
+        if (v > 0) pos[i] = v;
+    }
     for (uint32_t i = n; i-- > 1;) pos[dom->nodes[i].parent] += pos[i];
     float total = pos[0] > 1.0f ? pos[0] : 1.0f;
 
