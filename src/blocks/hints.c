@@ -160,10 +160,11 @@ static uint16_t token_hints_cached(wn_hint_cache *cache, const char *t, size_t n
     if (!cache) return token_hints(t, n);
     if (!h) h = 1; /* 0 marks an empty slot (h | 1 would merge keys a bit apart) */
     size_t slot = (size_t)(h ^ (h >> 32)) & (WN_HINT_CACHE_SLOTS - 1);
-    if (cache->key[slot] == h) return cache->bits[slot];
-    cache->key[slot] = h;
-    cache->bits[slot] = token_hints(t, n);
-    return cache->bits[slot];
+    wn_hint_slot *e = &cache->token[slot];
+    if (e->key == h) return e->bits;
+    e->key = h;
+    e->bits = token_hints(t, n);
+    return e->bits;
 }
 
 uint16_t wn_hints_from_name(const char *v, size_t n, int is_id)
@@ -198,27 +199,33 @@ static uint16_t name_hints(wn_hint_cache *cache, const char *v, size_t n, int is
     }
     uint16_t bits = 0;
     char tok[48];
-    size_t tl = 0;
-    uint64_t h = FNV_OFFSET; /* of the token's bytes so far */
-    for (size_t i = 0; i <= n; i++) {
-        unsigned c = i < n ? (unsigned char)v[i] : 0, kind = name_char[c];
-        int split = !kind || (tl && kind == NAME_UPPER && name_char[(unsigned char)v[i - 1]] == NAME_LOWER);
-        if (split && tl) {
-            if (tl <= sizeof tok) {
-                /* "more" after a content word names the rest of the
-                 * entry ("entry-more": a blog's text after the jump); alone
-                 * or first it is a list of more stories ("more-stories") */
-                if (!(tl == 4 && memcmp(tok, "more", 4) == 0 && (bits & WN_HINT_CONTENT)))
-                    bits |= token_hints_cached(cache, tok, tl, h);
-            }
-            tl = 0;
-            h = FNV_OFFSET;
+    size_t i = 0;
+    while (i < n) {
+        unsigned kind = name_char[(unsigned char)v[i]];
+        if (!kind) {
+            i++;
+            continue;
         }
-        if (kind) {
-            unsigned f = kind == NAME_UPPER ? c | 0x20 : c;
+        /* a token: letters and digits up to the next other byte or
+         * lower-to-upper change, folded and hashed (FNV-1a) as it is read */
+        size_t tl = 0;
+        uint64_t h = FNV_OFFSET;
+        unsigned prev;
+        do {
+            unsigned c = (unsigned char)v[i], f = kind == NAME_UPPER ? c | 0x20 : c;
             if (tl < sizeof tok) tok[tl] = (char)f;
             h = (h ^ f) * FNV_PRIME;
             tl++;
+            prev = kind;
+            if (++i == n) break;
+            kind = name_char[(unsigned char)v[i]];
+        } while (kind && !(kind == NAME_UPPER && prev == NAME_LOWER));
+        if (tl <= sizeof tok) {
+            /* "more" after a content word names the rest of the
+             * entry ("entry-more": a blog's text after the jump); alone
+             * or first it is a list of more stories ("more-stories") */
+            if (!(tl == 4 && memcmp(tok, "more", 4) == 0 && (bits & WN_HINT_CONTENT)))
+                bits |= token_hints_cached(cache, tok, tl, h);
         }
     }
     /* a name like "article-comments" or "post-footer" describes the
@@ -238,8 +245,10 @@ uint16_t wn_hints_from_name_cached(wn_hint_cache *cache, const char *v, size_t n
      * slot */
     uint64_t h = (XXH3_64bits(v, n) & ~(uint64_t)3) | 2 | (uint64_t)(is_id != 0);
     size_t slot = (size_t)(h ^ (h >> 32)) & (WN_HINT_CACHE_SLOTS - 1);
-    if (cache->name_key[slot] == h) return cache->name_bits[slot];
-    cache->name_key[slot] = h;
-    cache->name_bits[slot] = name_hints(cache, v, n, is_id);
-    return cache->name_bits[slot];
+    wn_hint_slot *e = &cache->name[slot];
+    if (e->key == h) return e->bits;
+    uint16_t bits = name_hints(cache, v, n, is_id);
+    e->key = h;
+    e->bits = bits;
+    return bits;
 }

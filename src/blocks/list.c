@@ -9,12 +9,21 @@ typedef struct path_slot {
     size_t len;
 } path_slot;
 
-/* The one copy of a DOM path in the page arena, from an open-addressing
- * table of mask + 1 slots that never fills (twice the blocks). */
-static const char *intern_path(wn_arena *a, path_slot *slot, uint32_t mask, const char *s, size_t n)
+#define FNV_OFFSET 1469598103934665603ull
+#define FNV_PRIME 1099511628211ull
+
+/* FNV-1a of s[0..n) continued from h */
+static uint64_t fnv_more(uint64_t h, const char *s, size_t n)
 {
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (size_t k = 0; k < n; k++) h = (h ^ (unsigned char)s[k]) * 1099511628211ull;
+    for (size_t k = 0; k < n; k++) h = (h ^ (unsigned char)s[k]) * FNV_PRIME;
+    return h;
+}
+
+/* The one copy of a DOM path in the page arena, from an open-addressing
+ * table of mask + 1 slots that never fills (twice the blocks); h is the
+ * path's FNV-1a hash. */
+static const char *intern_path(wn_arena *a, path_slot *slot, uint32_t mask, const char *s, size_t n, uint64_t h)
+{
     for (uint32_t i = (uint32_t)(h >> 32) & mask;; i = (i + 1) & mask) {
         path_slot *e = &slot[i];
         if (!e->path) {
@@ -26,6 +35,28 @@ static const char *intern_path(wn_arena *a, path_slot *slot, uint32_t mask, cons
         if (e->hash == h && e->len == n && memcmp(e->path, s, n) == 0) return e->path;
     }
 }
+
+/* wn_node_path's top-down build, continued: appends the names of
+ * chain[depth - 1] down to chain[0] to out[0..*len) while each fits in cap,
+ * as it does; 0 when one did not (its path stops there), else 1. */
+static int path_append(const wn_dom *dom, const uint32_t *chain, size_t depth, char *out, size_t *len, size_t cap)
+{
+    size_t l = *len;
+    int whole = 1;
+    while (depth) {
+        const char *nm = dom->nodes[chain[--depth]].name;
+        size_t nl = strlen(nm);
+        if (l + nl + 2 > cap) { whole = 0; break; }
+        if (l) out[l++] = '.';
+        memcpy(out + l, nm, nl);
+        l += nl;
+    }
+    *len = l;
+    return whole;
+}
+
+/* a path's ancestors: wn_node_path keeps at most this many */
+#define PATH_MAX_DEPTH 256
 
 int wn_blocks_list(winnow_doc *d, int paths)
 {
@@ -52,21 +83,73 @@ int wn_blocks_list(winnow_doc *d, int paths)
     uint32_t cap = 64;
     while (cap < 2 * nb) cap <<= 1;
     path_slot *slot = wn_arena_calloc(&d->arena, cap, sizeof *slot);
-    if (!slot) return -1;
+    /* per block: its path's length and hash, how many names its path has
+     * (PATH_MAX_DEPTH + 1: more than wn_node_path keeps), and whether
+     * they all fit in the buffer. A block inside another continues that
+     * one's path with the names below it, as wn_node_path builds it top
+     * down: no walk up to the root and no rehash for every block. */
+    uint32_t *plen = wn_arena_alloc(&d->arena, ((size_t)nb + 1) * sizeof *plen);
+    uint32_t *pdepth = wn_arena_alloc(&d->arena, ((size_t)nb + 1) * sizeof *pdepth);
+    uint64_t *phash = wn_arena_alloc(&d->arena, ((size_t)nb + 1) * sizeof *phash);
+    uint8_t *pwhole = wn_arena_alloc(&d->arena, (size_t)nb + 1);
+    if (!slot || !plen || !pdepth || !phash || !pwhole) return -1;
     nb = 0;
     char path[1024];
+    uint32_t chain[PATH_MAX_DEPTH + 1];
     for (uint32_t i = 0; i < dom->count; i++) {
         long up = i ? enclosing[dom->nodes[i].parent] : -1;
-        if (d->stats[i].is_block) {
-            d->blocks[nb] = i;
-            d->block_parent[nb] = up;
-            size_t pl = wn_node_path(dom, i, path, sizeof path);
-            d->block_path[nb] = intern_path(&d->arena, slot, cap - 1, path, pl);
-            if (!d->block_path[nb]) return -1;
-            enclosing[i] = (long)nb++;
-        } else {
+        if (!d->stats[i].is_block) {
             enclosing[i] = up;
+            continue;
         }
+        d->blocks[nb] = i;
+        d->block_parent[nb] = up;
+        uint32_t k = 0, a = i;
+        if (up >= 0 && pdepth[up] <= PATH_MAX_DEPTH) {
+            /* the names from block i up to the enclosing block */
+            uint32_t top = d->blocks[up];
+            while (a != top && k < PATH_MAX_DEPTH) {
+                chain[k++] = a;
+                a = dom->nodes[a].parent;
+            }
+        }
+        if (a != i && a == d->blocks[up] && pdepth[up] + k <= PATH_MAX_DEPTH) {
+            size_t pl = plen[up];
+            pdepth[nb] = pdepth[up] + k;
+            if (pwhole[up]) {
+                memcpy(path, d->block_path[up], pl);
+                pwhole[nb] = (uint8_t)path_append(dom, chain, k, path, &pl, sizeof path);
+                phash[nb] = fnv_more(phash[up], path + plen[up], pl - plen[up]);
+                plen[nb] = (uint32_t)pl;
+                d->block_path[nb] = intern_path(&d->arena, slot, cap - 1, path, pl, phash[nb]);
+            } else {
+                /* the enclosing path stopped at a name that did not fit:
+                 * so does this one, there */
+                pwhole[nb] = 0;
+                phash[nb] = phash[up];
+                plen[nb] = (uint32_t)pl;
+                d->block_path[nb] = d->block_path[up];
+            }
+        } else {
+            /* from the root */
+            size_t pl = 0;
+            k = 0;
+            for (a = i; a != WN_NONE && dom->nodes[a].tag != WN_TAG_DOCUMENT && k <= PATH_MAX_DEPTH;
+                 a = dom->nodes[a].parent)
+                chain[k++] = a;
+            if (k <= PATH_MAX_DEPTH) {
+                pwhole[nb] = (uint8_t)path_append(dom, chain, k, path, &pl, sizeof path);
+            } else {
+                pl = wn_node_path(dom, i, path, sizeof path); /* its deepest names only */
+                pwhole[nb] = 0;
+            }
+            pdepth[nb] = k;
+            plen[nb] = (uint32_t)pl;
+            phash[nb] = fnv_more(FNV_OFFSET, path, pl);
+            d->block_path[nb] = intern_path(&d->arena, slot, cap - 1, path, pl, phash[nb]);
+        }
+        if (!d->block_path[nb]) return -1;
+        enclosing[i] = (long)nb++;
     }
     d->nblocks = nb;
     return 0;

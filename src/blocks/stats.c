@@ -94,6 +94,9 @@ static const uint8_t ascii_class[128] = {
     4, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 4, 3, 4, 4,
 };
 
+/* the ASCII white space of ascii_class (WN_CC_SPACE); 0 for every other byte */
+static const uint8_t ascii_space[256] = {['\t'] = 1, ['\n'] = 1, ['\v'] = 1, ['\f'] = 1, ['\r'] = 1, [' '] = 1};
+
 /* ASCII letters and digits, case-folded; 0 for every other byte. Folded
  * letters have bit 0x40, digits do not. */
 static const uint8_t alnum_fold[256] = {
@@ -165,6 +168,9 @@ static void scan_text(scan_state *s, const char *t, size_t n, wn_stats *st)
             if (c == WN_CC_SPACE) {
                 pending = 1;
                 PUSH_WORD();
+                /* the rest of a run of white space (indentation, line
+                 * breaks) changes nothing more: skipped at once */
+                while (i < n && ascii_space[(unsigned char)t[i]]) i++;
                 continue;
             }
             /* punctuation and other symbols: one byte, no case */
@@ -464,14 +470,13 @@ int wn_stats_compute_learn(const wn_dom *dom, wn_arena *arena, wn_stats **out, w
 static int stats_run(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page_text *pt, int learn,
                      wn_hint_cache *hints)
 {
-    /* the cache's bits are read only where its key matches: zero the keys
-     * of a cache for this page alone */
+    /* a cache for this page alone starts empty (zero keys; each slot's
+     * bits sit beside its key, zeroed with it) */
     wn_hint_cache *cache = hints;
     if (!learn && !cache) {
         cache = wn_arena_alloc(arena, sizeof *cache);
         if (!cache) return -1;
-        memset(cache->key, 0, sizeof cache->key);
-        memset(cache->name_key, 0, sizeof cache->name_key);
+        memset(cache, 0, sizeof *cache);
     }
     uint32_t n = dom->count;
     /* not zeroed here: the first pass below zeroes each node's entry as it

@@ -93,13 +93,16 @@ uint16_t wn_hints_from_attr(const char *v, size_t n);
 /* Same, telling a class list (is_id = 0) from an id (is_id = 1). */
 uint16_t wn_hints_from_name(const char *v, size_t n, int is_id);
 
-/* Per-page memo of token -> bits (zero it before use). */
+/* Per-page memo of token -> bits (zero it before use). A slot holds its
+ * key and bits side by side: a lookup reads one cache line, not two. */
 #define WN_HINT_CACHE_SLOTS 4096
+typedef struct wn_hint_slot {
+    uint64_t key;
+    uint16_t bits;
+} wn_hint_slot;
 typedef struct wn_hint_cache {
-    uint64_t key[WN_HINT_CACHE_SLOTS];
-    uint16_t bits[WN_HINT_CACHE_SLOTS];
-    uint64_t name_key[WN_HINT_CACHE_SLOTS];  /* whole attribute values */
-    uint16_t name_bits[WN_HINT_CACHE_SLOTS];
+    wn_hint_slot token[WN_HINT_CACHE_SLOTS];
+    wn_hint_slot name[WN_HINT_CACHE_SLOTS];  /* whole attribute values */
 } wn_hint_cache;
 uint16_t wn_hints_from_name_cached(wn_hint_cache *cache, const char *v, size_t n, int is_id);
 

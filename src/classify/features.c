@@ -1,5 +1,6 @@
 #include "features.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +47,11 @@ static size_t url_host(const char *u, const char **host)
 static int link_intra(const char *href, const char *page_host, size_t page_len)
 {
     while (*href == ' ' || *href == '\t' || *href == '\n') href++;
-    if (!strncasecmp(href, "javascript:", 11) || !strncasecmp(href, "mailto:", 7)) return 0;
+    /* (the first byte, folded as strncasecmp folds it, tells which of the
+     * two a link may be: most are neither) */
+    int first = tolower((unsigned char)href[0]);
+    if ((first == 'j' && !strncasecmp(href, "javascript:", 11)) || (first == 'm' && !strncasecmp(href, "mailto:", 7)))
+        return 0;
     const char *h;
     size_t hl = url_host(href, &h);
     if (hl == 0) return strchr(href, ':') == NULL || strchr(href, ':') > strchr(href, '/');
@@ -295,8 +300,21 @@ int wn_features_begin(const winnow_doc *d, const wn_page_scores *ps, const char 
     if (!dlog || !dnb || !dtitle) goto done;
     if (nb) wn_nb_weights(nb, dw, nd, dnb);
     else memset(dnb, 0, (size_t)nd * sizeof *dnb);
+    /* most distinct words occur a few times each: log(c / W) of a small
+     * count c is computed once (the same expression, the same value) */
+    double small_log[64];
+    uint64_t small_known = 0;
     for (uint32_t k = 0; k < nd; k++) {
-        dlog[k] = log((double)wc[k] / (double)W);
+        uint32_t c = wc[k];
+        if (c < 64) {
+            if (!(small_known >> c & 1)) {
+                small_log[c] = log((double)c / (double)W);
+                small_known |= 1ull << c;
+            }
+            dlog[k] = small_log[c];
+        } else {
+            dlog[k] = log((double)c / (double)W);
+        }
         dtitle[k] = (uint8_t)set_has(&ts, dw[k]);
     }
     word_prefix acc = {0, 0, 0};

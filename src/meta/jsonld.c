@@ -46,21 +46,37 @@ static const char *read_string(jreader *r)
     if (r->i >= r->n || r->s[r->i] != '"') { r->failed = 1; return NULL; }
     r->i++;
     size_t start = r->i;
-    size_t cap = 0;
-    while (r->i < r->n && r->s[r->i] != '"') {
-        if (r->s[r->i] == '\\') r->i++;
-        r->i++;
-        cap++;
+    /* the closing quote: the first '"' not escaped, found with memchr
+     * (a backslash escapes the byte after it, a quote too) */
+    for (;;) {
+        const char *q = r->i < r->n ? memchr(r->s + r->i, '"', r->n - r->i) : NULL;
+        if (!q) {
+            r->i = r->n; /* (where the byte by byte scan ends: at the end) */
+            r->failed = 1;
+            return NULL;
+        }
+        const char *bs = memchr(r->s + r->i, '\\', (size_t)(q - (r->s + r->i)));
+        if (!bs) {
+            r->i = (size_t)(q - r->s);
+            break;
+        }
+        r->i = (size_t)(bs - r->s) + 2;
     }
-    if (r->i >= r->n) { r->failed = 1; return NULL; }
     size_t end = r->i;
     r->i++;
     char *out = wn_arena_alloc(r->arena, (end - start) * 2 + 4);
     if (!out) { r->failed = 1; return NULL; }
     size_t o = 0;
     for (size_t k = start; k < end; k++) {
+        /* the bytes up to the next escape, at once */
+        const char *bs = memchr(r->s + k, '\\', end - k);
+        size_t run = bs ? (size_t)(bs - (r->s + k)) : end - k;
+        memcpy(out + o, r->s + k, run);
+        o += run;
+        k += run;
+        if (k >= end) break;
         char c = r->s[k];
-        if (c != '\\' || k + 1 >= end) { out[o++] = c; continue; }
+        if (k + 1 >= end) { out[o++] = c; continue; }
         c = r->s[++k];
         switch (c) {
         case 'n': out[o++] = ' '; break;
@@ -102,7 +118,6 @@ static const char *read_string(jreader *r)
         }
     }
     out[o] = '\0';
-    (void)cap;
     return wn_meta_clean(r->arena, out, o);
 }
 

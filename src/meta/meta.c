@@ -103,6 +103,14 @@ static void set_over(wn_meta *m, winnow_meta_field f, const char *v)
     if (v && *v) m->field[f] = v;
 }
 
+/* strcasecmp(key, name) == 0, its first byte compared first: a page's
+ * <meta> keys are tried against some thirty names, and most of them
+ * (viewport, robots, og:image ...) match none */
+static inline int key_is(const char *key, const char *name)
+{
+    return tolower((unsigned char)key[0]) == tolower((unsigned char)name[0]) && !strcasecmp(key, name);
+}
+
 int wn_meta_extract(const wn_dom *dom, const wn_decode_info *dec, const char *url, wn_arena *arena, wn_meta *m)
 {
     for (int f = 0; f < WINNOW_META_COUNT; f++) m->field[f] = "";
@@ -126,20 +134,20 @@ int wn_meta_extract(const wn_dom *dom, const wn_decode_info *dec, const char *ur
              * viewport, robots, twitter:card ...) */
             const char **og = NULL;
             winnow_meta_field f = WINNOW_META_COUNT;
-            if (!strcasecmp(key, "og:title") || !strcasecmp(key, "twitter:title")) og = &og_title;
-            else if (!strcasecmp(key, "og:site_name") || !strcasecmp(key, "application-name")) og = &og_site;
-            else if (!strcasecmp(key, "og:description") || !strcasecmp(key, "twitter:description")) og = &og_desc;
-            else if (!strcasecmp(key, "og:url")) og = &og_url;
-            else if (!strcasecmp(key, "description") || !strcasecmp(key, "dc.description")) f = WINNOW_META_DESCRIPTION;
-            else if (!strcasecmp(key, "author") || !strcasecmp(key, "article:author") || !strcasecmp(key, "dc.creator") ||
-                     !strcasecmp(key, "byl") || !strcasecmp(key, "parsely-author") || !strcasecmp(key, "sailthru.author"))
+            if (key_is(key, "og:title") || key_is(key, "twitter:title")) og = &og_title;
+            else if (key_is(key, "og:site_name") || key_is(key, "application-name")) og = &og_site;
+            else if (key_is(key, "og:description") || key_is(key, "twitter:description")) og = &og_desc;
+            else if (key_is(key, "og:url")) og = &og_url;
+            else if (key_is(key, "description") || key_is(key, "dc.description")) f = WINNOW_META_DESCRIPTION;
+            else if (key_is(key, "author") || key_is(key, "article:author") || key_is(key, "dc.creator") ||
+                     key_is(key, "byl") || key_is(key, "parsely-author") || key_is(key, "sailthru.author"))
                 f = WINNOW_META_AUTHOR;
-            else if (!strcasecmp(key, "article:published_time") || !strcasecmp(key, "datepublished") ||
-                     !strcasecmp(key, "date") || !strcasecmp(key, "dc.date") || !strcasecmp(key, "dc.date.issued") ||
-                     !strcasecmp(key, "pubdate") || !strcasecmp(key, "publish-date") || !strcasecmp(key, "og:pubdate") ||
-                     !strcasecmp(key, "parsely-pub-date") || !strcasecmp(key, "sailthru.date"))
+            else if (key_is(key, "article:published_time") || key_is(key, "datepublished") ||
+                     key_is(key, "date") || key_is(key, "dc.date") || key_is(key, "dc.date.issued") ||
+                     key_is(key, "pubdate") || key_is(key, "publish-date") || key_is(key, "og:pubdate") ||
+                     key_is(key, "parsely-pub-date") || key_is(key, "sailthru.date"))
                 f = WINNOW_META_DATE;
-            else if (!strcasecmp(key, "dc.language") || !strcasecmp(key, "language") || !strcasecmp(key, "content-language"))
+            else if (key_is(key, "dc.language") || key_is(key, "language") || key_is(key, "content-language"))
                 f = WINNOW_META_LANGUAGE;
             if (og && !*og) *og = wn_meta_clean(arena, content, cl);
             else if (f != WINNOW_META_COUNT && (!m->field[f] || !*m->field[f]))

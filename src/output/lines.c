@@ -90,6 +90,14 @@ static void append_text(lines *L, const char *s, size_t n, int flat)
             i = j;
             continue;
         }
+        unsigned char b = (unsigned char)s[i];
+        if (!L->in_pre && (b == ' ' || (b >= 0x09 && b <= 0x0D)) && !(flat && b == '\n')) {
+            /* ASCII white space, as the code point loop below takes it,
+             * without its calls */
+            L->pending_space = 1;
+            i++;
+            continue;
+        }
         size_t start = i;
         int32_t cp = wn_utf8_next(s, n, &i);
         if (flat && cp == '\n' && !L->in_pre) {

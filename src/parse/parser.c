@@ -14,6 +14,56 @@
 #include <myhtml/tree.h>
 #include <myhtml/token.h>
 
+/* The tree builder's node and attribute accessors, read from the structures
+ * its headers define (as harvest and delete_subtree already do) instead of
+ * called through the shared library: the copy makes some ten such calls a
+ * node, each a jump through the PLT for one or two loads. Each returns what
+ * the library's function of the same name returns. */
+static inline myhtml_tree_node_t *mh_child(const myhtml_tree_node_t *n) { return n->child; }
+static inline myhtml_tree_node_t *mh_next(const myhtml_tree_node_t *n) { return n->next; }
+static inline myhtml_tree_node_t *mh_parent(const myhtml_tree_node_t *n) { return n->parent; }
+static inline myhtml_tag_id_t mh_tag_id(const myhtml_tree_node_t *n) { return n->tag_id; }
+static inline myhtml_namespace_t mh_namespace(const myhtml_tree_node_t *n) { return n->ns; }
+static inline myhtml_tree_attr_t *mh_attr_first(const myhtml_tree_node_t *n)
+{
+    return n->token ? n->token->attr_first : NULL;
+}
+static inline myhtml_tree_attr_t *mh_attr_next(const myhtml_tree_attr_t *a) { return a->next; }
+
+/* a string's data and length, NULL and 0 when either is missing */
+static inline const char *mh_string(const mycore_string_t *s, size_t *length)
+{
+    if (s->data && s->length) {
+        *length = s->length;
+        return s->data;
+    }
+    *length = 0;
+    return NULL;
+}
+static inline const char *mh_attr_key(const myhtml_tree_attr_t *a, size_t *length) { return mh_string(&a->key, length); }
+static inline const char *mh_attr_value(const myhtml_tree_attr_t *a, size_t *length)
+{
+    return mh_string(&a->value, length);
+}
+static inline const char *mh_node_text(const myhtml_tree_node_t *n, size_t *length)
+{
+    if (!n->token) {
+        *length = 0;
+        return NULL;
+    }
+    return mh_string(&n->token->str, length);
+}
+static inline myhtml_position_t mh_raw_position(const myhtml_tree_node_t *n)
+{
+    if (!n || !n->token) return (myhtml_position_t){0, 0};
+    return (myhtml_position_t){n->token->raw_begin, n->token->raw_length};
+}
+static inline myhtml_position_t mh_element_position(const myhtml_tree_node_t *n)
+{
+    if (!n || !n->token) return (myhtml_position_t){0, 0};
+    return (myhtml_position_t){n->token->element_begin, n->token->element_length};
+}
+
 #define TAG_IGNORE 0xFFFFu
 /* scratch arrays larger than this are not kept for the next page */
 #define KEEP_SCRATCH_BYTES ((size_t)8 << 20)
@@ -116,7 +166,7 @@ void wn_parser_free(wn_parser *p)
 
 static uint16_t map_tag(const wn_parser *p, myhtml_tree_node_t *n)
 {
-    myhtml_tag_id_t id = myhtml_node_tag_id(n);
+    myhtml_tag_id_t id = mh_tag_id(n);
     if (id < MyHTML_TAG_LAST_ENTRY) return p->tagmap[id];
     return WN_TAG_UNKNOWN; /* custom element */
 }
@@ -183,20 +233,20 @@ static int offscreen_class(const char *v, size_t n)
 
 static int is_hidden(myhtml_tree_node_t *n)
 {
-    for (myhtml_tree_attr_t *a = myhtml_node_attribute_first(n); a; a = myhtml_attribute_next(a)) {
+    for (myhtml_tree_attr_t *a = mh_attr_first(n); a; a = mh_attr_next(a)) {
         size_t kl = 0, vl = 0;
-        const char *k = myhtml_attribute_key(a, &kl);
+        const char *k = mh_attr_key(a, &kl);
         if (!k) continue;
         if (kl == 6 && memcmp(k, "hidden", 6) == 0) return 1;
         if (kl == 5 && memcmp(k, "style", 5) == 0) {
-            const char *v = myhtml_attribute_value(a, &vl);
+            const char *v = mh_attr_value(a, &vl);
             if (v && (ci_contains_nospace(v, vl, "display:none") || ci_contains_nospace(v, vl, "visibility:hidden")))
                 return 1;
         }
         if (kl == 5 && memcmp(k, "class", 5) == 0) {
             /* the accessibility idioms for text only screen readers get
              * ("Image caption", "Skip to content"): not on the page */
-            const char *v = myhtml_attribute_value(a, &vl);
+            const char *v = mh_attr_value(a, &vl);
             /* class names are case-sensitive and these idioms lower-case:
              * a plain substring search, cheap enough for every element */
             if (v && vl >= 7 && memchr(v, 'e', vl) && offscreen_class(v, vl)) return 1;
@@ -207,11 +257,11 @@ static int is_hidden(myhtml_tree_node_t *n)
 
 static int is_jsonld(myhtml_tree_node_t *n)
 {
-    for (myhtml_tree_attr_t *a = myhtml_node_attribute_first(n); a; a = myhtml_attribute_next(a)) {
+    for (myhtml_tree_attr_t *a = mh_attr_first(n); a; a = mh_attr_next(a)) {
         size_t kl = 0, vl = 0;
-        const char *k = myhtml_attribute_key(a, &kl);
+        const char *k = mh_attr_key(a, &kl);
         if (k && kl == 4 && memcmp(k, "type", 4) == 0) {
-            const char *v = myhtml_attribute_value(a, &vl);
+            const char *v = mh_attr_value(a, &vl);
             return v && ci_contains_nospace(v, vl, "ld+json");
         }
     }
@@ -227,7 +277,7 @@ static int classify(const wn_parser *p, myhtml_tree_node_t *n, uint16_t *tag)
     *tag = t;
     if (t == TAG_IGNORE) return VISIT_SKIP;
     if (t == WN_TAG_TEXT) return VISIT_KEEP;
-    if (myhtml_node_namespace(n) == MyHTML_NAMESPACE_SVG && t != WN_TAG_SVG) return VISIT_SKIP;
+    if (mh_namespace(n) == MyHTML_NAMESPACE_SVG && t != WN_TAG_SVG) return VISIT_SKIP;
     if (wn_tag_flags[t] & WN_TF_SKIP) return VISIT_SKIP;
     if (is_hidden(n)) return VISIT_SKIP;
     return VISIT_KEEP;
@@ -236,12 +286,12 @@ static int classify(const wn_parser *p, myhtml_tree_node_t *n, uint16_t *tag)
 static myhtml_tree_node_t *next_in_walk(myhtml_tree_node_t *n, myhtml_tree_node_t *root, int *ups)
 {
     *ups = 0;
-    while (n && n != root && !myhtml_node_next(n)) {
-        n = myhtml_node_parent(n);
+    while (n && n != root && !mh_next(n)) {
+        n = mh_parent(n);
         (*ups)++;
     }
     if (!n || n == root) return NULL;
-    return myhtml_node_next(n);
+    return mh_next(n);
 }
 
 /* Offsets of '\n' in the input, for line numbers by binary search. */
@@ -267,7 +317,7 @@ static void unlink_script_wrappers(wn_dom *dom)
         if (x->tag != WN_TAG_A || !(x->flags & WN_NF_LINK)) continue;
         const char *href = wn_node_attr(dom, x, "href", NULL);
         while (href && (*href == ' ' || *href == '\t' || *href == '\n' || *href == '\r')) href++;
-        if (!href || strncasecmp(href, "javascript:", 11) != 0) continue;
+        if (!href || tolower((unsigned char)*href) != 'j' || strncasecmp(href, "javascript:", 11) != 0) continue;
         uint32_t end = i + x->size, k = i + 1;
         while (k < end && !(wn_tag_has(dom->nodes[k].tag, WN_TF_BLOCK) && dom->nodes[k].tag != WN_TAG_A)) k++;
         if (k == end) continue;
@@ -355,7 +405,7 @@ enum { BUILD_OK = 0, BUILD_REDO = 100 }; /* or a wn_parse_status */
 static size_t attr_count(myhtml_tree_node_t *n)
 {
     size_t k = 0;
-    for (myhtml_tree_attr_t *a = myhtml_node_attribute_first(n); a; a = myhtml_attribute_next(a)) k++;
+    for (myhtml_tree_attr_t *a = mh_attr_first(n); a; a = mh_attr_next(a)) k++;
     return k;
 }
 
@@ -366,7 +416,7 @@ static size_t attr_count(myhtml_tree_node_t *n)
 static myhtml_position_t chunked_element_position(const build_ctx *b, myhtml_tree_node_t *n, myhtml_position_t pos)
 {
     size_t end = pos.begin + pos.length; /* wraps back when length is off the other way */
-    myhtml_position_t raw = myhtml_node_raw_position(n);
+    myhtml_position_t raw = mh_raw_position(n);
     size_t beg = pos.begin;
     int ok = beg < b->srclen && b->src[beg] == '<' && beg < raw.begin &&
              (raw.begin - beg == 1 || (raw.begin - beg == 2 && b->src[beg + 1] == '/'));
@@ -400,7 +450,7 @@ static uint32_t line_at(build_ctx *b, size_t pos)
 static void set_position(build_ctx *b, wn_node *x, myhtml_tree_node_t *n)
 {
     size_t srclen = b->srclen;
-    myhtml_position_t pos = x->tag == WN_TAG_TEXT ? myhtml_node_raw_position(n) : myhtml_node_element_position(n);
+    myhtml_position_t pos = x->tag == WN_TAG_TEXT ? mh_raw_position(n) : mh_element_position(n);
     if (b->chunked && x->tag != WN_TAG_TEXT) pos = chunked_element_position(b, n, pos);
     if (pos.begin > srclen) pos.begin = srclen;
     if (pos.length > srclen - pos.begin) pos.length = srclen - pos.begin;
@@ -428,7 +478,7 @@ static int flatten_element(build_ctx *b, myhtml_tree_node_t *n, uint16_t t, uint
     b->flat_last = flat_kind(n, t);
     if (b->flat_last & FLAT_BREAK) b->pending_sep = '\n';
     *idx = parent;
-    *descend = myhtml_node_child(n) != NULL;
+    *descend = mh_child(n) != NULL;
     return BUILD_OK;
 }
 
@@ -447,7 +497,7 @@ static int merge_text(build_ctx *b, myhtml_tree_node_t *n, uint32_t parent, uint
     wn_node *x = &dom->nodes[last];
     if (x->tag != WN_TAG_TEXT || (size_t)x->text_begin + x->text_len + 1 != dom->text_len) return BUILD_OK;
     size_t len = 0;
-    const char *s = myhtml_node_text(n, &len);
+    const char *s = mh_node_text(n, &len);
     size_t sep = b->pending_sep ? 1 : 0;
     if (dom->text_len + sep + len + 1 >= UINT32_MAX || (size_t)x->text_len + sep + len >= UINT32_MAX)
         return WN_PARSE_TOO_LARGE;
@@ -480,7 +530,7 @@ static int merge_text(build_ctx *b, myhtml_tree_node_t *n, uint32_t parent, uint
     end[len] = '\0';
     x->text_len += (uint32_t)(sep + len);
     dom->text_len += sep + len;
-    myhtml_position_t pos = myhtml_node_raw_position(n);
+    myhtml_position_t pos = mh_raw_position(n);
     size_t stop = pos.begin + pos.length;
     if (stop > b->srclen) stop = b->srclen;
     if (stop > x->src_begin) x->src_len = (uint32_t)(stop - x->src_begin);
@@ -502,9 +552,9 @@ static int emit_node(build_ctx *b, myhtml_tree_node_t *n, uint32_t parent, uint3
     uint16_t t;
     int keep = classify(p, n, &t);
     if (keep == VISIT_SKIP && t == WN_TAG_SCRIPT && is_jsonld(n)) {
-        myhtml_tree_node_t *tx = myhtml_node_child(n);
+        myhtml_tree_node_t *tx = mh_child(n);
         size_t len = 0;
-        const char *s = tx ? myhtml_node_text(tx, &len) : NULL;
+        const char *s = tx ? mh_node_text(tx, &len) : NULL;
         size_t jcap = p->jsonld_cap;
         if (!grow((void **)&p->jsonld, &p->jsonld_cap, dom->jsonld_count + 1, sizeof(char *)) ||
             !grow((void **)&p->jsonld_len, &jcap, dom->jsonld_count + 1, sizeof(uint32_t)))
@@ -551,7 +601,7 @@ static int emit_node(build_ctx *b, myhtml_tree_node_t *n, uint32_t parent, uint3
 
     if (t == WN_TAG_TEXT) {
         size_t len = 0;
-        const char *s = myhtml_node_text(n, &len);
+        const char *s = mh_node_text(n, &len);
         x->name = "#text";
         if (b->flat_link) x->flags |= WN_NF_LINK;
         if (dom->text_len + len + 1 >= UINT32_MAX) return WN_PARSE_TOO_LARGE;
@@ -570,20 +620,20 @@ static int emit_node(build_ctx *b, myhtml_tree_node_t *n, uint32_t parent, uint3
     par->size++;
     if (t == WN_TAG_UNKNOWN) {
         size_t len = 0;
-        const char *nm = myhtml_tag_name_by_id(p->tree, myhtml_node_tag_id(n), &len);
+        const char *nm = myhtml_tag_name_by_id(p->tree, mh_tag_id(n), &len);
         x->name = nm ? wn_arena_strndup(arena, nm, len) : "unknown";
         if (!x->name) return WN_PARSE_NOMEM;
     } else {
         x->name = wn_tag_names[t];
     }
     x->attr_begin = dom->attr_count;
-    for (myhtml_tree_attr_t *a = myhtml_node_attribute_first(n); a; a = myhtml_attribute_next(a)) {
+    for (myhtml_tree_attr_t *a = mh_attr_first(n); a; a = mh_attr_next(a)) {
         if (!grow((void **)&p->attrs, &p->attrs_cap, (size_t)dom->attr_count + 1, sizeof(wn_attr)))
             return WN_PARSE_NOMEM;
         dom->attrs = p->attrs;
         size_t kl = 0, vl = 0;
-        const char *k = myhtml_attribute_key(a, &kl);
-        const char *v = myhtml_attribute_value(a, &vl);
+        const char *k = mh_attr_key(a, &kl);
+        const char *v = mh_attr_value(a, &vl);
         wn_attr *at = &dom->attrs[dom->attr_count];
         if (!k) kl = 0;
         if (!v) vl = 0;
@@ -611,16 +661,16 @@ static int emit_node(build_ctx *b, myhtml_tree_node_t *n, uint32_t parent, uint3
         if (lang) dom->lang = lang;
     }
     if (t == WN_TAG_TITLE && !b->have_title) {
-        myhtml_tree_node_t *tx = myhtml_node_child(n);
+        myhtml_tree_node_t *tx = mh_child(n);
         size_t len = 0;
-        const char *s = tx ? myhtml_node_text(tx, &len) : NULL;
+        const char *s = tx ? mh_node_text(tx, &len) : NULL;
         if (s) {
             dom->title = wn_arena_strndup(arena, s, len);
             if (!dom->title) return WN_PARSE_NOMEM;
             b->have_title = 1;
         }
     }
-    *descend = myhtml_node_child(n) != NULL;
+    *descend = mh_child(n) != NULL;
     return BUILD_OK;
 }
 
@@ -638,7 +688,7 @@ static int emit_subtree(build_ctx *b, myhtml_tree_node_t *root, uint32_t parent)
     uint8_t root_kind = b->flattened != before ? b->flat_last : 0;
     if (root_kind & FLAT_LINK) b->flat_link++;
     parent = i;
-    myhtml_tree_node_t *n = myhtml_node_child(root);
+    myhtml_tree_node_t *n = mh_child(root);
     while (n) {
         before = b->flattened;
         rc = emit_node(b, n, parent, &i, &descend);
@@ -649,7 +699,7 @@ static int emit_subtree(build_ctx *b, myhtml_tree_node_t *root, uint32_t parent)
             if (kind & FLAT_LINK) b->flat_link++;
             b->walk[depth++] = (walk_ent){parent, kind};
             parent = i;
-            n = myhtml_node_child(n);
+            n = mh_child(n);
             continue;
         }
         int ups;
@@ -696,7 +746,7 @@ static int harvest_sets(build_ctx *b)
     myhtml_tree_node_t *pin[4] = {tree->node_head, tree->node_form, tree->node_html, tree->node_body};
     size_t naf = af ? af->length : 0;
     for (size_t k = 0; k < naf + 4; k++) {
-        for (myhtml_tree_node_t *q = k < naf ? af->list[k] : pin[k - naf]; q; q = myhtml_node_parent(q))
+        for (myhtml_tree_node_t *q = k < naf ? af->list[k] : pin[k - naf]; q; q = mh_parent(q))
             if (!add_ptr(&b->pinned, &b->npinned, &b->pinned_cap, q)) return 0;
     }
     if (b->nopen) qsort(b->open, b->nopen, sizeof *b->open, cmp_ptr);
@@ -713,8 +763,8 @@ static void delete_subtree(myhtml_tree_t *tree, myhtml_tree_node_t *root)
 {
     myhtml_tree_node_t *n = root;
     for (;;) {
-        while (myhtml_node_child(n)) n = myhtml_node_child(n);
-        myhtml_tree_node_t *up = n == root ? NULL : myhtml_node_parent(n);
+        while (mh_child(n)) n = mh_child(n);
+        myhtml_tree_node_t *up = n == root ? NULL : mh_parent(n);
         myhtml_token_node_t *tk = n->token;
         if (tk) {
             myhtml_token_attr_t *a = tk->attr_first;
@@ -735,8 +785,8 @@ static void delete_subtree(myhtml_tree_t *tree, myhtml_tree_node_t *root)
 
 static int tag_blocks_spine(myhtml_tree_node_t *n)
 {
-    if (myhtml_node_namespace(n) != MyHTML_NAMESPACE_HTML) return 1;
-    switch (myhtml_node_tag_id(n)) {
+    if (mh_namespace(n) != MyHTML_NAMESPACE_HTML) return 1;
+    switch (mh_tag_id(n)) {
     case MyHTML_TAG_A: case MyHTML_TAG_B: case MyHTML_TAG_BIG: case MyHTML_TAG_CODE: case MyHTML_TAG_EM:
     case MyHTML_TAG_FONT: case MyHTML_TAG_I: case MyHTML_TAG_NOBR: case MyHTML_TAG_S: case MyHTML_TAG_SMALL:
     case MyHTML_TAG_STRIKE: case MyHTML_TAG_STRONG: case MyHTML_TAG_TT: case MyHTML_TAG_U:
@@ -764,11 +814,11 @@ static int harvest(build_ctx *b, int final)
     for (;;) {
         spine_ent *top = &p->spine[p->nspine - 1];
         int top_open = !final && (p->nspine == 1 || in_set(b->open, b->nopen, top->mh));
-        myhtml_tree_node_t *c = top->cursor ? myhtml_node_next(top->cursor) : myhtml_node_child(top->mh);
+        myhtml_tree_node_t *c = top->cursor ? mh_next(top->cursor) : mh_child(top->mh);
         /* until the body exists, elements after </head> still go into the head */
         if (!final && top->mh == p->tree->node_html && !p->tree->node_body) return BUILD_OK;
         while (c) {
-            myhtml_tree_node_t *next = myhtml_node_next(c);
+            myhtml_tree_node_t *next = mh_next(c);
             if (!final) {
                 if (in_set(b->open, b->nopen, c)) {
                     if (tag_blocks_spine(c)) return BUILD_OK;
@@ -788,8 +838,8 @@ static int harvest(build_ctx *b, int final)
                     p->spine[p->nspine++] = (spine_ent){c, i, NULL, attr_count(c), flat, kind};
                     break;
                 }
-                if (top_open && (!next || (myhtml_node_tag_id(c) == MyHTML_TAG__TEXT &&
-                                           myhtml_node_tag_id(next) == MyHTML_TAG_TABLE &&
+                if (top_open && (!next || (mh_tag_id(c) == MyHTML_TAG__TEXT &&
+                                           mh_tag_id(next) == MyHTML_TAG_TABLE &&
                                            in_set(b->open, b->nopen, next))))
                     return BUILD_OK;
             }
@@ -803,14 +853,14 @@ static int harvest(build_ctx *b, int final)
         if (p->nspine == 1 || top_open) return BUILD_OK;
         /* the spine element is closed and all of it copied */
         spine_ent *up = &p->spine[p->nspine - 2];
-        if (myhtml_node_parent(top->mh) != up->mh || attr_count(top->mh) != top->nattr) return BUILD_REDO;
+        if (mh_parent(top->mh) != up->mh || attr_count(top->mh) != top->nattr) return BUILD_REDO;
         /* copied before its tag was read (an implied body), its place may
          * have changed since */
         if (!top->flat) set_position(b, &b->dom->nodes[top->idx], top->mh);
         if (top->flat_kind & FLAT_BREAK) b->pending_sep = '\n';
         if (top->flat_kind & FLAT_LINK) b->flat_link--;
         p->nspine--;
-        if (!final && !in_set(b->pinned, b->npinned, top->mh) && !myhtml_node_child(top->mh))
+        if (!final && !in_set(b->pinned, b->npinned, top->mh) && !mh_child(top->mh))
             delete_subtree(p->tree, top->mh);
         else up->cursor = top->mh;
     }

@@ -108,13 +108,13 @@ static uint16_t landmark_hints(const wn_dom *dom, const wn_node *x, int wraps_te
     return h;
 }
 
-/* Whether a class or id value holds part (three or more lower-case
- * letters) in any case. Its third letter, in either case, is two bytes in:
- * only where the value has that letter (found with memchr) is it tried. */
-static int has_name_part(const wn_dom *dom, const wn_node *x, const char *attr, const char *part)
+/* Whether a class or id value v[0..n) (NULL: none) holds part (three or
+ * more lower-case letters) in any case. Its third letter, in either case,
+ * is two bytes in: only where the value has that letter (found with
+ * memchr) is it tried. */
+static inline int has_name_part(const char *v, size_t n, const char *part)
 {
-    size_t n = 0, m = strlen(part);
-    const char *v = wn_node_attr(dom, x, attr, &n);
+    size_t m = strlen(part);
     if (!v || n < m) return 0;
     const char *last = v + n - m + 2; /* the last place for the third letter */
     for (int up = 0; up < 2; up++) {
@@ -123,11 +123,6 @@ static int has_name_part(const wn_dom *dom, const wn_node *x, const char *attr, 
             if ((q[-2] | 0x20) == part[0] && strncasecmp(q - 2, part, m) == 0) return 1;
     }
     return 0;
-}
-
-static int has_caption_name(const wn_dom *dom, const wn_node *x, const char *attr)
-{
-    return has_name_part(dom, x, attr, "caption");
 }
 
 /* A photo's caption or credit: <figcaption>, or an element named for a
@@ -143,12 +138,16 @@ static int is_caption(const winnow_doc *d, const wn_node *x, uint32_t i)
      * <cite> beside the <figcaption>) */
     int figure = x->tag == WN_TAG_FIGURE && d->stats[i].images > 0 && WN_RULE(d, CAPTION_FIGURE) > 0.0f;
     if (x->attr_count == 0 && x->tag != WN_TAG_FIGCAPTION && !figure) return 0;
-    /* a photo's credit: named so, beside a picture */
-    int credit = x->parent != WN_NONE && d->stats[x->parent].images > 0 && WN_RULE(d, CAPTION_CREDIT) > 0.0f &&
-                 (has_name_part(&d->dom, x, "class", "credit") || has_name_part(&d->dom, x, "id", "credit"));
-    if (!(x->tag == WN_TAG_FIGCAPTION || figure || credit || has_caption_name(&d->dom, x, "class") ||
-          has_caption_name(&d->dom, x, "id")))
-        return 0;
+    if (x->tag != WN_TAG_FIGCAPTION && !figure) {
+        /* else named so: the class and id values, looked up once for the
+         * four tests */
+        size_t cl = 0, il = 0;
+        const char *cls = wn_node_attr(&d->dom, x, "class", &cl), *id = wn_node_attr(&d->dom, x, "id", &il);
+        /* a photo's credit: named so, beside a picture */
+        int credit = x->parent != WN_NONE && d->stats[x->parent].images > 0 && WN_RULE(d, CAPTION_CREDIT) > 0.0f &&
+                     (has_name_part(cls, cl, "credit") || has_name_part(id, il, "credit"));
+        if (!(credit || has_name_part(cls, cl, "caption") || has_name_part(id, il, "caption"))) return 0;
+    }
     /* a plugin player's fallback describes the video shown in its place */
     for (uint32_t a = x->parent; a != WN_NONE && a != 0; a = d->dom.nodes[a].parent)
         if (d->dom.nodes[a].tag == WN_TAG_OBJECT) return 0;
@@ -289,9 +288,16 @@ static const char *const credit_openers[] = {
     "pictures:", "pic:", "pics:", "foto:", "fotos:", "foto :", "foto von ", "fotos von ", "bild:", "bilder:",
     "bildquelle", "imagen:", "imágenes:", "immagine:", "immagini:", "crédit photo", "crédits photo",
     "credit photo", "zdjęcie:", "fot.", "写真："};
-static const char *const credit_closers[] = {"getty images", "shutterstock", "istockphoto", "istock", "/afp",
-                                             "/ap", "/reuters", "/dpa", "/epa", "ap photo", "afp photo",
-                                             "reuters photo", "/picture alliance", "/imago", "/alamy"};
+/* (with their lengths: every short unit is tried against each) */
+#define CLOSER(s) {s, sizeof(s) - 1}
+static const struct {
+    const char *s;
+    size_t n;
+} credit_closers[] = {CLOSER("getty images"), CLOSER("shutterstock"), CLOSER("istockphoto"), CLOSER("istock"),
+                      CLOSER("/afp"), CLOSER("/ap"), CLOSER("/reuters"), CLOSER("/dpa"), CLOSER("/epa"),
+                      CLOSER("ap photo"), CLOSER("afp photo"), CLOSER("reuters photo"), CLOSER("/picture alliance"),
+                      CLOSER("/imago"), CLOSER("/alamy")};
+#undef CLOSER
 
 static int is_photo_credit(const winnow_doc *d, uint32_t u, const wn_unit_stats *o)
 {
@@ -302,10 +308,11 @@ static int is_photo_credit(const winnow_doc *d, uint32_t u, const wn_unit_stats 
     while (n && (t[n - 1] == ' ' || t[n - 1] == ')' || t[n - 1] == ']' || t[n - 1] == '.')) n--;
     if (opens_with_any(t, n, credit_openers, sizeof credit_openers / sizeof credit_openers[0])) return 1;
     for (size_t k = 0; k < sizeof credit_closers / sizeof credit_closers[0]; k++) {
-        size_t m = strlen(credit_closers[k]);
+        const char *c = credit_closers[k].s;
+        size_t m = credit_closers[k].n;
         /* the agency ends the line, as a word of its own */
-        if (m <= n && memcmp(t + n - m, credit_closers[k], m) == 0 &&
-            (m == n || credit_closers[k][0] == '/' || t[n - m - 1] == ' ' || t[n - m - 1] == '/'))
+        if (m <= n && t[n - m] == c[0] && memcmp(t + n - m, c, m) == 0 &&
+            (m == n || c[0] == '/' || t[n - m - 1] == ' ' || t[n - m - 1] == '/'))
             return 1;
     }
     return 0;
@@ -412,16 +419,17 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
             named += (st[i].hints & WN_HINT_BOILER) != 0;
         }
     }
+    /* unit values, and the positive text mass per subtree, to decide which
+     * hints to trust (each node's own part in the same pass) */
     wn_explain *ex = d->explain;
-    for (uint32_t i = 0; i < n; i++)
-        if (lb->unit[i] == i) {
-            uint8_t why = WN_WHY_NONE;
-            ps->raw[i] = lb->value[i] = raw_value(d, &ps->own[i], dom->nodes[i].tag, &why);
-            if (ex) ex->raw_why[i] = why;
-        }
-
-    /* positive text mass per subtree, to decide which hints to trust */
-    for (uint32_t i = 0; i < n; i++) pos[i] = (lb->unit[i] == i && lb->value[i] > 0) ? lb->value[i] : 0.0f;
+    for (uint32_t i = 0; i < n; i++) {
+        pos[i] = 0.0f;
+        if (lb->unit[i] != i) continue;
+        uint8_t why = WN_WHY_NONE;
+        float v = ps->raw[i] = lb->value[i] = raw_value(d, &ps->own[i], dom->nodes[i].tag, &why);
+        if (ex) ex->raw_why[i] = why;
+        if (v > 0) pos[i] = v;
+    }
     for (uint32_t i = n; i-- > 1;) pos[dom->nodes[i].parent] += pos[i];
     float total = pos[0] > 1.0f ? pos[0] : 1.0f;
 

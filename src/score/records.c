@@ -63,6 +63,9 @@ static const char *const date_words[] = {
 /* w (len bytes) against the NUL-terminated s, bytewise (memcmp's order) */
 static int word_cmp(const char *w, size_t len, const char *s)
 {
+    /* the first bytes differ at most steps of a bisection, and then they
+     * decide, as they would in memcmp */
+    if (len && (unsigned char)w[0] != (unsigned char)s[0]) return (unsigned char)w[0] < (unsigned char)s[0] ? -1 : 1;
     size_t m = strlen(s);
     int c = memcmp(w, s, len < m ? len : m);
     if (c) return c;
