@@ -212,6 +212,8 @@ WINNOW_API const char *winnow_doc_warning(const winnow_doc *d);
  * paragraph the page's description quotes), "fallback-unhinted" (the best
  * block by text density alone); "listing" when the best block was the
  * summary of one teaser on a listing page (nothing kept, WINNOW_NO_MAIN);
+ * "frame" when the only block with running text lay in the page's own
+ * <header> or <footer> (a tagline, a bio: nothing kept, WINNOW_NO_MAIN);
  * "none" when nothing was selected. */
 WINNOW_API const char *winnow_doc_source(const winnow_doc *d);
 

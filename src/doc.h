@@ -22,6 +22,7 @@ typedef enum wn_source {
     WN_SOURCE_DESCRIPTION, /* fallback: the block of the paragraph the description quotes */
     WN_SOURCE_UNHINTED,    /* fallback: the best block by text alone */
     WN_SOURCE_LISTING,     /* a listing page: the best block was one teaser among several, nothing kept */
+    WN_SOURCE_FRAME,       /* the only block with running text was in the page's header or footer, nothing kept */
 } wn_source;
 
 typedef struct wn_labels {

@@ -436,6 +436,10 @@ status:
                                    "%sa listing page: its best block was one of %u teasers (a headline link over a "
                                    "summary)",
                                    at ? "; " : "", d->labels.teasers);
+        else if (d->labels.source == WN_SOURCE_FRAME)
+            at += (size_t)snprintf(d->warning + at, sizeof d->warning - at,
+                                   "%sits only block with running text was in the page's own header or footer",
+                                   at ? "; " : "");
         if (at < sizeof d->warning)
             snprintf(d->warning + at, sizeof d->warning - at, "%s%u characters of visible text, none of it main content",
                      at ? "; " : "", d->stats[0].chars);
@@ -484,6 +488,7 @@ const char *winnow_doc_source(const winnow_doc *d)
     case WN_SOURCE_DESCRIPTION: return "fallback-description";
     case WN_SOURCE_UNHINTED: return "fallback-unhinted";
     case WN_SOURCE_LISTING: return "listing";
+    case WN_SOURCE_FRAME: return "frame";
     }
     return "";
 }

@@ -170,6 +170,7 @@ class Result:
     content_source  how the main content was chosen: "scorer", "site-model",
                 "fallback-landmark", "fallback-description", "fallback-unhinted",
                 "listing" (one teaser of a listing page: nothing kept),
+                "frame" (only the page's header or footer had text: nothing kept),
                 "none" (winnow_doc_source())
     comments    list of {"author", "date", "text"} when asked for, else None
     url         the URL given with the page

@@ -256,6 +256,10 @@
       "a page showing at least this many teasers (a heading of TEASER_HEADLINE_WORDS linking to another page over "  \
       "a summary of TEASER_MIN_SUMMARY..TEASER_MAX_SUMMARY characters) whose content block is one of them, its "     \
       "summary alone, is a listing page: no main content (a section front, a tag page), not one story's teaser")    \
+    X(FRAME_MAX_SHARE, 0.5f, 0.0f, "select",                                                                        \
+      "a block inside the page's own <header> or <footer> (role banner or contentinfo; not an <article>'s or "     \
+      "<main>'s) is never the content block while that landmark holds less than this share of the page's text: "   \
+      "the site's tagline, bio or license line is no page's content; with no block elsewhere, no main content")     \
     /* fallback (src/select/fallback.c) */                                                                           \
     X(FALLBACK_WEAK_SHARE, 0.15f, 0.0f, "fallback",                                                                  \
       "a selection is weak when it keeps less than this share of the running text of the best block found "         \

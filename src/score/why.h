@@ -88,6 +88,8 @@
       "a run of excerpts cut short with an ellipsis: a list of other posts")                                      \
     X(LISTING, "listing-teaser", "LISTING_MIN_TEASERS", 'B',                                                      \
       "the content block was one teaser's summary on a page of teasers: a listing page, no main content")        \
+    X(FRAME, "site-frame", "FRAME_MAX_SHARE", 'B',                                                                \
+      "the best block lay in the page's own header or footer and no block elsewhere had running text")            \
     X(SCRIPT, "script-text", "SCRIPT_CODE_SHARE", 'B', "script or template code shown as text")                   \
     X(CREDIT_LINE, "credit-line", "CREDIT_LINE_MAX_CHARS", 'B', "a photo's credit written as a line of text")      \
     X(RIGHTS, "rights-notice", "RIGHTS_NOTICE_MAX_CHARS", 'B',                                                    \

@@ -124,10 +124,14 @@ int wn_fallback(winnow_doc *d, const wn_page_scores *ps, int include_title)
         score0[p] += decay * score0[i];
         pos0[p] += pos0[i];
     }
+    /* the page's own header and footer are the site's, whatever their
+     * names: no candidate lies there */
+    const uint8_t *frame = WN_RULE(d, FRAME_MAX_SHARE) > 0.0f ? wn_frame_marks(d) : NULL;
+    if (WN_RULE(d, FRAME_MAX_SHARE) > 0.0f && !frame) return -1;
     uint32_t best0 = WN_NONE;
     for (uint32_t i = 1; i < n; i++) {
         const wn_node *x = &dom->nodes[i];
-        if (x->tag == WN_TAG_TEXT || (x->flags & WN_NF_HIDDEN)) continue;
+        if (x->tag == WN_TAG_TEXT || (x->flags & WN_NF_HIDDEN) || (frame && frame[i])) continue;
         if (best0 == WN_NONE || score0[i] > score0[best0]) best0 = i;
     }
     if (best0 == WN_NONE || score0[best0] <= 0.0f) return 0;
@@ -161,7 +165,7 @@ int wn_fallback(winnow_doc *d, const wn_page_scores *ps, int include_title)
             if (vetoed && !ps->boiler[a]) break;
             if (top == WN_NONE || score0[a] > score0[top]) top = a;
         }
-        if (top != WN_NONE && keep_by_text(d, ps, pos0, inner, top, 0) >= need) {
+        if (top != WN_NONE && !(frame && frame[top]) && keep_by_text(d, ps, pos0, inner, top, 0) >= need) {
             chosen = top;
             how = WN_SOURCE_DESCRIPTION;
         }

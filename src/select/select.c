@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <string.h>
+#include <strings.h>
 
 /* Whether unit u may be kept inside the content block: 0 not, else
  * KEEP_RUNNING (running text), KEEP_FRAGMENT or KEEP_CELL, which say why
@@ -789,6 +790,95 @@ void wn_keep_headline(winnow_doc *d, uint32_t container)
     if (!wn_node_within(&d->dom, container, h)) lb->headline = h;
 }
 
+/* Whether node x is a page landmark of the site's frame (1: <header>,
+ * <footer>, role=banner/contentinfo) or of the content (2: <article>,
+ * <main>, role=main/article); 0 otherwise. */
+static int landmark_kind(const wn_dom *dom, const wn_node *x)
+{
+    if (x->tag == WN_TAG_ARTICLE || x->tag == WN_TAG_MAIN) return 2;
+    if (x->tag == WN_TAG_HEADER || x->tag == WN_TAG_FOOTER) return 1;
+    if (!x->attr_count) return 0;
+    const char *role = wn_node_attr(dom, x, "role", NULL);
+    if (!role) return 0;
+    if (!strcasecmp(role, "main") || !strcasecmp(role, "article")) return 2;
+    return !strcasecmp(role, "banner") || !strcasecmp(role, "contentinfo");
+}
+
+/* Whether node i lies in the page's own header or footer: a frame
+ * landmark holding less than FRAME_MAX_SHARE of the page's text (a header
+ * wrapping the whole page is no frame), with no <article> or <main> above
+ * or below it on the way (HTML5: an article's header and footer are its
+ * title, byline and tags); or wraps one and no more text (the <div
+ * class=page-footer> around a <footer>). */
+static int in_frame(const winnow_doc *d, uint32_t i)
+{
+    const wn_dom *dom = &d->dom;
+    const float most = WN_RULE(d, FRAME_MAX_SHARE) * (float)d->stats[dom->body].chars;
+    int framed = 0;
+    for (uint32_t a = i; a != WN_NONE && a != 0; a = dom->nodes[a].parent) {
+        int k = landmark_kind(dom, &dom->nodes[a]);
+        if (k == 2) return 0;
+        if (k == 1 && (float)d->stats[a].chars < most) framed = 1;
+    }
+    if (framed || (float)d->stats[i].chars >= most) return framed;
+    /* down the wrappers holding all of i's text */
+    for (uint32_t w = i;;) {
+        uint32_t next = WN_NONE;
+        for (uint32_t c = w + 1; c < w + dom->nodes[w].size; c += dom->nodes[c].size)
+            if (d->stats[c].chars == d->stats[i].chars && dom->nodes[c].tag != WN_TAG_TEXT) { next = c; break; }
+        if (next == WN_NONE) return 0;
+        int k = landmark_kind(dom, &dom->nodes[next]);
+        if (k) return k == 1;
+        w = next;
+    }
+}
+
+/* Marks (1) the nodes in the page's own header or footer (in_frame()),
+ * in one pass down the tree and one up the wrappers. */
+uint8_t *wn_frame_marks(winnow_doc *d)
+{
+    const wn_dom *dom = &d->dom;
+    uint32_t n = dom->count;
+    uint8_t *st = wn_arena_calloc(wn_doc_scratch(d), n, 1); /* bit 1: in a frame, bit 2: in content */
+    if (!st) return NULL;
+    const float most = WN_RULE(d, FRAME_MAX_SHARE) * (float)d->stats[dom->body].chars;
+    for (uint32_t i = 1; i < n; i++) {
+        const wn_node *x = &dom->nodes[i];
+        uint8_t s = x->parent != WN_NONE ? st[x->parent] : 0;
+        int k = x->tag == WN_TAG_TEXT ? 0 : landmark_kind(dom, x);
+        if (k == 2) s |= 2;
+        else if (k == 1 && (float)d->stats[i].chars < most) s |= 1;
+        st[i] = s;
+    }
+    for (uint32_t i = 0; i < n; i++) st[i] = st[i] == 1;
+    /* the wrappers of a frame that hold no more text are the frame */
+    for (uint32_t i = 1; i < n; i++) {
+        if (!st[i] || st[dom->nodes[i].parent]) continue;
+        for (uint32_t a = dom->nodes[i].parent; a != WN_NONE && a != 0 && a != dom->body; a = dom->nodes[a].parent) {
+            if (d->stats[a].chars != d->stats[i].chars || landmark_kind(dom, &dom->nodes[a]) == 2) break;
+            st[a] = 1;
+        }
+    }
+    return st;
+}
+
+/* The best block outside the page's header and footer: WN_NONE when no
+ * block there has a positive score. */
+static uint32_t best_outside_frames(winnow_doc *d, const float *score)
+{
+    const wn_dom *dom = &d->dom;
+    const uint8_t *frame = wn_frame_marks(d);
+    if (!frame) return WN_NONE;
+    uint32_t best = WN_NONE;
+    float best_score = 0.0f;
+    for (uint32_t i = 1; i < dom->count; i++) {
+        const wn_node *x = &dom->nodes[i];
+        if (x->tag == WN_TAG_TEXT || (x->flags & WN_NF_HIDDEN) || frame[i]) continue;
+        if (score[i] > best_score) { best_score = score[i]; best = i; }
+    }
+    return best;
+}
+
 int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
 {
     const wn_dom *dom = &d->dom;
@@ -844,11 +934,30 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
             }
         }
     }
+    /* the site's frame is never the page's content: a tagline, a bio or a
+     * license line in the page's own header or footer yields to the best
+     * block elsewhere, and with none the page has no main content */
+    uint32_t framed = WN_NONE;
+    if (best != WN_NONE && WN_RULE(d, FRAME_MAX_SHARE) > 0.0f && in_frame(d, best)) {
+        framed = best;
+        best = best_outside_frames(d, score);
+        if (best != WN_NONE) {
+            best_score = score[best];
+            best_why = WN_WHY_BEST_BLOCK;
+            framed = WN_NONE;
+        } else if (d->explain) {
+            for (uint32_t i = framed; i < framed + dom->nodes[framed].size; i++)
+                if (lb->unit[i] == i) d->explain->sel_why[i] = WN_WHY_FRAME;
+        }
+    }
     lb->container = best;
     lb->headline = WN_NONE;
     lb->headline_inline = WN_NONE;
 
-    if (best == WN_NONE) {
+    if (framed != WN_NONE) {
+        /* nothing kept: the fallback below may still find an article
+         * that names sank */
+    } else if (best == WN_NONE) {
         /* no running text anywhere: keep what is not a link list, so a
          * list page or a bare fragment still yields its words */
         for (uint32_t i = 0; i < n; i++)
@@ -909,7 +1018,7 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
     } else if (wn_fallback(d, ps, include_title) != 0) {
         return -1;
     }
-    if (lb->source == WN_SOURCE_SCORER && best == WN_NONE) lb->source = WN_SOURCE_NONE;
+    if (lb->source == WN_SOURCE_SCORER && best == WN_NONE) lb->source = framed != WN_NONE ? WN_SOURCE_FRAME : WN_SOURCE_NONE;
     /* text nodes follow their unit, except text after a comment marker
      * in a unit that began before it */
     for (uint32_t i = 0; i < n; i++)
