@@ -7,16 +7,30 @@
 #include <string.h>
 
 /* Bytes of a separator at s[i]: ASCII other than letters and digits, and
- * the ellipsis (U+2026), so that "Ama..." and "Ama\u2026" are one word;
- * 0 for a word byte. (Curly quotes stay inside words: a headline written
- * "won\u2019t" is matched against the title's own spelling.) */
+ * the typographic punctuation of Latin, Greek and Cyrillic text (curly
+ * quotes, dashes, the ellipsis, the no-break space, the middle dot, the
+ * pilcrow of a heading's anchor link), so
+ * that "\u201CReal Housewives\u201D", "'Real Housewives'" and
+ * "\u201EReal Housewives\u201C" are the same two words, "won\u2019t" and
+ * "won't" the same, "Ama..." and "Ama\u2026" one word; 0 for a word byte.
+ * Guillemets stay words: a breadcrumb's "\u00BB" is no title's word. (CJK
+ * punctuation is left alone: CJK text has no spaces, and a one-"word"
+ * heading is matched as a part of the title.) */
 static int ascii_alnum(unsigned c) { return (c | 0x20) - 'a' < 26u || c - '0' < 10u; }
 
 static size_t separator(const char *s, size_t i, size_t n)
 {
     unsigned char c = (unsigned char)s[i];
     if (c < 0x80) return ascii_alnum(c) ? 0 : 1;
-    if (c == 0xE2 && i + 2 < n && (unsigned char)s[i + 1] == 0x80 && (unsigned char)s[i + 2] == 0xA6) return 3;
+    if (c == 0xC2 && i + 1 < n) {
+        unsigned char c1 = (unsigned char)s[i + 1];
+        return c1 == 0xA0 || c1 == 0xB6 || c1 == 0xB7 ? 2 : 0; /* no-break space, pilcrow, middle dot */
+    }
+    if (c == 0xE2 && i + 2 < n && (unsigned char)s[i + 1] == 0x80) {
+        unsigned char c2 = (unsigned char)s[i + 2];
+        /* U+2010..U+201F dashes and quotes, U+2022 bullet, U+2026 ellipsis */
+        return (c2 >= 0x90 && c2 <= 0x9F) || c2 == 0xA2 || c2 == 0xA6 ? 3 : 0;
+    }
     return 0;
 }
 
@@ -88,12 +102,24 @@ size_t wn_words_shared(const uint64_t *a, size_t na, const uint64_t *b, size_t n
     return shared;
 }
 
+/* A breadcrumb trail ("Docs \u00BB Library \u00BB", "Home > News"): a
+ * closing guillemet or angle with no opening one, or a spaced '>'. Its
+ * words are the title's site and section part, never a headline. */
+static int breadcrumb_like(const char *t, size_t n)
+{
+    int open2 = memmem(t, n, "\xC2\xAB", 2) != NULL, close2 = memmem(t, n, "\xC2\xBB", 2) != NULL;
+    int open1 = memmem(t, n, "\xE2\x80\xB9", 3) != NULL, close1 = memmem(t, n, "\xE2\x80\xBA", 3) != NULL;
+    return (close2 && !open2) || (close1 && !open1) || memmem(t, n, " > ", 3) != NULL;
+}
+
 int wn_title_like(const winnow_doc *d, uint32_t i, const wn_title *tt)
 {
     const uint64_t *title = tt->words;
     size_t nt = tt->nwords;
     const wn_stats *s = &d->stats[i];
-    if (s->chars < 8 || s->chars > 300) return 0;
+    if ((float)s->chars < WN_RULE(d, TITLE_MIN_CHARS) || s->chars > 300) return 0;
+    if (WN_RULE(d, TITLE_BREADCRUMB) > 0.0f && breadcrumb_like(d->page_text.text + s->nt_begin, s->nt_end - s->nt_begin))
+        return 0;
     uint64_t unit[64];
     size_t nu = wn_words_of(d->page_text.text + s->nt_begin, s->nt_end - s->nt_begin, unit, 64);
     if (nu == 1) return title_part(d, i, tt);
@@ -105,15 +131,103 @@ int wn_title_like(const winnow_doc *d, uint32_t i, const wn_title *tt)
      * three or more of its words is the headline */
     unsigned tag = d->dom.nodes[i].tag;
     int heading = tag == WN_TAG_H1 || tag == WN_TAG_H2 || tag == WN_TAG_H3 || (s->hints & WN_HINT_TITLE);
-    return heading && shared >= 3;
+    if (!heading) return 0;
+    if (shared >= 3) return 1;
+    /* a heading covering the first part of a title "Headline - Site Name"
+     * (the site's part as long as the headline, or longer), when that part
+     * is not the site's name */
+    if (WN_RULE(d, TITLE_PART_COVER) <= 0.0f || tt->nseg < 2 || tt->site_first) return 0;
+    size_t np = tt->seg_end[0];
+    if (np < 2) return 0;
+    size_t in_part = wn_words_shared(unit, nu, title, np);
+    return in_part >= 2 && (float)in_part >= WN_RULE(d, TITLE_PART_COVER) * (float)np;
 }
 
 /* The document title as words and as folded text; 0 when it has fewer
  * than two words (no evidence). */
+/* Bytes of a spaced separator between a title's parts at t[i] (" - ",
+ * " | ", " \u2013 ", " \u2014 ", " \u00B7 ", " :: ", " / "), 0 if none. */
+static size_t title_separator(const char *t, size_t i, size_t n)
+{
+    static const char *const seps[] = {" - ", " | ", " \xE2\x80\x93 ", " \xE2\x80\x94 ", " \xC2\xB7 ", " :: ", " / "};
+    if (t[i] != ' ') return 0;
+    for (size_t k = 0; k < sizeof seps / sizeof seps[0]; k++) {
+        size_t m = strlen(seps[k]);
+        if (i + m <= n && memcmp(t + i, seps[k], m) == 0) return m;
+    }
+    return 0;
+}
+
+/* The letters and digits of s[0..n), ASCII folded, into out (at most
+ * cap - 1 bytes, NUL-terminated); their count. */
+static size_t alnum_key(const char *s, size_t n, char *out, size_t cap)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n && k + 1 < cap; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (ascii_alnum(c) || c >= 0x80) out[k++] = (char)(c < 0x80 ? tolower(c) : c);
+    }
+    out[k] = '\0';
+    return k;
+}
+
+/* Whether title part t[0..n) names the site: its letters are the declared
+ * site name's, or the page's host's without "www." ("4DCu.be" on
+ * blog.4dcu.be, "Diario di Valle" on diariodivalle.example). */
+static int site_part(const winnow_doc *d, const char *t, size_t n)
+{
+    char part[128], key[128];
+    size_t pn = alnum_key(t, n, part, sizeof part);
+    if (pn < 3) return 0;
+    const char *name = d->meta.field[WINNOW_META_SITE_NAME];
+    if (name && alnum_key(name, strlen(name), key, sizeof key) == pn && memcmp(key, part, pn) == 0) return 1;
+    const char *url = d->meta.field[WINNOW_META_URL];
+    if (!url || !*url) url = d->src_url;
+    if (!url) return 0;
+    const char *h = strstr(url, "://");
+    h = h ? h + 3 : url;
+    size_t hl = strcspn(h, "/?#:");
+    /* the host, and each shorter suffix after a dot, with or without its
+     * last label (the top-level domain) */
+    for (size_t b = 0; b < hl;) {
+        size_t kn = alnum_key(h + b, hl - b, key, sizeof key);
+        if (kn == pn && memcmp(key, part, pn) == 0) return 1;
+        const char *dot = memchr(h + b, '.', hl - b);
+        const char *last = NULL;
+        for (const char *q = h + b; q < h + hl; q++)
+            if (*q == '.') last = q;
+        if (last && last > h + b) {
+            kn = alnum_key(h + b, (size_t)(last - (h + b)), key, sizeof key);
+            if (kn == pn && memcmp(key, part, pn) == 0) return 1;
+        }
+        if (!dot) break;
+        b = (size_t)(dot - h) + 1;
+    }
+    return 0;
+}
+
 int wn_title_init(const winnow_doc *d, uint64_t *words, wn_title *tt)
 {
     const wn_dom *dom = &d->dom;
-    size_t nt = dom->title ? wn_words_of(dom->title, strlen(dom->title), words, 64) : 0;
+    /* the words part by part: the same words as the whole title's, the
+     * separators being no word characters */
+    size_t nt = 0;
+    tt->nseg = 0;
+    tt->site_first = 0;
+    if (dom->title) {
+        const char *t = dom->title;
+        size_t n = strlen(t), b = 0;
+        for (size_t i = 0; i <= n && nt < 64; i++) {
+            size_t m = i < n ? title_separator(t, i, n) : 1;
+            if (!m) continue;
+            if (tt->nseg == 0) tt->site_first = (uint8_t)site_part(d, t + b, i - b);
+            nt += wn_words_of(t + b, i - b, words + nt, 64 - nt);
+            if (tt->nseg < 8) tt->seg_end[tt->nseg++] = (uint8_t)nt;
+            else tt->seg_end[7] = (uint8_t)nt;
+            b = i + m;
+            i = b - 1;
+        }
+    }
     tt->words = words;
     tt->nwords = nt;
     tt->len = 0;
@@ -141,6 +255,58 @@ int wn_title_init(const winnow_doc *d, uint64_t *words, wn_title *tt)
     return 1;
 }
 
+/* The path of URL u: past "scheme://host" when it has them, up to a query
+ * or fragment, without a final '/'; its length in *n. */
+static const char *url_path(const char *u, size_t *n)
+{
+    /* a scheme opens the URL ("/web/2013/http://..." is a path) */
+    size_t k = 0;
+    while (isalnum((unsigned char)u[k]) || u[k] == '+' || u[k] == '-' || u[k] == '.') k++;
+    const char *p = k > 0 && strncmp(u + k, "://", 3) == 0 ? u + k : NULL;
+    if (p) p = strchr(p + 3, '/');
+    else if (u[0] == '/' && u[1] == '/') p = strchr(u + 2, '/');
+    else p = u;
+    if (!p) p = "";
+    size_t len = strcspn(p, "?#");
+    while (len > 0 && p[len - 1] == '/') len--;
+    *n = len;
+    return p;
+}
+
+int wn_same_page(const char *href, const char *url)
+{
+    if (!url || !*url || !href) return 0;
+    size_t a, b;
+    const char *pa = url_path(href, &a), *pb = url_path(url, &b);
+    return a == b && memcmp(pa, pb, a) == 0;
+}
+
+int wn_self_linked(const winnow_doc *d, uint32_t i, int bookmark)
+{
+    const wn_dom *dom = &d->dom;
+    const wn_stats *st = d->stats;
+    if (st[i].link_chars == 0 || WN_RULE(d, SELF_LINK_HEADING) <= 0.0f) return 0;
+    /* the link: inside the element, or the element inside it */
+    uint32_t a = WN_NONE;
+    for (uint32_t k = i; k < i + dom->nodes[i].size && a == WN_NONE; k++)
+        if (dom->nodes[k].tag == WN_TAG_A && 2 * st[k].chars >= st[i].chars) a = k;
+    for (uint32_t p = dom->nodes[i].parent, up = 0; a == WN_NONE && p != WN_NONE && up < 2; p = dom->nodes[p].parent, up++)
+        if (dom->nodes[p].tag == WN_TAG_A) a = p;
+    if (a == WN_NONE) return 0;
+    const char *href = wn_node_attr(dom, &dom->nodes[a], "href", NULL);
+    if (!href || !href[0]) return 0;
+    /* a place on the page: a section's anchor ("#" alone is a script's
+     * button) */
+    if (href[0] == '#') return href[1] != '\0';
+    /* a link to the site's root is its name's, on the home page too */
+    size_t n;
+    url_path(href, &n);
+    if (n == 0) return 0;
+    const char *rel = wn_node_attr(dom, &dom->nodes[a], "rel", NULL);
+    if (bookmark && rel && strstr(rel, "bookmark")) return 1;
+    return wn_same_page(href, d->meta.field[WINNOW_META_URL]);
+}
+
 uint32_t wn_title_heading(const winnow_doc *d)
 {
     const wn_dom *dom = &d->dom;
@@ -151,7 +317,8 @@ uint32_t wn_title_heading(const winnow_doc *d)
     for (uint32_t i = 1; i < dom->count; i++) {
         const wn_node *x = &dom->nodes[i];
         if (!wn_tag_has(x->tag, WN_TF_HEADING) || x->tag > WN_TAG_H3 || (x->flags & WN_NF_HIDDEN)) continue;
-        if (d->stats[i].link_chars * 2 > d->stats[i].chars || !wn_title_like(d, i, &tt)) continue;
+        if ((d->stats[i].link_chars * 2 > d->stats[i].chars && !wn_self_linked(d, i, 1)) || !wn_title_like(d, i, &tt))
+            continue;
         if (h == WN_NONE || (x->tag == WN_TAG_H1 && dom->nodes[h].tag != WN_TAG_H1)) h = i;
         if (x->tag == WN_TAG_H1) break;
     }

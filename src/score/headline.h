@@ -22,6 +22,11 @@ size_t wn_words_shared(const uint64_t *a, size_t na, const uint64_t *b, size_t n
 typedef struct wn_title {
     const uint64_t *words;
     size_t nwords;
+    /* the title's parts between spaced separators ("Headline - Site |
+     * Section"): part k's words end at words[seg_end[k]] */
+    uint8_t nseg;
+    uint8_t seg_end[8];
+    uint8_t site_first; /* the first part is the site's name (its host, og:site_name) */
     char lower[512];   /* the title, case-folded as the page text, spaces collapsed */
     size_t len;
 } wn_title;
@@ -32,8 +37,18 @@ int wn_title_init(const winnow_doc *d, uint64_t *words, wn_title *tt);
 /* Whether unit i's words are (nearly all) the title's and cover
  * TITLE_COVER of it (or it is a heading carrying three or more of them). */
 int wn_title_like(const winnow_doc *d, uint32_t i, const wn_title *tt);
+/* Whether href names the page itself (a post's permalinked headline);
+ * url is the page's (canonical, og:url, else the caller's; NULL: none). */
+int wn_same_page(const char *href, const char *url);
+/* Whether element i's text is mostly one link to the page itself or a
+ * place on it: a post's permalinked headline (<h1><a href=THIS-PAGE>,
+ * rel=bookmark), a section heading linking its own anchor (<h2><a
+ * href=#intro>). Such a link names the page; it leads nowhere else. With
+ * bookmark, rel=bookmark says so too (themes put it on any post title,
+ * another site's too: only for a heading that also matches the title). */
+int wn_self_linked(const winnow_doc *d, uint32_t i, int bookmark);
 /* The page's title heading: the first title-like <h1> (else <h2>/<h3>),
- * not a link; WN_NONE when the page has none. */
+ * not a link to another page; WN_NONE when the page has none. */
 uint32_t wn_title_heading(const winnow_doc *d);
 
 #endif

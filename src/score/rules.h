@@ -189,6 +189,20 @@
       "a unit is the headline when this share of its words are the <title>'s and they cover TITLE_COVER of it "     \
       "(or it is a heading carrying 3 or more of them)")                                                             \
     X(TITLE_COVER, 0.5f, 2.0f, "select", "share of the <title>'s words a headline must carry")                      \
+    X(HEADLINE_LINK_BOX, 1.0f, 0.0f, "select",                                                                       \
+      "before the content block a unit that is mostly links inside a <nav> or the page's own <header> (the "       \
+      "site's name linking its home page) is no headline however well it matches <title>; one linking the page "   \
+      "itself is")                                                                                                 \
+    X(TITLE_PART_COVER, 0.8f, 0.0f, "select",                                                                       \
+      "a heading (<h1>-<h3>, a title name) of two or more words covering this share of one part of the <title> "     \
+      "(its parts split by spaced separators: 'Il forno - Diario di Valle') is the headline, though the site's "   \
+      "part makes it short of TITLE_COVER of the whole")                                                          \
+    X(TITLE_BREADCRUMB, 1.0f, 0.0f, "select",                                                                       \
+      "a breadcrumb trail (a closing guillemet or angle with no opening one, a spaced '>') is never the headline: "  \
+      "its words are the <title>'s site and section part")                                                        \
+    X(TITLE_MIN_CHARS, 4.0f, 8.0f, "select",                                                                         \
+      "least characters (not counting spaces) of a headline of two or more words (\"PhD life\", \"Über uns\"); "    \
+      "a one-word unit must be a part of a title written without spaces")                                         \
     X(HEADLINE_INSIDE_TEXT, 200.0f, 1e30f, "select",                                                                 \
       "a unit inside the content block matching the <title> is its headline only before this many characters of "  \
       "kept running text; after them it is a section's heading repeating the title when an <h1> before the block " \
@@ -256,6 +270,10 @@
       "a page showing at least this many teasers (a heading of TEASER_HEADLINE_WORDS linking to another page over "  \
       "a summary of TEASER_MIN_SUMMARY..TEASER_MAX_SUMMARY characters) whose content block is one of them, its "     \
       "summary alone, is a listing page: no main content (a section front, a tag page), not one story's teaser")    \
+    X(SELF_LINK_HEADING, 1.0f, 0.0f, "select",                                                                      \
+      "a heading that is one link to the page itself or to a place on it (the page's URL path, rel=bookmark, "      \
+      "#anchor; not the site's root) is a heading, not a link away: inside the content it stays, and it can be "    \
+      "the page's headline and title heading (a permalinked post title, a section heading linking its anchor)")    \
     X(FRAME_MAX_SHARE, 0.5f, 0.0f, "select",                                                                        \
       "a block inside the page's own <header> or <footer> (role banner or contentinfo; not an <article>'s or "     \
       "<main>'s) is never the content block while that landmark holds less than this share of the page's text: "   \

@@ -81,31 +81,6 @@ static uint32_t text_after(const wn_dom *dom, const wn_stats *st, uint32_t h)
     return WN_NONE;
 }
 
-/* The path of URL u: past "scheme://host" when it has them, up to a query
- * or fragment, without a final '/'; its length in *n. */
-static const char *url_path(const char *u, size_t *n)
-{
-    const char *p = strstr(u, "://");
-    if (p) p = strchr(p + 3, '/');
-    else if (u[0] == '/' && u[1] == '/') p = strchr(u + 2, '/');
-    else p = u;
-    if (!p) p = "";
-    size_t len = strcspn(p, "?#");
-    while (len > 0 && p[len - 1] == '/') len--;
-    *n = len;
-    return p;
-}
-
-/* Whether href names the page itself (a post's permalinked headline);
- * url is the page's (canonical, og:url, else the caller's). */
-static int same_page(const char *href, const char *url)
-{
-    if (!url || !*url) return 0;
-    size_t a, b;
-    const char *pa = url_path(href, &a), *pb = url_path(url, &b);
-    return a == b && memcmp(pa, pb, a) == 0;
-}
-
 /* Whether element h is a teaser's headline: a heading of several words,
  * most of it one link to another page, not the page's title. */
 static int teaser_headline(const winnow_doc *d, uint32_t h, const wn_title *tt)
@@ -124,7 +99,7 @@ static int teaser_headline(const winnow_doc *d, uint32_t h, const wn_title *tt)
     if (a == WN_NONE) return 0;
     const char *href = wn_node_attr(dom, &dom->nodes[a], "href", NULL);
     if (!href || !href[0] || href[0] == '#') return 0;
-    if (same_page(href, d->meta.field[WINNOW_META_URL])) return 0;
+    if (wn_same_page(href, d->meta.field[WINNOW_META_URL])) return 0;
     return !(tt && wn_title_like(d, h, tt));
 }
 

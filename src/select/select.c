@@ -20,10 +20,12 @@ static int unit_keepable(const winnow_doc *d, const wn_page_scores *ps, uint32_t
     /* short plain fragments inside the content (subheadings, table cells,
      * captions) stay; link lists do not */
     if ((float)o->link_chars <= WN_RULE(d, KEEP_FRAGMENT_MAX_LINKS) * (float)o->chars) return KEEP_FRAGMENT;
-    /* a table is data: a cell that is a link (a film title, an infobox
-     * value) stays when its table is not mostly links */
     const wn_dom *dom = &d->dom;
     unsigned tag = dom->nodes[u].tag;
+    /* a heading that links the page itself or its own anchor */
+    if (wn_tag_has(tag, WN_TF_HEADING) && wn_self_linked(d, u, 0)) return KEEP_FRAGMENT;
+    /* a table is data: a cell that is a link (a film title, an infobox
+     * value) stays when its table is not mostly links */
     if (tag != WN_TAG_TD && tag != WN_TAG_TH) return 0;
     uint32_t t = dom->nodes[u].parent;
     for (int up = 0; t != WN_NONE && t != 0 && dom->nodes[t].tag != WN_TAG_TABLE && up < 3; up++) t = dom->nodes[t].parent;
@@ -248,6 +250,23 @@ static uint32_t near_headline(const winnow_doc *d, uint32_t container, const lea
     return WN_NONE;
 }
 
+/* Whether node i lies in a <nav> (role=navigation) or the page's own
+ * <header> (role=banner), not an <article>'s or <main>'s. */
+static int in_site_bar(const winnow_doc *d, uint32_t i)
+{
+    const wn_dom *dom = &d->dom;
+    for (uint32_t a = i; a != WN_NONE && a != 0; a = dom->nodes[a].parent) {
+        const wn_node *x = &dom->nodes[a];
+        if (x->tag == WN_TAG_ARTICLE || x->tag == WN_TAG_MAIN) return 0;
+        if (x->tag == WN_TAG_NAV || x->tag == WN_TAG_HEADER) return 1;
+        if (x->attr_count) {
+            const char *role = wn_node_attr(dom, x, "role", NULL);
+            if (role && (!strcasecmp(role, "navigation") || !strcasecmp(role, "banner"))) return 1;
+        }
+    }
+    return 0;
+}
+
 /* The page's headline: the nearest text before the content block whose
  * words are the document title's (<title> usually adds the site's name,
  * so the unit's words must be in the title, not the reverse); failing
@@ -312,6 +331,11 @@ uint32_t wn_find_headline(const winnow_doc *d, uint32_t container)
                 continue;
             }
             looked++;
+            /* a box of links in the site's navigation or header (its
+             * name linking its home page) is no headline */
+            if (s->link_chars * 2 > s->chars && WN_RULE(d, HEADLINE_LINK_BOX) > 0.0f && in_site_bar(d, i) &&
+                !wn_self_linked(d, i, 1))
+                continue;
             if (wn_title_like(d, i, &tt)) return i;
         }
         if (inline_h != WN_NONE) return inline_h;
@@ -322,7 +346,7 @@ uint32_t wn_find_headline(const winnow_doc *d, uint32_t container)
         if (x->tag != WN_TAG_H1 || (x->flags & WN_NF_HIDDEN)) continue;
         if (i + x->size > container) continue; /* an ancestor of the container */
         const wn_stats *s = &st[i];
-        if (s->chars < 10 || s->chars > 400 || s->link_chars * 2 > s->chars) continue;
+        if (s->chars < 10 || s->chars > 400 || (s->link_chars * 2 > s->chars && !wn_self_linked(d, i, 1))) continue;
         best = i;
     }
     /* the last <h1> when it reads as the block's headline, else a line

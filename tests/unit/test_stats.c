@@ -385,10 +385,34 @@ static void test_title_words_folded(void)
     CHECK(na == nb && wn_words_shared(a, na, b, nb) == na);
 }
 
+/* typographic quotes, dashes and the pilcrow are no part of a word: the
+ * same headline written with curly, low or straight quotes is the same
+ * words; guillemets stay words (a breadcrumb's separator) */
+static void test_title_words_punctuation(void)
+{
+    uint64_t a[16], b[16], c[16], e[16];
+    const char *curly = "\xe2\x80\x9cReal Housewives\xe2\x80\x9d won\xe2\x80\x99t \xe2\x80\x93 NYPOST";
+    const char *low = "\xe2\x80\x9eReal Housewives\xe2\x80\x9c won't - NYPOST";
+    const char *plain = "'Real Housewives' won't NYPOST";
+    size_t na = wn_words_of(curly, strlen(curly), a, 16), nb = wn_words_of(low, strlen(low), b, 16);
+    size_t nc = wn_words_of(plain, strlen(plain), c, 16);
+    CHECK(na == 5 && nb == 5 && nc == 5);
+    CHECK(wn_words_shared(a, na, c, nc) == 5 && wn_words_shared(b, nb, c, nc) == 5);
+    const char *pilcrow = "Lexical analysis\xc2\xb6";
+    const char *bare = "lexical analysis";
+    na = wn_words_of(pilcrow, strlen(pilcrow), a, 16);
+    nb = wn_words_of(bare, strlen(bare), b, 16);
+    CHECK(na == 2 && wn_words_shared(a, na, b, nb) == 2);
+    const char *crumb = "Docs \xc2\xbb Library";
+    size_t ne = wn_words_of(crumb, strlen(crumb), e, 16);
+    CHECK(ne == 3);
+}
+
 int main(void)
 {
     RUN(test_title_words_ellipsis);
     RUN(test_title_words_folded);
+    RUN(test_title_words_punctuation);
     RUN(test_counts);
     RUN(test_unicode_words);
     RUN(test_links_and_images);
