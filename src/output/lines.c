@@ -45,8 +45,10 @@ static size_t text_start(const lines *L) { return L->cell_depth ? L->cell_start 
 static void put_line(lines *L)
 {
     if (L->line.oom) L->out->oom = 1;
-    /* trim trailing spaces */
-    while (L->line.len && L->line.data[L->line.len - 1] == ' ') L->line.len--;
+    /* trim trailing spaces, and the line breaks of a <pre> whose text was
+     * left out (a gutter of line numbers leaves its <br>s) */
+    while (L->line.len && (L->line.data[L->line.len - 1] == ' ' || L->line.data[L->line.len - 1] == '\n'))
+        L->line.len--;
     if (L->line.len == 0) { L->prefix[0] = '\0'; return; }
     if (L->markdown && L->blank_before && L->out->len) wn_buf_putc(L->out, '\n');
     if (L->markdown) {

@@ -177,6 +177,10 @@
     X(JOIN_SHARE, 0.2f, 1e30f, "select",                                                                             \
       "a sibling of the best block scoring this share of its score joins it (an article split by an ad or figure)") \
     X(JOIN_MIN_VALUE, 40.0f, 1e30f, "select", "the least score with which a sibling joins the best block")          \
+    X(CODE_BLOCK_PROSE, 40.0f, 0.0f, "select",                                                                       \
+      "a code sample (<pre>, <code>, a highlighter's wrapper) found as the best block yields to the nearest "       \
+      "ancestor, up to four levels, holding this much running-text value beside it (about eight words): the post " \
+      "around its code, whose short paragraphs and lists score under the sample")                                 \
     X(JOIN_SECTIONS, 1.0f, 0.0f, "select",                                                                           \
       "when no sibling joins, an article split into sections each wrapped more than once (the best block is the "  \
       "inner wrapper of one; the outer wrappers add nothing but links) is joined at the sections' level: siblings of the same tag and class as its outermost "\
@@ -218,6 +222,9 @@
     X(NEAR_HEADLINE_SHARED, 2.0f, 1e9f, "select",                                                                   \
       "word stems (words of four letters or more, by their first five) a line before the content block shares "    \
       "with its first lines to be its headline: a story's lead repeats its headline's words, a section name's not") \
+    X(LINE_GUTTER, 1.0f, 0.0f, "select",                                                                            \
+      "a table cell of line numbers (1, 2, ... N, one a line) beside a cell of code in the same row is a code "     \
+      "highlighter's gutter, no text of the page")                                                                 \
     X(END_PLUG_MAX_CHARS, 300.0f, 0.0f, "select",                                                                  \
       "the last lines kept in the content block (up to three) of at most this many characters with links to "    \
       "social network profiles are plugs (follow us, follow the author), dropped; a link to one post (a quoted "   \
