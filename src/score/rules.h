@@ -177,6 +177,10 @@
     X(JOIN_SHARE, 0.2f, 1e30f, "select",                                                                             \
       "a sibling of the best block scoring this share of its score joins it (an article split by an ad or figure)") \
     X(JOIN_MIN_VALUE, 40.0f, 1e30f, "select", "the least score with which a sibling joins the best block")          \
+    X(THREAD_MIN_RECORDS, 2.0f, 1e30f, "select",                                                                   \
+      "a best block inside one of at least this many sibling records of one shape, most opening with a short "      \
+      "line that dates it (a post's author and date), with less running text before them than in the first, is "   \
+      "one post of a forum thread: the thread's posts are kept, all of them")                                     \
     X(CODE_BLOCK_PROSE, 40.0f, 0.0f, "select",                                                                       \
       "a code sample (<pre>, <code>, a highlighter's wrapper) found as the best block yields to the nearest "       \
       "ancestor, up to four levels, holding this much running-text value beside it (about eight words): the post " \

@@ -24,6 +24,7 @@
     X(ANCHORED, "anchored", "ANCHOR_SHARE", 'C',                                                                  \
       "running text of the headline's article, which replaced a best block outside it or holding other articles") \
     X(JOINED, "joined", "JOIN_SHARE", 'C', "a sibling of the best block that scores JOIN_SHARE of it joined it")  \
+    X(THREAD, "thread-post", "THREAD_MIN_RECORDS", 'C', "a post of the forum thread the best block belongs to")     \
     X(JOINED_SECTIONS, "joined-sections", "JOIN_SECTIONS", 'C',                                                   \
       "a section of the same shape as the best block's outermost wrapper joined it")                              \
     X(FRAGMENT_KEPT, "fragment-in-block", "KEEP_FRAGMENT_MAX_LINKS", 'C',                                         \
