@@ -13,6 +13,29 @@ enum { KEEP_RUNNING = 1, KEEP_FRAGMENT = 2, KEEP_CELL = 3 };
 
 static int code_block(const winnow_doc *d, uint32_t b);
 
+/* Whether unit u's text ends a sentence: a stop (". ! ?", CJK's full
+ * stops), maybe inside closing quotes or brackets; a ticker line "CPI
+ * +0.5% On Month" or a label "References:" does not. */
+static int ends_sentence_unit(const winnow_doc *d, uint32_t u)
+{
+    const char *t = d->page_text.text + d->stats[u].nt_begin;
+    size_t n = d->stats[u].nt_end - d->stats[u].nt_begin;
+    while (n) {
+        unsigned char c = (unsigned char)t[n - 1];
+        if (c == ' ' || c == '"' || c == '\'' || c == ')' || c == ']') { n--; continue; }
+        /* closing curly quotes U+201D, U+2019 and the guillemet U+00BB */
+        if (n >= 3 && (unsigned char)t[n - 3] == 0xE2 && (unsigned char)t[n - 2] == 0x80 && (c == 0x9D || c == 0x99)) { n -= 3; continue; }
+        if (n >= 2 && (unsigned char)t[n - 2] == 0xC2 && c == 0xBB) { n -= 2; continue; }
+        break;
+    }
+    if (!n) return 0;
+    unsigned char c = (unsigned char)t[n - 1];
+    if (c == '.' || c == '!' || c == '?') return 1;
+    /* U+3002, U+FF01, U+FF1F */
+    return n >= 3 && (((unsigned char)t[n - 3] == 0xE3 && (unsigned char)t[n - 2] == 0x80 && c == 0x82) ||
+                      ((unsigned char)t[n - 3] == 0xEF && (unsigned char)t[n - 2] == 0xBC && (c == 0x81 || c == 0x9F)));
+}
+
 static int unit_keepable(const winnow_doc *d, const wn_page_scores *ps, uint32_t u)
 {
     const wn_unit_stats *o = &ps->own[u];
@@ -26,6 +49,11 @@ static int unit_keepable(const winnow_doc *d, const wn_page_scores *ps, uint32_t
     unsigned tag = dom->nodes[u].tag;
     /* a heading that links the page itself or its own anchor */
     if (wn_tag_has(tag, WN_TF_HEADING) && wn_self_linked(d, u, 0)) return KEEP_FRAGMENT;
+    /* a sentence around one link ("On Saturday the director told Bild
+     * that ...", "Download: <a>the installer</a>."): one link is no list */
+    if (d->stats[u].links == 1 && o->stops > 0 && !wn_tag_has(tag, WN_TF_HEADING) &&
+        (float)(o->chars - o->link_chars) >= WN_RULE(d, ONE_LINK_PLAIN_CHARS) && ends_sentence_unit(d, u))
+        return KEEP_FRAGMENT;
     /* a table is data: a cell that is a link (a film title, an infobox
      * value) stays when its table is not mostly links */
     if (tag != WN_TAG_TD && tag != WN_TAG_TH) return 0;
