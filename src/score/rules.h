@@ -208,6 +208,10 @@
       "a heading (<h1>-<h3>, a title name) of two or more words covering this share of one part of the <title> "     \
       "(its parts split by spaced separators: 'Il forno - Diario di Valle') is the headline, though the site's "   \
       "part makes it short of TITLE_COVER of the whole")                                                          \
+    X(HEADLINE_NOT_CAPTION, 1.0f, 0.0f, "select",                                                                   \
+      "a photo's caption (in a <figcaption> or <figure>) or a byline ('by ...', in the byline words of "           \
+      "BYLINE_MAX_WORDS) is never the headline, however well its words match <title> (a recipe's picture "        \
+      "captioned with its name, a book's authors named in its title)")                                            \
     X(TITLE_BREADCRUMB, 1.0f, 0.0f, "select",                                                                       \
       "a breadcrumb trail (a closing guillemet or angle with no opening one, a spaced '>') is never the headline: "  \
       "its words are the <title>'s site and section part")                                                        \

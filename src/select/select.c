@@ -12,6 +12,7 @@
 enum { KEEP_RUNNING = 1, KEEP_FRAGMENT = 2, KEEP_CELL = 3 };
 
 static int code_block(const winnow_doc *d, uint32_t b);
+static int byline_like(const winnow_doc *d, const char *t, size_t n);
 
 /* Whether unit u's text ends a sentence: a stop (". ! ?", CJK's full
  * stops), maybe inside closing quotes or brackets; a ticker line "CPI
@@ -297,6 +298,21 @@ static int in_site_bar(const winnow_doc *d, uint32_t i)
     return 0;
 }
 
+/* Whether unit i, though its words are the title's, is no headline: a
+ * photo's caption (in a <figcaption> or <figure>: a recipe's picture
+ * captioned with its name) or a byline ("by Mary Pope Osborne": a book's
+ * <title> names its authors). */
+static int headline_unfit(const winnow_doc *d, uint32_t i)
+{
+    if (WN_RULE(d, HEADLINE_NOT_CAPTION) <= 0.0f) return 0;
+    const wn_dom *dom = &d->dom;
+    uint32_t a = i;
+    for (int up = 0; up < 4 && a != WN_NONE && a != 0; up++, a = dom->nodes[a].parent)
+        if (dom->nodes[a].tag == WN_TAG_FIGCAPTION || dom->nodes[a].tag == WN_TAG_FIGURE) return 1;
+    const wn_stats *s = &d->stats[i];
+    return byline_like(d, d->page_text.text + s->nt_begin, s->nt_end - s->nt_begin);
+}
+
 /* The page's headline: the nearest text before the content block whose
  * words are the document title's (<title> usually adds the site's name,
  * so the unit's words must be in the title, not the reverse); failing
@@ -320,7 +336,7 @@ uint32_t wn_find_headline(const winnow_doc *d, uint32_t container)
             /* only kept units use up the budget: a wrapper's navigation
              * or share links may come before the headline */
             scanned++;
-            if (wn_title_like(d, i, &tt)) {
+            if (wn_title_like(d, i, &tt) && !headline_unfit(d, i)) {
                 /* under the story's first paragraphs a heading that
                  * repeats the title is a section's ("How to make it")
                  * when an <h1> before the block is the headline */
@@ -366,7 +382,7 @@ uint32_t wn_find_headline(const winnow_doc *d, uint32_t container)
             if (s->link_chars * 2 > s->chars && WN_RULE(d, HEADLINE_LINK_BOX) > 0.0f && in_site_bar(d, i) &&
                 !wn_self_linked(d, i, 1))
                 continue;
-            if (wn_title_like(d, i, &tt)) return i;
+            if (wn_title_like(d, i, &tt) && !headline_unfit(d, i)) return i;
         }
         if (inline_h != WN_NONE) return inline_h;
     }
