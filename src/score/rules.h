@@ -233,6 +233,10 @@
     X(NEAR_HEADLINE_SHARED, 2.0f, 1e9f, "select",                                                                   \
       "word stems (words of four letters or more, by their first five) a line before the content block shares "    \
       "with its first lines to be its headline: a story's lead repeats its headline's words, a section name's not") \
+    X(LIST_LABEL_MAX_CHARS, 60.0f, 0.0f, "select",                                                                  \
+      "a kept line of at most this many characters, without a stop and not itself links, whose next element with " \
+      "text is a list of links left out whole, is that list's label ('TODAY'S HOT TOPICS', 'More from ...'): it "  \
+      "goes with the list")                                                                                        \
     X(LINE_GUTTER, 1.0f, 0.0f, "select",                                                                            \
       "a table cell of line numbers (1, 2, ... N, one a line) beside a cell of code in the same row is a code "     \
       "highlighter's gutter, no text of the page")                                                                 \

@@ -59,6 +59,7 @@
       "a short label and the lines of links after it closing the content block: a related-stories list")         \
     X(END_LABEL, "end-label", "END_LABEL_ORPHAN", 'L',                                                            \
       "a short label ending in a colon that closes the content block with nothing kept after it (\"Related:\")") \
+    X(LIST_LABEL, "list-label", "LIST_LABEL_MAX_CHARS", 'B', "the label of a list of links left out")              \
     X(LINE_GUTTER, "line-gutter", "LINE_GUTTER", 'B', "a column of line numbers beside a code sample")             \
     X(DATELINE, "dateline", "DATELINE_MAX_CHARS", 'T', "a line that only dates the article, above its text")       \
     X(CLASSIFIER, "classifier", "CLASSIFIER_WEIGHT", 'T',                                                         \

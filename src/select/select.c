@@ -753,6 +753,54 @@ static void drop_line_gutters(winnow_doc *d, uint32_t block)
     }
 }
 
+/* A label over a list left out ("TODAY'S HOT TOPICS", "More from
+ * Newsweek", "Các bài cùng chủ đề ..."): a short kept unit without a stop
+ * and not itself links, whose next element with text (its own, or its
+ * wrapper's) is a list of links of which nothing was kept, goes with the
+ * list (LIST_LABEL_MAX_CHARS). */
+static void drop_list_labels(winnow_doc *d, const wn_page_scores *ps, uint32_t block)
+{
+    const wn_dom *dom = &d->dom;
+    wn_labels *lb = &d->labels;
+    const float max = WN_RULE(d, LIST_LABEL_MAX_CHARS);
+    if (max <= 0.0f) return;
+    const uint32_t end = block + dom->nodes[block].size;
+    for (uint32_t u = block + 1; u < end; u++) {
+        if (lb->unit[u] != u || !lb->keep[u] || dom->nodes[u].tag == WN_TAG_TEXT) continue;
+        const wn_unit_stats *o = &ps->own[u];
+        if (o->chars == 0 || (float)o->chars > max || o->stops || 2 * o->link_chars > o->chars) continue;
+        if (d->stats[u].chars != o->chars) continue; /* a label holds no other unit */
+        if ((float)o->words > WN_RULE(d, END_LIST_LABEL_WORDS)) continue; /* a few words: a label, not an item */
+        /* a heading names its section, a cell its row: they stay */
+        unsigned tag = dom->nodes[u].tag;
+        if (wn_tag_has(tag, WN_TF_HEADING) || tag == WN_TAG_TD || tag == WN_TAG_TH) continue;
+        /* the next element with text after it, or after its wrapper */
+        uint32_t at = u, next = WN_NONE;
+        for (int up = 0; up < 3 && next == WN_NONE && at != WN_NONE && at != block; up++) {
+            for (uint32_t c = dom->nodes[at].next_sibling; c != WN_NONE; c = dom->nodes[c].next_sibling)
+                if (d->stats[c].chars) { next = c; break; }
+            if (next == WN_NONE) {
+                uint32_t p = dom->nodes[at].parent;
+                if (p == WN_NONE || d->stats[p].chars != d->stats[at].chars) break;
+                at = p;
+            }
+        }
+        /* a list: a block of two or more links, no picture or player (a
+         * "Watch:" line over a video stays) */
+        if (next == WN_NONE || !wn_tag_has(dom->nodes[next].tag, WN_TF_BREAK)) continue;
+        if (2 * d->stats[next].link_chars <= d->stats[next].chars || d->stats[next].images)
+            continue;
+        int media = 0;
+        for (uint32_t i = next; i < next + dom->nodes[next].size && !media; i++) media = (dom->nodes[i].flags & WN_NF_MEDIA) != 0;
+        if (media) continue;
+        int kept = 0;
+        for (uint32_t i = next; i < next + dom->nodes[next].size && !kept; i++) kept = lb->unit[i] == i && lb->keep[i];
+        if (kept) continue;
+        lb->keep[u] = 0;
+        if (d->explain) d->explain->sel_why[u] = WN_WHY_LIST_LABEL;
+    }
+}
+
 static void drop_lead_datelines(winnow_doc *d, const wn_page_scores *ps, uint32_t block)
 {
     const float max_chars = WN_RULE(d, DATELINE_MAX_CHARS);
@@ -1256,6 +1304,7 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
         drop_end_lists(d, ps, lb->container);
         drop_lead_datelines(d, ps, lb->container);
         drop_line_gutters(d, lb->container);
+        drop_list_labels(d, ps, lb->container);
     }
     lb->teasers = 0;
     if (best != WN_NONE && (lb->teasers = wn_listing_teasers(d, ps)) > 0) {
