@@ -21,6 +21,8 @@ enum {
     WN_NF_FLAT   = 1 << 3,   /* text of elements past the node budget: '\n' ends a block's line */
     WN_NF_MEDIA  = 1 << 4,   /* held a player or an embedded frame (<iframe>, <video>, <audio>,
                               * <embed>, <canvas>), dropped at build: a reader sees one there */
+    WN_NF_GLYPH  = 1 << 5,   /* a heading's anchor glyph ("#", a pilcrow) and its text: hidden
+                              * too, and left out of every rendering, the full text's too */
 };
 
 typedef struct wn_attr {

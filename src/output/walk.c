@@ -23,7 +23,11 @@ static void walk_range(const winnow_doc *d, uint32_t root, const wn_walk_cb *cb,
         }
         const wn_node *x = &dom->nodes[i];
         if (x->tag == WN_TAG_TEXT) {
-            if ((all || d->labels.keep[i]) && cb->text) cb->text(ctx, d, i);
+            if ((all || d->labels.keep[i]) && !(x->flags & WN_NF_GLYPH) && cb->text) cb->text(ctx, d, i);
+            continue;
+        }
+        if (x->flags & WN_NF_GLYPH) { /* an anchor glyph, its markup too */
+            i += x->size - 1;
             continue;
         }
         if (cb->enter) cb->enter(ctx, d, i);

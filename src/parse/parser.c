@@ -1188,6 +1188,46 @@ static wn_parse_status build_dom_from(build_ctx *b, const char *src, size_t srcl
     return build_end(b);
 }
 
+/* A heading's anchor glyph: a link to a place on the page whose text is
+ * one symbol and no letter or digit ("#", "\u00B6", "\u00A7", a link
+ * emoji), which documentation and blog generators put beside every
+ * heading for copying its address. Not on the page's text: hidden. */
+static void hide_anchor_glyphs(wn_dom *dom)
+{
+    for (uint32_t i = 0; i < dom->count; i++) {
+        wn_node *x = &dom->nodes[i];
+        if (x->tag != WN_TAG_A || !(x->flags & WN_NF_LINK) || (x->flags & WN_NF_HIDDEN)) continue;
+        const char *href = wn_node_attr(dom, x, "href", NULL);
+        if (!href || href[0] != '#' || !href[1]) continue;
+        size_t symbol = 0;
+        int other = 0;
+        for (uint32_t k = i + 1; k < i + x->size && !other; k++) {
+            const wn_node *y = &dom->nodes[k];
+            if (y->tag != WN_TAG_TEXT) continue;
+            const unsigned char *t = (const unsigned char *)dom->text + y->text_begin;
+            for (uint32_t j = 0; j < y->text_len && !other;) {
+                unsigned c = t[j];
+                if (c == ' ' || c == '\t' || c == '\n' || c == '\r') { j++; continue; }
+                if (c == 0xC2 && j + 1 < y->text_len && t[j + 1] == 0xA0) { j += 2; continue; }
+                if (c < 0x80) {
+                    if ((c | 0x20) - 'a' < 26u || c - '0' < 10u) other = 1;
+                    symbol++;
+                    j++;
+                    continue;
+                }
+                /* Latin-1 symbols, general punctuation and symbols,
+                 * emoji; any other script is a word */
+                size_t m = c == 0xC2 ? 2 : c == 0xE2 ? 3 : c == 0xF0 && j + 1 < y->text_len && t[j + 1] == 0x9F ? 4 : 0;
+                if (!m) other = 1;
+                symbol += m;
+                j += m ? (uint32_t)m : 1;
+            }
+        }
+        if (other || symbol == 0 || symbol > 4) continue;
+        for (uint32_t k = i; k < i + x->size; k++) dom->nodes[k].flags |= WN_NF_HIDDEN | WN_NF_GLYPH;
+    }
+}
+
 static wn_parse_status parse(wn_parser *p, const char *utf8, size_t len, wn_arena *arena, wn_dom *dom,
                              int build_dom, wn_dom_store *store)
 {
@@ -1244,6 +1284,7 @@ static wn_parse_status parse(wn_parser *p, const char *utf8, size_t len, wn_aren
             /* a copied element changed after all: the page again, whole */
             if (r == BUILD_REDO) r = build_dom_from(&b, src, srclen, SIZE_MAX);
             rc = r == BUILD_REDO ? WN_PARSE_FAILED : (wn_parse_status)r;
+            if (rc == WN_PARSE_OK) hide_anchor_glyphs(dom);
         }
         free(b.open);
         free(b.pinned);
