@@ -172,8 +172,9 @@
       "inside the content block a unit without running text (a subheading, a cell, a caption) stays unless more "   \
       "than this share of it is links")                                                                               \
     X(ONE_LINK_PLAIN_CHARS, 15.0f, 1e30f, "select",                                                                  \
-      "inside the content block a unit that is a sentence (it ends with a stop) around a single link stays, "     \
-      "though mostly link, when this many of its characters are not the link's: one link is no link list")        \
+      "inside the content block a unit that is a sentence (it ends with a stop, or its link shows an address: a "  \
+      "URL, a mail address) around a single link stays, though mostly link, when this many of its characters "    \
+      "are not the link's: one link is no link list")                                                            \
     X(TABLE_CELL_MAX_LINKS, 0.5f, -1.0f, "select",                                                                   \
       "inside the content block a table cell that is a link (a film title, an infobox value) stays when no more "   \
       "than this share of its table's text is links: a table is data, not a menu")                                  \

@@ -37,6 +37,25 @@ static int ends_sentence_unit(const winnow_doc *d, uint32_t u)
                       ((unsigned char)t[n - 3] == 0xEF && (unsigned char)t[n - 2] == 0xBC && (c == 0x81 || c == 0x9F)));
 }
 
+/* Whether the one link in unit u shows an address as its text (a URL, a
+ * mail address): written out by the author as part of the sentence, not a
+ * way through the site. */
+static int address_link(const winnow_doc *d, uint32_t u)
+{
+    const wn_dom *dom = &d->dom;
+    for (uint32_t i = u; i < u + dom->nodes[u].size; i++) {
+        if (dom->nodes[i].tag != WN_TAG_A || !(dom->nodes[i].flags & WN_NF_LINK)) continue;
+        const char *t = d->page_text.text + d->stats[i].nt_begin;
+        size_t n = d->stats[i].nt_end - d->stats[i].nt_begin;
+        while (n && *t == ' ') { t++; n--; }
+        while (n && t[n - 1] == ' ') n--;
+        if (n < 6 || memchr(t, ' ', n)) return 0;
+        return memmem(t, n, "://", 3) != NULL || (n > 4 && memcmp(t, "www.", 4) == 0) ||
+               (memchr(t, '@', n) != NULL && memchr(t, '.', n) != NULL);
+    }
+    return 0;
+}
+
 static int unit_keepable(const winnow_doc *d, const wn_page_scores *ps, uint32_t u)
 {
     const wn_unit_stats *o = &ps->own[u];
@@ -51,9 +70,11 @@ static int unit_keepable(const winnow_doc *d, const wn_page_scores *ps, uint32_t
     /* a heading that links the page itself or its own anchor */
     if (wn_tag_has(tag, WN_TF_HEADING) && wn_self_linked(d, u, 0)) return KEEP_FRAGMENT;
     /* a sentence around one link ("On Saturday the director told Bild
-     * that ...", "Download: <a>the installer</a>."): one link is no list */
+     * that ...", "Download: <a>the installer</a>.", "It is explained
+     * here: <a>https://...</a>"): one link is no list */
     if (d->stats[u].links == 1 && o->stops > 0 && !wn_tag_has(tag, WN_TF_HEADING) &&
-        (float)(o->chars - o->link_chars) >= WN_RULE(d, ONE_LINK_PLAIN_CHARS) && ends_sentence_unit(d, u))
+        (float)(o->chars - o->link_chars) >= WN_RULE(d, ONE_LINK_PLAIN_CHARS) &&
+        (ends_sentence_unit(d, u) || address_link(d, u)))
         return KEEP_FRAGMENT;
     /* a table is data: a cell that is a link (a film title, an infobox
      * value) stays when its table is not mostly links */
