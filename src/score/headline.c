@@ -75,22 +75,27 @@ size_t wn_stems_of(const char *s, size_t n, uint64_t *out, size_t cap) { return 
 /* A unit of one "word" (CJK text has no spaces: "Docker常用命令") is the
  * headline when its text is a part of the title making up at least a third
  * of it. */
-static int title_part(const winnow_doc *d, uint32_t i, const wn_title *tt)
+static int title_part_of(const winnow_doc *d, uint32_t i, const char *lower, size_t len)
 {
     const wn_stats *s = &d->stats[i];
     const char *u = d->page_text.text + s->nt_begin;
     size_t n = s->nt_end - s->nt_begin;
     while (n && u[0] == ' ') { u++; n--; }
     while (n && u[n - 1] == ' ') n--;
-    if (n < 6 || n * 3 < tt->len || n > tt->len) return 0;
+    if (n < 6 || n * 3 < len || n > len) return 0;
     /* only text written without spaces: at least two characters of three
      * UTF-8 bytes (CJK); a one-word Latin unit is a section or tag name */
     int wide = 0;
     for (size_t j = 0; j < n; j++) wide += (unsigned char)u[j] >= 0xE0;
     if (wide < 2) return 0;
-    for (size_t j = 0; j + n <= tt->len; j++)
-        if (tt->lower[j] == u[0] && memcmp(tt->lower + j, u, n) == 0) return 1;
+    for (size_t j = 0; j + n <= len; j++)
+        if (lower[j] == u[0] && memcmp(lower + j, u, n) == 0) return 1;
     return 0;
+}
+
+static int title_part(const winnow_doc *d, uint32_t i, const wn_title *tt)
+{
+    return title_part_of(d, i, tt->lower, tt->len) || (tt->alt_len && title_part_of(d, i, tt->alt_lower, tt->alt_len));
 }
 
 size_t wn_words_shared(const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
@@ -112,10 +117,10 @@ static int breadcrumb_like(const char *t, size_t n)
     return (close2 && !open2) || (close1 && !open1) || memmem(t, n, " > ", 3) != NULL;
 }
 
+static int title_like_main(const winnow_doc *d, uint32_t i, const wn_title *tt, const uint64_t *unit, size_t nu);
+
 int wn_title_like(const winnow_doc *d, uint32_t i, const wn_title *tt)
 {
-    const uint64_t *title = tt->words;
-    size_t nt = tt->nwords;
     const wn_stats *s = &d->stats[i];
     if ((float)s->chars < WN_RULE(d, TITLE_MIN_CHARS) || s->chars > 300) return 0;
     if (WN_RULE(d, TITLE_BREADCRUMB) > 0.0f && breadcrumb_like(d->page_text.text + s->nt_begin, s->nt_end - s->nt_begin))
@@ -124,6 +129,19 @@ int wn_title_like(const winnow_doc *d, uint32_t i, const wn_title *tt)
     size_t nu = wn_words_of(d->page_text.text + s->nt_begin, s->nt_end - s->nt_begin, unit, 64);
     if (nu == 1) return title_part(d, i, tt);
     if (nu < 2 || nu > 40) return 0;
+    if (title_like_main(d, i, tt, unit, nu)) return 1;
+    /* the declared title, when the <title> names only the site */
+    if (tt->nalt < 2) return 0;
+    size_t shared = wn_words_shared(unit, nu, tt->alt, tt->nalt);
+    return (float)shared >= WN_RULE(d, TITLE_WORD_SHARE) * (float)nu &&
+           (float)shared >= WN_RULE(d, TITLE_COVER) * (float)tt->nalt;
+}
+
+static int title_like_main(const winnow_doc *d, uint32_t i, const wn_title *tt, const uint64_t *unit, size_t nu)
+{
+    const uint64_t *title = tt->words;
+    size_t nt = tt->nwords;
+    const wn_stats *s = &d->stats[i];
     size_t shared = wn_words_shared(unit, nu, title, nt);
     if ((float)shared < WN_RULE(d, TITLE_WORD_SHARE) * (float)nu) return 0;
     if ((float)shared >= WN_RULE(d, TITLE_COVER) * (float)nt) return 1;
@@ -145,6 +163,33 @@ int wn_title_like(const winnow_doc *d, uint32_t i, const wn_title *tt)
 
 /* The document title as words and as folded text; 0 when it has fewer
  * than two words (no evidence). */
+/* s case-folded as the page text is, runs of spaces collapsed, into out
+ * (at most cap bytes); its length. */
+static size_t fold_text(const char *s, char *out, size_t cap)
+{
+    size_t len = 0;
+    int space = 1;
+    const size_t n = strlen(s);
+    for (size_t i = 0; i < n && len + 4 <= cap;) {
+        unsigned char b = (unsigned char)s[i];
+        if (b == ' ' || b == '\t' || b == '\n' || b == '\r') {
+            if (!space) out[len++] = ' ';
+            space = 1;
+            i++;
+            continue;
+        }
+        if (b < 0x80) {
+            out[len++] = (char)tolower(b);
+            i++;
+        } else {
+            len += wn_utf8_put(out + len, wn_fold(wn_utf8_next(s, n, &i)));
+        }
+        space = 0;
+    }
+    while (len && out[len - 1] == ' ') len--;
+    return len;
+}
+
 /* Bytes of a spaced separator between a title's parts at t[i] (" - ",
  * " | ", " \u2013 ", " \u2014 ", " \u00B7 ", " :: ", " / "), 0 if none. */
 static size_t title_separator(const char *t, size_t i, size_t n)
@@ -231,27 +276,20 @@ int wn_title_init(const winnow_doc *d, uint64_t *words, wn_title *tt)
     tt->words = words;
     tt->nwords = nt;
     tt->len = 0;
-    if (nt < 2) return 0;
-    /* the page text is case-folded with runs of spaces collapsed */
-    int space = 1;
-    const size_t tn = strlen(dom->title);
-    for (size_t i = 0; i < tn && tt->len + 4 <= sizeof tt->lower;) {
-        unsigned char b = (unsigned char)dom->title[i];
-        if (b == ' ' || b == '\t' || b == '\n' || b == '\r') {
-            if (!space) tt->lower[tt->len++] = ' ';
-            space = 1;
-            i++;
-            continue;
-        }
-        if (b < 0x80) {
-            tt->lower[tt->len++] = (char)tolower(b);
-            i++;
-        } else {
-            tt->len += wn_utf8_put(tt->lower + tt->len, wn_fold(wn_utf8_next(dom->title, tn, &i)));
-        }
-        space = 0;
+    /* the declared title, when it has words the <title> lacks (the
+     * metadata is read before the selection, not before the scorer) */
+    tt->nalt = 0;
+    tt->alt_len = 0;
+    const char *declared = d->meta.field[WINNOW_META_TITLE];
+    if (declared && *declared && WN_RULE(d, TITLE_DECLARED) > 0.0f) {
+        size_t na = wn_words_of(declared, strlen(declared), tt->alt, sizeof tt->alt / sizeof tt->alt[0]);
+        if (na >= 2 && wn_words_shared(tt->alt, na, words, nt) < na) tt->nalt = na;
+        tt->alt_len = fold_text(declared, tt->alt_lower, sizeof tt->alt_lower);
     }
-    while (tt->len && tt->lower[tt->len - 1] == ' ') tt->len--;
+    if (nt < 2 && tt->nalt < 2 && !tt->alt_len) return 0;
+    tt->len = dom->title ? fold_text(dom->title, tt->lower, sizeof tt->lower) : 0;
+    if (tt->alt_len && tt->len && tt->alt_len <= tt->len && memmem(tt->lower, tt->len, tt->alt_lower, tt->alt_len))
+        tt->alt_len = 0; /* the declared title says nothing the <title> does not */
     return 1;
 }
 

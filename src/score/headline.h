@@ -27,6 +27,12 @@ typedef struct wn_title {
     uint8_t nseg;
     uint8_t seg_end[8];
     uint8_t site_first; /* the first part is the site's name (its host, og:site_name) */
+    /* the page's declared title (og:title, JSON-LD headline) when it has
+     * words the <title> lacks: a <title> that names only the site */
+    uint64_t alt[40];
+    size_t nalt;
+    char alt_lower[256]; /* the declared title folded as the page text, for CJK parts */
+    size_t alt_len;
     char lower[512];   /* the title, case-folded as the page text, spaces collapsed */
     size_t len;
 } wn_title;

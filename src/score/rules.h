@@ -213,6 +213,10 @@
       "a photo's caption (in a <figcaption> or <figure>) or a byline ('by ...', in the byline words of "           \
       "BYLINE_MAX_WORDS) is never the headline, however well its words match <title> (a recipe's picture "        \
       "captioned with its name, a book's authors named in its title)")                                            \
+    X(TITLE_DECLARED, 1.0f, 0.0f, "select",                                                                          \
+      "a unit whose words are the page's declared title (og:title, JSON-LD headline) as TITLE_WORD_SHARE and "     \
+      "TITLE_COVER say is title-like too, when that title has words the <title> lacks (a <title> naming only "    \
+      "the site on every page)")                                                                                  \
     X(TITLE_BREADCRUMB, 1.0f, 0.0f, "select",                                                                       \
       "a breadcrumb trail (a closing guillemet or angle with no opening one, a spaced '>') is never the headline: "  \
       "its words are the <title>'s site and section part")                                                        \
