@@ -185,6 +185,9 @@
       "a best block inside one of at least this many sibling records of one shape, most opening with a short "      \
       "line that dates it (a post's author and date), with less running text before them than in the first, is "   \
       "one post of a forum thread: the thread's posts are kept, all of them")                                     \
+    X(TRAILING_PARAGRAPH, 1.0f, 0.0f, "select",                                                                     \
+      "a <p> of running text ending a sentence right after a content block of three or more kept <p>s joins it: "   \
+      "the HTML5 parser moves a last unclosed <p> out of a <font> that held the story (2000s markup)")            \
     X(CODE_BLOCK_PROSE, 40.0f, 0.0f, "select",                                                                       \
       "a code sample (<pre>, <code>, a highlighter's wrapper) found as the best block yields to the nearest "       \
       "ancestor, up to four levels, holding this much running-text value beside it (about eight words): the post " \

@@ -1308,6 +1308,21 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
         }
         keep_subtree(d, ps, best, best_why);
         if (joined) lb->container = parent;
+        /* a paragraph the parser moved out of the block's end (an
+         * unclosed <p> before </font>: HTML5's repair of 2000s markup) */
+        if (!joined && WN_RULE(d, TRAILING_PARAGRAPH) > 0.0f) {
+            uint32_t nx = dom->nodes[best].next_sibling;
+            while (nx != WN_NONE && dom->nodes[nx].tag == WN_TAG_TEXT && d->stats[nx].chars == 0) nx = dom->nodes[nx].next_sibling;
+            unsigned paras = 0;
+            for (uint32_t c = dom->nodes[best].first_child; c != WN_NONE; c = dom->nodes[c].next_sibling)
+                paras += dom->nodes[c].tag == WN_TAG_P && lb->keep[c];
+            if (nx != WN_NONE && dom->nodes[nx].tag == WN_TAG_P && lb->unit[nx] == nx && lb->value[nx] > 0.0f &&
+                !ps->boiler[nx] && paras >= 3 && ends_sentence_unit(d, nx) &&
+                2 * d->stats[nx].link_chars < d->stats[nx].chars) {
+                keep_subtree(d, ps, nx, WN_WHY_JOINED);
+                lb->container = dom->nodes[best].parent;
+            }
+        }
         /* a forum thread: every post of the run, not the best one */
         uint32_t post = thread_record(d, ps, best);
         if (post != WN_NONE) {
