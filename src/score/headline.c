@@ -112,9 +112,21 @@ size_t wn_words_shared(const uint64_t *a, size_t na, const uint64_t *b, size_t n
  * words are the title's site and section part, never a headline. */
 static int breadcrumb_like(const char *t, size_t n)
 {
-    int open2 = memmem(t, n, "\xC2\xAB", 2) != NULL, close2 = memmem(t, n, "\xC2\xBB", 2) != NULL;
-    int open1 = memmem(t, n, "\xE2\x80\xB9", 3) != NULL, close1 = memmem(t, n, "\xE2\x80\xBA", 3) != NULL;
-    return (close2 && !open2) || (close1 && !open1) || memmem(t, n, " > ", 3) != NULL;
+    /* one pass: the marks' lead bytes are rare in text */
+    int open2 = 0, close2 = 0, open1 = 0, close1 = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)t[i];
+        if (c == '>') {
+            if (i > 0 && i + 1 < n && t[i - 1] == ' ' && t[i + 1] == ' ') return 1;
+        } else if (c == 0xC2 && i + 1 < n) {
+            open2 |= (unsigned char)t[i + 1] == 0xAB;
+            close2 |= (unsigned char)t[i + 1] == 0xBB;
+        } else if (c == 0xE2 && i + 2 < n && (unsigned char)t[i + 1] == 0x80) {
+            open1 |= (unsigned char)t[i + 2] == 0xB9;
+            close1 |= (unsigned char)t[i + 2] == 0xBA;
+        }
+    }
+    return (close2 && !open2) || (close1 && !open1);
 }
 
 static int title_like_main(const winnow_doc *d, uint32_t i, const wn_title *tt, const uint64_t *unit, size_t nu);
