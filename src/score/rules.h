@@ -241,6 +241,9 @@
     X(NEAR_HEADLINE_SHARED, 2.0f, 1e9f, "select",                                                                   \
       "word stems (words of four letters or more, by their first five) a line before the content block shares "    \
       "with its first lines to be its headline: a story's lead repeats its headline's words, a section name's not") \
+    X(END_HEADING_ORPHAN, 1.0f, 0.0f, "select",                                                                     \
+      "a heading closing the block's kept text, of the size END_LABEL_ORPHAN takes, with nothing kept after it is " \
+      "a section of nothing (its list or thread left out, or empty): it goes, as a closing colon label does")     \
     X(LIST_LABEL_MAX_CHARS, 60.0f, 0.0f, "select",                                                                  \
       "a kept line of at most this many characters, without a stop and not itself links, whose next element with " \
       "text is a list of links left out whole, is that list's label ('TODAY'S HOT TOPICS', 'More from ...'): it "  \

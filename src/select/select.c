@@ -902,6 +902,15 @@ static int site_link(winnow_doc *d, uint32_t u)
  * with its label. The label is a line of its own without
  * a stop or links; lines inside the text ("See also" under a paragraph,
  * followed by more paragraphs) are left alone: only the very end counts. */
+/* Whether the block keeps text before unit u: a heading that is all a
+ * listing page keeps is its title, not a section of nothing. */
+static int kept_before(const winnow_doc *d, const wn_page_scores *ps, uint32_t block, uint32_t u)
+{
+    for (uint32_t i = block; i < u; i++)
+        if (d->labels.unit[i] == i && d->labels.keep[i] && ps->own[i].chars) return 1;
+    return 0;
+}
+
 static void drop_end_lists(winnow_doc *d, const wn_page_scores *ps, uint32_t block)
 {
     const float min_items = WN_RULE(d, END_LIST_MIN_ITEMS);
@@ -938,7 +947,11 @@ static void drop_end_lists(winnow_doc *d, const wn_page_scores *ps, uint32_t blo
         const wn_stats *s = &d->stats[label];
         const char *t = d->page_text.text + s->nt_begin;
         size_t e = trimmed_end(t, s->nt_end - s->nt_begin);
-        if (WN_RULE(d, END_LABEL_ORPHAN) <= 0.0f || kept_items || !e || t[e - 1] != ':') return;
+        /* or a heading closing the text: a section of nothing ("Product
+         * reviews", "Comments" over a thread left out) */
+        int heading = wn_tag_has(dom->nodes[label].tag, WN_TF_HEADING) && WN_RULE(d, END_HEADING_ORPHAN) > 0.0f &&
+                      label != lb->headline && label != lb->headline_inline && kept_before(d, ps, block, label);
+        if (WN_RULE(d, END_LABEL_ORPHAN) <= 0.0f || kept_items || !e || (t[e - 1] != ':' && !heading)) return;
         /* a label over a picture, a player, a table or code ("See the
          * video below:") introduces what it shows; a player beside it
          * counts, as the build keeps only that its parent held one */

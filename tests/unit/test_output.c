@@ -64,8 +64,8 @@ static const char escapes_page[] =
     "<table><tr><td>a|b</td><td>c</td></tr></table>"
     "<p>Line one<br>line two, <a href=\"javascript:void(0)\">js link</a> and "
     "<a href=\"/ok?a=1&amp;b=2\">ok link</a>.</p>"
-    "<p><img src=\"/i.png\" alt=\"An &quot;image&quot;\"> caption text, with a comma.</p>"
     "<h6>Sixth level heading here</h6>"
+    "<p><img src=\"/i.png\" alt=\"An &quot;image&quot;\"> caption text, with a comma.</p>"
     "</article></body></html>";
 
 static void test_markdown_details(void)
