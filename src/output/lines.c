@@ -15,6 +15,7 @@ typedef struct lines {
     int markdown;
     int pending_space;
     int in_pre;
+    int pre_break;       /* a block inside <pre> ended: its next text starts a line */
     int quote_depth;
     int list_depth;
     char prefix[64];     /* put before the next line's text (bullet, heading mark) */
@@ -69,6 +70,20 @@ static void block_break(lines *L, int blank)
     if (blank) L->blank_before = 1;
 }
 
+/* A line break inside <pre> where a block begins or ends (<li>s or <div>s
+ * of code lines without newlines of their own, as a browser shows them):
+ * none at the start of a line, so that blocks that do carry their
+ * newline do not get a blank line between them. */
+static void pre_newline(lines *L)
+{
+    L->pre_break = 0;
+    if (L->line.len == 0 || L->line.data[L->line.len - 1] == '\n') return;
+    if (!L->markdown) { put_line(L); return; }
+    wn_buf_put(L->out, L->line.data, L->line.len);
+    wn_buf_putc(L->out, '\n');
+    line_clear(L);
+}
+
 /* ASCII bytes a line takes as they are, outside <pre>: not white space
  * (wn_char_class's spaces), nor a '|' escaped in a Markdown table */
 static int plain_ascii(const lines *L, unsigned char c)
@@ -108,6 +123,10 @@ static void append_text(lines *L, const char *s, size_t n, int flat)
             continue;
         }
         if (L->in_pre) {
+            if (L->pre_break) {
+                if (cp == '\n') L->pre_break = 0;
+                else pre_newline(L);
+            }
             if (cp == '\n') {
                 if (L->markdown) {
                     wn_buf_put(L->out, L->line.data ? L->line.data : "", L->line.len);
@@ -293,6 +312,7 @@ static void on_enter(void *ctx, const winnow_doc *d, uint32_t i)
         open_link(L, d, i);
         return;
     }
+    if (L->in_pre && wn_tag_has(t, WN_TF_BREAK)) { pre_newline(L); return; }
     if (!wn_tag_has(t, WN_TF_BREAK) || L->in_pre) return;
     int level = heading_level(t);
     if (level) {
@@ -395,6 +415,7 @@ static void on_leave(void *ctx, const winnow_doc *d, uint32_t i)
     }
     if (is_pre(t)) {
         if (L->in_pre) L->in_pre--;
+        L->pre_break = 0;
         if (L->markdown && !L->in_pre) {
             if (L->line.len) { wn_buf_put(L->out, L->line.data, L->line.len); wn_buf_putc(L->out, '\n'); line_clear(L); }
             wn_buf_puts(L->out, "```\n");
@@ -404,6 +425,7 @@ static void on_leave(void *ctx, const winnow_doc *d, uint32_t i)
         }
         return;
     }
+    if (L->in_pre && wn_tag_has(t, WN_TF_BREAK)) { L->pre_break = L->line.len != 0; return; }
     if (!wn_tag_has(t, WN_TF_BREAK) || L->in_pre) return;
     if (t == WN_TAG_UL || t == WN_TAG_OL || t == WN_TAG_MENU || t == WN_TAG_DIR) {
         put_line(L);

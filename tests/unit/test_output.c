@@ -110,6 +110,31 @@ static void test_markdown_block_link(void)
     extraction_free(&x);
 }
 
+/* Code whose lines are blocks inside <pre> (an <ol> of <li>s, a
+ * highlighter's <div>s, with and without newlines between them): each block
+ * is a line, as a browser shows it, and no blank line comes between blocks
+ * that carry their own newline. */
+static const char pre_blocks_page[] =
+    "<html><head><title>Build steps</title></head><body><article><h1>Build steps</h1>"
+    "<p>The commands below are all it takes, and they have worked on every machine I have tried so far.</p>"
+    "<pre><code><ol><li>cmake -S . -B build</li><li>cmake --build build</li></ol></code></pre>"
+    "<p>The same steps once more, this time as a highlighter writes them, one division per line.</p>"
+    "<pre><div class=\"line\">int a = 1;</div>\n<div class=\"line\">int b = 2;</div><div>return a;</div>tail;</pre>"
+    "<p>After that the tests should pass on the first try, and the log says which one failed if not.</p>"
+    "</article></body></html>";
+
+static void test_pre_blocks(void)
+{
+    extraction x = extract_str(engine, pre_blocks_page);
+    CHECK_HAS(x.text, "\ncmake -S . -B build\ncmake --build build\n");
+    CHECK_HAS(x.text, "\nint a = 1;\nint b = 2;\nreturn a;\ntail;\n");
+    char *md = render_str(x.doc, WINNOW_FORMAT_MARKDOWN);
+    CHECK_HAS(md, "\n```\ncmake -S . -B build\ncmake --build build\n```\n");
+    CHECK_HAS(md, "\n```\nint a = 1;\nint b = 2;\nreturn a;\ntail;\n```\n");
+    free(md);
+    extraction_free(&x);
+}
+
 /* A data table whose cells hold paragraphs, divisions, breaks, lists, a
  * definition list and a quote, without a header row; then a table used for
  * layout (a cell holds a heading and code). */
@@ -389,6 +414,7 @@ int main(void)
     RUN(test_markdown);
     RUN(test_markdown_details);
     RUN(test_markdown_block_link);
+    RUN(test_pre_blocks);
     RUN(test_table_cells);
     RUN(test_jsonld_title);
     RUN(test_json);
