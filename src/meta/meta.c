@@ -93,6 +93,23 @@ static const char *jsonld_title(const wn_meta *m, const char *const *refs, size_
     return fallback;
 }
 
+/* Whether URL u names a site's front page: nothing after its host but a
+ * '/' or an index file ("/index.html"), no query. */
+static int front_page_url(const char *u)
+{
+    const char *p = strstr(u, "://");
+    if (!p) return 0;
+    p = strchr(p + 3, '/');
+    if (!p) return strchr(u, '?') == NULL;
+    if (strchr(p, '?')) return 0;
+    p++;
+    if (!strncasecmp(p, "index.", 6)) {
+        p += 6;
+        while (isalnum((unsigned char)*p)) p++;
+    }
+    return *p == '\0' || *p == '#';
+}
+
 static void set_if_empty(wn_meta *m, winnow_meta_field f, const char *v)
 {
     if (v && *v && (!m->field[f] || !*m->field[f])) m->field[f] = v;
@@ -165,10 +182,19 @@ int wn_meta_extract(const wn_dom *dom, const wn_decode_info *dec, const char *ur
                 m->field[WINNOW_META_DATE] = wn_meta_clean(arena, dt, dl);
         }
     }
-    set_over(m, WINNOW_META_TITLE, og_title);
+    /* an og:title that is the site's name, a template's on every page,
+     * names no page: a <title> that says more stays */
+    const char *title = m->field[WINNOW_META_TITLE];
+    if (!(og_title && og_site && count_words(og_title) == count_words(og_site) && same_title(og_title, og_site) &&
+          count_words(title) > count_words(og_title)))
+        set_over(m, WINNOW_META_TITLE, og_title);
     set_if_empty(m, WINNOW_META_SITE_NAME, og_site);
     set_if_empty(m, WINNOW_META_DESCRIPTION, og_desc);
     set_if_empty(m, WINNOW_META_URL, og_url);
+    /* a canonical or og:url naming the site's front page, on a page the
+     * caller fetched from deeper in the site, is a template's too */
+    if (url && *url && *m->field[WINNOW_META_URL] && front_page_url(m->field[WINNOW_META_URL]) && !front_page_url(url))
+        m->field[WINNOW_META_URL] = wn_meta_clean(arena, url, strlen(url));
     m->ld_count = 0;
     for (uint32_t k = 0; k < dom->jsonld_count; k++) wn_meta_from_jsonld(dom->jsonld[k], dom->jsonld_len[k], arena, m);
     if (m->ld_count) {

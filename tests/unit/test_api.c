@@ -212,6 +212,21 @@ static void test_metadata(void)
     CHECK_STR(winnow_doc_meta(x.doc, WINNOW_META_URL), "https://og.example/");
     CHECK_STR(winnow_doc_meta(x.doc, WINNOW_META_AUTHOR), "");
     extraction_free(&x);
+    /* a template's og:title (the site's name, as its og:site_name) and
+     * og:url (the front page) on a post: the <title> and the caller's URL
+     * name the page; on the front page itself the og:url stays */
+    const char *sitewide = "<html><head><title>Notes on tide tables - Coastal Notes</title>"
+                           "<meta property=og:title content=\"Coastal Notes\">"
+                           "<meta property=og:site_name content=\"Coastal Notes\">"
+                           "<meta property=og:url content=\"https://coastal.example/\">"
+                           "</head><body><p>Some body text, long enough to read.</p></body></html>";
+    x = extract_with(engine, sitewide, strlen(sitewide), NULL, "https://coastal.example/2024/tide-tables.html");
+    CHECK_STR(winnow_doc_meta(x.doc, WINNOW_META_TITLE), "Notes on tide tables - Coastal Notes");
+    CHECK_STR(winnow_doc_meta(x.doc, WINNOW_META_URL), "https://coastal.example/2024/tide-tables.html");
+    extraction_free(&x);
+    x = extract_with(engine, sitewide, strlen(sitewide), NULL, "https://coastal.example/index.html");
+    CHECK_STR(winnow_doc_meta(x.doc, WINNOW_META_URL), "https://coastal.example/");
+    extraction_free(&x);
     const char *bare = "<p>Nothing declared about this page at all.</p>";
     x = extract_with(engine, bare, strlen(bare), NULL, "https://caller.example/");
     CHECK_STR(winnow_doc_meta(x.doc, WINNOW_META_URL), "https://caller.example/");
