@@ -294,9 +294,10 @@ static void read_record(const page *pg, uint32_t r, record_signs *rs)
     const float line_chars = WN_RULE(d, COMMENT_LINE_CHARS), link_chars = WN_RULE(d, COMMENT_LINK_CHARS);
     const float author_chars = WN_RULE(d, COMMENT_AUTHOR_CHARS), author_words = WN_RULE(d, COMMENT_AUTHOR_WORDS);
     const float headline_words = WN_RULE(d, COMMENT_HEADLINE_WORDS);
+    const int heading_link = WN_RULE(d, COMMENT_HEADING_LINK) > 0.0f;
     memset(rs, 0, sizeof *rs);
     rs->date = rs->author = WN_NONE;
-    uint32_t end = r + dom->nodes[r].size;
+    uint32_t end = r + dom->nodes[r].size, heading = WN_NONE;
     for (uint32_t i = r; i < end; i++) {
         const wn_node *x = &dom->nodes[i];
         if (x->tag == WN_TAG_TEXT || (x->flags & WN_NF_HIDDEN)) continue;
@@ -305,7 +306,10 @@ static void read_record(const page *pg, uint32_t r, record_signs *rs)
         /* code samples hold dates and names that are not a byline */
         int code = (x->flags & WN_NF_PRE) || x->tag == WN_TAG_CODE || x->tag == WN_TAG_KBD || x->tag == WN_TAG_SAMP;
         if (x->tag == WN_TAG_IMG) rs->avatar = 1;
-        if (wn_tag_has(x->tag, WN_TF_HEADING) && (float)st[i].words > headline_words) rs->headline = 1;
+        if (wn_tag_has(x->tag, WN_TF_HEADING)) {
+            if ((float)st[i].words > headline_words) rs->headline = 1;
+            heading = i;
+        }
         if (x->tag == WN_TAG_TIME && rs->date == WN_NONE && st[i].chars) rs->date = i;
         if (x->tag == WN_TAG_A || x->tag == WN_TAG_BUTTON) {
             if (st[i].chars && (float)st[i].chars <= link_chars && each_word(t, n, reply_word, NULL)) rs->reply = 1;
@@ -319,6 +323,15 @@ static void read_record(const page *pg, uint32_t r, record_signs *rs)
             uint32_t u = unit[i];
             if ((float)st[i].words > headline_words && 2 * st[i].chars >= pg->ps->own[u].chars && !wn_has_date(t, n))
                 rs->headline = 1;
+            /* a heading that links another page of the site, however
+             * short its words ("Un breve sumario"): a story's title over
+             * its teaser; a comment's heading names its author or links
+             * the comment itself (#id) */
+            if (heading_link && heading != WN_NONE && i < heading + dom->nodes[heading].size && href && href[0] &&
+                !hash && 2 * st[i].chars >= st[heading].chars && st[i].chars) {
+                uint64_t host = wn_url_host(href);
+                if (host == 0 || (host != 1 && host == wn_page_host(pg->d))) rs->headline = 1;
+            }
         }
         if (unit[i] == i && d->stats[i].chars) {
             uint32_t own = pg->ps->own[i].chars;

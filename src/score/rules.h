@@ -105,6 +105,9 @@
     X(COMMENT_HEADLINE_WORDS, 4.0f, 1e30f, "records",                                                                \
       "a record with a heading, or a link filling most of its line, of more than this many words is a story with "  \
       "its headline (a teaser, a live blog's entry), not a comment")                                                 \
+    X(COMMENT_HEADING_LINK, 1.0f, 0.0f, "records",                                                                   \
+      "a record whose heading is mostly a link to another page of the site (not to a place on the page) is a "      \
+      "story's teaser under its title, however few its words, not a comment")                                        \
     X(COMMENT_MARKER_CHARS, 60.0f, 0.0f, "records",                                                                  \
       "a line of at most this many characters saying comments or replies ('12 comments', 'Leave a reply') just "     \
       "before a run heads a thread: then one sign besides a date or a reply link makes a record a comment")         \
