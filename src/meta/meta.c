@@ -193,7 +193,8 @@ int wn_meta_extract(const wn_dom *dom, const wn_decode_info *dec, const char *ur
     set_if_empty(m, WINNOW_META_URL, og_url);
     /* a canonical or og:url naming the site's front page, on a page the
      * caller fetched from deeper in the site, is a template's too */
-    if (url && *url && *m->field[WINNOW_META_URL] && front_page_url(m->field[WINNOW_META_URL]) && !front_page_url(url))
+    if (url && strstr(url, "://") && *m->field[WINNOW_META_URL] && front_page_url(m->field[WINNOW_META_URL]) &&
+        !front_page_url(url))
         m->field[WINNOW_META_URL] = wn_meta_clean(arena, url, strlen(url));
     m->ld_count = 0;
     for (uint32_t k = 0; k < dom->jsonld_count; k++) wn_meta_from_jsonld(dom->jsonld[k], dom->jsonld_len[k], arena, m);
