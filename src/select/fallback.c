@@ -126,7 +126,7 @@ int wn_fallback(winnow_doc *d, const wn_page_scores *ps, int include_title)
     }
     /* the page's own header and footer are the site's, whatever their
      * names: no candidate lies there */
-    const uint8_t *frame = WN_RULE(d, FRAME_MAX_SHARE) > 0.0f ? wn_frame_marks(d) : NULL;
+    const uint8_t *frame = WN_RULE(d, FRAME_MAX_SHARE) > 0.0f ? wn_frame_marks(d, ps) : NULL;
     if (WN_RULE(d, FRAME_MAX_SHARE) > 0.0f && !frame) return -1;
     uint32_t best0 = WN_NONE;
     for (uint32_t i = 1; i < n; i++) {

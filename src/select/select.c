@@ -12,29 +12,13 @@
 enum { KEEP_RUNNING = 1, KEEP_FRAGMENT = 2, KEEP_CELL = 3 };
 
 static int code_block(const winnow_doc *d, uint32_t b);
+static int ends_sentence(const char *t, size_t n);
 static int byline_like(const winnow_doc *d, const char *t, size_t n);
 
-/* Whether unit u's text ends a sentence: a stop (". ! ?", CJK's full
- * stops), maybe inside closing quotes or brackets; a ticker line "CPI
- * +0.5% On Month" or a label "References:" does not. */
+/* Whether unit u's text ends a sentence (ends_sentence()). */
 static int ends_sentence_unit(const winnow_doc *d, uint32_t u)
 {
-    const char *t = d->page_text.text + d->stats[u].nt_begin;
-    size_t n = d->stats[u].nt_end - d->stats[u].nt_begin;
-    while (n) {
-        unsigned char c = (unsigned char)t[n - 1];
-        if (c == ' ' || c == '"' || c == '\'' || c == ')' || c == ']') { n--; continue; }
-        /* closing curly quotes U+201D, U+2019 and the guillemet U+00BB */
-        if (n >= 3 && (unsigned char)t[n - 3] == 0xE2 && (unsigned char)t[n - 2] == 0x80 && (c == 0x9D || c == 0x99)) { n -= 3; continue; }
-        if (n >= 2 && (unsigned char)t[n - 2] == 0xC2 && c == 0xBB) { n -= 2; continue; }
-        break;
-    }
-    if (!n) return 0;
-    unsigned char c = (unsigned char)t[n - 1];
-    if (c == '.' || c == '!' || c == '?') return 1;
-    /* U+3002, U+FF01, U+FF1F */
-    return n >= 3 && (((unsigned char)t[n - 3] == 0xE3 && (unsigned char)t[n - 2] == 0x80 && c == 0x82) ||
-                      ((unsigned char)t[n - 3] == 0xEF && (unsigned char)t[n - 2] == 0xBC && (c == 0x81 || c == 0x9F)));
+    return ends_sentence(d->page_text.text + d->stats[u].nt_begin, d->stats[u].nt_end - d->stats[u].nt_begin);
 }
 
 /* Whether the one link in unit u shows an address as its text (a URL, a
@@ -677,10 +661,25 @@ static size_t trimmed_end(const char *t, size_t n)
     return n;
 }
 
-/* Whether the line t[0..e) (trimmed) ends as a sentence does. */
-static int ends_sentence(const char *t, size_t e)
+/* Whether the line t[0..n) ends as a sentence does: a stop (". ! ?",
+ * CJK's full stops), maybe inside closing quotes or brackets; a ticker
+ * line "CPI +0.5% On Month" or a label "References:" does not. */
+static int ends_sentence(const char *t, size_t n)
 {
-    return e && (t[e - 1] == '.' || t[e - 1] == '!' || t[e - 1] == '?');
+    while (n) {
+        unsigned char c = (unsigned char)t[n - 1];
+        if (c == ' ' || c == '\n' || c == '"' || c == '\'' || c == ')' || c == ']') { n--; continue; }
+        /* closing curly quotes U+201D, U+2019 and the guillemet U+00BB */
+        if (n >= 3 && (unsigned char)t[n - 3] == 0xE2 && (unsigned char)t[n - 2] == 0x80 && (c == 0x9D || c == 0x99)) { n -= 3; continue; }
+        if (n >= 2 && (unsigned char)t[n - 2] == 0xC2 && c == 0xBB) { n -= 2; continue; }
+        break;
+    }
+    if (!n) return 0;
+    unsigned char c = (unsigned char)t[n - 1];
+    if (c == '.' || c == '!' || c == '?') return 1;
+    /* U+3002, U+FF01, U+FF1F */
+    return n >= 3 && (((unsigned char)t[n - 3] == 0xE3 && (unsigned char)t[n - 2] == 0x80 && c == 0x82) ||
+                      ((unsigned char)t[n - 3] == 0xEF && (unsigned char)t[n - 2] == 0xBC && (c == 0x81 || c == 0x9F)));
 }
 
 static int dateline_like(const winnow_doc *d, const char *t, size_t n)
@@ -1111,49 +1110,29 @@ static uint32_t thread_record(const winnow_doc *d, const wn_page_scores *ps, uin
 /* Whether node x is a page landmark of the site's frame (1: <header>,
  * <footer>, role=banner/contentinfo) or of the content (2: <article>,
  * <main>, role=main/article); 0 otherwise. */
-static int landmark_kind(const wn_dom *dom, const wn_node *x)
+static int landmark_kind(const wn_dom *dom, const wn_page_scores *ps, uint32_t i)
 {
+    const wn_node *x = &dom->nodes[i];
     if (x->tag == WN_TAG_ARTICLE || x->tag == WN_TAG_MAIN) return 2;
     if (x->tag == WN_TAG_HEADER || x->tag == WN_TAG_FOOTER) return 1;
-    if (!x->attr_count) return 0;
+    /* the scorer read the role already: only an element it found a
+     * content landmark or a header or footer by its role or name can be
+     * one (a role lookup for every element cost 0.3% of extraction) */
+    if (!ps->landmark[i] && !(ps->self_hint[i] & (WN_HINT_HEADER | WN_HINT_FOOTER))) return 0;
     const char *role = wn_node_attr(dom, x, "role", NULL);
     if (!role) return 0;
     if (!strcasecmp(role, "main") || !strcasecmp(role, "article")) return 2;
     return !strcasecmp(role, "banner") || !strcasecmp(role, "contentinfo");
 }
 
-/* Whether node i lies in the page's own header or footer: a frame
+/* Marks (1) the nodes in the page's own header or footer: inside a frame
  * landmark holding less than FRAME_MAX_SHARE of the page's text (a header
  * wrapping the whole page is no frame), with no <article> or <main> above
- * or below it on the way (HTML5: an article's header and footer are its
- * title, byline and tags); or wraps one and no more text (the <div
- * class=page-footer> around a <footer>). */
-static int in_frame(const winnow_doc *d, uint32_t i)
-{
-    const wn_dom *dom = &d->dom;
-    const float most = WN_RULE(d, FRAME_MAX_SHARE) * (float)d->stats[dom->body].chars;
-    int framed = 0;
-    for (uint32_t a = i; a != WN_NONE && a != 0; a = dom->nodes[a].parent) {
-        int k = landmark_kind(dom, &dom->nodes[a]);
-        if (k == 2) return 0;
-        if (k == 1 && (float)d->stats[a].chars < most) framed = 1;
-    }
-    if (framed || (float)d->stats[i].chars >= most) return framed;
-    /* down the wrappers holding all of i's text */
-    for (uint32_t w = i;;) {
-        uint32_t next = WN_NONE;
-        for (uint32_t c = w + 1; c < w + dom->nodes[w].size; c += dom->nodes[c].size)
-            if (d->stats[c].chars == d->stats[i].chars && dom->nodes[c].tag != WN_TAG_TEXT) { next = c; break; }
-        if (next == WN_NONE) return 0;
-        int k = landmark_kind(dom, &dom->nodes[next]);
-        if (k) return k == 1;
-        w = next;
-    }
-}
-
-/* Marks (1) the nodes in the page's own header or footer (in_frame()),
- * in one pass down the tree and one up the wrappers. */
-uint8_t *wn_frame_marks(winnow_doc *d)
+ * it (HTML5: an article's header and footer are its title, byline and
+ * tags); and the wrappers of one that hold no more text (the <div
+ * class=page-footer> around a <footer>). One pass down the tree and one
+ * up the wrappers. */
+uint8_t *wn_frame_marks(winnow_doc *d, const wn_page_scores *ps)
 {
     const wn_dom *dom = &d->dom;
     uint32_t n = dom->count;
@@ -1163,7 +1142,7 @@ uint8_t *wn_frame_marks(winnow_doc *d)
     for (uint32_t i = 1; i < n; i++) {
         const wn_node *x = &dom->nodes[i];
         uint8_t s = x->parent != WN_NONE ? st[x->parent] : 0;
-        int k = x->tag == WN_TAG_TEXT ? 0 : landmark_kind(dom, x);
+        int k = x->tag == WN_TAG_TEXT ? 0 : landmark_kind(dom, ps, i);
         if (k == 2) s |= 2;
         else if (k == 1 && (float)d->stats[i].chars < most) s |= 1;
         st[i] = s;
@@ -1173,7 +1152,7 @@ uint8_t *wn_frame_marks(winnow_doc *d)
     for (uint32_t i = 1; i < n; i++) {
         if (!st[i] || st[dom->nodes[i].parent]) continue;
         for (uint32_t a = dom->nodes[i].parent; a != WN_NONE && a != 0 && a != dom->body; a = dom->nodes[a].parent) {
-            if (d->stats[a].chars != d->stats[i].chars || landmark_kind(dom, &dom->nodes[a]) == 2) break;
+            if (d->stats[a].chars != d->stats[i].chars || landmark_kind(dom, ps, a) == 2) break;
             st[a] = 1;
         }
     }
@@ -1182,11 +1161,9 @@ uint8_t *wn_frame_marks(winnow_doc *d)
 
 /* The best block outside the page's header and footer: WN_NONE when no
  * block there has a positive score. */
-static uint32_t best_outside_frames(winnow_doc *d, const float *score)
+static uint32_t best_outside_frames(const winnow_doc *d, const float *score, const uint8_t *frame)
 {
     const wn_dom *dom = &d->dom;
-    const uint8_t *frame = wn_frame_marks(d);
-    if (!frame) return WN_NONE;
     uint32_t best = WN_NONE;
     float best_score = 0.0f;
     for (uint32_t i = 1; i < dom->count; i++) {
@@ -1263,9 +1240,10 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
      * license line in the page's own header or footer yields to the best
      * block elsewhere, and with none the page has no main content */
     uint32_t framed = WN_NONE;
-    if (best != WN_NONE && WN_RULE(d, FRAME_MAX_SHARE) > 0.0f && in_frame(d, best)) {
+    const uint8_t *frame = best != WN_NONE && WN_RULE(d, FRAME_MAX_SHARE) > 0.0f ? wn_frame_marks(d, ps) : NULL;
+    if (frame && frame[best]) {
         framed = best;
-        best = best_outside_frames(d, score);
+        best = best_outside_frames(d, score, frame);
         if (best != WN_NONE) {
             best_score = score[best];
             best_why = WN_WHY_BEST_BLOCK;

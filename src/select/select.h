@@ -22,8 +22,9 @@ int wn_fallback(winnow_doc *d, const wn_page_scores *ps, int include_title);
 /* Marks (1) the nodes in the page's own header or footer: a <header>,
  * <footer>, role=banner or role=contentinfo holding less than
  * FRAME_MAX_SHARE of the page's text, with no <article> or <main> above
- * or below it on the way. In the scratch arena; NULL when out of memory. */
-uint8_t *wn_frame_marks(winnow_doc *d);
+ * it, and its wrappers that hold no more text. The selection and the
+ * fallback both ask it. In the scratch arena; NULL when out of memory. */
+uint8_t *wn_frame_marks(winnow_doc *d, const wn_page_scores *ps);
 
 /* After the selection: when its block is the summary of one teaser on a
  * page showing LISTING_MIN_TEASERS or more (a listing page, listing.c),
