@@ -467,6 +467,140 @@ int wn_stats_compute_learn(const wn_dom *dom, wn_arena *arena, wn_stats **out, w
     return stats_run(dom, arena, out, pt, 1, NULL);
 }
 
+/* The first pass, in pre-order: each node's own counts, its text and
+ * words appended to the page text, and an element's hints and path hash.
+ * boundary[] marks where a line-breaking element's subtree ends (set for
+ * later nodes, read as they come). */
+static void stats_scan(const wn_dom *dom, wn_stats *st, uint8_t *boundary, scan_state *s, int learn,
+                       wn_hint_cache *cache)
+{
+    uint32_t n = dom->count;
+    wn_page_text *pt = s->pt;
+    for (uint32_t i = 0; i < n; i++) {
+        const wn_node *x = &dom->nodes[i];
+        wn_stats *sx = &st[i];
+        memset(sx, 0, sizeof *sx);
+        int brk = boundary[i] || wn_tag_has(x->tag, WN_TF_BREAK) || x->tag == WN_TAG_BR ||
+                  wn_tag_has(x->tag, WN_TF_TABLE);
+        if (brk) { s->pending_space = 1; end_word(s); }
+        sx->nt_begin = pt->len;
+        sx->w_begin = pt->nwords;
+        sx->text_cp = s->cp; /* start, turned into a length below */
+        if (x->tag == WN_TAG_TEXT) {
+            if (!(x->flags & WN_NF_HIDDEN)) {
+                scan_text(s, dom->text + x->text_begin, x->text_len, sx);
+                if (x->flags & WN_NF_LINK) sx->link_chars = sx->chars;
+            }
+        } else if (i > 0) {
+            sx->elements = 1;
+            if (!(x->flags & WN_NF_HIDDEN)) {
+                if (!learn) sx->hist[hist_bucket(x->tag)] = 1;
+                if (x->flags & WN_NF_LINK && x->tag == WN_TAG_A) sx->links = 1;
+                if (x->tag == WN_TAG_IMG) sx->images = 1;
+            }
+            for (uint32_t k = 0; k < x->attr_count && !learn; k++) {
+                const wn_attr *at = &dom->attrs[x->attr_begin + k];
+                int is_id = at->name_len == 2 && memcmp(at->name, "id", 2) == 0;
+                if (!is_id && !(at->name_len == 5 && memcmp(at->name, "class", 5) == 0)) continue;
+                sx->hints |= wn_hints_from_name_cached(cache, at->value, at->value_len, is_id);
+            }
+            if (sx->hints & WN_HINT_BOILER) sx->hints &= (uint16_t)~WN_HINT_CONTENT;
+            uint64_t ph = x->parent != WN_NONE ? st[x->parent].path_hash : 0;
+            sx->path_hash = x->tag != WN_TAG_UNKNOWN ? ph * 0x9E3779B97F4A7C15ull + x->tag + 1
+                                                     : XXH3_64bits_withSeed(x->name, strlen(x->name), ph);
+            if (brk && (uint64_t)i + x->size <= n) boundary[i + x->size] = 1;
+        }
+    }
+    end_word(s);
+}
+
+/* Forward: ranges end where the next node after the subtree begins;
+ * text_cp still holds each node's start (later nodes' too; end_cp is the
+ * scan's end). Each node's own words go to the distinct-word count (dw),
+ * or with learn to its three words. 0, or -1 out of memory. */
+static int stats_ranges(const wn_dom *dom, wn_stats *st, const wn_page_text *pt, uint32_t end_cp, int learn,
+                        dw_state *dw, three_words *three, uint8_t *three_n)
+{
+    uint32_t n = dom->count, W = pt->nwords;
+    for (uint32_t i = 0; i < n; i++) {
+        wn_stats *sx = &st[i];
+        uint32_t size = dom->nodes[i].size, after = i + size;
+        sx->nt_end = after < n ? st[after].nt_begin : pt->len;
+        sx->w_end = after < n ? st[after].w_begin : W;
+        sx->text_cp = (after < n ? st[after].text_cp : end_cp) - sx->text_cp;
+        uint32_t next_wb = i + 1 < n ? st[i + 1].w_begin : W;
+        if (!learn) {
+            if (dw_node(dw, i, size, sx->w_begin, next_wb) != 0) return -1;
+        } else {
+            /* the words node i owns, up to three distinct */
+            for (uint32_t p = sx->w_begin; p < next_wb && three_n[i] < 3; p++)
+                three_add(&three[i], &three_n[i], pt->words[p] | 1);
+        }
+    }
+    return 0;
+}
+
+/* Counts are subtree sums: children before parents in reverse order
+ * (delta: the distinct-word differences, NULL with learn). */
+static void stats_sums(const wn_dom *dom, wn_stats *st, int learn, uint32_t W, int32_t *delta, three_words *three,
+                       uint8_t *three_n)
+{
+    uint32_t n = dom->count;
+    for (uint32_t i = n; i-- > 1;) {
+        const wn_stats *c = &st[i];
+        uint32_t par = dom->nodes[i].parent;
+        wn_stats *p = &st[par];
+        p->chars += c->chars;
+        p->words += c->words;
+        p->punct += c->punct;
+        p->commas += c->commas;
+        p->stops += c->stops;
+        p->cjk += c->cjk;
+        p->link_chars += c->link_chars;
+        p->links += c->links;
+        p->images += c->images;
+        p->elements += c->elements;
+        if (!learn) {
+            hist_add(p->hist, c->hist);
+            if (W) delta[par] += delta[i];
+        } else {
+            for (uint8_t k = 0; k < three_n[i] && three_n[par] < 3; k++)
+                three_add(&three[par], &three_n[par], three[i].w[k]);
+        }
+    }
+}
+
+/* Each node's distinct words, trimmed text range (tb, te), block flag and
+ * fingerprint; in pre-order, so a parent's are there before its
+ * children's. */
+static void stats_fingerprints(const wn_dom *dom, wn_stats *st, const wn_page_text *pt, int learn, uint32_t W,
+                               const int32_t *delta, const uint8_t *three_n, uint32_t *tb, uint32_t *te)
+{
+    uint32_t n = dom->count;
+    for (uint32_t i = 0; i < n; i++) {
+        wn_stats *sx = &st[i];
+        const wn_node *x = &dom->nodes[i];
+        if (!learn && W && sx->w_end > sx->w_begin && x->tag != WN_TAG_TEXT)
+            sx->distinct_words = delta[i] > 0 ? (uint32_t)delta[i] : 0;
+        uint32_t b = sx->nt_begin, e = sx->nt_end;
+        while (b < e && pt->text[b] == ' ') b++;
+        while (e > b && pt->text[e - 1] == ' ') e--;
+        tb[i] = b;
+        te[i] = e;
+        uint32_t trimmed = (sx->nt_end - sx->nt_begin) - (e - b); /* spaces: one byte, one code point */
+        sx->text_cp = sx->text_cp > trimmed ? sx->text_cp - trimmed : 0;
+        int three_distinct = learn ? three_n[i] >= 3 : sx->distinct_words >= 3;
+        sx->is_block = x->tag != WN_TAG_TEXT && wn_tag_has(x->tag, WN_TF_BLOCK) && !(x->flags & WN_NF_HIDDEN) &&
+                       sx->text_cp >= 40 && three_distinct;
+        /* learning fingerprints text nodes and blocks only */
+        uint32_t par = i ? x->parent : WN_NONE;
+        if (e <= b || (learn && x->tag != WN_TAG_TEXT && !sx->is_block)) sx->fingerprint = 0;
+        else if (par != WN_NONE && tb[par] == b && te[par] == e && (!learn || st[par].is_block))
+            sx->fingerprint = st[par].fingerprint;
+        else sx->fingerprint = XXH3_64bits(pt->text + b, e - b);
+    }
+}
+
 static int stats_run(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page_text *pt, int learn,
                      wn_hint_cache *hints)
 {
@@ -501,42 +635,7 @@ static int stats_run(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page
     if (!st || !boundary || !cpb || !pt->text || !pt->words) goto done;
 
     scan_state s = {.pt = pt, .words_cap = wcap};
-    for (uint32_t i = 0; i < n; i++) {
-        const wn_node *x = &dom->nodes[i];
-        wn_stats *sx = &st[i];
-        memset(sx, 0, sizeof *sx);
-        int brk = boundary[i] || wn_tag_has(x->tag, WN_TF_BREAK) || x->tag == WN_TAG_BR ||
-                  wn_tag_has(x->tag, WN_TF_TABLE);
-        if (brk) { s.pending_space = 1; end_word(&s); }
-        sx->nt_begin = pt->len;
-        sx->w_begin = pt->nwords;
-        sx->text_cp = s.cp; /* start, turned into a length below */
-        if (x->tag == WN_TAG_TEXT) {
-            if (!(x->flags & WN_NF_HIDDEN)) {
-                scan_text(&s, dom->text + x->text_begin, x->text_len, sx);
-                if (x->flags & WN_NF_LINK) sx->link_chars = sx->chars;
-            }
-        } else if (i > 0) {
-            sx->elements = 1;
-            if (!(x->flags & WN_NF_HIDDEN)) {
-                if (!learn) sx->hist[hist_bucket(x->tag)] = 1;
-                if (x->flags & WN_NF_LINK && x->tag == WN_TAG_A) sx->links = 1;
-                if (x->tag == WN_TAG_IMG) sx->images = 1;
-            }
-            for (uint32_t k = 0; k < x->attr_count && !learn; k++) {
-                const wn_attr *at = &dom->attrs[x->attr_begin + k];
-                int is_id = at->name_len == 2 && memcmp(at->name, "id", 2) == 0;
-                if (!is_id && !(at->name_len == 5 && memcmp(at->name, "class", 5) == 0)) continue;
-                sx->hints |= wn_hints_from_name_cached(cache, at->value, at->value_len, is_id);
-            }
-            if (sx->hints & WN_HINT_BOILER) sx->hints &= (uint16_t)~WN_HINT_CONTENT;
-            uint64_t ph = x->parent != WN_NONE ? st[x->parent].path_hash : 0;
-            sx->path_hash = x->tag != WN_TAG_UNKNOWN ? ph * 0x9E3779B97F4A7C15ull + x->tag + 1
-                                                     : XXH3_64bits_withSeed(x->name, strlen(x->name), ph);
-            if (brk && (uint64_t)i + x->size <= n) boundary[i + x->size] = 1;
-        }
-    }
-    end_word(&s);
+    stats_scan(dom, st, boundary, &s, learn, cache);
 
     uint32_t W = pt->nwords;
     if (!learn) {
@@ -546,23 +645,8 @@ static int stats_run(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page
         three_n = calloc((size_t)n + 1, 1);
         if (!three || !three_n) goto done;
     }
-    /* forward: ranges end where the next node after the subtree begins;
-     * text_cp still holds each node's start (later nodes' too) */
-    for (uint32_t i = 0; i < n; i++) {
-        wn_stats *sx = &st[i];
-        uint32_t size = dom->nodes[i].size, after = i + size;
-        sx->nt_end = after < n ? st[after].nt_begin : pt->len;
-        sx->w_end = after < n ? st[after].w_begin : W;
-        sx->text_cp = (after < n ? st[after].text_cp : s.cp) - sx->text_cp;
-        uint32_t next_wb = i + 1 < n ? st[i + 1].w_begin : W;
-        if (!learn) {
-            if (dw_node(&dw, i, size, sx->w_begin, next_wb) != 0) goto done;
-        } else {
-            /* the words node i owns, up to three distinct */
-            for (uint32_t p = sx->w_begin; p < next_wb && three_n[i] < 3; p++)
-                three_add(&three[i], &three_n[i], pt->words[p] | 1);
-        }
-    }
+    /* forward: ranges end where the next node after the subtree begins */
+    if (stats_ranges(dom, st, pt, s.cp, learn, &dw, three, three_n) != 0) goto done;
     /* the distinct words by number, into the page arena */
     if (!learn && dw.count) {
         pt->distinct = wn_arena_array(arena, dw.count, sizeof(uint64_t));
@@ -570,58 +654,16 @@ static int stats_run(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page
         memcpy(pt->distinct, dw.dkeys, (size_t)dw.count * sizeof(uint64_t));
         pt->ndistinct = dw.count;
     }
-    /* counts are subtree sums: children before parents in reverse order */
+    /* counts are subtree sums */
     int32_t *delta = learn ? NULL : dw.delta;
-    for (uint32_t i = n; i-- > 1;) {
-        const wn_stats *c = &st[i];
-        uint32_t par = dom->nodes[i].parent;
-        wn_stats *p = &st[par];
-        p->chars += c->chars;
-        p->words += c->words;
-        p->punct += c->punct;
-        p->commas += c->commas;
-        p->stops += c->stops;
-        p->cjk += c->cjk;
-        p->link_chars += c->link_chars;
-        p->links += c->links;
-        p->images += c->images;
-        p->elements += c->elements;
-        if (!learn) {
-            hist_add(p->hist, c->hist);
-            if (W) delta[par] += delta[i];
-        } else {
-            for (uint8_t k = 0; k < three_n[i] && three_n[par] < 3; k++)
-                three_add(&three[par], &three_n[par], three[i].w[k]);
-        }
-    }
+    stats_sums(dom, st, learn, W, delta, three, three_n);
     /* trimmed text ranges: a node whose range is its parent's (a link
      * alone in its list item, a paragraph's only text) takes the parent's
      * fingerprint instead of hashing the same bytes again */
     uint32_t *tb = cpb;
     te = malloc((size_t)n * sizeof(uint32_t) + 1);
     if (!te) goto done;
-    for (uint32_t i = 0; i < n; i++) {
-        wn_stats *sx = &st[i];
-        const wn_node *x = &dom->nodes[i];
-        if (!learn && W && sx->w_end > sx->w_begin && x->tag != WN_TAG_TEXT)
-            sx->distinct_words = delta[i] > 0 ? (uint32_t)delta[i] : 0;
-        uint32_t b = sx->nt_begin, e = sx->nt_end;
-        while (b < e && pt->text[b] == ' ') b++;
-        while (e > b && pt->text[e - 1] == ' ') e--;
-        tb[i] = b;
-        te[i] = e;
-        uint32_t trimmed = (sx->nt_end - sx->nt_begin) - (e - b); /* spaces: one byte, one code point */
-        sx->text_cp = sx->text_cp > trimmed ? sx->text_cp - trimmed : 0;
-        int three_distinct = learn ? three_n[i] >= 3 : sx->distinct_words >= 3;
-        sx->is_block = x->tag != WN_TAG_TEXT && wn_tag_has(x->tag, WN_TF_BLOCK) && !(x->flags & WN_NF_HIDDEN) &&
-                       sx->text_cp >= 40 && three_distinct;
-        /* learning fingerprints text nodes and blocks only */
-        uint32_t par = i ? x->parent : WN_NONE;
-        if (e <= b || (learn && x->tag != WN_TAG_TEXT && !sx->is_block)) sx->fingerprint = 0;
-        else if (par != WN_NONE && tb[par] == b && te[par] == e && (!learn || st[par].is_block))
-            sx->fingerprint = st[par].fingerprint;
-        else sx->fingerprint = XXH3_64bits(pt->text + b, e - b);
-    }
+    stats_fingerprints(dom, st, pt, learn, W, delta, three_n, tb, te);
     *out = st;
     rc = 0;
 done:

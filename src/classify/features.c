@@ -185,33 +185,16 @@ done:
     return rc;
 }
 
-int wn_features_begin(const winnow_doc *d, const wn_page_scores *ps, const char *url, const wn_nb_model *nb,
-                      wn_arena *a, wn_node_features *out, wn_feature_rows *fr)
+/* The scored nodes (out->node, out->row_of, out->count), and per node
+ * the subtree sums of intra-site links, positive and negative unit values
+ * and child elements; sets fr's maxima and best_pos. */
+static void node_sums(const winnow_doc *d, const char *url, wn_node_features *out, uint32_t *intra, float *posm,
+                      float *negm, uint16_t *kids, wn_feature_rows *fr)
 {
     const wn_dom *dom = &d->dom;
     const wn_stats *st = d->stats;
     const wn_labels *lb = &d->labels;
-    const wn_page_text *pt = &d->page_text;
     uint32_t n = dom->count;
-    memset(out, 0, sizeof *out);
-    memset(fr, 0, sizeof *fr);
-
-    out->row_of = wn_arena_alloc(a, (size_t)n * sizeof(int32_t));
-    if (!out->row_of) return -1;
-    out->node = wn_arena_alloc(a, ((size_t)n + 1) * sizeof(uint32_t));
-    /* per-node sums over the subtree: intra-site links, positive and
-     * negative unit values, child element counts (each node's own part is
-     * written by the forward pass below, so none is zeroed here) */
-    uint32_t *intra = wn_arena_array(a, n, sizeof(uint32_t));
-    float *posm = wn_arena_array(a, n, sizeof(float));
-    float *negm = wn_arena_array(a, n, sizeof(float));
-    uint16_t *kids = wn_arena_array(a, n, sizeof(uint16_t));
-    /* prefix sums over word positions, side by side as a row reads them */
-    uint32_t W = pt->nwords;
-    /* the prefix sums where a node's words begin (a node's words end
-     * where the node after its subtree begins), and at the end */
-    word_prefix *pre = wn_arena_alloc(a, ((size_t)n + 1) * sizeof *pre);
-    if (!out->node || !intra || !posm || !negm || !kids || !pre) return -1;
 
     /* page host for intra-site links */
     const char *page_host = NULL;
@@ -256,19 +239,23 @@ int wn_features_begin(const winnow_doc *d, const wn_page_scores *ps, const char 
         posm[p] += posm[i];
         negm[p] += negm[i];
     }
-    uint32_t root = dom->body;
-    double page_chars = st[root].chars > 0 ? st[root].chars : 1;
-    double page_words = st[root].words > 0 ? st[root].words : 1;
-    double page_elems = st[root].elements > 0 ? st[root].elements : 1;
-    double total_pos = posm[root] > 1.0f ? posm[root] : 1.0;
-    double total_neg = negm[root] > 1.0f ? negm[root] : 1.0;
-    double doc_len = dom->nodes[0].src_len > 0 ? dom->nodes[0].src_len : 1;
-    double text_len = pt->len > 0 ? pt->len : 1;
+    fr->max_depth = max_depth;
+    fr->max_line = max_line;
+    fr->best_pos = best_pos;
+}
 
-    /* word distribution of the page: distinct words numbered (by the
-     * statistics' distinct-word count, or here), then per distinct word (not
-     * per occurrence) its log probability, Naive Bayes weight and title
-     * membership */
+/* The word distribution of the page: distinct words numbered (by the
+ * statistics' distinct-word count, or here), then per distinct word (not
+ * per occurrence) its log probability, Naive Bayes weight and title
+ * membership, summed into pre[] where each node's words begin (pre[n]: at
+ * the end). Sets fr->nt and fr->page_xent. 0, or -1 out of memory. */
+static int word_prefixes(const winnow_doc *d, const wn_nb_model *nb, word_prefix *pre, wn_feature_rows *fr)
+{
+    const wn_dom *dom = &d->dom;
+    const wn_stats *st = d->stats;
+    const wn_page_text *pt = &d->page_text;
+    uint32_t n = dom->count;
+    uint32_t W = pt->nwords;
     const uint32_t *id_of;
     const uint64_t *dw;
     uint32_t nd, *wc = NULL, *own_id = NULL;
@@ -330,7 +317,56 @@ int wn_features_begin(const winnow_doc *d, const wn_page_scores *ps, const char 
     }
     while (node < n) pre[node++] = acc; /* none: w_begin <= W */
     pre[n] = acc;
-    double page_xent = W ? pre[n].xent / W : 0;
+    fr->nt = nt;
+    fr->page_xent = W ? pre[n].xent / W : 0;
+    rc = 0;
+done:
+    free(own_id);
+    free(own_dw);
+    free(wc);
+    free(dlog);
+    free(dnb);
+    free(dtitle);
+    return rc;
+}
+
+int wn_features_begin(const winnow_doc *d, const wn_page_scores *ps, const char *url, const wn_nb_model *nb,
+                      wn_arena *a, wn_node_features *out, wn_feature_rows *fr)
+{
+    const wn_dom *dom = &d->dom;
+    const wn_stats *st = d->stats;
+    const wn_page_text *pt = &d->page_text;
+    uint32_t n = dom->count;
+    memset(out, 0, sizeof *out);
+    memset(fr, 0, sizeof *fr);
+
+    out->row_of = wn_arena_alloc(a, (size_t)n * sizeof(int32_t));
+    if (!out->row_of) return -1;
+    out->node = wn_arena_alloc(a, ((size_t)n + 1) * sizeof(uint32_t));
+    /* per-node sums over the subtree: intra-site links, positive and
+     * negative unit values, child element counts (each node's own part is
+     * written by the forward pass below, so none is zeroed here) */
+    uint32_t *intra = wn_arena_array(a, n, sizeof(uint32_t));
+    float *posm = wn_arena_array(a, n, sizeof(float));
+    float *negm = wn_arena_array(a, n, sizeof(float));
+    uint16_t *kids = wn_arena_array(a, n, sizeof(uint16_t));
+    /* prefix sums over word positions, side by side as a row reads them:
+     * where each node's words begin (a node's words end where the node
+     * after its subtree begins), and at the end (word_prefixes) */
+    word_prefix *pre = wn_arena_alloc(a, ((size_t)n + 1) * sizeof *pre);
+    if (!out->node || !intra || !posm || !negm || !kids || !pre) return -1;
+
+    node_sums(d, url, out, intra, posm, negm, kids, fr);
+    uint32_t root = dom->body;
+    double page_chars = st[root].chars > 0 ? st[root].chars : 1;
+    double page_words = st[root].words > 0 ? st[root].words : 1;
+    double page_elems = st[root].elements > 0 ? st[root].elements : 1;
+    double total_pos = posm[root] > 1.0f ? posm[root] : 1.0;
+    double total_neg = negm[root] > 1.0f ? negm[root] : 1.0;
+    double doc_len = dom->nodes[0].src_len > 0 ? dom->nodes[0].src_len : 1;
+    double text_len = pt->len > 0 ? pt->len : 1;
+
+    if (word_prefixes(d, nb, pre, fr) != 0) return -1;
 
     fr->d = d;
     fr->ps = ps;
@@ -341,10 +377,6 @@ int wn_features_begin(const winnow_doc *d, const wn_page_scores *ps, const char 
     fr->negm = negm;
     fr->kids = kids;
     fr->pre = pre;
-    fr->nt = nt;
-    fr->max_depth = max_depth;
-    fr->max_line = max_line;
-    fr->best_pos = best_pos;
     fr->page_chars = page_chars;
     fr->page_words = page_words;
     fr->page_elems = page_elems;
@@ -352,17 +384,8 @@ int wn_features_begin(const winnow_doc *d, const wn_page_scores *ps, const char 
     fr->total_neg = total_neg;
     fr->doc_len = doc_len;
     fr->text_len = text_len;
-    fr->page_xent = page_xent;
     for (uint32_t v = 0; v < LOG1P_CACHE; v++) fr->l1p[v] = -1.0f;
-    rc = 0;
-done:
-    free(own_id);
-    free(own_dw);
-    free(wc);
-    free(dlog);
-    free(dnb);
-    free(dtitle);
-    return rc;
+    return 0;
 }
 
 void wn_features_rows(wn_feature_rows *fr, uint32_t r0, uint32_t r1, float *xout)

@@ -5,11 +5,12 @@
  *   wn_in      a byte stream over a file that undoes gzip transparently
  *              (one member or many, sniffed from the magic bytes, not the
  *              name), with push-back so a parser can re-read bytes it took
- *              too early. Implemented in reader.c.
+ *              too early. Implemented in stream.c.
  *   readers    winnow_reader holds what every kind shares (record strings,
  *              messages, the skip count) and a kind-specific state behind
  *              two function pointers: warc.c and jsonl.c, and the file,
- *              directory and stdin readers in reader.c.
+ *              directory and stdin readers in files.c; reader.c picks
+ *              one and holds the public calls.
  *
  * Memory is bounded by the largest record: nothing reads a whole WARC or
  * JSONL file, only one record (or one line) at a time. */
@@ -157,6 +158,16 @@ winnow_status wn_reader_open_fp(FILE *fp, const char *name, const winnow_reader_
  * r->path themselves. */
 int wn_warc_open(winnow_reader *r, wn_in *in);
 int wn_jsonl_open(winnow_reader *r, wn_in *in);
+
+/* The whole-file readers (files.c). wn_new_file_state() makes the state
+ * (NULL on OOM, error set); wn_open_dir() lists the directory r->path into
+ * it. wn_open_stream_page() takes the stream `in` like the kind openers
+ * above. wn_is_page_name(): *.html, *.htm, and the same gzip-compressed. */
+typedef struct file_state file_state;
+file_state *wn_new_file_state(winnow_reader *r);
+int wn_open_dir(winnow_reader *r, file_state *f);
+int wn_open_stream_page(winnow_reader *r, wn_in *in);
+int wn_is_page_name(const char *name);
 
 /* Inflates gzip (one or more members), zlib or raw deflate data into *dst,
  * at most `limit` bytes. NULL on success, else why it failed (dst->len >

@@ -1,8 +1,9 @@
 /* Stage 2: UTF-8 text -> compact DOM.
  *
  * A thin adapter over an HTML5 tree builder (myhtml from Debian's
- * libmodest). Only this file pair knows the library: the rest of winnow
- * sees wn_dom. One wn_parser per thread; it is reused across pages. */
+ * libmodest). Only src/parse/ knows the library (parser_internal.h says
+ * which file does what): the rest of winnow sees wn_dom. One wn_parser per
+ * thread; it is reused across pages. */
 #ifndef WN_PARSER_H
 #define WN_PARSER_H
 

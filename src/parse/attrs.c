@@ -1,0 +1,126 @@
+/* Which of the tree builder's nodes the DOM keeps: tags mapped to winnow's,
+ * elements skipped (ignored tags, SVG innards, hidden elements), and the
+ * attribute tests behind them (hidden, aria-hidden, screen-reader-only
+ * classes, JSON-LD scripts). Apart from the copy because these read the
+ * markup's attributes, not the tree's shape. */
+#include "parser_internal.h"
+
+#include <ctype.h>
+#include <string.h>
+
+static uint16_t map_tag(const wn_parser *p, myhtml_tree_node_t *n)
+{
+    myhtml_tag_id_t id = mh_tag_id(n);
+    if (id < MyHTML_TAG_LAST_ENTRY) return p->tagmap[id];
+    return WN_TAG_UNKNOWN; /* custom element */
+}
+
+static int ci_contains_nospace(const char *v, size_t n, const char *needle)
+{
+    /* "display : none" and "DISPLAY:NONE" both match "display:none" */
+    size_t nl = strlen(needle);
+    for (size_t i = 0; i < n; i++) {
+        /* a match begins at the needle's first letter (one begun at white
+         * space is also tried from the letter after it) */
+        if ((char)tolower((unsigned char)v[i]) != needle[0]) continue;
+        size_t a = i, b = 0;
+        while (a < n && b < nl) {
+            char c = (char)tolower((unsigned char)v[a]);
+            if (c == ' ' || c == '\t') { a++; continue; }
+            if (c != needle[b]) break;
+            a++;
+            b++;
+        }
+        if (b == nl) return 1;
+    }
+    return 0;
+}
+
+/* Whether "at" begins with the NUL-terminated word w, within n bytes. */
+static int starts(const char *at, size_t n, const char *w)
+{
+    size_t wl = strlen(w);
+    return wl <= n && memcmp(at, w, wl) == 0;
+}
+
+/* Whether a class value holds one of the screen-reader-only idioms
+ * (sr-only, off-screen, offscreen, visually-hidden, visuallyhidden,
+ * screen-reader, screenreader, element-invisible) anywhere. Each idiom
+ * has one 's', and the letter after it tells which idioms it can be in:
+ * each is tried where it would begin, at the 's' less its offset. */
+static int offscreen_class(const char *v, size_t n)
+{
+    for (const char *q = v, *end = v + n; (q = memchr(q, 's', (size_t)(end - q))) != NULL && q + 1 < end; q++) {
+        size_t at = (size_t)(q - v), left = n - at;
+        switch (q[1]) {
+        case 'r':
+            if (starts(q, left, "sr-only")) return 1;
+            break;
+        case 'c':
+            if (starts(q, left, "screen-reader") || starts(q, left, "screenreader")) return 1;
+            if (at >= 4 && starts(q - 4, left + 4, "off-screen")) return 1;
+            if (at >= 3 && starts(q - 3, left + 3, "offscreen")) return 1;
+            break;
+        case 'u':
+            if (at >= 2 && (starts(q - 2, left + 2, "visually-hidden") || starts(q - 2, left + 2, "visuallyhidden")))
+                return 1;
+            break;
+        case 'i':
+            if (at >= 12 && starts(q - 12, left + 12, "element-invisible")) return 1;
+            break;
+        default:
+            break;
+        }
+    }
+    return 0;
+}
+
+int wn_parse_is_hidden(myhtml_tree_node_t *n)
+{
+    for (myhtml_tree_attr_t *a = mh_attr_first(n); a; a = mh_attr_next(a)) {
+        size_t kl = 0, vl = 0;
+        const char *k = mh_attr_key(a, &kl);
+        if (!k) continue;
+        if (kl == 6 && memcmp(k, "hidden", 6) == 0) return 1;
+        if (kl == 5 && memcmp(k, "style", 5) == 0) {
+            const char *v = mh_attr_value(a, &vl);
+            if (v && (ci_contains_nospace(v, vl, "display:none") || ci_contains_nospace(v, vl, "visibility:hidden")))
+                return 1;
+        }
+        if (kl == 5 && memcmp(k, "class", 5) == 0) {
+            /* the accessibility idioms for text only screen readers get
+             * ("Image caption", "Skip to content"): not on the page */
+            const char *v = mh_attr_value(a, &vl);
+            /* class names are case-sensitive and these idioms lower-case:
+             * a plain substring search, cheap enough for every element */
+            if (v && vl >= 7 && memchr(v, 'e', vl) && offscreen_class(v, vl)) return 1;
+        }
+    }
+    return 0;
+}
+
+int wn_parse_is_jsonld(myhtml_tree_node_t *n)
+{
+    for (myhtml_tree_attr_t *a = mh_attr_first(n); a; a = mh_attr_next(a)) {
+        size_t kl = 0, vl = 0;
+        const char *k = mh_attr_key(a, &kl);
+        if (k && kl == 4 && memcmp(k, "type", 4) == 0) {
+            const char *v = mh_attr_value(a, &vl);
+            return v && ci_contains_nospace(v, vl, "ld+json");
+        }
+    }
+    return 0;
+}
+
+/* The same keep/skip rule drives the counting pass and the building pass. */
+int wn_parse_classify(const wn_parser *p, myhtml_tree_node_t *n, uint16_t *tag)
+{
+    uint16_t t = map_tag(p, n);
+    *tag = t;
+    if (t == TAG_IGNORE) return VISIT_SKIP;
+    if (t == WN_TAG_TEXT) return VISIT_KEEP;
+    if (mh_namespace(n) == MyHTML_NAMESPACE_SVG && t != WN_TAG_SVG) return VISIT_SKIP;
+    if (wn_tag_flags[t] & WN_TF_SKIP) return VISIT_SKIP;
+    if (wn_parse_is_hidden(n)) return VISIT_SKIP;
+    return VISIT_KEEP;
+}
