@@ -31,7 +31,7 @@
 #include <unistd.h>
 
 #include "../doc.h"
-#include "../pipeline.h"
+#include "../pipeline/pipeline.h"
 #include "../site/model.h"
 #include "../site/site_api.h"
 #include "../site/signals.h"
