@@ -1,5 +1,11 @@
-/* Internal layout of a processed page, shared by the pipeline stages and the
- * renderers. Everything per page lives in `arena`. */
+/* The page record: the internal layout of a processed page, shared by the
+ * pipeline stages and the renderers. Everything per page lives in `arena`.
+ *
+ * Each stage reads the sections written before it and writes its own (its
+ * header's contract says which); the members below are grouped by the
+ * stage that writes them, in pipeline order. This header sits below every
+ * stage that reads a page (folder layers: scripts/layers.py): it includes
+ * only the types it holds, whose headers never include it back. */
 #ifndef WN_DOC_H
 #define WN_DOC_H
 
@@ -9,8 +15,8 @@
 #include "decode/decode.h"
 #include "dom/dom.h"
 #include "meta/meta.h"
-#include "score/rules.h"
-#include "score/why.h"
+#include "rules/rules.h"
+#include "rules/why.h"
 #include "util/arena.h"
 #include "util/buf.h"
 
@@ -25,15 +31,23 @@ typedef enum wn_source {
     WN_SOURCE_FRAME,       /* the only block with running text was in the page's header or footer, nothing kept */
 } wn_source;
 
+/* The per-node verdicts, written by several stages in turn (each member
+ * says which): the page scorer allocates them and writes its values, the
+ * later stages refine them, the selection settles keep. */
 typedef struct wn_labels {
-    float *templ;        /* per node: templateness in [0, 1] */
-    float *value;        /* per node: content value of the node's own text unit */
-    uint32_t *unit;      /* per node: index of the text unit (nearest line-breaking element) */
-    uint8_t *keep;       /* per node: 1 when the node's text is main content */
-    uint8_t *unique;     /* per node: the site model has this unit's text on no other page (NULL in page mode) */
-    float *clf;          /* per node: classifier P(template), NULL when no classifier ran; -1 where unscored */
-    float *smoothed;     /* per node: after isotonic smoothing (NULL when off) */
-    uint8_t *segment;    /* per node: 1 where a smoothed segment starts */
+    float *templ;        /* page score (site score, classify, select): per node: templateness in [0, 1] */
+    float *value;        /* page score, then site score and classify: per node: content value of the
+                          * node's own text unit */
+    uint32_t *unit;      /* page score (site signals when learning): per node: index of the text unit
+                          * (nearest line-breaking element) */
+    uint8_t *keep;       /* select (allocated by page score): per node: 1 when the node's text is main content */
+    uint8_t *unique;     /* site score: per node: the site model has this unit's text on no other page
+                          * (NULL in page mode) */
+    float *clf;          /* classify: per node: classifier P(template), NULL when no classifier ran; -1
+                          * where unscored */
+    float *smoothed;     /* classify/smooth: per node: after isotonic smoothing (NULL when off) */
+    uint8_t *segment;    /* classify/smooth: per node: 1 where a smoothed segment starts */
+    /* select: */
     uint32_t container;  /* root of the main content, WN_NONE when nothing */
     uint32_t headline;   /* heading kept outside the container, WN_NONE when none */
     uint32_t headline_inline; /* the kept headline when it is an inline element, not a unit (its
@@ -43,6 +57,7 @@ typedef struct wn_labels {
 } wn_labels;
 
 struct winnow_doc {
+    /* ---- the pipeline (pipeline/pipeline.c): the run and the caller's input ---- */
     winnow_engine *engine;
     const wn_rules *rules;   /* the engine's rule values */
     wn_arena arena;
@@ -52,29 +67,41 @@ struct winnow_doc {
      * page's; NULL outside a run (wn_doc_scratch then gives scratch_own) */
     wn_arena *scratch;
     wn_arena scratch_own;    /* a stage run on the doc after the pipeline (tests) */
+    /* ---- decode (decode/decode.h) ---- */
     wn_buf utf8;             /* decoded input, when the bytes needed converting */
     wn_decode_info decode;
+    /* ---- parse (parse/parser.h) ---- */
     wn_dom dom;
     struct wn_dom_store *dom_store; /* the parser's arrays dom lives in (parse/parser.h), given back at free */
+    /* ---- statistics (blocks/stats.h) ---- */
     wn_stats *stats;
     wn_page_text page_text;
+    /* ---- every stage from the page score on: the verdicts (wn_labels above) ---- */
     wn_labels labels;
+    /* ---- metadata (meta/meta.h) ---- */
     wn_meta meta;
+    /* ---- the block list (blocks/list.h: a wn_block_list) ---- */
     uint32_t *blocks;        /* block candidate node indices, document order */
     long *block_parent;
     const char **block_path;
     uint32_t nblocks;
+    /* ---- site score (score/site_score.h: its wn_site_judgement) ---- */
     double site_pages;       /* pages of the site model used, 0 in page mode */
     uint64_t site_template_chars, site_unique_chars; /* text the site model judged */
+    /* ---- page score (score/records.h): worked out on demand, kept ---- */
     uint64_t page_host;      /* the page's own host (wn_page_host), 0 until worked out */
     struct wn_comment *comments; /* reader comments told by structure (score/records.h) */
     size_t ncomments;
+    /* ---- the pipeline, after the last stage: the page's status ---- */
     winnow_status status;
     char warning[256];
-    /* where the page came from, as the caller said (in the arena; NULL when unknown) */
+    /* ---- the pipeline, before decode: where the page came from, as the
+     * caller said (in the arena; NULL when unknown) ---- */
     const char *src_url, *src_file, *src_record_id;
     long long src_record;    /* -1 when unknown */
-    wn_explain *explain;     /* why each unit was kept or left out: only when explaining (score/why.h) */
+    /* ---- explaining only (score/why.h): why each unit was kept or left out,
+     * written by the page score, site score and select ---- */
+    wn_explain *explain;
 };
 
 /* Where a stage's temporaries go; never the page arena, whose later
@@ -88,6 +115,21 @@ static inline uint64_t wn_kept_chars(const winnow_doc *d)
     for (uint32_t i = 0; i < d->dom.count; i++)
         if (d->dom.nodes[i].tag == WN_TAG_TEXT && d->labels.keep[i]) kept += d->stats[i].chars;
     return kept;
+}
+
+/* How the main content was chosen, by name (winnow_doc_source). */
+static inline const char *wn_doc_source_name(const winnow_doc *d)
+{
+    switch (d->labels.source) {
+    case WN_SOURCE_NONE: return "none";
+    case WN_SOURCE_SCORER: return d->site_pages > 0 ? "site-model" : "scorer";
+    case WN_SOURCE_LANDMARK: return "fallback-landmark";
+    case WN_SOURCE_DESCRIPTION: return "fallback-description";
+    case WN_SOURCE_UNHINTED: return "fallback-unhinted";
+    case WN_SOURCE_LISTING: return "listing";
+    case WN_SOURCE_FRAME: return "frame";
+    }
+    return "";
 }
 
 #endif

@@ -6,6 +6,7 @@
  * or "download"); longer, distinctive stems may match inside a token
  * ("sidebar" in "leftsidebar"). */
 #include "stats.h"
+#include "../util/fnv.h"
 
 #include <string.h>
 /* inlined: the hashes are the library's, without a call per short string */
@@ -149,9 +150,6 @@ uint16_t wn_hints_from_attr(const char *v, size_t n)
     return wn_hints_from_name(v, n, 0);
 }
 
-#define FNV_OFFSET 0xcbf29ce484222325ull
-#define FNV_PRIME 0x100000001b3ull
-
 /* Tokens repeat across a page far more than whole class lists do
  * ("col", "row", "container"): remember each token's bits. h is the
  * token's FNV-1a hash. */
@@ -209,12 +207,12 @@ static uint16_t name_hints(wn_hint_cache *cache, const char *v, size_t n, int is
         /* a token: letters and digits up to the next other byte or
          * lower-to-upper change, folded and hashed (FNV-1a) as it is read */
         size_t tl = 0;
-        uint64_t h = FNV_OFFSET;
+        uint64_t h = WN_FNV_OFFSET;
         unsigned prev;
         do {
             unsigned c = (unsigned char)v[i], f = kind == NAME_UPPER ? c | 0x20 : c;
             if (tl < sizeof tok) tok[tl] = (char)f;
-            h = (h ^ f) * FNV_PRIME;
+            h = (h ^ f) * WN_FNV_PRIME;
             tl++;
             prev = kind;
             if (++i == n) break;

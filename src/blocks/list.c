@@ -3,21 +3,13 @@
 
 #include <string.h>
 
+#include "../util/fnv.h"
+
 typedef struct path_slot {
     uint64_t hash;
     const char *path;   /* NULL: empty slot */
     size_t len;
 } path_slot;
-
-#define FNV_OFFSET 1469598103934665603ull
-#define FNV_PRIME 1099511628211ull
-
-/* FNV-1a of s[0..n) continued from h */
-static uint64_t fnv_more(uint64_t h, const char *s, size_t n)
-{
-    for (size_t k = 0; k < n; k++) h = (h ^ (unsigned char)s[k]) * FNV_PRIME;
-    return h;
-}
 
 /* The one copy of a DOM path in the page arena, from an open-addressing
  * table of mask + 1 slots that never fills (twice the blocks); h is the
@@ -58,77 +50,76 @@ static int path_append(const wn_dom *dom, const uint32_t *chain, size_t depth, c
 /* a path's ancestors: wn_node_path keeps at most this many */
 #define PATH_MAX_DEPTH 256
 
-int wn_blocks_list(winnow_doc *d, int paths)
+int wn_blocks_list(const wn_dom *dom, const wn_stats *stats, wn_arena *arena, int paths, wn_block_list *out)
 {
-    const wn_dom *dom = &d->dom;
     uint32_t nb = 0;
     for (uint32_t i = 0; i < dom->count; i++)
-        if (d->stats[i].is_block) nb++;
-    d->blocks = wn_arena_alloc(&d->arena, ((size_t)nb + 1) * sizeof(uint32_t));
-    if (!d->blocks) return -1;
+        if (stats[i].is_block) nb++;
+    out->blocks = wn_arena_alloc(arena, ((size_t)nb + 1) * sizeof(uint32_t));
+    if (!out->blocks) return -1;
     if (!paths) {
         nb = 0;
         for (uint32_t i = 0; i < dom->count; i++)
-            if (d->stats[i].is_block) d->blocks[nb++] = i;
-        d->nblocks = nb;
+            if (stats[i].is_block) out->blocks[nb++] = i;
+        out->nblocks = nb;
         return 0;
     }
-    d->block_parent = wn_arena_alloc(&d->arena, ((size_t)nb + 1) * sizeof(long));
-    d->block_path = wn_arena_alloc(&d->arena, ((size_t)nb + 1) * sizeof(char *));
+    out->block_parent = wn_arena_alloc(arena, ((size_t)nb + 1) * sizeof(long));
+    out->block_path = wn_arena_alloc(arena, ((size_t)nb + 1) * sizeof(char *));
     /* node -> block index, to find enclosing blocks top-down */
-    long *enclosing = wn_arena_alloc(&d->arena, (size_t)dom->count * sizeof(long));
-    if (!d->blocks || !d->block_parent || !d->block_path || !enclosing) return -1;
+    long *enclosing = wn_arena_alloc(arena, (size_t)dom->count * sizeof(long));
+    if (!out->blocks || !out->block_parent || !out->block_path || !enclosing) return -1;
     /* paths interned: blocks of one page share a few hundred paths, and a
      * deep page's copies, one per block, would outweigh the page */
     uint32_t cap = 64;
     while (cap < 2 * nb) cap <<= 1;
-    path_slot *slot = wn_arena_calloc(&d->arena, cap, sizeof *slot);
+    path_slot *slot = wn_arena_calloc(arena, cap, sizeof *slot);
     /* per block: its path's length and hash, how many names its path has
      * (PATH_MAX_DEPTH + 1: more than wn_node_path keeps), and whether
      * they all fit in the buffer. A block inside another continues that
      * one's path with the names below it, as wn_node_path builds it top
      * down: no walk up to the root and no rehash for every block. */
-    uint32_t *plen = wn_arena_alloc(&d->arena, ((size_t)nb + 1) * sizeof *plen);
-    uint32_t *pdepth = wn_arena_alloc(&d->arena, ((size_t)nb + 1) * sizeof *pdepth);
-    uint64_t *phash = wn_arena_alloc(&d->arena, ((size_t)nb + 1) * sizeof *phash);
-    uint8_t *pwhole = wn_arena_alloc(&d->arena, (size_t)nb + 1);
+    uint32_t *plen = wn_arena_alloc(arena, ((size_t)nb + 1) * sizeof *plen);
+    uint32_t *pdepth = wn_arena_alloc(arena, ((size_t)nb + 1) * sizeof *pdepth);
+    uint64_t *phash = wn_arena_alloc(arena, ((size_t)nb + 1) * sizeof *phash);
+    uint8_t *pwhole = wn_arena_alloc(arena, (size_t)nb + 1);
     if (!slot || !plen || !pdepth || !phash || !pwhole) return -1;
     nb = 0;
     char path[1024];
     uint32_t chain[PATH_MAX_DEPTH + 1];
     for (uint32_t i = 0; i < dom->count; i++) {
         long up = i ? enclosing[dom->nodes[i].parent] : -1;
-        if (!d->stats[i].is_block) {
+        if (!stats[i].is_block) {
             enclosing[i] = up;
             continue;
         }
-        d->blocks[nb] = i;
-        d->block_parent[nb] = up;
+        out->blocks[nb] = i;
+        out->block_parent[nb] = up;
         uint32_t k = 0, a = i;
         if (up >= 0 && pdepth[up] <= PATH_MAX_DEPTH) {
             /* the names from block i up to the enclosing block */
-            uint32_t top = d->blocks[up];
+            uint32_t top = out->blocks[up];
             while (a != top && k < PATH_MAX_DEPTH) {
                 chain[k++] = a;
                 a = dom->nodes[a].parent;
             }
         }
-        if (a != i && a == d->blocks[up] && pdepth[up] + k <= PATH_MAX_DEPTH) {
+        if (a != i && a == out->blocks[up] && pdepth[up] + k <= PATH_MAX_DEPTH) {
             size_t pl = plen[up];
             pdepth[nb] = pdepth[up] + k;
             if (pwhole[up]) {
-                memcpy(path, d->block_path[up], pl);
+                memcpy(path, out->block_path[up], pl);
                 pwhole[nb] = (uint8_t)path_append(dom, chain, k, path, &pl, sizeof path);
-                phash[nb] = fnv_more(phash[up], path + plen[up], pl - plen[up]);
+                phash[nb] = wn_fnv_more(phash[up], path + plen[up], pl - plen[up]);
                 plen[nb] = (uint32_t)pl;
-                d->block_path[nb] = intern_path(&d->arena, slot, cap - 1, path, pl, phash[nb]);
+                out->block_path[nb] = intern_path(arena, slot, cap - 1, path, pl, phash[nb]);
             } else {
                 /* the enclosing path stopped at a name that did not fit:
                  * so does this one, there */
                 pwhole[nb] = 0;
                 phash[nb] = phash[up];
                 plen[nb] = (uint32_t)pl;
-                d->block_path[nb] = d->block_path[up];
+                out->block_path[nb] = out->block_path[up];
             }
         } else {
             /* from the root */
@@ -145,12 +136,12 @@ int wn_blocks_list(winnow_doc *d, int paths)
             }
             pdepth[nb] = k;
             plen[nb] = (uint32_t)pl;
-            phash[nb] = fnv_more(FNV_OFFSET, path, pl);
-            d->block_path[nb] = intern_path(&d->arena, slot, cap - 1, path, pl, phash[nb]);
+            phash[nb] = wn_fnv_more(WN_FNV_OFFSET, path, pl);
+            out->block_path[nb] = intern_path(arena, slot, cap - 1, path, pl, phash[nb]);
         }
-        if (!d->block_path[nb]) return -1;
+        if (!out->block_path[nb]) return -1;
         enclosing[i] = (long)nb++;
     }
-    d->nblocks = nb;
+    out->nblocks = nb;
     return 0;
 }

@@ -1,4 +1,5 @@
 #include "stats.h"
+#include "../util/fnv.h"
 
 #include <stdlib.h>
 #ifdef __GLIBC__
@@ -77,9 +78,6 @@ typedef struct scan_state {
  * number-only words (dates, counters) out. */
 #define WORD_KEY(h, alpha) (((h) & ~1ull) | (uint64_t)((alpha) != 0))
 
-#define FNV_OFFSET 0xcbf29ce484222325ull
-#define FNV_PRIME 0x100000001b3ull
-
 static void end_word(scan_state *s)
 {
     if (s->in_word && s->pt->nwords < s->words_cap) s->pt->words[s->pt->nwords++] = WORD_KEY(s->word_hash, s->word_alpha);
@@ -135,14 +133,14 @@ static void scan_text(scan_state *s, const char *t, size_t n, wn_stats *st)
                     if (len) { out[len++] = ' '; cp_count++; }
                     pending = 0;
                 }
-                if (!in_word) { in_word = 1; alpha = 0; wh = FNV_OFFSET; words++; }
+                if (!in_word) { in_word = 1; alpha = 0; wh = WN_FNV_OFFSET; words++; }
                 for (;;) {
                     size_t j = i;
                     unsigned f = alnum_fold[b], seen = 0;
                     do {
                         out[len++] = (char)f;
                         seen |= f;
-                        wh = (wh ^ f) * FNV_PRIME;
+                        wh = (wh ^ f) * WN_FNV_PRIME;
                         if (++j == n) break;
                         f = alnum_fold[(unsigned char)t[j]];
                     } while (f);
@@ -157,7 +155,7 @@ static void scan_text(scan_state *s, const char *t, size_t n, wn_stats *st)
                     out[len++] = ' ';
                     cp_count++;
                     alpha = 0;
-                    wh = FNV_OFFSET;
+                    wh = WN_FNV_OFFSET;
                     words++;
                     i = j + 1;
                     b = (unsigned char)t[i];
@@ -211,15 +209,15 @@ static void scan_text(scan_state *s, const char *t, size_t n, wn_stats *st)
         cp_count++;
         chars++;
         if (cc == WN_CC_WORD) {
-            if (!in_word) { in_word = 1; alpha = 0; wh = FNV_OFFSET; words++; }
+            if (!in_word) { in_word = 1; alpha = 0; wh = WN_FNV_OFFSET; words++; }
             alpha = 1; /* non-ASCII word characters: letters and marks, almost always */
-            for (size_t k = 0; k < el; k++) wh = (wh ^ (unsigned char)enc[k]) * FNV_PRIME;
+            for (size_t k = 0; k < el; k++) wh = (wh ^ (unsigned char)enc[k]) * WN_FNV_PRIME;
             continue;
         }
         PUSH_WORD();
         if (cc == WN_CC_CJK) {
-            uint64_t h = FNV_OFFSET;
-            for (size_t k = 0; k < el; k++) h = (h ^ (unsigned char)enc[k]) * FNV_PRIME;
+            uint64_t h = WN_FNV_OFFSET;
+            for (size_t k = 0; k < el; k++) h = (h ^ (unsigned char)enc[k]) * WN_FNV_PRIME;
             if (nwords < wcap) wout[nwords++] = WORD_KEY(h, 1);
             words++;
             st->cjk++;
@@ -431,7 +429,7 @@ uint32_t wn_word_keys(const char *s, size_t n, uint64_t *out, uint32_t cap)
 {
     uint32_t count = 0;
     int in_word = 0, alpha = 0;
-    uint64_t h = FNV_OFFSET;
+    uint64_t h = WN_FNV_OFFSET;
     size_t i = 0;
     while (i < n && count < cap) {
         int32_t cp = wn_utf8_next(s, n, &i);
@@ -439,17 +437,17 @@ uint32_t wn_word_keys(const char *s, size_t n, uint64_t *out, uint32_t cap)
         if (cc == WN_CC_WORD) {
             char enc[4];
             size_t el = wn_utf8_put(enc, wn_fold(cp));
-            if (!in_word) { in_word = 1; alpha = 0; h = FNV_OFFSET; }
+            if (!in_word) { in_word = 1; alpha = 0; h = WN_FNV_OFFSET; }
             if (cp > '9' || cp < '0') alpha = 1;
-            for (size_t k = 0; k < el; k++) h = (h ^ (unsigned char)enc[k]) * FNV_PRIME;
+            for (size_t k = 0; k < el; k++) h = (h ^ (unsigned char)enc[k]) * WN_FNV_PRIME;
             continue;
         }
         if (in_word) { out[count++] = WORD_KEY(h, alpha); in_word = 0; }
         if (cc == WN_CC_CJK && count < cap) {
             char enc[4];
             size_t el = wn_utf8_put(enc, wn_fold(cp));
-            uint64_t c = FNV_OFFSET;
-            for (size_t k = 0; k < el; k++) c = (c ^ (unsigned char)enc[k]) * FNV_PRIME;
+            uint64_t c = WN_FNV_OFFSET;
+            for (size_t k = 0; k < el; k++) c = (c ^ (unsigned char)enc[k]) * WN_FNV_PRIME;
             out[count++] = WORD_KEY(c, 1);
         }
     }

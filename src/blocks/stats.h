@@ -4,7 +4,11 @@
  * et al., Debnath et al.): text and link mass, words, distinct words,
  * punctuation, a tag histogram of the subtree, position, DOM path and a
  * fingerprint of the normalized text. All of it is computed in O(n) passes
- * over the pre-order node array (distinct words in O(W log W)). */
+ * over the pre-order node array (distinct words in O(W log W)).
+ *
+ * Contract: reads the DOM; writes a wn_stats per node and the page's
+ * wn_page_text (winnow_doc.stats, page_text). Knows nothing of the page
+ * record, which holds these types (doc.h includes this header). */
 #ifndef WN_STATS_H
 #define WN_STATS_H
 

@@ -7,7 +7,11 @@
  * template) and piecewise constant (segments). The heuristic page scorer's
  * values stay the base: a unit the smoothed classifier calls template
  * loses value in proportion, one it calls content gains, so the selection
- * (maximum-weight subtree) works unchanged on better evidence. */
+ * (maximum-weight subtree) works unchanged on better evidence.
+ *
+ * Contract (only where no site model judged the page): reads the page
+ * scores, the statistics and the page text; writes d->labels.clf, smoothed
+ * and segment (smooth/smooth_page.h) and rewrites d->labels.value and templ. */
 #ifndef WN_CLASSIFY_APPLY_H
 #define WN_CLASSIFY_APPLY_H
 

@@ -7,7 +7,11 @@
  * UTF-8 whatever a meta tag claims, since legacy encodings almost never
  * produce valid multi-byte UTF-8 by accident. Invalid sequences become
  * U+FFFD and NUL bytes become U+FFFD, so every later stage sees valid,
- * NUL-free UTF-8. */
+ * NUL-free UTF-8.
+ *
+ * Contract: reads the caller's bytes and charset; writes the UTF-8 text
+ * (in the caller's wn_buf when converted: winnow_doc.utf8) and a
+ * wn_decode_info (winnow_doc.decode). Knows nothing of the page record. */
 #ifndef WN_DECODE_H
 #define WN_DECODE_H
 

@@ -218,3 +218,10 @@ int wn_meta_extract(const wn_dom *dom, const wn_decode_info *dec, const char *ur
     if (url && *url) set_if_empty(m, WINNOW_META_URL, wn_meta_clean(arena, url, strlen(url)));
     return 0;
 }
+
+const char *winnow_meta_name(winnow_meta_field f)
+{
+    static const char *const names[WINNOW_META_COUNT] = {"title", "author", "date", "url", "site_name",
+                                                         "description", "language", "charset"};
+    return f >= 0 && f < WINNOW_META_COUNT ? names[f] : "";
+}

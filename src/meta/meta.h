@@ -1,6 +1,10 @@
 /* Document metadata: title, author, date, canonical URL, site name,
  * description and language from <title>, <meta name/property>, OpenGraph,
- * <link rel=canonical> and JSON-LD, in that order of growing trust. */
+ * <link rel=canonical> and JSON-LD, in that order of growing trust.
+ *
+ * Contract: reads the DOM, the decode info and the caller's URL; writes a
+ * wn_meta (winnow_doc.meta), which the selection's fallback and the outputs
+ * read. It needs nothing else of the page: a layer under the page record. */
 #ifndef WN_META_H
 #define WN_META_H
 

@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../score/records.h"
+#include "../util/url.h"
+
 static void json_kv(wn_buf *b, const char *key, const char *v, int comma)
 {
     if (comma) wn_buf_putc(b, ',');
@@ -24,8 +27,8 @@ static void json_kv_or_null(wn_buf *b, const char *key, const char *v, int comma
 
 static void block_json(const winnow_doc *d, uint32_t k, wn_buf *b, wn_buf *scratch, int with_text)
 {
-    winnow_block blk = {sizeof blk};
-    winnow_doc_block(d, k, &blk);
+    winnow_block blk;
+    wn_block_info(d, k, &blk);
     uint32_t i = d->blocks[k];
     const wn_stats *s = &d->stats[i];
     wn_buf_printf(b, "{\"i\":%u,\"parent\":%ld,\"tag\":\"", k, blk.parent);
@@ -79,12 +82,11 @@ static void block_json(const winnow_doc *d, uint32_t k, wn_buf *b, wn_buf *scrat
 static void comments_json(const winnow_doc *d, wn_buf *b)
 {
     for (size_t k = 0; k < d->ncomments; k++) {
-        winnow_comment c = {sizeof c};
-        winnow_doc_comment(d, k, &c);
+        const wn_comment *c = &d->comments[k];
         wn_buf_putc(b, '{');
-        json_kv(b, "author", c.author, 0);
-        json_kv(b, "date", c.date, 1);
-        json_kv(b, "text", c.text, 1);
+        json_kv(b, "author", c->author, 0);
+        json_kv(b, "date", c->date, 1);
+        json_kv(b, "text", c->text, 1);
         wn_buf_puts(b, k + 1 < d->ncomments ? "}," : "}");
     }
 }
@@ -134,7 +136,7 @@ void wn_render_json(const winnow_doc *d, wn_out *o)
     wn_buf_putc(b, '}');
     json_kv(b, "status", winnow_status_name(d->status), 1);
     if (d->warning[0]) json_kv(b, "warning", d->warning, 1);
-    json_kv(b, "content_source", winnow_doc_source(d), 1);
+    json_kv(b, "content_source", wn_doc_source_name(d), 1);
     if (d->labels.container != WN_NONE) {
         char path[1024];
         wn_node_path(&d->dom, d->labels.container, path, sizeof path);
@@ -200,7 +202,7 @@ static void jsonl_head(wn_buf *b, const wn_jsonl_opts *jo, const char *file, lon
     jsonl_str_or_null(b, "url", url);
     char host[1024];
     const char *site = jo->site;
-    if (!site && winnow_url_site(url, host, sizeof host)) site = host;
+    if (!site && wn_url_site(url, host, sizeof host)) site = host;
     jsonl_str_or_null(b, "site", site);
     jsonl_str_or_null(b, "status", winnow_status_name(st));
     jsonl_str_or_null(b, "warning", warning && *warning ? warning : NULL);
@@ -220,7 +222,7 @@ void wn_render_jsonl(const winnow_doc *d, const wn_jsonl_opts *jo, wn_out *o)
         first = 0;
     }
     wn_buf_putc(b, '}');
-    json_kv(b, "content_source", winnow_doc_source(d), 1);
+    json_kv(b, "content_source", wn_doc_source_name(d), 1);
     wn_buf text;
     wn_buf_init(&text);
     wn_main_text(d, &text);

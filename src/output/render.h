@@ -1,6 +1,9 @@
 /* Stage 6: labels -> output. One file per format; they share the walk over
  * the kept part of the tree and a writer that collects output in a buffer
- * and hands it to the caller's callback in large pieces. */
+ * and hands it to the caller's callback in large pieces.
+ *
+ * Contract: reads the finished page (every section of winnow_doc) and
+ * writes nothing to it: the bytes go to the caller's callback. */
 #ifndef WN_RENDER_H
 #define WN_RENDER_H
 
@@ -35,6 +38,10 @@ typedef struct wn_jsonl_opts {
 void wn_render_jsonl(const winnow_doc *d, const wn_jsonl_opts *jo, wn_out *o);
 void wn_render_jsonl_failure(const winnow_input *in, winnow_status st, const char *error, const wn_jsonl_opts *jo,
                              wn_out *o);
+
+/* Block k (< d->nblocks) of the page, every field filled (struct_size
+ * sizeof *b): what winnow_doc_block copies out. */
+void wn_block_info(const winnow_doc *d, size_t k, winnow_block *b);
 
 /* Plain text of the main content into a buffer (what WINNOW_FORMAT_TEXT
  * writes). Out of memory, b->oom is set. */

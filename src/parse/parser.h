@@ -3,7 +3,12 @@
  * A thin adapter over an HTML5 tree builder (myhtml from Debian's
  * libmodest). Only src/parse/ knows the library (parser_internal.h says
  * which file does what): the rest of winnow sees wn_dom. One wn_parser per
- * thread; it is reused across pages. */
+ * thread; it is reused across pages.
+ *
+ * Contract: reads the decoded UTF-8 text; writes a wn_dom (winnow_doc.dom,
+ * its arrays in a wn_dom_store: winnow_doc.dom_store) and the damage it
+ * repaired (wn_dom.depth_capped, flattened, unclosed: the page's warning).
+ * Knows nothing of the page record. */
 #ifndef WN_PARSER_H
 #define WN_PARSER_H
 

@@ -34,7 +34,7 @@
 #include <unistd.h>
 
 #include "../doc.h"
-#include "../pipeline.h"
+#include "../pipeline/pipeline.h"
 #include "../site/model.h"
 #include "../site/site_api.h"
 #include "../site/signals.h"

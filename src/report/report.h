@@ -1,5 +1,5 @@
 /* Reports that show a person what winnow decided: an application above the
- * pipeline (src/pipeline.h), like training, linked by the CLI only.
+ * pipeline (src/pipeline/pipeline.h), like training, linked by the CLI only.
  *
  * winnow annotate: one self-contained HTML file showing the page's own
  * markup (scripts, styles and every external resource removed, every

@@ -15,7 +15,7 @@
 
 #include "report.h"
 #include "../doc.h"
-#include "../pipeline.h"
+#include "../pipeline/pipeline.h"
 #include "../site/model.h"
 
 /* ---- output ---- */

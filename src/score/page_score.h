@@ -14,7 +14,14 @@
  * unrendered {{placeholders}} are boilerplate too; a <header> inside an
  * <article> is the article's own. Comment threads whose elements have no
  * such names are found by their structure (records.h): a run of records
- * of one shape after a longer post; not on a page that is a discussion. */
+ * of one shape after a longer post; not on a page that is a discussion.
+ *
+ * Contract: reads the DOM, the statistics, the block list and the rule
+ * table (d->rules); writes a wn_page_scores (the caller's, read by the site
+ * score, the classifier and the selection) and d->labels: allocates every
+ * per-node array, fills templ, value and unit; finds the reader comments
+ * (d->comments, records.h) and the page's host (d->page_host); when
+ * explaining, d->explain's raw_why, boil_why and heur. */
 #ifndef WN_PAGE_SCORE_H
 #define WN_PAGE_SCORE_H
 

@@ -2,7 +2,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "../util/buf.h"
 #define XXH_INLINE_ALL
@@ -560,26 +559,6 @@ static int comment_runs(const page *pgp, float *mass, uint8_t *is_comment)
 }
 
 /* ---- teasers: a headline link over a short summary, repeated ---- */
-
-uint64_t wn_url_host(const char *u)
-{
-    while (*u == ' ' || *u == '\t' || *u == '\n') u++;
-    const char *h;
-    if (u[0] == '/' && u[1] == '/') h = u + 2;
-    else if (strncasecmp(u, "http://", 7) == 0) h = u + 7;
-    else if (strncasecmp(u, "https://", 8) == 0) h = u + 8;
-    else {
-        const char *c = u;
-        while ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '+' || *c == '-' || *c == '.') c++;
-        return (*c == ':' && c > u) ? 1 : 0;
-    }
-    if (strncasecmp(h, "www.", 4) == 0) h += 4;
-    char buf[256];
-    size_t n = 0;
-    for (; h[n] && h[n] != '/' && h[n] != '?' && h[n] != '#' && h[n] != ':' && n < sizeof buf; n++)
-        buf[n] = (char)((h[n] >= 'A' && h[n] <= 'Z') ? h[n] + 32 : h[n]);
-    return n ? XXH3_64bits(buf, n) | 2 : 1;
-}
 
 static int cmp_u64(const void *a, const void *b)
 {

@@ -26,6 +26,7 @@
 #define WN_RECORDS_H
 
 #include "page_score.h"
+#include "../util/url.h"
 
 /* One detected comment record (author and date "" when not found). */
 typedef struct wn_comment {
@@ -64,11 +65,7 @@ enum { WN_REGION_COMMENT = 1, WN_REGION_TEASER = 2 };
  * beside it, wherever it stands. */
 int wn_record_regions(winnow_doc *d, const wn_page_scores *ps, const float *pos, int comments, uint8_t *region);
 
-/* Hash of the host of an absolute http(s) or scheme-relative URL, case
- * folded and without "www."; 0 for a relative URL, 1 for another scheme
- * (mailto:, javascript:). */
-uint64_t wn_url_host(const char *u);
-/* The page's own host (as wn_url_host): its URL's, or else the host most
+/* The page's own host (as wn_url_host, util/url.h): its URL's, or else the host most
  * of its absolute links go to (a site's menus link its own pages); 1 when
  * unknown. Worked out once a page and kept on it (d->page_host): the
  * teaser test and the selection's end lists ask for it. */

@@ -7,7 +7,12 @@
  * DOM path too). A document frequency of at least 10% of the site's pages
  * (and at least 2 pages) is template; text no other page has is unique;
  * the rest stays with the page scorer. Template units sink, unique running
- * text rises, and the same selection as in page mode picks the content. */
+ * text rises, and the same selection as in page mode picks the content.
+ *
+ * Contract: reads the page scores, the page's wn_page_signals (site/) and a
+ * site model; rewrites d->labels.value and templ, writes labels.unique and a
+ * wn_site_judgement, which the pipeline keeps in d->site_pages,
+ * site_template_chars and site_unique_chars. */
 #ifndef WN_SITE_SCORE_H
 #define WN_SITE_SCORE_H
 

@@ -1,17 +1,10 @@
-/* The reasons of why.h, and the final reason of every unit of a page
- * explained. */
+/* The final reason of every unit of a page explained (why.h). */
 #include "why.h"
 
 #include <string.h>
 
 #include "../doc.h"
 #include "page_score.h"
-
-const wn_why_def wn_why_defs[WN_WHY_COUNT] = {
-#define WN_WHY_ROW(id, name, rule, cls, text) {name, rule, text, cls},
-    WN_WHY_LIST(WN_WHY_ROW)
-#undef WN_WHY_ROW
-};
 
 int wn_explain_begin(winnow_doc *d)
 {

@@ -35,6 +35,7 @@
 #include "model.h"
 #include "site_api.h"
 #include "../util/buf.h"
+#include "../util/url.h"
 #include "../util/structs.h"
 
 static const unsigned char MAGIC[8] = {'W', 'N', 'P', 'A', 'R', 'T', '\r', '\n'};
@@ -137,28 +138,22 @@ winnow_status winnow_partial_site(winnow_partial *p, const char *name, winnow_si
     return WINNOW_OK;
 }
 
-winnow_status winnow_partial_learn(winnow_engine *e, winnow_partial *p, const char *site, const winnow_input *in,
-                                   int *counted)
+winnow_status wn_partial_site_for(winnow_partial *p, const char *site, const char *url, winnow_site **out)
 {
-    if (counted) *counted = 0;
-    if (!e || !p || !in) return WINNOW_E_ARG;
     p->error[0] = '\0';
     char host[1024];
     if (!site) {
-        size_t n = winnow_url_site(in->url, host, sizeof host);
+        size_t n = wn_url_site(url, host, sizeof host);
         if (!n) {
             perr(p, "the page has no URL with a host to name its site (give the site's name)");
             return WINNOW_E_ARG;
         }
         site = host;
     }
-    winnow_site *s = NULL;
-    winnow_status st = winnow_partial_site(p, site, &s);
-    if (st != WINNOW_OK) return st;
-    st = winnow_site_learn(e, s, in, counted);
-    if (WINNOW_FAILED(st)) perr(p, "%s", winnow_engine_error(e));
-    return st;
+    return winnow_partial_site(p, site, out);
 }
+
+void wn_partial_fail(winnow_partial *p, const char *detail) { perr(p, "%s", detail); }
 
 size_t winnow_partial_site_count(const winnow_partial *p)
 {

@@ -27,4 +27,12 @@ typedef struct wn_merge_counts {
 int wn_partial_merge(wn_store *s, const char *const *paths, size_t n, size_t commit_every, wn_merge_counts *out,
                      winnow_status *status, char *err, size_t errcap);
 
+/* winnow_partial_learn's steps below the pipeline (the learning itself is
+ * api/site.c's): the partial's site of the page, named site or, when site
+ * is NULL, after url's host (wn_url_site), its error cleared first;
+ * WINNOW_OK, or the failure with the partial's error set. */
+winnow_status wn_partial_site_for(winnow_partial *p, const char *site, const char *url, winnow_site **out);
+/* Sets the partial's error (winnow_partial_error) to detail. */
+void wn_partial_fail(winnow_partial *p, const char *detail);
+
 #endif

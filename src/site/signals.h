@@ -9,7 +9,11 @@
  *    i.e. the text units the scorers work on);
  *  - an I-Match signature of the page, so that the same page under two URLs
  *    counts once.
- * Keys are deduplicated per page: document frequency counts pages. */
+ * Keys are deduplicated per page: document frequency counts pages.
+ *
+ * Contract: reads the DOM, the statistics, the page text and d->labels.unit
+ * (computing the units itself when learning); writes a wn_page_signals (the
+ * caller's: the site score reads it, learning adds it to the model). */
 #ifndef WN_SIGNALS_H
 #define WN_SIGNALS_H
 

@@ -1,4 +1,5 @@
-/* Bridge between the public winnow_site handle and the internal model. */
+/* Bridge between the public winnow_site handle and the internal model
+ * (handle.c). */
 #ifndef WN_SITE_API_H
 #define WN_SITE_API_H
 

@@ -33,7 +33,11 @@
  *
  * Memory: from `scratch` when given (it stays until the caller resets the
  * arena: O(tree nodes * levels) bytes plus O(DOM nodes)); with NULL a private
- * arena is used and freed before return. No global state. */
+ * arena is used and freed before return. No global state.
+ *
+ * Contract: reads the DOM, the statistics and one score per node (the
+ * classifier's, d->labels.clf); writes the smoothed scores and segment
+ * starts (the caller puts them in d->labels.smoothed and segment). */
 #ifndef WN_SMOOTH_PAGE_H
 #define WN_SMOOTH_PAGE_H
 

@@ -31,7 +31,7 @@
 #include "../classify/features.h"
 #include "../classify/nb.h"
 #include "../doc.h"
-#include "../pipeline.h"
+#include "../pipeline/pipeline.h"
 #include "../site/site_api.h"
 
 #define WORDS_PER_EXAMPLE 24

@@ -2,7 +2,7 @@
  *
  * This sits above the extraction pipeline and is not part of libwinnow: it
  * runs the pipeline on many sites' pages through the library's internal
- * hook (src/pipeline.h), labels their nodes and fits models with liblinear
+ * hook (src/pipeline/pipeline.h), labels their nodes and fits models with liblinear
  * and XGBoost. Only the command-line tool links it (libwinnow_train.a, see
  * CMakeLists.txt), so programs that only extract never load those
  * libraries. Models it writes are read back by winnow_engine_load_model().

@@ -21,7 +21,7 @@
 
 #include "check.h"
 #include "doc.h"
-#include "pipeline.h"
+#include "pipeline/pipeline.h"
 #include "score/page_score.h"
 #include "score/records.h"
 #include "site/site_api.h"

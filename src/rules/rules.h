@@ -6,7 +6,10 @@
  * Code reads a value as WN_RULE(d, NAME) from the page's table, which is
  * the engine's copy: winnow_engine_set_rule() changes it, so a test can run
  * a page with one rule off and check that its expectation then fails
- * (the `rule` lines of tests/data/pages/expected.tsv pin every row). */
+ * (the `rule` lines of tests/data/pages/expected.tsv pin every row).
+ *
+ * A folder of its own (with why.h, the reasons), under the page record and
+ * every stage: each of them reads the table, none of it reads them. */
 #ifndef WN_RULES_H
 #define WN_RULES_H
 

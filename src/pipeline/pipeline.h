@@ -1,13 +1,29 @@
 /* The pipeline behind winnow_extract, for callers that need to see a page
- * between its stages: site learning inside the library, and classifier
- * training (src/train/), a layer above the library that only the CLI links. */
+ * between its stages: site learning and site extraction (api/site.c),
+ * classifier training (src/train/) and reports (src/report/), the last two
+ * a layer above the library that only the CLI links.
+ *
+ * The stages, in order (pipeline.c; each one's contract is in its header):
+ *   decode     decode/decode.h     bytes -> UTF-8 text, d->utf8, d->decode
+ *   parse      parse/parser.h      text -> d->dom
+ *   statistics blocks/stats.h      dom -> d->stats, d->page_text
+ *   block list blocks/list.h       stats -> d->blocks, block_parent, block_path
+ *   page score score/page_score.h  -> wn_page_scores, d->labels (templ, value, unit)
+ *   site       site/signals.h, score/site_score.h (with a site hook)
+ *                                  -> wn_page_signals, d->labels.value/unique, d->site_*
+ *   classify   classify/apply.h (smooth/smooth_page.h)
+ *                                  -> d->labels.clf, smoothed, segment, value
+ *   meta       meta/meta.h         dom -> d->meta
+ *   select     select/select.h     -> d->labels.keep, container, headline, source
+ *   status     pipeline.c          -> d->status, d->warning
+ * and output (output/render.h) reads the finished page. */
 #ifndef WN_PIPELINE_H
 #define WN_PIPELINE_H
 
-#include "doc.h"
-#include "score/page_score.h"
-#include "site/model.h"
-#include "site/signals.h"
+#include "../doc.h"
+#include "../score/page_score.h"
+#include "../site/model.h"
+#include "../site/signals.h"
 
 /* What a run of the pipeline is for: each mode runs the stages it needs. */
 typedef enum wn_run_mode {

@@ -1,0 +1,315 @@
+/* The pipeline behind the public API: decode -> parse -> statistics ->
+ * page scores -> labels, with metadata and the block list on the side
+ * (pipeline.h lists the stages). One function per step; each step returns
+ * WINNOW_OK or the failure it recorded on the engine. */
+#include "pipeline.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "../blocks/list.h"
+#include "../classify/apply.h"
+#include "../parse/parser.h"
+#include "../score/page_score.h"
+#include "../score/site_score.h"
+#include "../score/why.h"
+#include "../select/select.h"
+#include "../site/model.h"
+#include "../site/signals.h"
+
+/* What a freed page's arena keeps for the next page (winnow_doc_free) */
+#define ARENA_KEEP ((size_t)256 << 20)
+/* and of the scratch arena: a stage's temporaries on an ordinary page */
+#define SCRATCH_KEEP ((size_t)32 << 20)
+
+/* Auto mode: the model is used when the site has min_pages pages counted
+ * (besides this page, when it is left out). */
+static int site_applies(const wn_site_model *m, const winnow_site_options *opt, const wn_page_signals *sig)
+{
+    if (!m || opt->mode == WINNOW_MODE_PAGE) return 0;
+    if (opt->mode == WINNOW_MODE_SITE) return 1;
+    unsigned min_pages = opt->min_pages ? opt->min_pages : 5;
+    double counted = m->clock;
+    if (opt->exclude_self && wn_site_model_self_weight(m, sig->imatch) > 0) counted -= 1.0;
+    return counted + 1e-9 >= (double)min_pages;
+}
+
+static const char *arena_str(wn_arena *a, const char *s, int *oom)
+{
+    if (!s) return NULL;
+    const char *c = wn_arena_strndup(a, s, strlen(s));
+    if (!c) *oom = 1;
+    return c;
+}
+
+/* The caller's word on where the page came from, kept with the document. */
+static int copy_source(winnow_doc *d, const winnow_input *in)
+{
+    int oom = 0;
+    d->src_record = -1;
+    d->src_url = arena_str(&d->arena, in->url, &oom);
+    if (in->source) {
+        d->src_file = arena_str(&d->arena, in->source->file, &oom);
+        d->src_record_id = arena_str(&d->arena, in->source->record_id, &oom);
+        d->src_record = in->source->record >= 0 ? in->source->record : -1;
+    }
+    return oom ? -1 : 0;
+}
+
+/* The caller's input as this library's structures: in and its source,
+ * read as far as their struct_size goes (util/structs.h). */
+static winnow_status read_input(winnow_engine *e, const winnow_input *caller, winnow_input *in, winnow_source *src)
+{
+    if (!caller) return wn_engine_fail(e, WINNOW_E_ARG, "no input given");
+    memset(in, 0, sizeof *in);
+    if (wn_struct_in(in, sizeof *in, caller, WN_INPUT_V1) != 0)
+        return wn_engine_fail(e, WINNOW_E_ARG, "winnow_input.struct_size is not sizeof (winnow_input) of a "
+                                               "winnow.h this library reads");
+    if (in->source) {
+        memset(src, 0, sizeof *src);
+        src->record = -1;
+        if (wn_struct_in(src, sizeof *src, in->source, WN_SOURCE_V1) != 0)
+            return wn_engine_fail(e, WINNOW_E_ARG, "winnow_source.struct_size is not sizeof (winnow_source) of a "
+                                                   "winnow.h this library reads");
+        in->source = src;
+    }
+    return WINNOW_OK;
+}
+
+/* The input's size against the engine's limit. */
+static winnow_status check_size(winnow_engine *e, const winnow_input *in)
+{
+    if (!in->data && in->len) return wn_engine_fail(e, WINNOW_E_ARG, "no input given");
+    if (in->len == 0) return wn_engine_fail(e, WINNOW_E_EMPTY, "input is empty (0 bytes)");
+    if (in->len > e->opt.max_input_bytes || in->len >= UINT32_MAX / 4) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "input is %zu bytes, over the limit of %zu bytes", in->len,
+                 e->opt.max_input_bytes < UINT32_MAX / 4 ? e->opt.max_input_bytes : (size_t)UINT32_MAX / 4);
+        return wn_engine_fail(e, WINNOW_E_TOO_LARGE, msg);
+    }
+    return WINNOW_OK;
+}
+
+/* A new page on the engine's spare buffers, with the caller's source. */
+static winnow_status new_doc(winnow_engine *e, const winnow_input *in, winnow_doc **out)
+{
+    winnow_doc *d = calloc(1, sizeof *d);
+    if (!d) return wn_engine_fail(e, WINNOW_E_NOMEM, NULL);
+    d->engine = e;
+    d->rules = &e->rules;
+    d->scratch = &e->scratch;
+    if (e->have_spare) {
+        d->arena = e->spare_arena;
+        d->utf8 = e->spare_utf8;
+        e->have_spare = 0;
+    } else {
+        wn_arena_init(&d->arena);
+        wn_buf_init(&d->utf8);
+    }
+    /* the caller's URL first: the scorer's teaser test reads the page's host */
+    if (copy_source(d, in) != 0) {
+        winnow_doc_free(d);
+        return wn_engine_fail(e, WINNOW_E_NOMEM, "out of memory while copying the page's source");
+    }
+    *out = d;
+    return WINNOW_OK;
+}
+
+/* decode and parse: the input's bytes -> d->decode, d->utf8 -> d->dom */
+static winnow_status decode_parse(winnow_engine *e, winnow_doc *d, const winnow_input *in)
+{
+    char err[256];
+    const char *text = NULL;
+    size_t text_len = 0;
+    wn_decode_status ds =
+        wn_decode_view(in->data, in->len, in->charset, &d->utf8, &text, &text_len, &d->decode, err, sizeof err);
+    if (ds == WN_DECODE_NOMEM) return wn_engine_fail(e, WINNOW_E_NOMEM, "out of memory while decoding");
+    if (ds == WN_DECODE_EMPTY) return wn_engine_fail(e, WINNOW_E_EMPTY, err);
+    if (ds == WN_DECODE_BINARY) return wn_engine_fail(e, WINNOW_E_BINARY, err);
+
+    d->dom_store = wn_arena_alloc(&d->arena, sizeof *d->dom_store);
+    if (!d->dom_store) return wn_engine_fail(e, WINNOW_E_NOMEM, "out of memory while building the DOM");
+    /* the DOM's arrays stay the parser's, lent to the page: no copy */
+    wn_parse_status ps = wn_parser_parse_store(e->parser, text, text_len, &d->arena, &d->dom, d->dom_store);
+    if (ps == WN_PARSE_NOMEM) return wn_engine_fail(e, WINNOW_E_NOMEM, "out of memory while building the DOM");
+    if (ps == WN_PARSE_TOO_LARGE) return wn_engine_fail(e, WINNOW_E_TOO_LARGE, "page has too many nodes");
+    if (ps != WN_PARSE_OK) return wn_engine_fail(e, WINNOW_E_PARSE, "the HTML parser rejected the input");
+    return WINNOW_OK;
+}
+
+/* statistics, the block list and the page scores: d->stats, d->page_text,
+ * d->blocks..., d->labels and *pscore (learning: no page scores, the
+ * signals find the text units themselves) */
+static winnow_status page_stages(winnow_engine *e, winnow_doc *d, wn_run_mode mode, wn_page_scores *pscore)
+{
+    int learning = mode == WN_RUN_LEARN;
+    if ((learning ? wn_stats_compute_learn(&d->dom, &d->arena, &d->stats, &d->page_text)
+                 : wn_stats_compute(&d->dom, &d->arena, &d->stats, &d->page_text, e->hints)) != 0)
+        return wn_engine_fail(e, WINNOW_E_NOMEM, "out of memory while computing statistics");
+    if (mode == WN_RUN_EXPLAIN && wn_explain_begin(d) != 0)
+        return wn_engine_fail(e, WINNOW_E_NOMEM, "out of memory while explaining");
+    memset(pscore, 0, sizeof *pscore);
+    wn_block_list bl;
+    memset(&bl, 0, sizeof bl);
+    int r = wn_blocks_list(&d->dom, d->stats, &d->arena, !learning, &bl);
+    d->blocks = bl.blocks;
+    d->block_parent = bl.block_parent;
+    d->block_path = bl.block_path;
+    d->nblocks = bl.nblocks;
+    if (r != 0 || (!learning && wn_page_score(d, pscore) != 0))
+        return wn_engine_fail(e, WINNOW_E_NOMEM, "out of memory while scoring");
+    return WINNOW_OK;
+}
+
+/* the site hook: the page's signals (into hook->signals_out when learning),
+ * ContentExtractor blocks, the site model's verdict on d->labels and
+ * d->site_*, and the hook's inspect */
+static winnow_status site_stage(winnow_engine *e, winnow_doc *d, const site_hook *hook, wn_page_scores *pscore)
+{
+    wn_page_signals local, *sig = hook->signals_out ? hook->signals_out : &local;
+    if (wn_signals_compute(d, sig) != 0) return wn_engine_fail(e, WINNOW_E_NOMEM, "out of memory while fingerprinting");
+    /* atomic blocks for ContentExtractor: while a site still takes
+     * training pages, or when a CE method judges the page */
+    int learning_ce = hook->signals_out && hook->model && hook->model->ce.pages < WN_CE_TRAINING_PAGES;
+    int judging_ce = hook->opt && (hook->opt->method == WINNOW_METHOD_CE || hook->opt->method == WINNOW_METHOD_FASTCE);
+    if (learning_ce || judging_ce) {
+        sig->ce = wn_arena_alloc(&d->arena, sizeof *sig->ce);
+        if (!sig->ce || wn_ce_page_compute(d, sig->ce) != 0)
+            return wn_engine_fail(e, WINNOW_E_NOMEM, "out of memory while building ContentExtractor blocks");
+    }
+    if (hook->opt && site_applies(hook->model, hook->opt, sig)) {
+        wn_site_judgement j;
+        if (wn_site_score(d, pscore, sig, hook->model, hook->opt->method, hook->opt->exclude_self, &j) != 0)
+            return wn_engine_fail(e, WINNOW_E_NOMEM, "out of memory while applying the site model");
+        d->site_pages = j.pages;
+        d->site_template_chars = j.template_chars;
+        d->site_unique_chars = j.unique_chars;
+    }
+    if (hook->inspect && hook->inspect(hook->inspect_ctx, d, pscore, sig) != 0)
+        return wn_engine_fail(e, WINNOW_E_NOMEM, "out of memory while inspecting the page");
+    return WINNOW_OK;
+}
+
+/* Every stage the mode runs, in order. */
+static winnow_status run_stages(winnow_engine *e, winnow_doc *d, wn_run_mode mode, const winnow_input *in,
+                                const site_hook *hook)
+{
+    winnow_status rc = decode_parse(e, d, in);
+    if (rc != WINNOW_OK) return rc;
+    int extracting = mode == WN_RUN_EXTRACT || mode == WN_RUN_EXPLAIN;
+    wn_page_scores pscore;
+    if ((rc = page_stages(e, d, mode, &pscore)) != WINNOW_OK) return rc;
+    if (hook && (rc = site_stage(e, d, hook, &pscore)) != WINNOW_OK) return rc;
+    /* page level, learned: where no site model judged the page */
+    if (extracting && e->clf && d->site_pages == 0) {
+        if (wn_classify_page(d, &pscore, e->clf, &e->smooth, in->url) != 0)
+            return wn_engine_fail(e, WINNOW_E_NOMEM, "out of memory while classifying nodes");
+    }
+    if (!extracting) return WINNOW_OK; /* no content selection or metadata */
+    /* metadata first: the selection's fallback reads the description */
+    wn_meta_extract(&d->dom, &d->decode, in->url, &d->arena, &d->meta);
+    if (wn_select(d, &pscore, e->opt.include_title) != 0)
+        return wn_engine_fail(e, WINNOW_E_NOMEM, "out of memory while selecting content");
+    wn_explain_finish(d);
+    return WINNOW_OK;
+}
+
+/* The page's status and warning: what damage the input had (decode, parse)
+ * and, when it has no main content, why. */
+static void page_status(const winnow_engine *e, winnow_doc *d, int extracting)
+{
+    d->status = WINNOW_OK;
+    size_t w = 0;
+    if (d->decode.replaced) {
+        w += (size_t)snprintf(d->warning + w, sizeof d->warning - w, "%zu invalid byte sequence%s replaced (read as %s)",
+                              d->decode.replaced, d->decode.replaced == 1 ? "" : "s", d->decode.charset);
+        d->status = WINNOW_PARTIAL;
+    }
+    if (d->dom.depth_capped && w < sizeof d->warning) {
+        w += (size_t)snprintf(d->warning + w, sizeof d->warning - w, "%s%u start tags past nesting depth %u dropped",
+                              w ? "; " : "", d->dom.depth_capped, e->opt.max_depth);
+        d->status = WINNOW_PARTIAL;
+    }
+    if (d->dom.flattened && w < sizeof d->warning) {
+        w += (size_t)snprintf(d->warning + w, sizeof d->warning - w,
+                              "%s%u elements past the node budget read as text (%u nodes kept)", w ? "; " : "",
+                              d->dom.flattened, d->dom.count);
+        d->status = WINNOW_PARTIAL;
+    }
+    if (d->dom.unclosed && w < sizeof d->warning) {
+        w += (size_t)snprintf(d->warning + w, sizeof d->warning - w, "%s%u unclosed <title>/<script>-like element%s closed",
+                              w ? "; " : "", d->dom.unclosed, d->dom.unclosed == 1 ? "" : "s");
+        d->status = WINNOW_PARTIAL;
+    }
+    if (d->stats[0].chars == 0) {
+        snprintf(d->warning, sizeof d->warning, "%s",
+                 d->dom.body == 0 ? "the page has no <body> with text (a frameset or an empty document)"
+                                  : "the page has no visible text");
+        d->status = WINNOW_NO_CONTENT;
+    } else if (extracting && wn_kept_chars(d) == 0) {
+        /* visible text, none of it main content: never an empty result
+         * that looks like success */
+        size_t at = w && w + 2 < sizeof d->warning ? w : 0;
+        if (d->labels.source == WN_SOURCE_LISTING)
+            at += (size_t)snprintf(d->warning + at, sizeof d->warning - at,
+                                   "%sa listing page: its best block was one of %u teasers (a headline link over a "
+                                   "summary)",
+                                   at ? "; " : "", d->labels.teasers);
+        else if (d->labels.source == WN_SOURCE_FRAME)
+            at += (size_t)snprintf(d->warning + at, sizeof d->warning - at,
+                                   "%sits only block with running text was in the page's own header or footer",
+                                   at ? "; " : "");
+        if (at < sizeof d->warning)
+            snprintf(d->warning + at, sizeof d->warning - at, "%s%u characters of visible text, none of it main content",
+                     at ? "; " : "", d->stats[0].chars);
+        d->status = WINNOW_NO_MAIN;
+    }
+}
+
+winnow_status wn_pipeline_run(winnow_engine *e, wn_run_mode mode, const winnow_input *caller, const site_hook *hook,
+                              winnow_doc **out)
+{
+    if (!out) return WINNOW_E_ARG;
+    *out = NULL;
+    if (!e) return WINNOW_E_ARG;
+    e->error[0] = '\0';
+    winnow_input input;
+    winnow_source source;
+    winnow_status rc = read_input(e, caller, &input, &source);
+    if (rc == WINNOW_OK) rc = check_size(e, &input);
+    winnow_doc *d = NULL;
+    if (rc == WINNOW_OK) rc = new_doc(e, &input, &d);
+    if (rc != WINNOW_OK) return rc;
+
+    rc = run_stages(e, d, mode, &input, hook);
+    if (rc == WINNOW_OK) page_status(e, d, mode == WN_RUN_EXTRACT || mode == WN_RUN_EXPLAIN);
+    d->scratch = NULL;
+    wn_arena_reset(&e->scratch, SCRATCH_KEEP);
+    if (rc != WINNOW_OK) {
+        winnow_doc_free(d);
+        return rc;
+    }
+    *out = d;
+    return d->status;
+}
+
+void winnow_doc_free(winnow_doc *d)
+{
+    if (!d) return;
+    winnow_engine *e = d->engine;
+    wn_arena_free(&d->scratch_own);
+    if (d->dom_store) wn_parser_reclaim(e ? e->parser : NULL, d->dom_store);
+    if (e && !e->have_spare) {
+        wn_arena_reset(&d->arena, ARENA_KEEP);
+        wn_buf_clear(&d->utf8);
+        e->spare_arena = d->arena;
+        e->spare_utf8 = d->utf8;
+        e->have_spare = 1;
+    } else {
+        wn_arena_free(&d->arena);
+        wn_buf_free(&d->utf8);
+    }
+    free(d);
+}
