@@ -607,8 +607,8 @@ WINNOW_API size_t winnow_url_site(const char *url, char *out, size_t cap);
  * Site learning as map-reduce: partials.
  *
  * Map: a partial counts the pages of one shard of a crawl (a few WARC
- * files, on any machine) and is written to a partial file (format in the
- * README, "Partial files"). It keeps, per site, the pages in the order
+ * files, on any machine) and is written to a partial file (format in
+ * docs/formats.md, "Partial files"). It keeps, per site, the pages in the order
  * they came, each with its fingerprints, display samples, I-Match
  * signature and URL, and the ContentExtractor blocks of the site's first
  * 30 distinct pages: what learning the page would count, not yet counted.
