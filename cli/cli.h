@@ -12,7 +12,7 @@
 #include "winnow.h"
 #include "winnow_apps.h"
 
-/* Exit statuses (README "Exit status", the usage text): the first that
+/* Exit statuses (docs/cli.md "Exit status", the usage text): the first that
  * applies of 2 (before anything ran), 5, 1, 4, 3, else 0; learn stopped by
  * a signal: 128 + the signal. */
 enum { EXIT_OK = 0, EXIT_SOME_FAILED = 1, EXIT_USAGE = 2, EXIT_NO_CONTENT = 3, EXIT_SKIPPED = 4, EXIT_DB_DAMAGED = 5 };

@@ -1,6 +1,6 @@
 /* Usage texts: the top-level one (commands, conventions, exit statuses) and
  * one per command ('winnow help CMD', 'winnow CMD --help'). The exit
- * statuses here, in cli.h and in the README's table say the same. */
+ * statuses here, in cli.h and in docs/cli.md's table say the same. */
 #include <stdio.h>
 #include <string.h>
 

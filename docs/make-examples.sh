@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The example reports of the README and their screenshots (docs/*.png), made
+# The example reports of docs/cli.md and their screenshots (docs/*.png), made
 # again from the pages they show:
 #   annotate-aljazeera.png  winnow annotate of an AEB page (tests/data/pages:
 #                           in the repository), opened at #content

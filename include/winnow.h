@@ -153,9 +153,9 @@ typedef struct winnow_options {
        nodes. Past them elements are read as plain text of their parent (a
        block's on a line of its own), and the page is WINNOW_PARTIAL with a
        warning. Real pages stay far inside it (about 80 bytes a node is
-       usual; 20 is dense). Defaults 64 and 150000; node_bytes 0: no budget. */
-    unsigned node_bytes;
-    unsigned node_floor;
+       usual; 20 is dense). */
+    unsigned node_bytes;     /* page bytes per node; 0: no budget; default 96 */
+    unsigned node_floor;     /* nodes every page gets whatever its size; default 100000 */
 } winnow_options;
 
 /* Fills *o with the defaults; struct_size is sizeof *o as the caller
@@ -279,9 +279,10 @@ WINNOW_API winnow_status winnow_render_alloc(const winnow_doc *d, winnow_format 
  * U+FFFD), so the line holds no raw line break; it ends with "\n". */
 typedef struct winnow_jsonl_options {
     size_t struct_size;     /* sizeof (winnow_jsonl_options): set by the _default() */
-    const char *id;         /* "id": the page's name (winnow extract: its output name); NULL: null */
+    const char *id;         /* "id": the page's name (winnow extract: its output name); NULL: null;
+                               default NULL */
     const char *site;       /* "site": NULL for the site of the page's URL (winnow_url_site;
-                               null when it has none) */
+                               null when it has none); default NULL */
     int blocks;             /* add "blocks"; default 0 */
     int comments;           /* add "comments"; default 0 */
 } winnow_jsonl_options;
@@ -394,9 +395,11 @@ typedef enum winnow_input_format {
 
 typedef struct winnow_reader_options {
     size_t struct_size;          /* sizeof (winnow_reader_options): set by the _default() */
-    size_t max_record_bytes;     /* records over this are skipped with a warning; 0 = 256 MiB */
-    winnow_input_format format;  /* files and stdin; a directory always lists its pages */
-    int recursive;               /* directories: the pages of subdirectories too */
+    size_t max_record_bytes;     /* records over this are skipped with a warning (0 counts as
+                                    256 MiB); default 256 MiB */
+    winnow_input_format format;  /* files and stdin; a directory always lists its pages;
+                                    default WINNOW_INPUT_AUTO */
+    int recursive;               /* directories: the pages of subdirectories too; default 0 */
 } winnow_reader_options;
 
 /* Fills *o with the defaults (256 MiB, AUTO, not recursive). */
@@ -537,10 +540,11 @@ typedef enum winnow_method {
 
 typedef struct winnow_site_options {
     size_t struct_size;     /* sizeof (winnow_site_options): set by the _default() */
-    winnow_mode mode;
-    winnow_method method;
-    int exclude_self;       /* leave-one-out: the page's own contribution is left out */
-    unsigned min_pages;     /* auto mode: pages a site needs before its model is used; 0 = 5 */
+    winnow_mode mode;       /* default WINNOW_MODE_AUTO */
+    winnow_method method;   /* default WINNOW_METHOD_AUTO */
+    int exclude_self;       /* leave-one-out: the page's own contribution is left out; default 0 */
+    unsigned min_pages;     /* auto mode: pages a site needs before its model is used (0 counts
+                               as 5); default 5 */
 } winnow_site_options;
 
 WINNOW_API winnow_status winnow_site_options_default(winnow_site_options *o, size_t struct_size);
@@ -603,8 +607,8 @@ WINNOW_API size_t winnow_url_site(const char *url, char *out, size_t cap);
  * Site learning as map-reduce: partials.
  *
  * Map: a partial counts the pages of one shard of a crawl (a few WARC
- * files, on any machine) and is written to a partial file (format in the
- * README, "Partial files"). It keeps, per site, the pages in the order
+ * files, on any machine) and is written to a partial file (format in
+ * docs/formats.md, "Partial files"). It keeps, per site, the pages in the order
  * they came, each with its fingerprints, display samples, I-Match
  * signature and URL, and the ContentExtractor blocks of the site's first
  * 30 distinct pages: what learning the page would count, not yet counted.

@@ -6,7 +6,7 @@
 # cmake --install into a temporary prefix (and once staged with DESTDIR);
 # the files, the soname links and winnow.pc; the installed winnow runs
 # without LD_LIBRARY_PATH; tests/install/app.c built with pkg-config, with
-# each 'cc app.c' line of README.md as written (shared, shared with a
+# each 'cc app.c' line of docs/api.md as written (shared, shared with a
 # runpath, static) and with find_package(winnow) in a CMake project, each run
 # without LD_LIBRARY_PATH. EXTRA_FLAGS go to every compile and link of
 # app.c: the sanitizer build passes -fsanitize=... there, which a program
@@ -96,20 +96,20 @@ if "$cc_prog" $extra app.c -o app-pc $(pkg-config --cflags --libs winnow) -Wl,-r
   check_app pkg-config "$tmp/app-pc" shared
 else bad "pkg-config build: $(head -5 "$tmp/pc.err")"; fi
 
-# README.md's link lines, as written, with 'cc' as this build's compiler
+# docs/api.md's link lines, as written, with 'cc' as this build's compiler
 cc() { command "$cc_prog" $extra "$@"; }
-mapfile -t lines < <(awk '/^cc app\.c/ {print}' "$src/README.md")
-if [ "${#lines[@]}" -eq 3 ]; then ok; else bad "README.md has ${#lines[@]} 'cc app.c' lines, not 3 (shared, shared with runpath, static)"; fi
+mapfile -t lines < <(awk '/^cc app\.c/ {print}' "$src/docs/api.md")
+if [ "${#lines[@]}" -eq 3 ]; then ok; else bad "docs/api.md has ${#lines[@]} 'cc app.c' lines, not 3 (shared, shared with runpath, static)"; fi
 for line in "${lines[@]}"; do
   rm -f app
-  if ! (eval "$line") 2>"$tmp/readme.err"; then bad "README line failed: $line: $(head -5 "$tmp/readme.err")"; continue; fi
+  if ! (eval "$line") 2>"$tmp/readme.err"; then bad "docs/api.md line failed: $line: $(head -5 "$tmp/readme.err")"; continue; fi
   case $line in
-    *-Bstatic*) check_app "README static line" "$tmp/app" static ;;
-    *-rpath*) check_app "README runpath line" "$tmp/app" shared ;;
+    *-Bstatic*) check_app "api.md static line" "$tmp/app" static ;;
+    *-rpath*) check_app "api.md runpath line" "$tmp/app" shared ;;
     *)
       # the line for a standard prefix, where ldconfig makes the loader find
       # libwinnow.so.0; LD_LIBRARY_PATH stands in for that here
-      LD_LIBRARY_PATH=$libdir check_app "README shared line (the loader told where ldconfig would)" "$tmp/app" shared
+      LD_LIBRARY_PATH=$libdir check_app "api.md shared line (the loader told where ldconfig would)" "$tmp/app" shared
       ;;
   esac
 done

@@ -8,8 +8,8 @@
 2. reduce   one task: the partial files merged into the site database DB in
             the WARCs' order (``SiteDB.merge``, as ``winnow merge``), site by
             site. The result is the database ``winnow learn --db DB WARCS...``
-            gives, bit for bit (the merge is exact: README, "Site learning as
-            map-reduce")
+            gives, bit for bit (the merge is exact: docs/cli.md, "Learning in
+            shards")
 3. models   every worker opens DB read-only, once, and keeps it: at DB's path
             (storage every worker sees: the local disk for a LocalCluster), or
             with ``--ship-db`` from a copy of the file broadcast to the workers

@@ -542,7 +542,7 @@ class Partial:
         return int(lib.winnow_partial_page_count(self._partial()))
 
     def write(self, path):
-        """Writes the partial file (gzip; format in the README, "Partial files")."""
+        """Writes the partial file (gzip; format in docs/formats.md, "Partial files")."""
         with self._lock:
             st = lib.winnow_partial_write(self._partial(), os.fsencode(path))
             if st != lib.WINNOW_OK:
