@@ -193,9 +193,9 @@ static int is_script_text(const winnow_doc *d, uint32_t u, const wn_unit_stats *
 {
     /* old scripts written without semicolons or braces on every line
      * show fewer code marks: with SCRIPT_STRONG_MARKS script words a
-     * third of the code share will do */
+     * third of the code share will do (SCRIPT_STRONG_DIVISOR) */
     float code = (float)o->code, chars = (float)o->chars, share = WN_RULE(d, SCRIPT_CODE_SHARE);
-    if (chars < WN_RULE(d, SCRIPT_MIN_CHARS) || code <= share / 3.0f * chars) return 0;
+    if (chars < WN_RULE(d, SCRIPT_MIN_CHARS) || code <= share / WN_RULE(d, SCRIPT_STRONG_DIVISOR) * chars) return 0;
     int dense = code > share * chars;
     static const char *const marks[] = {"document.", "window.", "function(", "function ", "var ", "typeof "};
     const wn_stats *s = &d->stats[u];
@@ -266,7 +266,8 @@ static int is_rights_notice(const winnow_doc *d, uint32_t u, const wn_unit_stats
     else if (n >= 9 && memcmp(t, "copyright", 9) == 0) at = 9;
     if (!at) return 0;
     /* a year within the next words ("(c) 2008 AFP", "Copyright © 1998 ...") */
-    for (size_t j = at; j + 4 <= n && j < at + 24; j++)
+    const float year_chars = WN_RULE(d, RIGHTS_YEAR_CHARS);
+    for (size_t j = at; j + 4 <= n && (float)(j - at) < year_chars; j++)
         if ((t[j] == '1' || t[j] == '2') && isdigit((unsigned char)t[j + 1]) && isdigit((unsigned char)t[j + 2]) &&
             isdigit((unsigned char)t[j + 3]))
             return 1;
