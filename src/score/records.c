@@ -294,6 +294,7 @@ static void read_record(const page *pg, uint32_t r, record_signs *rs)
     const float line_chars = WN_RULE(d, COMMENT_LINE_CHARS), link_chars = WN_RULE(d, COMMENT_LINK_CHARS);
     const float author_chars = WN_RULE(d, COMMENT_AUTHOR_CHARS), author_words = WN_RULE(d, COMMENT_AUTHOR_WORDS);
     const float headline_words = WN_RULE(d, COMMENT_HEADLINE_WORDS);
+    const float author_elements = WN_RULE(d, COMMENT_AUTHOR_ELEMENTS);
     const int heading_link = WN_RULE(d, COMMENT_HEADING_LINK) > 0.0f;
     /* (in double: exact for any count, as the halves of integers were) */
     const double link_share = WN_RULE(d, COMMENT_HEADLINE_LINK_SHARE);
@@ -354,7 +355,7 @@ static void read_record(const page *pg, uint32_t r, record_signs *rs)
          * an element of its own (a line, <b>, <cite>; a link first: a
          * comment's bold title is no name) */
         if (!code && (rs->author == WN_NONE || (x->tag == WN_TAG_A && dom->nodes[rs->author].tag != WN_TAG_A)) && st[i].chars && (float)st[i].chars <= author_chars && st[i].words >= 1 &&
-            (float)st[i].words <= author_words && st[i].stops == 0 && st[i].elements <= 2) {
+            (float)st[i].words <= author_words && st[i].stops == 0 && (float)st[i].elements <= author_elements) {
             int digit = 0;
             for (size_t k = 0; k < n && !digit; k++) digit = t[k] >= '0' && t[k] <= '9';
             if (!digit && !each_word(t, n, reply_word, NULL) && !each_word(t, n, date_word, NULL)) rs->author = i;
@@ -483,7 +484,7 @@ static int comment_runs(const page *pgp, float *mass, uint8_t *is_comment)
     const float min_post = WN_RULE(d, COMMENT_MIN_POST);
     const float max_record = WN_RULE(d, COMMENT_MAX_RECORD);
     const float max_after = WN_RULE(d, COMMENT_MAX_AFTER);
-    const float min_signs = WN_RULE(d, COMMENT_MIN_SIGNS);
+    const float min_signs = WN_RULE(d, COMMENT_MIN_SIGNS), min_lines = WN_RULE(d, COMMENT_MIN_LINES);
     size_t cap = 0;
     int found = 0;
     for (uint32_t p = 1; p < n; p++) {
@@ -533,7 +534,7 @@ static int comment_runs(const page *pgp, float *mass, uint8_t *is_comment)
                  * link, and a second sign unless a marker heads the run */
                 int when = rs.date != WN_NONE || rs.reply;
                 int signs = (rs.date != WN_NONE) + rs.reply + rs.avatar + rs.permalink + (rs.author != WN_NONE);
-                if (rs.lines >= 2 && rs.short_lines >= 1 && when && !rs.headline &&
+                if ((float)rs.lines >= min_lines && rs.short_lines >= 1 && when && !rs.headline &&
                     (float)signs >= (marker != WN_NONE ? 1.0f : min_signs))
                     liked++;
             }

@@ -109,6 +109,9 @@
     X(COMMENT_AUTHOR_CHARS, 40.0f, 0.0f, "records",                                                                  \
       "an author's name is an element of its own of at most this many characters, without digits or a stop")       \
     X(COMMENT_AUTHOR_WORDS, 4.0f, 0.0f, "records", "an author's name has one to this many words")                    \
+    X(COMMENT_AUTHOR_ELEMENTS, 2.0f, 1e30f, "records",                                                               \
+      "an author's name is an element of its own: it holds at most this many elements, itself counted (a name in "   \
+      "a <b> in a link); a line with more inside it (a place after two icons) is no name")                           \
     X(COMMENT_HEADLINE_WORDS, 4.0f, 1e30f, "records",                                                                \
       "a record with a heading, or a link filling most of its line, of more than this many words is a story with "  \
       "its headline (a teaser, a live blog's entry), not a comment")                                                 \
@@ -134,6 +137,9 @@
     X(COMMENT_HEADER_SHARE, 0.6f, 1e30f, "records",                                                                  \
       "share of a run's records that look like comments (a short line with a date or a reply link, and a second "   \
       "sign: an author, an avatar, a permalink; one sign after a 'N comments' heading)")                             \
+    X(COMMENT_MIN_LINES, 2.0f, 1.0f, "records",                                                                      \
+      "lines (units with text of their own) a record needs to look like a comment: a header or footer line and a "   \
+      "body; a one-line record with a date and an anchor is a changelog's entry")                                    \
     X(COMMENT_MIN_SIGNS, 2.0f, 1.0f, "records",                                                                      \
       "signs (a date, a reply link, an author, an avatar, a permalink) a record with a date or a reply link needs "  \
       "to look like a comment without a comments line before the run: a date alone is a dated list's item")          \
