@@ -343,11 +343,14 @@ static float raw_value(const winnow_doc *d, const wn_unit_stats *u, unsigned tag
     float l = (float)u->link_chars;
     float plain = c - l;
     /* a heading is a title, unless it runs on for sentences (a subtitle
-     * used for a whole summary) */
+     * used for a whole summary); one that is mostly links is a link list
+     * (a teaser's linked title). (l > plain was the test: half of c is
+     * exact in float, as c - l is below 2^24 characters.) */
+    const float link_list = WN_RULE(d, LINK_LIST_SHARE);
     if (wn_tag_has(tag, WN_TF_HEADING) &&
         !(plain >= WN_RULE(d, HEADING_PROSE_CHARS) && (float)(u->stops + u->commas) >= WN_RULE(d, HEADING_PROSE_MARKS)))
-        return l > plain ? -c : 0.0f;
-    if (l > WN_RULE(d, LINK_LIST_SHARE) * c) {
+        return l > link_list * c ? -c : 0.0f;
+    if (l > link_list * c) {
         *why = WN_WHY_LINK_LIST;
         return -c;
     }

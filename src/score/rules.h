@@ -13,7 +13,8 @@
 #define WN_RULES(X)                                                                                                  \
     /* page scorer (src/score/page_score.c) */                                                                       \
     X(LINK_LIST_SHARE, 0.5f, 1e30f, "score",                                                                         \
-      "a unit with more than this share of its characters in links is a link list: its value is -characters")       \
+      "a unit with more than this share of its characters in links is a link list: its value is -characters (a "  \
+      "heading too: a teaser's linked title)")                                                                      \
     X(LINK_PENALTY, 1.5f, 0.0f, "score",                                                                             \
       "each link character in a unit costs this many plain characters of value (links in running text are few)")   \
     X(FRAGMENT_CHARS, 30.0f, 0.0f, "score",                                                                          \
