@@ -16,7 +16,8 @@
 #define WN_RULES(X)                                                                                                  \
     /* page scorer (src/score/page_score.c) */                                                                       \
     X(LINK_LIST_SHARE, 0.5f, 1e30f, "score",                                                                         \
-      "a unit with more than this share of its characters in links is a link list: its value is -characters")       \
+      "a unit with more than this share of its characters in links is a link list: its value is -characters (a "  \
+      "heading too: a teaser's linked title)")                                                                      \
     X(LINK_PENALTY, 1.5f, 0.0f, "score",                                                                             \
       "each link character in a unit costs this many plain characters of value (links in running text are few)")   \
     X(FRAGMENT_CHARS, 30.0f, 0.0f, "score",                                                                          \
@@ -50,11 +51,18 @@
       "has SCRIPT_MIN_MARKS browser-script words, or {{placeholders}}")                                               \
     X(SCRIPT_MIN_MARKS, 2.0f, 1e30f, "score", "browser-script words (document., window., function, var, typeof) a script unit needs") \
     X(SCRIPT_STRONG_MARKS, 4.0f, 1e30f, "score",                                                                     \
-      "a unit with this many distinct browser-script words is script at a third of SCRIPT_CODE_SHARE: old scripts " \
-      "written without semicolons and braces on every line")                                                        \
+      "a unit with this many distinct browser-script words is script at SCRIPT_CODE_SHARE / SCRIPT_STRONG_DIVISOR: " \
+      "old scripts written without semicolons and braces on every line")                                            \
+    X(SCRIPT_STRONG_DIVISOR, 3.0f, 1.0f, "score",                                                                    \
+      "the code share a unit with SCRIPT_STRONG_MARKS script words needs is SCRIPT_CODE_SHARE divided by this (a "   \
+      "third); 1: the full share, as for any other unit")                                                            \
     X(RIGHTS_NOTICE_MAX_CHARS, 300.0f, 0.0f, "score",                                                              \
       "a unit of at most this many characters that reserves the rights (\"All rights reserved\", \"Alle Rechte "     \
       "vorbehalten\", or opening with (c)/copyright and a year) is a legal line under the article, not its text")   \
+    X(RIGHTS_YEAR_CHARS, 24.0f, 0.0f, "score",                                                                      \
+      "a unit opening with (c) or copyright reserves the rights when a year begins within this many bytes after "  \
+      "the sign (\"(c) 2008 AFP\", \"Copyright (c) 1998 ...\"); otherwise only a rights phrase after the "      \
+      "holder's name makes it a notice")                                                                            \
     X(CREDIT_LINE_MAX_CHARS, 120.0f, 0.0f, "score",                                                                \
       "a unit of at most this many characters opening with a credit word (\"Photo:\", \"Image via\", \"Foto:\", "   \
       "\"Bild:\") or ending with a picture agency (\"/Getty Images\", \"Shutterstock\", \"/AFP\") is a photo's "     \
@@ -105,15 +113,25 @@
     X(COMMENT_AUTHOR_CHARS, 40.0f, 0.0f, "records",                                                                  \
       "an author's name is an element of its own of at most this many characters, without digits or a stop")       \
     X(COMMENT_AUTHOR_WORDS, 4.0f, 0.0f, "records", "an author's name has one to this many words")                    \
+    X(COMMENT_AUTHOR_ELEMENTS, 2.0f, 1e30f, "records",                                                               \
+      "an author's name is an element of its own: it holds at most this many elements, itself counted (a name in "   \
+      "a <b> in a link); a line with more inside it (a place after two icons) is no name")                           \
     X(COMMENT_HEADLINE_WORDS, 4.0f, 1e30f, "records",                                                                \
       "a record with a heading, or a link filling most of its line, of more than this many words is a story with "  \
       "its headline (a teaser, a live blog's entry), not a comment")                                                 \
     X(COMMENT_HEADING_LINK, 1.0f, 0.0f, "records",                                                                   \
       "a record whose heading is mostly a link to another page of the site (not to a place on the page) is a "      \
       "story's teaser under its title, however few its words, not a comment")                                        \
+    X(COMMENT_HEADLINE_LINK_SHARE, 0.5f, 1e30f, "records",                                                           \
+      "a link holding at least this share of its line's characters (or of its heading's) is the line: a headline "   \
+      "of COMMENT_HEADLINE_WORDS, or a heading that links another page (COMMENT_HEADING_LINK); a link inside a "     \
+      "comment's sentence is not")                                                                                   \
     X(COMMENT_MARKER_CHARS, 60.0f, 0.0f, "records",                                                                  \
       "a line of at most this many characters saying comments or replies ('12 comments', 'Leave a reply') just "     \
       "before a run heads a thread: then one sign besides a date or a reply link makes a record a comment")         \
+    X(COMMENT_MARKER_LINES, 6.0f, 0.0f, "records",                                                                   \
+      "a comments line (COMMENT_MARKER_CHARS) heads a run when it is among this many lines just before it (under "   \
+      "the run's parent, or before the parent): a 'Leave a reply' box further up heads nothing")                     \
     X(COMMENT_LINK_CHARS, 40.0f, 0.0f, "records",                                                                    \
       "a reply link ('Reply', 'Quote') or a permalink (a link to #id) holds at most this many characters")           \
     /* comment records told by structure (src/score/records.c): the run */                                         \
@@ -123,6 +141,12 @@
     X(COMMENT_HEADER_SHARE, 0.6f, 1e30f, "records",                                                                  \
       "share of a run's records that look like comments (a short line with a date or a reply link, and a second "   \
       "sign: an author, an avatar, a permalink; one sign after a 'N comments' heading)")                             \
+    X(COMMENT_MIN_LINES, 2.0f, 1.0f, "records",                                                                      \
+      "lines (units with text of their own) a record needs to look like a comment: a header or footer line and a "   \
+      "body; a one-line record with a date and an anchor is a changelog's entry")                                    \
+    X(COMMENT_MIN_SIGNS, 2.0f, 1.0f, "records",                                                                      \
+      "signs (a date, a reply link, an author, an avatar, a permalink) a record with a date or a reply link needs "  \
+      "to look like a comment without a comments line before the run: a date alone is a dated list's item")          \
     X(COMMENT_MAX_LINKS, 0.35f, 0.0f, "records",                                                                     \
       "a run of records with more than this share of its text in links is a teaser or link list, not comments")     \
     X(COMMENT_POST_RATIO, 1.0f, 1e30f, "records",                                                                    \
@@ -143,6 +167,9 @@
       "share of a run's records that open with a headline link over a short summary: a list of other stories")      \
     X(TEASER_HEADLINE_WORDS, 3.0f, 1e30f, "records",                                                                 \
       "words of a teaser's headline link (fewer: a name, a 'More' link)")                                           \
+    X(TEASER_LINK_LINE_SHARE, 0.5f, 0.0f, "records",                                                                 \
+      "a teaser's headline link holds at least this share of its line's characters: a link that opens a sentence "   \
+      "('Chapter 1 - gives an overview') is the text's own")                                                         \
     X(TEASER_CARD_WORDS, 1.0f, 1e30f, "records",                                                                     \
       "words of a teaser's headline link under a picture that links the same page (a card: a product's or a "     \
       "recipe's name over its summary); other headlines need TEASER_HEADLINE_WORDS")                              \

@@ -193,9 +193,9 @@ static int is_script_text(const winnow_doc *d, uint32_t u, const wn_unit_stats *
 {
     /* old scripts written without semicolons or braces on every line
      * show fewer code marks: with SCRIPT_STRONG_MARKS script words a
-     * third of the code share will do */
+     * third of the code share will do (SCRIPT_STRONG_DIVISOR) */
     float code = (float)o->code, chars = (float)o->chars, share = WN_RULE(d, SCRIPT_CODE_SHARE);
-    if (chars < WN_RULE(d, SCRIPT_MIN_CHARS) || code <= share / 3.0f * chars) return 0;
+    if (chars < WN_RULE(d, SCRIPT_MIN_CHARS) || code <= share / WN_RULE(d, SCRIPT_STRONG_DIVISOR) * chars) return 0;
     int dense = code > share * chars;
     static const char *const marks[] = {"document.", "window.", "function(", "function ", "var ", "typeof "};
     const wn_stats *s = &d->stats[u];
@@ -266,7 +266,8 @@ static int is_rights_notice(const winnow_doc *d, uint32_t u, const wn_unit_stats
     else if (n >= 9 && memcmp(t, "copyright", 9) == 0) at = 9;
     if (!at) return 0;
     /* a year within the next words ("(c) 2008 AFP", "Copyright © 1998 ...") */
-    for (size_t j = at; j + 4 <= n && j < at + 24; j++)
+    const float year_chars = WN_RULE(d, RIGHTS_YEAR_CHARS);
+    for (size_t j = at; j + 4 <= n && (float)(j - at) < year_chars; j++)
         if ((t[j] == '1' || t[j] == '2') && isdigit((unsigned char)t[j + 1]) && isdigit((unsigned char)t[j + 2]) &&
             isdigit((unsigned char)t[j + 3]))
             return 1;
@@ -342,11 +343,14 @@ static float raw_value(const winnow_doc *d, const wn_unit_stats *u, unsigned tag
     float l = (float)u->link_chars;
     float plain = c - l;
     /* a heading is a title, unless it runs on for sentences (a subtitle
-     * used for a whole summary) */
+     * used for a whole summary); one that is mostly links is a link list
+     * (a teaser's linked title). (l > plain was the test: half of c is
+     * exact in float, as c - l is below 2^24 characters.) */
+    const float link_list = WN_RULE(d, LINK_LIST_SHARE);
     if (wn_tag_has(tag, WN_TF_HEADING) &&
         !(plain >= WN_RULE(d, HEADING_PROSE_CHARS) && (float)(u->stops + u->commas) >= WN_RULE(d, HEADING_PROSE_MARKS)))
-        return l > plain ? -c : 0.0f;
-    if (l > WN_RULE(d, LINK_LIST_SHARE) * c) {
+        return l > link_list * c ? -c : 0.0f;
+    if (l > link_list * c) {
         *why = WN_WHY_LINK_LIST;
         return -c;
     }
@@ -362,50 +366,73 @@ static float raw_value(const winnow_doc *d, const wn_unit_stats *u, unsigned tag
     return v;
 }
 
-int wn_page_score(winnow_doc *d, wn_page_scores *ps)
+/* One scoring pass: the page's tables (in ps and d->labels) and the
+ * scratch ones, given back when the pass is done. */
+typedef struct score_pass {
+    winnow_doc *d;
+    wn_page_scores *ps;
+    wn_explain *ex;           /* explaining, or NULL */
+    float *pos;               /* per node: positive running text of its subtree */
+    float total;              /* the page's positive running text, at least 1 */
+    uint8_t *comments_after;  /* per element: its children after a comment marker are comments */
+    uint8_t *inside;          /* per node: bit 0 under a comments name, bit 1 under a gallery name */
+    uint8_t *caption;         /* per node: bit 1 a caption (or its line), bit 2 at or under one */
+    uint16_t untrusted;       /* names that mark the content here: a discussion's, a gallery page's */
+    name_mass names;
+} score_pass;
+
+/* The page's tables in the page arena, the pass's in scratch s. */
+static int pass_alloc(score_pass *sp, wn_arena *s)
 {
-    const wn_dom *dom = &d->dom;
-    const wn_stats *st = d->stats;
+    winnow_doc *d = sp->d;
+    wn_page_scores *ps = sp->ps;
     wn_labels *lb = &d->labels;
-    uint32_t n = dom->count;
+    uint32_t n = d->dom.count;
     wn_arena *a = &d->arena;
 
     lb->unit = wn_arena_alloc(a, (size_t)n * sizeof(uint32_t));
     lb->value = wn_arena_calloc(a, n, sizeof(float));
     lb->templ = wn_arena_calloc(a, n, sizeof(float));
     lb->keep = wn_arena_calloc(a, n, 1);
-    /* zeroed node by node in the first pass below */
+    /* zeroed node by node in unit_texts */
     ps->own = wn_arena_array(a, n, sizeof(wn_unit_stats));
     ps->boiler = wn_arena_calloc(a, n, sizeof(uint16_t));
     ps->content_hint = wn_arena_calloc(a, n, 1);
     ps->after_marker = wn_arena_calloc(a, n, 1);
     ps->landmark = wn_arena_calloc(a, n, 1);
-    uint16_t *self_hint = ps->self_hint = wn_arena_calloc(a, n, sizeof(uint16_t));
+    ps->self_hint = wn_arena_calloc(a, n, sizeof(uint16_t));
     ps->raw = wn_arena_calloc(a, n, sizeof(float));
-    /* the rest is scratch, given back at the end (on failure the
-     * pipeline resets the scratch arena) */
-    wn_arena *s = wn_doc_scratch(d);
-    wn_arena_mark scratch_mark = wn_arena_save(s);
-    float *pos = wn_arena_array(s, n, sizeof(float)); /* every entry written below */
-    uint8_t *comments_after = wn_arena_calloc(s, n, 1);
-    uint8_t *inside = wn_arena_alloc(s, n);
-    if (!inside || !lb->unit || !lb->value || !lb->templ || !lb->keep || !ps->own || !ps->boiler || !ps->content_hint || !ps->after_marker || !ps->landmark ||
-        !self_hint || !ps->raw || !pos || !comments_after)
+    sp->pos = wn_arena_array(s, n, sizeof(float)); /* every entry written in unit_values */
+    sp->comments_after = wn_arena_calloc(s, n, 1);
+    sp->inside = wn_arena_alloc(s, n);
+    if (!sp->inside || !lb->unit || !lb->value || !lb->templ || !lb->keep || !ps->own || !ps->boiler ||
+        !ps->content_hint || !ps->after_marker || !ps->landmark || !ps->self_hint || !ps->raw || !sp->pos ||
+        !sp->comments_after)
         return -1;
+    return 0;
+}
 
-    /* units and their own text; a node's text goes to its parent's unit,
-     * an earlier node, so own[i] is zeroed just in time. Also the elements
-     * with a boilerplate hint, counted for name_mass_build. */
+/* Units and their own text; a node's text goes to its parent's unit, an
+ * earlier node, so own[i] is zeroed just in time. Returns the elements
+ * with a boilerplate hint, counted for name_mass_build. */
+static size_t unit_texts(score_pass *sp)
+{
+    const winnow_doc *d = sp->d;
+    const wn_dom *dom = &d->dom;
+    const wn_stats *st = d->stats;
+    wn_labels *lb = &sp->d->labels;
+    wn_unit_stats *own = sp->ps->own;
+    uint32_t n = dom->count;
     size_t named = 0;
     lb->unit[0] = 0;
-    if (n) memset(&ps->own[0], 0, sizeof ps->own[0]);
+    if (n) memset(&own[0], 0, sizeof own[0]);
     for (uint32_t i = 1; i < n; i++) {
         const wn_node *x = &dom->nodes[i];
-        memset(&ps->own[i], 0, sizeof ps->own[i]);
+        memset(&own[i], 0, sizeof own[i]);
         if (x->tag == WN_TAG_TEXT) {
             uint32_t u = lb->unit[x->parent];
             lb->unit[i] = u;
-            wn_unit_stats *o = &ps->own[u];
+            wn_unit_stats *o = &own[u];
             o->chars += st[i].chars;
             o->link_chars += st[i].link_chars;
             o->stops += st[i].stops;
@@ -419,92 +446,163 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
             named += (st[i].hints & WN_HINT_BOILER) != 0;
         }
     }
-    /* unit values, and the positive text mass per subtree, to decide which
-     * hints to trust (each node's own part in the same pass) */
-    wn_explain *ex = d->explain;
+    return named;
+}
+
+/* Unit values, and the positive text mass per subtree, to decide which
+ * hints to trust (each node's own part in the same pass). */
+static void unit_values(score_pass *sp)
+{
+    winnow_doc *d = sp->d;
+    const wn_dom *dom = &d->dom;
+    wn_labels *lb = &d->labels;
+    wn_page_scores *ps = sp->ps;
+    float *pos = sp->pos;
+    uint32_t n = dom->count;
     for (uint32_t i = 0; i < n; i++) {
         pos[i] = 0.0f;
         if (lb->unit[i] != i) continue;
         uint8_t why = WN_WHY_NONE;
         float v = ps->raw[i] = lb->value[i] = raw_value(d, &ps->own[i], dom->nodes[i].tag, &why);
-        if (ex) ex->raw_why[i] = why;
+        if (sp->ex) sp->ex->raw_why[i] = why;
         if (v > 0) pos[i] = v;
     }
     for (uint32_t i = n; i-- > 1;) pos[dom->nodes[i].parent] += pos[i];
-    float total = pos[0] > 1.0f ? pos[0] : 1.0f;
+    sp->total = pos[0] > 1.0f ? pos[0] : 1.0f;
+}
 
-    /* A page whose running text lies (nearly) all in elements named for
-     * comments is a discussion (a forum thread, its first post styled as a
-     * comment too); one whose text lies all in a gallery is a gallery page.
-     * There the name marks the content, not what surrounds it. */
-    uint16_t untrusted = 0;
-    /* captions, unless they carry the page: a tutorial whose steps are the
-     * captions of its screenshots, a photo essay. Found in the pass below,
-     * which walks the nodes in the same order (every entry written). */
-    uint8_t *caption = wn_arena_array(s, n, 1);
+/* A page whose running text lies (nearly) all in elements named for
+ * comments is a discussion (a forum thread, its first post styled as a
+ * comment too); one whose text lies all in a gallery is a gallery page.
+ * There the name marks the content, not what surrounds it: those names
+ * go to sp->untrusted. The caption elements go to sp->caption (allocated
+ * here, every entry written), their running text to *mass. */
+static int find_captions(score_pass *sp, wn_arena *s, float *mass, int *any)
+{
+    const winnow_doc *d = sp->d;
+    const wn_dom *dom = &d->dom;
+    const wn_stats *st = d->stats;
+    const float *pos = sp->pos;
+    uint32_t n = dom->count;
+    uint8_t *inside = sp->inside;
+    uint8_t *caption = sp->caption = wn_arena_array(s, n, 1);
     if (!caption) return -1;
     float caption_mass = 0.0f;
     int any_caption = 0;
-    {
-        float mass_comment = 0.0f, mass_gallery = 0.0f;
-        /* inside[i]: bit 0 under a comments name, bit 1 under a gallery name */
-        inside[0] = 0;
-        caption[0] = 0;
-        for (uint32_t i = 1; i < n; i++) {
-            const wn_node *x = &dom->nodes[i];
-            uint8_t in = inside[x->parent];
-            if (x->tag != WN_TAG_TEXT && !(st[i].hints & WN_HINT_MIXED)) {
-                uint16_t hb = (uint16_t)(st[i].hints & WN_HINT_BOILER);
-                if (hb == WN_HINT_COMMENT && !(in & 1)) { mass_comment += pos[i]; in |= 1; }
-                if (hb == WN_HINT_GALLERY && !(in & 2)) { mass_gallery += pos[i]; in |= 2; }
-            }
-            inside[i] = in;
-            /* caption bit 1: a caption element (its hint below); bit 2: at
-             * or under one. Pre-order: a node's parent is settled before
-             * it, and the top-most caption of a nest is counted once. */
-            uint8_t under = caption[x->parent] & 2;
-            if (x->tag != WN_TAG_TEXT && is_caption(d, x, i)) {
-                if (!under) caption_mass += pos[i];
-                caption[i] = 3;
-                any_caption = 1;
-            } else {
-                caption[i] = under;
-            }
+    float mass_comment = 0.0f, mass_gallery = 0.0f;
+    inside[0] = 0;
+    caption[0] = 0;
+    for (uint32_t i = 1; i < n; i++) {
+        const wn_node *x = &dom->nodes[i];
+        uint8_t in = inside[x->parent];
+        if (x->tag != WN_TAG_TEXT && !(st[i].hints & WN_HINT_MIXED)) {
+            uint16_t hb = (uint16_t)(st[i].hints & WN_HINT_BOILER);
+            if (hb == WN_HINT_COMMENT && !(in & 1)) { mass_comment += pos[i]; in |= 1; }
+            if (hb == WN_HINT_GALLERY && !(in & 2)) { mass_gallery += pos[i]; in |= 2; }
         }
-        const float discussion = WN_RULE(d, DISCUSSION_SHARE);
-        if (mass_comment > discussion * total) untrusted |= WN_HINT_COMMENT;
-        if (mass_gallery > discussion * total) untrusted |= WN_HINT_GALLERY;
-    }
-
-    name_mass names;
-    if (name_mass_build(s, dom, st, pos, named, &names) != 0) return -1;
-
-    {
-        float mass = caption_mass;
-        int any = any_caption;
-        /* a photo's box whose own line is mostly an inline caption (a
-         * <span class="caption"> beside a credit) is the caption: its unit
-         * goes, not only the span's text inside a kept unit; a unit of
-         * caption size only (a credit loose in the article's element does
-         * not make the article a caption) */
-        const float inline_share = WN_RULE(d, CAPTION_INLINE_SHARE);
-        if (any && inline_share > 0.0f) {
-            float *in_unit = wn_arena_calloc(s, n, sizeof(float));
-            if (!in_unit) return -1;
-            for (uint32_t i = 1; i < n; i++)
-                if ((caption[i] & 1) && !(caption[dom->nodes[i].parent] & 2) && lb->unit[i] != i &&
-                    lb->unit[i] != WN_NONE)
-                    in_unit[lb->unit[i]] += (float)st[i].chars;
-            for (uint32_t u = 1; u < n; u++)
-                if (in_unit[u] > 0.0f && !(caption[u] & 2) && in_unit[u] >= inline_share * (float)ps->own[u].chars &&
-                    (float)st[u].chars <= WN_RULE(d, CAPTION_MAX_CHARS)) {
-                    caption[u] = 3;
-                    mass += pos[u];
-                }
+        inside[i] = in;
+        /* caption bit 1: a caption element (its hint in trust_names); bit
+         * 2: at or under one. Pre-order: a node's parent is settled before
+         * it, and the top-most caption of a nest is counted once. */
+        uint8_t under = caption[x->parent] & 2;
+        if (x->tag != WN_TAG_TEXT && is_caption(d, x, i)) {
+            if (!under) caption_mass += pos[i];
+            caption[i] = 3;
+            any_caption = 1;
+        } else {
+            caption[i] = under;
         }
-        if (any && mass >= WN_RULE(d, CAPTION_MAX_SHARE) * total) memset(caption, 0, n);
     }
-    const float layout_share = WN_RULE(d, NAME_LAYOUT_SHARE);
+    const float discussion = WN_RULE(d, DISCUSSION_SHARE);
+    sp->untrusted = 0;
+    if (mass_comment > discussion * sp->total) sp->untrusted |= WN_HINT_COMMENT;
+    if (mass_gallery > discussion * sp->total) sp->untrusted |= WN_HINT_GALLERY;
+    *mass = caption_mass;
+    *any = any_caption;
+    return 0;
+}
+
+/* A photo's box whose own line is mostly an inline caption (a <span
+ * class="caption"> beside a credit) is the caption: its unit goes, not
+ * only the span's text inside a kept unit; a unit of caption size only (a
+ * credit loose in the article's element does not make the article a
+ * caption). Then captions are beside the article only while they do not
+ * carry the page: a tutorial whose steps are the captions of its
+ * screenshots, a photo essay. */
+static int settle_captions(score_pass *sp, wn_arena *s, float mass, int any)
+{
+    const winnow_doc *d = sp->d;
+    const wn_dom *dom = &d->dom;
+    const wn_stats *st = d->stats;
+    const wn_labels *lb = &d->labels;
+    uint8_t *caption = sp->caption;
+    uint32_t n = dom->count;
+    const float inline_share = WN_RULE(d, CAPTION_INLINE_SHARE);
+    if (any && inline_share > 0.0f) {
+        float *in_unit = wn_arena_calloc(s, n, sizeof(float));
+        if (!in_unit) return -1;
+        for (uint32_t i = 1; i < n; i++)
+            if ((caption[i] & 1) && !(caption[dom->nodes[i].parent] & 2) && lb->unit[i] != i &&
+                lb->unit[i] != WN_NONE)
+                in_unit[lb->unit[i]] += (float)st[i].chars;
+        for (uint32_t u = 1; u < n; u++)
+            if (in_unit[u] > 0.0f && !(caption[u] & 2) && in_unit[u] >= inline_share * (float)sp->ps->own[u].chars &&
+                (float)st[u].chars <= WN_RULE(d, CAPTION_MAX_CHARS)) {
+                caption[u] = 3;
+                mass += sp->pos[u];
+            }
+    }
+    if (any && mass >= WN_RULE(d, CAPTION_MAX_SHARE) * sp->total) memset(caption, 0, n);
+    return 0;
+}
+
+/* Element i's boilerplate name trusted? A boilerplate name on an element
+ * holding most of the page's running text is a layout name, not a
+ * verdict; except a name that says comments, or a photo gallery, and
+ * nothing else (*specific), on an element that leaves at least a tenth of
+ * the running text outside it: the comments or captions of a short
+ * article can outweigh it. h: its hints, own and landmark. */
+static int name_trusted(score_pass *sp, uint32_t i, uint16_t h, uint32_t title, int *specific)
+{
+    const winnow_doc *d = sp->d;
+    const wn_dom *dom = &d->dom;
+    const wn_stats *st = d->stats;
+    const float layout_share = WN_RULE(d, NAME_LAYOUT_SHARE), total = sp->total, *pos = sp->pos;
+    uint16_t hb = (uint16_t)(h & WN_HINT_BOILER);
+    *specific = (hb == WN_HINT_COMMENT || hb == WN_HINT_GALLERY) && !(h & WN_HINT_MIXED);
+    /* so is an overlay (a registration pop-over with its terms) that
+     * leaves the page's title heading outside it */
+    if (hb == WN_HINT_OVERLAY && !(h & WN_HINT_MIXED) && title != WN_NONE && !wn_node_within(dom, i, title) &&
+        WN_RULE(d, OVERLAY_SPECIFIC) > 0.0f)
+        *specific = 1;
+    int trusted = pos[i] < layout_share * total || (*specific && pos[i] < WN_RULE(d, SPECIFIC_NAME_SHARE) * total);
+    /* (not for names of teasers, comments or photos: repetition is their nature) */
+    if (trusted && !*specific && (st[i].hints & WN_HINT_BOILER) &&
+        !(st[i].hints & (WN_HINT_RELATED | WN_HINT_COMMENT | WN_HINT_GALLERY))) {
+        uint64_t k = class_key(dom, &dom->nodes[i]);
+        if (k) {
+            /* repeated running text, not repeated teasers (a link each) */
+            size_t slot = name_mass_slot(&sp->names, k);
+            if (sp->names.mass[slot] >= layout_share * total &&
+                (float)sp->names.links[slot] < WN_RULE(d, NAME_LAYOUT_MAX_LINKS) * (float)sp->names.chars[slot])
+                trusted = 0;
+        }
+    }
+    return trusted;
+}
+
+/* Names, landmarks and comment markers, trusted or not, into ps->boiler,
+ * ps->content_hint, ps->after_marker and ps->self_hint, top down. */
+static void trust_names(score_pass *sp)
+{
+    const winnow_doc *d = sp->d;
+    const wn_dom *dom = &d->dom;
+    const wn_stats *st = d->stats;
+    wn_page_scores *ps = sp->ps;
+    wn_explain *ex = sp->ex;
+    const float *pos = sp->pos;
+    uint8_t *comments_after = sp->comments_after;
+    uint32_t n = dom->count;
     /* an overlay name on an ancestor of the title heading is the frame
      * of an article shown in a modal */
     const uint32_t title = ps->title_heading = wn_title_heading(d);
@@ -529,65 +627,58 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
         int wraps_text = pos[i] >= WN_RULE(d, FORM_MAX_PROSE);
         uint16_t h = (uint16_t)(st[i].hints | landmark_hints(dom, x, wraps_text, &content));
         ps->landmark[i] = (uint8_t)content;
-        if (caption[i] & 1) h |= WN_HINT_GALLERY;
+        if (sp->caption[i] & 1) h |= WN_HINT_GALLERY;
         if (h & WN_HINT_CONTENT) content = 1;
-        self_hint[i] = h;
-        /* a boilerplate name on an element holding most of the page's
-         * running text is a layout name, not a verdict; except a name that
-         * says comments, or a photo gallery, and nothing else, on an
-         * element that leaves at least a tenth of the running text outside
-         * it: the comments or captions of a short article can outweigh it */
-        uint16_t hb = (uint16_t)(h & WN_HINT_BOILER);
-        int specific = (hb == WN_HINT_COMMENT || hb == WN_HINT_GALLERY) && !(h & WN_HINT_MIXED);
-        /* so is an overlay (a registration pop-over with its terms) that
-         * leaves the page's title heading outside it */
-        if (hb == WN_HINT_OVERLAY && !(h & WN_HINT_MIXED) && title != WN_NONE && !wn_node_within(dom, i, title) &&
-            WN_RULE(d, OVERLAY_SPECIFIC) > 0.0f)
-            specific = 1;
-        int trusted = pos[i] < layout_share * total || (specific && pos[i] < WN_RULE(d, SPECIFIC_NAME_SHARE) * total);
-        /* (not for names of teasers, comments or photos: repetition is their nature) */
-        if (trusted && !specific && (st[i].hints & WN_HINT_BOILER) &&
-            !(st[i].hints & (WN_HINT_RELATED | WN_HINT_COMMENT | WN_HINT_GALLERY))) {
-            uint64_t k = class_key(dom, x);
-            if (k) {
-                /* repeated running text, not repeated teasers (a link each) */
-                size_t slot = name_mass_slot(&names, k);
-                if (names.mass[slot] >= layout_share * total &&
-                    (float)names.links[slot] < WN_RULE(d, NAME_LAYOUT_MAX_LINKS) * (float)names.chars[slot])
-                    trusted = 0;
-            }
-        }
-        h = (uint16_t)(h & ~untrusted);
+        ps->self_hint[i] = h;
+        int specific;
+        int trusted = name_trusted(sp, i, h, title, &specific);
+        h = (uint16_t)(h & ~sp->untrusted);
         if ((h & WN_HINT_OVERLAY) && frame_rule && i != title && wn_node_within(dom, i, title)) trusted = 0;
         if ((h & WN_HINT_BOILER) && trusted) {
             ps->boiler[i] |= (uint16_t)(h & WN_HINT_BOILER);
-            if (ex) ex->boil_why[i] = name_why(x, st[i].hints, h, specific, caption[i] & 1);
+            if (ex) ex->boil_why[i] = name_why(x, st[i].hints, h, specific, sp->caption[i] & 1);
         }
-        if (st[i].chars == 0 && p != WN_NONE && !comments_after[p] && !(untrusted & WN_HINT_COMMENT) &&
-            is_comment_marker(dom, &st[i], x, h) &&
-            marker_closes_content(d, pos, total, i))
+        if (st[i].chars == 0 && p != WN_NONE && !comments_after[p] && !(sp->untrusted & WN_HINT_COMMENT) &&
+            is_comment_marker(dom, &st[i], x, h) && marker_closes_content(d, pos, sp->total, i))
             comments_after[p] = 1;
         if (content && pos[i] > 0.0f) ps->content_hint[i] = 1;
     }
+}
 
-    /* comment threads and lists of other stories without telling names,
-     * told by structure; no comments on a page whose text is all comments
-     * (a forum thread) */
-    {
-        uint8_t *region = wn_arena_calloc(s, n, 1);
-        if (!region || wn_record_regions(d, ps, pos, !(untrusted & WN_HINT_COMMENT), region) < 0) return -1;
-        for (uint32_t i = 1; i < n; i++) {
-            /* (explaining: a name that already left it out stays the reason) */
-            if (ex && region[i] && !ps->boiler[i])
-                ex->boil_why[i] = (region[i] & WN_REGION_COMMENT)               ? WN_WHY_COMMENT_RECORDS
-                                  : ex->boil_why[i] == WN_WHY_TEASER_EXCERPTS ? WN_WHY_TEASER_EXCERPTS
-                                                                              : WN_WHY_TEASER_RECORDS;
-            if (region[i] & WN_REGION_COMMENT) ps->boiler[i] |= WN_HINT_COMMENT;
-            if (region[i] & WN_REGION_TEASER) ps->boiler[i] |= WN_HINT_RELATED;
-        }
+/* Comment threads and lists of other stories without telling names, told
+ * by structure; no comments on a page whose text is all comments (a forum
+ * thread). */
+static int structure_regions(score_pass *sp, wn_arena *s)
+{
+    winnow_doc *d = sp->d;
+    wn_page_scores *ps = sp->ps;
+    wn_explain *ex = sp->ex;
+    uint32_t n = d->dom.count;
+    uint8_t *region = wn_arena_calloc(s, n, 1);
+    if (!region || wn_record_regions(d, ps, sp->pos, !(sp->untrusted & WN_HINT_COMMENT), region) < 0) return -1;
+    for (uint32_t i = 1; i < n; i++) {
+        /* (explaining: a name that already left it out stays the reason) */
+        if (ex && region[i] && !ps->boiler[i])
+            ex->boil_why[i] = (region[i] & WN_REGION_COMMENT)               ? WN_WHY_COMMENT_RECORDS
+                              : ex->boil_why[i] == WN_WHY_TEASER_EXCERPTS ? WN_WHY_TEASER_EXCERPTS
+                                                                          : WN_WHY_TEASER_RECORDS;
+        if (region[i] & WN_REGION_COMMENT) ps->boiler[i] |= WN_HINT_COMMENT;
+        if (region[i] & WN_REGION_TEASER) ps->boiler[i] |= WN_HINT_RELATED;
     }
+    return 0;
+}
 
-    /* hints applied to unit values; script text is boilerplate wherever it is */
+/* Hints applied to unit values; script text is boilerplate wherever it
+ * is, and so are rights notices and photo credits written as lines. */
+static void hinted_values(score_pass *sp)
+{
+    winnow_doc *d = sp->d;
+    const wn_dom *dom = &d->dom;
+    wn_labels *lb = &d->labels;
+    wn_page_scores *ps = sp->ps;
+    wn_explain *ex = sp->ex;
+    uint8_t *caption = sp->caption;
+    uint32_t n = dom->count;
     for (uint32_t i = 0; i < n; i++) {
         if (lb->unit[i] != i || ps->own[i].chars == 0) continue;
         if (is_script_text(d, i, &ps->own[i])) {
@@ -613,19 +704,41 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
         else if (b) v = -c;
         /* bylines, datelines and tag lists are short; a long text in an
          * element named "...meta_field" is body text */
-        else if (((self_hint[i] | self_hint[dom->nodes[i].parent]) & WN_HINT_META) && c < WN_RULE(d, META_MAX_CHARS))
+        else if (((ps->self_hint[i] | ps->self_hint[dom->nodes[i].parent]) & WN_HINT_META) &&
+                 c < WN_RULE(d, META_MAX_CHARS))
             v = v > 0 ? 0.0f : v;
         if (!b && ps->content_hint[i] && v > 0) v *= WN_RULE(d, CONTENT_LANDMARK_BOOST);
         lb->value[i] = v;
         float t = 0.5f - v / (2.0f * c);
         lb->templ[i] = t < 0 ? 0 : (t > 1 ? 1 : t);
     }
+}
+
+int wn_page_score(winnow_doc *d, wn_page_scores *ps)
+{
+    score_pass sp = {.d = d, .ps = ps, .ex = d->explain};
+    /* the pass's tables are scratch, given back at the end (on failure
+     * the pipeline resets the scratch arena) */
+    wn_arena *s = wn_doc_scratch(d);
+    wn_arena_mark scratch_mark = wn_arena_save(s);
+    if (pass_alloc(&sp, s) != 0) return -1;
+    size_t named = unit_texts(&sp);
+    unit_values(&sp);
+    float caption_mass;
+    int any_caption;
+    if (find_captions(&sp, s, &caption_mass, &any_caption) != 0) return -1;
+    if (name_mass_build(s, &d->dom, d->stats, sp.pos, named, &sp.names) != 0) return -1;
+    if (settle_captions(&sp, s, caption_mass, any_caption) != 0) return -1;
+    trust_names(&sp);
+    if (structure_regions(&sp, s) != 0) return -1;
+    hinted_values(&sp);
+    wn_explain *ex = sp.ex;
     if (ex) {
         ex->boiler = ps->boiler;
         ex->self_hint = ps->self_hint;
         ex->raw = ps->raw;
         ex->own = ps->own;
-        memcpy(ex->heur, lb->value, (size_t)n * sizeof(float));
+        memcpy(ex->heur, d->labels.value, (size_t)d->dom.count * sizeof(float));
     }
     wn_arena_release(s, scratch_mark);
     return 0;

@@ -293,7 +293,10 @@ static void read_record(const page *pg, uint32_t r, record_signs *rs)
     const float line_chars = WN_RULE(d, COMMENT_LINE_CHARS), link_chars = WN_RULE(d, COMMENT_LINK_CHARS);
     const float author_chars = WN_RULE(d, COMMENT_AUTHOR_CHARS), author_words = WN_RULE(d, COMMENT_AUTHOR_WORDS);
     const float headline_words = WN_RULE(d, COMMENT_HEADLINE_WORDS);
+    const float author_elements = WN_RULE(d, COMMENT_AUTHOR_ELEMENTS);
     const int heading_link = WN_RULE(d, COMMENT_HEADING_LINK) > 0.0f;
+    /* (in double: exact for any count, as the halves of integers were) */
+    const double link_share = WN_RULE(d, COMMENT_HEADLINE_LINK_SHARE);
     memset(rs, 0, sizeof *rs);
     rs->date = rs->author = WN_NONE;
     uint32_t end = r + dom->nodes[r].size, heading = WN_NONE;
@@ -320,14 +323,15 @@ static void read_record(const page *pg, uint32_t r, record_signs *rs)
              * makes most of its line (a link inside a comment's sentence
              * does not) */
             uint32_t u = unit[i];
-            if ((float)st[i].words > headline_words && 2 * st[i].chars >= pg->ps->own[u].chars && !wn_has_date(t, n))
+            if ((float)st[i].words > headline_words && (double)st[i].chars >= link_share * pg->ps->own[u].chars &&
+                !wn_has_date(t, n))
                 rs->headline = 1;
             /* a heading that links another page of the site, however
              * short its words ("Un breve sumario"): a story's title over
              * its teaser; a comment's heading names its author or links
              * the comment itself (#id) */
             if (heading_link && heading != WN_NONE && i < heading + dom->nodes[heading].size && href && href[0] &&
-                !hash && 2 * st[i].chars >= st[heading].chars && st[i].chars) {
+                !hash && (double)st[i].chars >= link_share * st[heading].chars && st[i].chars) {
                 uint64_t host = wn_url_host(href);
                 if (host == 0 || (host != 1 && host == wn_page_host(pg->d))) rs->headline = 1;
             }
@@ -350,7 +354,7 @@ static void read_record(const page *pg, uint32_t r, record_signs *rs)
          * an element of its own (a line, <b>, <cite>; a link first: a
          * comment's bold title is no name) */
         if (!code && (rs->author == WN_NONE || (x->tag == WN_TAG_A && dom->nodes[rs->author].tag != WN_TAG_A)) && st[i].chars && (float)st[i].chars <= author_chars && st[i].words >= 1 &&
-            (float)st[i].words <= author_words && st[i].stops == 0 && st[i].elements <= 2) {
+            (float)st[i].words <= author_words && st[i].stops == 0 && (float)st[i].elements <= author_elements) {
             int digit = 0;
             for (size_t k = 0; k < n && !digit; k++) digit = t[k] >= '0' && t[k] <= '9';
             if (!digit && !each_word(t, n, reply_word, NULL) && !each_word(t, n, date_word, NULL)) rs->author = i;
@@ -365,7 +369,8 @@ static uint32_t marker_before(const page *pg, uint32_t first)
     const winnow_doc *d = pg->d;
     const wn_dom *dom = &d->dom;
     int looked = 0;
-    for (uint32_t i = first; i-- > 1 && looked < 6;) {
+    const float lines = WN_RULE(d, COMMENT_MARKER_LINES);
+    for (uint32_t i = first; i-- > 1 && (float)looked < lines;) {
         const wn_node *x = &dom->nodes[i];
         if (x->tag == WN_TAG_TEXT || (x->flags & WN_NF_HIDDEN) || d->labels.unit[i] != i || !pg->ps->own[i].chars)
             continue;
@@ -478,6 +483,7 @@ static int comment_runs(const page *pgp, float *mass, uint8_t *is_comment)
     const float min_post = WN_RULE(d, COMMENT_MIN_POST);
     const float max_record = WN_RULE(d, COMMENT_MAX_RECORD);
     const float max_after = WN_RULE(d, COMMENT_MAX_AFTER);
+    const float min_signs = WN_RULE(d, COMMENT_MIN_SIGNS), min_lines = WN_RULE(d, COMMENT_MIN_LINES);
     size_t cap = 0;
     int found = 0;
     for (uint32_t p = 1; p < n; p++) {
@@ -527,7 +533,8 @@ static int comment_runs(const page *pgp, float *mass, uint8_t *is_comment)
                  * link, and a second sign unless a marker heads the run */
                 int when = rs.date != WN_NONE || rs.reply;
                 int signs = (rs.date != WN_NONE) + rs.reply + rs.avatar + rs.permalink + (rs.author != WN_NONE);
-                if (rs.lines >= 2 && rs.short_lines >= 1 && when && !rs.headline && signs >= (marker != WN_NONE ? 1 : 2))
+                if ((float)rs.lines >= min_lines && rs.short_lines >= 1 && when && !rs.headline &&
+                    (float)signs >= (marker != WN_NONE ? 1.0f : min_signs))
                     liked++;
             }
             if ((float)liked < header_share * (float)count || run_pos <= 0.0f ||
@@ -633,7 +640,7 @@ static int teaser_like(page *pg, const uint32_t *kid, uint32_t k)
         /* the link is its line: a link that opens a sentence ("Chapter 1
          * - gives an overview") is the text's own */
         uint32_t u = d->labels.unit[i];
-        if (2 * st[i].chars < pg->ps->own[u].chars) return 0;
+        if ((double)st[i].chars < (double)WN_RULE(d, TEASER_LINK_LINE_SHARE) * pg->ps->own[u].chars) return 0;
         const char *href = wn_node_attr(dom, x, "href", NULL);
         if (!href || href[0] == '#' || !href[0]) return 0;
         /* another page of this site: a link to elsewhere is a citation */
