@@ -1,6 +1,7 @@
 #include "headline.h"
 
 #include "../text/text.h"
+#include "links.h"
 
 #include <ctype.h>
 #include <stdint.h>
@@ -59,7 +60,7 @@ static int title_like_main(const winnow_doc *d, uint32_t i, const wn_title *tt, 
 int wn_title_like(const winnow_doc *d, uint32_t i, const wn_title *tt)
 {
     const wn_stats *s = &d->stats[i];
-    if ((float)s->chars < WN_RULE(d, TITLE_MIN_CHARS) || s->chars > 300) return 0;
+    if ((float)s->chars < WN_RULE(d, TITLE_MIN_CHARS) || (float)s->chars > WN_RULE(d, TITLE_MAX_CHARS)) return 0;
     if (WN_RULE(d, TITLE_BREADCRUMB) > 0.0f && breadcrumb_like(d->page_text.text + s->nt_begin, s->nt_end - s->nt_begin))
         return 0;
     uint64_t unit[64];
@@ -292,7 +293,7 @@ uint32_t wn_title_heading(const winnow_doc *d)
     for (uint32_t i = 1; i < dom->count; i++) {
         const wn_node *x = &dom->nodes[i];
         if (!wn_tag_has(x->tag, WN_TF_HEADING) || x->tag > WN_TAG_H3 || (x->flags & WN_NF_HIDDEN)) continue;
-        if ((d->stats[i].link_chars * 2 > d->stats[i].chars && !wn_self_linked(d, i, 1)) || !wn_title_like(d, i, &tt))
+        if ((wn_mostly_links(d, d->stats[i].link_chars, d->stats[i].chars) && !wn_self_linked(d, i, 1)) || !wn_title_like(d, i, &tt))
             continue;
         if (h == WN_NONE || (x->tag == WN_TAG_H1 && dom->nodes[h].tag != WN_TAG_H1)) h = i;
         if (x->tag == WN_TAG_H1) break;

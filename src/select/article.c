@@ -138,7 +138,7 @@ static void keep_trailing_paragraph(winnow_doc *d, const wn_page_scores *ps, uin
         paras += dom->nodes[c].tag == WN_TAG_P && lb->keep[c];
     if (nx != WN_NONE && dom->nodes[nx].tag == WN_TAG_P && lb->unit[nx] == nx && lb->value[nx] > 0.0f &&
         !ps->boiler[nx] && paras >= 3 && wn_ends_sentence_unit(d, nx) &&
-        2 * d->stats[nx].link_chars < d->stats[nx].chars) {
+        wn_mostly_words(d, d->stats[nx].link_chars, d->stats[nx].chars)) {
         wn_keep_subtree(d, ps, nx, WN_WHY_JOINED);
         lb->container = dom->nodes[best].parent;
     }

@@ -22,12 +22,13 @@ int wn_code_block(const winnow_doc *d, uint32_t b)
                 if (dom->nodes[j].tag == WN_TAG_TEXT) syms += d->stats[j].code_syms;
                 else if (dom->nodes[j].tag == WN_TAG_CODE) inner_code = 1;
             }
-            if (inner_code || syms * 200 >= d->stats[i].chars) code += d->stats[i].chars;
+            if (inner_code || (double)syms * (double)WN_RULE(d, PRE_CHARS_PER_SYMBOL) >= (double)d->stats[i].chars)
+                code += d->stats[i].chars;
             i += x->size - 1;
         }
     }
-    /* a gutter of line numbers is at most a fifth of the block */
-    return (float)code >= 0.8f * (float)all;
+    /* a gutter of line numbers is at most a fifth of the block (CODE_BLOCK_SHARE) */
+    return (float)code >= WN_RULE(d, CODE_BLOCK_SHARE) * (float)all;
 }
 
 /* A code sample found as the best block: the nearest ancestor (up to four

@@ -89,7 +89,7 @@ void wn_drop_list_labels(winnow_doc *d, const wn_page_scores *ps, uint32_t block
     for (uint32_t u = block + 1; u < end; u++) {
         if (lb->unit[u] != u || !lb->keep[u] || dom->nodes[u].tag == WN_TAG_TEXT) continue;
         const wn_unit_stats *o = &ps->own[u];
-        if (o->chars == 0 || (float)o->chars > max || o->stops || 2 * o->link_chars > o->chars) continue;
+        if (o->chars == 0 || (float)o->chars > max || o->stops || wn_mostly_links(d, o->link_chars, o->chars)) continue;
         if (d->stats[u].chars != o->chars) continue; /* a label holds no other unit */
         if ((float)o->words > WN_RULE(d, END_LIST_LABEL_WORDS)) continue; /* a few words: a label, not an item */
         /* a heading names its section, a cell its row: they stay */
@@ -109,7 +109,7 @@ void wn_drop_list_labels(winnow_doc *d, const wn_page_scores *ps, uint32_t block
         /* a list: a block of two or more links, no picture or player (a
          * "Watch:" line over a video stays) */
         if (next == WN_NONE || !wn_tag_has(dom->nodes[next].tag, WN_TF_BREAK)) continue;
-        if (2 * d->stats[next].link_chars <= d->stats[next].chars || d->stats[next].images)
+        if (!wn_mostly_links(d, d->stats[next].link_chars, d->stats[next].chars) || d->stats[next].images)
             continue;
         int media = 0;
         for (uint32_t i = next; i < next + dom->nodes[next].size && !media; i++) media = (dom->nodes[i].flags & WN_NF_MEDIA) != 0;

@@ -68,8 +68,8 @@ static int near_headline_aside(const winnow_doc *d, uint32_t i, uint32_t c)
         const wn_stats *s = &d->stats[a];
         if (t == WN_TAG_FIGURE || t == WN_TAG_FIGCAPTION || t == WN_TAG_A) return 1;
         if (s->hints & (WN_HINT_META | WN_HINT_BOILER)) return 1;
-        if (s->images && s->chars < 400) return 1;
-        if (s->link_chars * 2 > s->chars) return 1; /* a box of links: a navigation bar's label */
+        if (s->images && (float)s->chars < WN_RULE(d, HEADLINE_ASIDE_IMAGE_CHARS)) return 1;
+        if (wn_mostly_links(d, s->link_chars, s->chars)) return 1; /* a box of links: a navigation bar's label */
     }
     return 0;
 }
@@ -84,7 +84,8 @@ static void lead_of(const winnow_doc *d, uint32_t container, lead_words *lw)
 {
     const wn_stats *s = &d->stats[container];
     size_t len = s->nt_end - s->nt_begin;
-    if (len > 1500) len = 1500;
+    const float lead = WN_RULE(d, LEAD_CHARS);
+    if ((float)len > lead) len = (size_t)lead;
     lw->n = wn_stems_of(d->page_text.text + s->nt_begin, len, lw->stem, 256);
 }
 
@@ -172,7 +173,7 @@ static uint32_t near_headline(const winnow_doc *d, uint32_t container, const lea
         } else {
             lines++;
         }
-        if (s->link_chars * 2 > s->chars || s->chars < 10 || s->chars > 200) continue;
+        if (wn_mostly_links(d, s->link_chars, s->chars) || s->chars < 10 || (float)s->chars > WN_RULE(d, NEAR_HEADLINE_MAX_CHARS)) continue;
         /* not a sentence closed by a stop (a caption, a standfirst) nor a
          * label closed by a colon */
         const char *t = text + s->nt_begin;
@@ -184,7 +185,7 @@ static uint32_t near_headline(const winnow_doc *d, uint32_t container, const lea
         if (memchr(t, '>', n) || memmem(t, n, "\xC2\xBB", 2)) continue;
         uint64_t words[32];
         size_t nw = wn_words_of(t, n, words, 32);
-        if (nw < 2 || nw > 25) continue;
+        if (nw < 2 || (float)nw > WN_RULE(d, NEAR_HEADLINE_MAX_WORDS)) continue;
         /* marked as a headline, or made of the lead's own words */
         int shared = shares_lead(d, i, lw);
         if (shared == 0 || (shared == 1 && !headline_markup(d, i))) continue;
@@ -199,7 +200,7 @@ static uint32_t near_headline(const winnow_doc *d, uint32_t container, const lea
             if (y->tag == WN_TAG_TEXT || d->labels.unit[j] != j || (y->flags & WN_NF_HIDDEN) || j + y->size > i) continue;
             if (st[j].chars == 0) continue;
             looked++;
-            if (st[j].link_chars * 2 <= st[j].chars && d->labels.value[j] > 0.0f) above += d->labels.value[j];
+            if (!wn_mostly_links(d, st[j].link_chars, st[j].chars) && d->labels.value[j] > 0.0f) above += d->labels.value[j];
         }
         if (above >= WN_RULE(d, STANDFIRST_MIN_VALUE)) return WN_NONE;
         return i;
@@ -256,7 +257,7 @@ uint32_t wn_find_headline(const winnow_doc *d, uint32_t container)
         uint32_t end = container + dom->nodes[container].size;
         int inside = 0, scanned = 0;
         float text = 0.0f; /* kept running text passed */
-        for (uint32_t i = container; i < end && inside < 8 && scanned < 400; i++) {
+        for (uint32_t i = container; i < end && (float)inside < WN_RULE(d, HEADLINE_INSIDE_UNITS) && scanned < 400; i++) {
             const wn_node *x = &dom->nodes[i];
             if (x->tag == WN_TAG_TEXT || d->labels.unit[i] != i || st[i].chars == 0) continue;
             /* only kept units use up the budget: a wrapper's navigation
@@ -281,7 +282,7 @@ uint32_t wn_find_headline(const winnow_doc *d, uint32_t container)
         }
         int looked = 0;
         uint32_t inline_h = WN_NONE;
-        for (uint32_t i = container; i-- > 1 && looked < 60;) {
+        for (uint32_t i = container; i-- > 1 && (float)looked < WN_RULE(d, HEADLINE_LINES_BEFORE);) {
             const wn_node *x = &dom->nodes[i];
             if (x->tag == WN_TAG_TEXT || (x->flags & WN_NF_HIDDEN)) continue;
             if (i + x->size > container) continue; /* an ancestor of the content block */
@@ -293,7 +294,7 @@ uint32_t wn_find_headline(const winnow_doc *d, uint32_t container)
                  * in a unit that holds more: the unit around the content
                  * block, or a line of headline, byline and date; the
                  * nearest, taken when no unit is the headline */
-                if (inline_h != WN_NONE || x->tag == WN_TAG_A || s->link_chars * 2 > s->chars) continue;
+                if (inline_h != WN_NONE || x->tag == WN_TAG_A || wn_mostly_links(d, s->link_chars, s->chars)) continue;
                 if (u != WN_NONE && st[u].chars == s->chars) continue; /* the unit itself is tested */
                 /* next to the block: a byline, a date or an empty ad box
                  * between them, not a section's or the site's name above
@@ -305,7 +306,7 @@ uint32_t wn_find_headline(const winnow_doc *d, uint32_t container)
             looked++;
             /* a box of links in the site's navigation or header (its
              * name linking its home page) is no headline */
-            if (s->link_chars * 2 > s->chars && WN_RULE(d, HEADLINE_LINK_BOX) > 0.0f && in_site_bar(d, i) &&
+            if (wn_mostly_links(d, s->link_chars, s->chars) && WN_RULE(d, HEADLINE_LINK_BOX) > 0.0f && in_site_bar(d, i) &&
                 !wn_self_linked(d, i, 1))
                 continue;
             if (wn_title_like(d, i, &tt) && !headline_unfit(d, i)) return i;
@@ -318,7 +319,7 @@ uint32_t wn_find_headline(const winnow_doc *d, uint32_t container)
         if (x->tag != WN_TAG_H1 || (x->flags & WN_NF_HIDDEN)) continue;
         if (i + x->size > container) continue; /* an ancestor of the container */
         const wn_stats *s = &st[i];
-        if (s->chars < 10 || s->chars > 400 || (s->link_chars * 2 > s->chars && !wn_self_linked(d, i, 1))) continue;
+        if (s->chars < 10 || (float)s->chars > WN_RULE(d, H1_HEADLINE_MAX_CHARS) || (wn_mostly_links(d, s->link_chars, s->chars) && !wn_self_linked(d, i, 1))) continue;
         best = i;
     }
     /* the last <h1> when it reads as the block's headline, else a line
@@ -333,7 +334,7 @@ uint32_t wn_find_headline(const winnow_doc *d, uint32_t container)
     float between = 0.0f;
     for (uint32_t j = best + dom->nodes[best].size; j < near; j++) {
         if (d->labels.unit[j] != j || dom->nodes[j].tag == WN_TAG_TEXT || (dom->nodes[j].flags & WN_NF_HIDDEN)) continue;
-        if (st[j].link_chars * 2 <= st[j].chars && d->labels.value[j] > 0.0f) between += d->labels.value[j];
+        if (!wn_mostly_links(d, st[j].link_chars, st[j].chars) && d->labels.value[j] > 0.0f) between += d->labels.value[j];
     }
     return between >= WN_RULE(d, STANDFIRST_MIN_VALUE) ? best : near;
 }

@@ -19,6 +19,8 @@
 
 #include "select.h"
 
+#include "../score/links.h"
+
 /* Why unit u may be kept inside the content block (wn_unit_keepable): 0
  * not, else KEEP_RUNNING (running text), KEEP_FRAGMENT or KEEP_CELL,
  * which say why when a page is explained. */

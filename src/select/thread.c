@@ -51,7 +51,7 @@ uint32_t wn_thread_record(const winnow_doc *d, const wn_page_scores *ps, uint32_
             records++;
             headed += (unsigned)post_header(d, ps, c);
             /* a post is mostly its own words, not links */
-            texts += 2 * d->stats[c].link_chars < d->stats[c].chars;
+            texts += (unsigned)wn_mostly_words(d, d->stats[c].link_chars, d->stats[c].chars);
         }
         if ((float)records < min) continue;
         if ((float)headed < WN_RULE(d, COMMENT_HEADER_SHARE) * (float)records || texts < records) return WN_NONE;
