@@ -66,7 +66,7 @@ int wn_title_like(const winnow_doc *d, uint32_t i, const wn_title *tt)
     uint64_t unit[64];
     size_t nu = wn_words_of(d->page_text.text + s->nt_begin, s->nt_end - s->nt_begin, unit, 64);
     if (nu == 1) return title_part(d, i, tt);
-    if (nu < 2 || nu > 40) return 0;
+    if (nu < 2 || (float)nu > WN_RULE(d, TITLE_MAX_WORDS)) return 0;
     if (title_like_main(d, i, tt, unit, nu)) return 1;
     /* the declared title, when the <title> names only the site */
     if (tt->nalt < 2) return 0;
@@ -88,7 +88,7 @@ static int title_like_main(const winnow_doc *d, uint32_t i, const wn_title *tt, 
     unsigned tag = d->dom.nodes[i].tag;
     int heading = tag == WN_TAG_H1 || tag == WN_TAG_H2 || tag == WN_TAG_H3 || (s->hints & WN_HINT_TITLE);
     if (!heading) return 0;
-    if (shared >= 3) return 1;
+    if ((float)shared >= WN_RULE(d, TITLE_HEADING_WORDS)) return 1;
     /* a heading covering the first part of a title "Headline - Site Name"
      * (the site's part as long as the headline, or longer), when that part
      * is not the site's name */

@@ -43,7 +43,7 @@ uint32_t wn_around_code(const winnow_doc *d, const wn_page_scores *ps, uint32_t 
     /* levels with no running text beside the sample (the highlighter's
      * cell, table and figure) are its wrappers and are not counted */
     uint32_t c = b;
-    for (int up = 0, steps = 0; up < 4 && steps < 16; steps++) {
+    for (int up = 0, steps = 0; (float)up < WN_RULE(d, CODE_BLOCK_LEVELS) && steps < 16; steps++) {
         uint32_t p = dom->nodes[c].parent;
         if (p == WN_NONE || p == 0 || p == dom->body || ps->boiler[p]) break;
         float beside = 0.0f;

@@ -52,7 +52,7 @@ void wn_drop_end_plugs(winnow_doc *d, const wn_page_scores *ps, uint32_t block)
     const uint32_t end = block + dom->nodes[block].size;
     int dropped = 0;
     uint32_t i = end;
-    while (i-- > block && dropped < 3) {
+    while (i-- > block && (float)dropped < WN_RULE(d, END_PLUG_MAX_LINES)) {
         const wn_node *x = &dom->nodes[i];
         if (x->tag == WN_TAG_TEXT || lb->unit[i] != i || !lb->keep[i] || ps->own[i].chars == 0) continue;
         if ((float)ps->own[i].chars > max_chars) return;

@@ -87,7 +87,7 @@ void wn_drop_lead_datelines(winnow_doc *d, const wn_page_scores *ps, uint32_t bl
          * they are short; else its own text alone (loose date spans at the
          * top of the story's element) */
         char own[256];
-        if ((float)s->chars > 2.0f * max_chars) {
+        if ((float)s->chars > WN_RULE(d, DATELINE_WHOLE_RATIO) * max_chars) {
             n = 0;
             for (uint32_t j = i + 1; j < i + x->size; j++) {
                 if (dom->nodes[j].tag != WN_TAG_TEXT || lb->unit[j] != i) continue;

@@ -173,7 +173,9 @@ static uint32_t near_headline(const winnow_doc *d, uint32_t container, const lea
         } else {
             lines++;
         }
-        if (wn_mostly_links(d, s->link_chars, s->chars) || s->chars < 10 || (float)s->chars > WN_RULE(d, NEAR_HEADLINE_MAX_CHARS)) continue;
+        if (wn_mostly_links(d, s->link_chars, s->chars) ||
+            (float)s->chars < WN_RULE(d, HEADLINE_MIN_CHARS) || (float)s->chars > WN_RULE(d, NEAR_HEADLINE_MAX_CHARS))
+            continue;
         /* not a sentence closed by a stop (a caption, a standfirst) nor a
          * label closed by a colon */
         const char *t = text + s->nt_begin;
@@ -195,7 +197,7 @@ static uint32_t near_headline(const winnow_doc *d, uint32_t container, const lea
          * has that text's running text just above it: no headline */
         int looked = 0;
         float above = 0.0f;
-        for (uint32_t j = i; j-- > 1 && looked < 6;) {
+        for (uint32_t j = i; j-- > 1 && (float)looked < WN_RULE(d, HEADLINE_ABOVE_LINES);) {
             const wn_node *y = &dom->nodes[j];
             if (y->tag == WN_TAG_TEXT || d->labels.unit[j] != j || (y->flags & WN_NF_HIDDEN) || j + y->size > i) continue;
             if (st[j].chars == 0) continue;
@@ -319,7 +321,9 @@ uint32_t wn_find_headline(const winnow_doc *d, uint32_t container)
         if (x->tag != WN_TAG_H1 || (x->flags & WN_NF_HIDDEN)) continue;
         if (i + x->size > container) continue; /* an ancestor of the container */
         const wn_stats *s = &st[i];
-        if (s->chars < 10 || (float)s->chars > WN_RULE(d, H1_HEADLINE_MAX_CHARS) || (wn_mostly_links(d, s->link_chars, s->chars) && !wn_self_linked(d, i, 1))) continue;
+        if ((float)s->chars < WN_RULE(d, HEADLINE_MIN_CHARS) || (float)s->chars > WN_RULE(d, H1_HEADLINE_MAX_CHARS) ||
+            (wn_mostly_links(d, s->link_chars, s->chars) && !wn_self_linked(d, i, 1)))
+            continue;
         best = i;
     }
     /* the last <h1> when it reads as the block's headline, else a line

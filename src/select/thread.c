@@ -35,7 +35,7 @@ uint32_t wn_thread_record(const winnow_doc *d, const wn_page_scores *ps, uint32_
     const float min = WN_RULE(d, THREAD_MIN_RECORDS);
     if (min <= 0.0f || min > 1e6f) return WN_NONE;
     uint32_t r = best;
-    for (int up = 0; up < 5 && r != WN_NONE && r != 0 && r != dom->body; up++, r = dom->nodes[r].parent) {
+    for (int up = 0; (float)up < WN_RULE(d, THREAD_MAX_LEVELS) && r != WN_NONE && r != 0 && r != dom->body; up++, r = dom->nodes[r].parent) {
         uint32_t p = dom->nodes[r].parent;
         if (p == WN_NONE || ps->boiler[r]) return WN_NONE;
         /* records named alike: a class on each (bare <div>s are any
