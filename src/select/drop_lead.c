@@ -12,7 +12,6 @@
  * date or time, does not end as a sentence does, and has at most
  * DATELINE_OTHER_WORDS words of four or more bytes that are neither
  * ("Published", "Last updated", a byline's name and title). */
-
 static int dateline_like(const winnow_doc *d, const char *t, size_t n)
 {
     int digit = 0, other = 0;
@@ -59,7 +58,6 @@ int wn_byline_like(const winnow_doc *d, const char *t, size_t n)
  * 10:02 AM EST Nov 19, 2019", often with the byline) among the first
  * DATELINE_TOP_LINES lines of the content block, before its first
  * sentence; at most DATELINE_MAX_LINES of them. */
-
 void wn_drop_lead_datelines(winnow_doc *d, const wn_page_scores *ps, uint32_t block)
 {
     const float max_chars = WN_RULE(d, DATELINE_MAX_CHARS);

@@ -127,7 +127,6 @@ int wn_join_siblings(winnow_doc *d, const wn_page_scores *ps, const float *score
  * content too, unless they sit among links (teaser lists). Values are in
  * characters of plain text, after the x1.5 a unique unit gets: 300 is about
  * 200 characters of running text. */
-
 void wn_keep_lone_paragraphs(winnow_doc *d, const wn_page_scores *ps)
 {
     const wn_dom *dom = &d->dom;
@@ -154,7 +153,6 @@ void wn_keep_lone_paragraphs(winnow_doc *d, const wn_page_scores *ps)
  * running text there (a standfirst, a summary, a video's description) is
  * the article's, unless it sits among links or is a photo's caption. 100 is
  * about 20 words of plain text (letters, not spaces). */
-
 void wn_keep_standfirst(winnow_doc *d, const wn_page_scores *ps)
 {
     const wn_dom *dom = &d->dom;
