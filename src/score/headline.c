@@ -9,7 +9,7 @@
 
 /* A unit of one "word" (CJK text has no spaces: "Docker常用命令") is the
  * headline when its text is a part of the title making up at least a third
- * of it. */
+ * of it (TITLE_PART_PARTS). */
 static int title_part_of(const winnow_doc *d, uint32_t i, const char *lower, size_t len)
 {
     const wn_stats *s = &d->stats[i];
@@ -17,7 +17,7 @@ static int title_part_of(const winnow_doc *d, uint32_t i, const char *lower, siz
     size_t n = s->nt_end - s->nt_begin;
     while (n && u[0] == ' ') { u++; n--; }
     while (n && u[n - 1] == ' ') n--;
-    if (n < 6 || n * 3 < len || n > len) return 0;
+    if (n < 6 || (double)n * (double)WN_RULE(d, TITLE_PART_PARTS) < (double)len || n > len) return 0;
     /* only text written without spaces: at least two characters of three
      * UTF-8 bytes (CJK); a one-word Latin unit is a section or tag name */
     int wide = 0;

@@ -385,6 +385,9 @@
       "a line at the top of the content block is read as a dateline with the short lines inside it (a byline over "   \
       "its date) up to this multiple of DATELINE_MAX_CHARS; a longer one by its own text alone (loose date spans "    \
       "at the top of the story's element)")                                                                           \
+    X(TITLE_PART_PARTS, 3.0f, 1e30f, "select",                                                                      \
+      "a unit of one \"word\" (CJK text has no spaces) is title-like when it is a part of the <title> making up at " \
+      "least one in this many of its bytes: a shorter part is the site's or a section's name")                      \
     /* site model (src/score/site_score.c) */                                                                        \
     X(SITE_TEMPLATE_PERCENT, 10.0f, 1e30f, "site",                                                                    \
       "a block or a text chunk found on at least this percent of the site's other pages (and on SITE_MIN_PAGES of "  \
