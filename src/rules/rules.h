@@ -197,7 +197,7 @@
     X(TEASER_POST_RATIO, 3.0f, 1e30f, "records",                                                                     \
       "running text beside a teaser run, as a multiple of its median record, that makes the run teasers beside "    \
       "an article")                                                                                                  \
-    /* selection (src/select/select.c) */                                                                            \
+    /* selection (src/select: the strategies and passes) */                                                           \
     X(SELECT_DECAY, 0.8f, 1.0f, "select",                                                                            \
       "weight of a unit's value per level above it when blocks are summed: 0.7-0.9 do well on the corpora; 1.0 "  \
       "(a plain subtree sum) takes in teaser lists, 0.5 loses deeply wrapped articles")                              \
@@ -360,6 +360,64 @@
       "a page description shorter than this many words is no evidence of where the article is")                     \
     X(FALLBACK_DESC_SHARE, 0.6f, 2.0f, "fallback",                                                                   \
       "the paragraph the description quotes holds at least this share of its first 24 words")                         \
+    /* the selection's named shares and sizes (src/select, src/score/headline.c, src/score/links.h) */                \
+    X(LINKS_MOSTLY_SHARE, 0.5f, 1e30f, "select",                                                                      \
+      "a line, box or paragraph with more than this share of its characters in links is mostly links (a "             \
+      "navigation bar's label, a list's item, no headline, no post of a thread); off, nothing is")                    \
+    X(TITLE_MAX_CHARS, 300.0f, 1e30f, "select",                                                                       \
+      "most characters of a title-like unit: a longer one repeating the <title>'s words is a paragraph (a "           \
+      "standfirst the site put in its <title> after the headline), not the headline")                                 \
+    X(CODE_BLOCK_SHARE, 0.8f, 1e30f, "select",                                                                        \
+      "a block is a code sample when at least this share of its text is in <code> or a <pre> of code: a "             \
+      "highlighter's wrapper, its gutter of line numbers a fifth at most (CODE_BLOCK_PROSE, LINE_GUTTER)")            \
+    X(PRE_CHARS_PER_SYMBOL, 200.0f, 0.0f, "select",                                                                   \
+      "a <pre> is code when it has a brace or an '=' glued to code for every this many characters (a wire story "     \
+      "set in <pre> has none); off, only a <code> inside makes it code")                                              \
+    X(HEADLINE_ASIDE_IMAGE_CHARS, 400.0f, 0.0f, "select",                                                             \
+      "a box with a picture holding less than this many characters is a photo's caption or a teaser: no line "        \
+      "in it is the headline NEAR_HEADLINE_LINES looks for")                                                          \
+    X(LEAD_CHARS, 1500.0f, 1e30f, "select",                                                                           \
+      "characters of the content block's first lines (about 250 words) whose word stems a headline found by "         \
+      "NEAR_HEADLINE_SHARED shares: a headline's words come back in the lead, not further down")                      \
+    X(NEAR_HEADLINE_MAX_CHARS, 200.0f, 1e30f, "select",                                                               \
+      "most characters of a headline looked for by NEAR_HEADLINE_LINES (a longer line is a paragraph)")               \
+    X(NEAR_HEADLINE_MAX_WORDS, 25.0f, 1e30f, "select",                                                                \
+      "most words of a headline looked for by NEAR_HEADLINE_LINES (a longer line is a sentence)")                     \
+    X(HEADLINE_LINES_BEFORE, 60.0f, 0.0f, "select",                                                                   \
+      "the headline matching the <title> is looked for among this many units before the content block (a share "      \
+      "bar, a sidebar or an ad may come between); further up is the page's top, the site's name")                     \
+    X(H1_HEADLINE_MAX_CHARS, 400.0f, 1e30f, "select",                                                                 \
+      "with no unit matching the <title>, the last <h1> before the content block is its headline when it holds "      \
+      "at most this many characters (a longer <h1> wraps a page's text, not a title)")                                \
+    X(HEADLINE_INSIDE_UNITS, 8.0f, 0.0f, "select",                                                                    \
+      "the headline is looked for among the content block's first this many kept units before the lines above it "    \
+      "(a headline the site model took for template, as other pages link to it)")                                     \
+    X(TITLE_MAX_WORDS, 40.0f, 1e30f, "select",                                                                        \
+      "most words of a title-like unit: a longer one is running text that happens to use the <title>'s words")        \
+    X(TITLE_HEADING_WORDS, 3.0f, 1e30f, "select",                                                                     \
+      "a heading (<h1>-<h3>, a title name) carrying this many of the <title>'s words, all but a few of its own, is "  \
+      "the headline short of TITLE_COVER: the <title> adds a long subtitle or section name")                          \
+    X(HEADLINE_MIN_CHARS, 10.0f, 0.0f, "select",                                                                      \
+      "least characters of a headline found without the <title> (the last <h1>, a line NEAR_HEADLINE_LINES finds): "  \
+      "a shorter one is a label or a site's initials")                                                                \
+    X(HEADLINE_ABOVE_LINES, 6.0f, 0.0f, "select",                                                                     \
+      "lines above a headline found by NEAR_HEADLINE_LINES whose running text (STANDFIRST_MIN_VALUE) makes it a "     \
+      "section's heading inside a longer text (a manual, a report), not the headline")                                \
+    X(CODE_BLOCK_LEVELS, 4.0f, 0.0f, "select",                                                                        \
+      "levels above a code sample (its highlighter's wrappers not counted) where CODE_BLOCK_PROSE looks for the "     \
+      "post around it")                                                                                               \
+    X(THREAD_MAX_LEVELS, 5.0f, 0.0f, "select",                                                                        \
+      "levels from the best block up (itself first) where THREAD_MIN_RECORDS looks for the record of a forum "        \
+      "thread's post it lies in")                                                                                     \
+    X(END_PLUG_MAX_LINES, 3.0f, 0.0f, "select",                                                                       \
+      "most end plugs (END_PLUG_MAX_CHARS) dropped from the end of the content block, the last first")                \
+    X(DATELINE_WHOLE_RATIO, 2.0f, 1e30f, "select",                                                                    \
+      "a line at the top of the content block is read as a dateline with the short lines inside it (a byline over "   \
+      "its date) up to this multiple of DATELINE_MAX_CHARS; a longer one by its own text alone (loose date spans "    \
+      "at the top of the story's element)")                                                                           \
+    X(TITLE_PART_PARTS, 3.0f, 1e30f, "select",                                                                      \
+      "a unit of one \"word\" (CJK text has no spaces) is title-like when it is a part of the <title> making up at " \
+      "least one in this many of its bytes: a shorter part is the site's or a section's name")                      \
     /* site model (src/score/site_score.c) */                                                                        \
     X(SITE_TEMPLATE_PERCENT, 10.0f, 1e30f, "site",                                                                    \
       "a block or a text chunk found on at least this percent of the site's other pages (and on SITE_MIN_PAGES of "  \

@@ -1,80 +1,15 @@
 #include "headline.h"
 
 #include "../text/text.h"
+#include "links.h"
 
 #include <ctype.h>
 #include <stdint.h>
 #include <string.h>
 
-/* Bytes of a separator at s[i]: ASCII other than letters and digits, and
- * the typographic punctuation of Latin, Greek and Cyrillic text (curly
- * quotes, dashes, the ellipsis, the no-break space, the middle dot, the
- * pilcrow of a heading's anchor link), so
- * that "\u201CReal Housewives\u201D", "'Real Housewives'" and
- * "\u201EReal Housewives\u201C" are the same two words, "won\u2019t" and
- * "won't" the same, "Ama..." and "Ama\u2026" one word; 0 for a word byte.
- * Guillemets stay words: a breadcrumb's "\u00BB" is no title's word. (CJK
- * punctuation is left alone: CJK text has no spaces, and a one-"word"
- * heading is matched as a part of the title.) */
-static int ascii_alnum(unsigned c) { return (c | 0x20) - 'a' < 26u || c - '0' < 10u; }
-
-static size_t separator(const char *s, size_t i, size_t n)
-{
-    unsigned char c = (unsigned char)s[i];
-    if (c < 0x80) return ascii_alnum(c) ? 0 : 1;
-    if (c == 0xC2 && i + 1 < n) {
-        unsigned char c1 = (unsigned char)s[i + 1];
-        return c1 == 0xA0 || c1 == 0xB6 || c1 == 0xB7 ? 2 : 0; /* no-break space, pilcrow, middle dot */
-    }
-    if (c == 0xE2 && i + 2 < n && (unsigned char)s[i + 1] == 0x80) {
-        unsigned char c2 = (unsigned char)s[i + 2];
-        /* U+2010..U+201F dashes and quotes, U+2022 bullet, U+2026 ellipsis */
-        return (c2 >= 0x90 && c2 <= 0x9F) || c2 == 0xA2 || c2 == 0xA6 ? 3 : 0;
-    }
-    return 0;
-}
-
-/* The words of s hashed, at most cap: each word's first `prefix` bytes
- * case-folded as the page text is (every letter, not only ASCII: a title
- * raw from <title> or a meta tag is matched against folded page text, and
- * "Диета" must be "диета"), words under min_len bytes or opening with
- * a digit (when min_len > 1) left out. */
-static size_t hash_words(const char *s, size_t n, uint64_t *out, size_t cap, size_t prefix, size_t min_len)
-{
-    size_t count = 0, i = 0;
-    while (i < n && count < cap) {
-        size_t k;
-        while (i < n && (k = separator(s, i, n)) != 0) i += k;
-        uint64_t h = 0xcbf29ce484222325ull;
-        size_t b = i, m = 0; /* m: folded bytes hashed */
-        while (i < n && separator(s, i, n) == 0) {
-            unsigned c = (unsigned char)s[i];
-            if (c < 0x80) {
-                if (m++ < prefix) h = (h ^ (c - 'A' < 26u ? c | 0x20 : c)) * 0x100000001b3ull;
-                i++;
-                continue;
-            }
-            char enc[4];
-            size_t el = wn_utf8_put(enc, wn_fold(wn_utf8_next(s, n, &i)));
-            for (size_t e = 0; e < el; e++)
-                if (m++ < prefix) h = (h ^ (unsigned char)enc[e]) * 0x100000001b3ull;
-        }
-        if (i > b && i - b >= min_len && (min_len <= 1 || (unsigned)(unsigned char)s[b] - '0' >= 10u)) out[count++] = h;
-    }
-    return count;
-}
-
-size_t wn_words_of(const char *s, size_t n, uint64_t *out, size_t cap)
-{
-    return hash_words(s, n, out, cap, SIZE_MAX, 1);
-}
-
-/* a number ("2017") is no word of a story's own */
-size_t wn_stems_of(const char *s, size_t n, uint64_t *out, size_t cap) { return hash_words(s, n, out, cap, 5, 4); }
-
 /* A unit of one "word" (CJK text has no spaces: "Docker常用命令") is the
  * headline when its text is a part of the title making up at least a third
- * of it. */
+ * of it (TITLE_PART_PARTS). */
 static int title_part_of(const winnow_doc *d, uint32_t i, const char *lower, size_t len)
 {
     const wn_stats *s = &d->stats[i];
@@ -82,7 +17,7 @@ static int title_part_of(const winnow_doc *d, uint32_t i, const char *lower, siz
     size_t n = s->nt_end - s->nt_begin;
     while (n && u[0] == ' ') { u++; n--; }
     while (n && u[n - 1] == ' ') n--;
-    if (n < 6 || n * 3 < len || n > len) return 0;
+    if (n < 6 || (double)n * (double)WN_RULE(d, TITLE_PART_PARTS) < (double)len || n > len) return 0;
     /* only text written without spaces: at least two characters of three
      * UTF-8 bytes (CJK); a one-word Latin unit is a section or tag name */
     int wide = 0;
@@ -96,15 +31,6 @@ static int title_part_of(const winnow_doc *d, uint32_t i, const char *lower, siz
 static int title_part(const winnow_doc *d, uint32_t i, const wn_title *tt)
 {
     return title_part_of(d, i, tt->lower, tt->len) || (tt->alt_len && title_part_of(d, i, tt->alt_lower, tt->alt_len));
-}
-
-size_t wn_words_shared(const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
-{
-    size_t shared = 0;
-    for (size_t i = 0; i < na; i++)
-        for (size_t j = 0; j < nb; j++)
-            if (a[i] == b[j]) { shared++; break; }
-    return shared;
 }
 
 /* A breadcrumb trail ("Docs \u00BB Library \u00BB", "Home > News"): a
@@ -134,13 +60,13 @@ static int title_like_main(const winnow_doc *d, uint32_t i, const wn_title *tt, 
 int wn_title_like(const winnow_doc *d, uint32_t i, const wn_title *tt)
 {
     const wn_stats *s = &d->stats[i];
-    if ((float)s->chars < WN_RULE(d, TITLE_MIN_CHARS) || s->chars > 300) return 0;
+    if ((float)s->chars < WN_RULE(d, TITLE_MIN_CHARS) || (float)s->chars > WN_RULE(d, TITLE_MAX_CHARS)) return 0;
     if (WN_RULE(d, TITLE_BREADCRUMB) > 0.0f && breadcrumb_like(d->page_text.text + s->nt_begin, s->nt_end - s->nt_begin))
         return 0;
     uint64_t unit[64];
     size_t nu = wn_words_of(d->page_text.text + s->nt_begin, s->nt_end - s->nt_begin, unit, 64);
     if (nu == 1) return title_part(d, i, tt);
-    if (nu < 2 || nu > 40) return 0;
+    if (nu < 2 || (float)nu > WN_RULE(d, TITLE_MAX_WORDS)) return 0;
     if (title_like_main(d, i, tt, unit, nu)) return 1;
     /* the declared title, when the <title> names only the site */
     if (tt->nalt < 2) return 0;
@@ -162,7 +88,7 @@ static int title_like_main(const winnow_doc *d, uint32_t i, const wn_title *tt, 
     unsigned tag = d->dom.nodes[i].tag;
     int heading = tag == WN_TAG_H1 || tag == WN_TAG_H2 || tag == WN_TAG_H3 || (s->hints & WN_HINT_TITLE);
     if (!heading) return 0;
-    if (shared >= 3) return 1;
+    if ((float)shared >= WN_RULE(d, TITLE_HEADING_WORDS)) return 1;
     /* a heading covering the first part of a title "Headline - Site Name"
      * (the site's part as long as the headline, or longer), when that part
      * is not the site's name */
@@ -222,7 +148,7 @@ static size_t alnum_key(const char *s, size_t n, char *out, size_t cap)
     size_t k = 0;
     for (size_t i = 0; i < n && k + 1 < cap; i++) {
         unsigned char c = (unsigned char)s[i];
-        if (ascii_alnum(c) || c >= 0x80) out[k++] = (char)(c < 0x80 ? tolower(c) : c);
+        if (wn_ascii_alnum(c) || c >= 0x80) out[k++] = (char)(c < 0x80 ? tolower(c) : c);
     }
     out[k] = '\0';
     return k;
@@ -367,7 +293,7 @@ uint32_t wn_title_heading(const winnow_doc *d)
     for (uint32_t i = 1; i < dom->count; i++) {
         const wn_node *x = &dom->nodes[i];
         if (!wn_tag_has(x->tag, WN_TF_HEADING) || x->tag > WN_TAG_H3 || (x->flags & WN_NF_HIDDEN)) continue;
-        if ((d->stats[i].link_chars * 2 > d->stats[i].chars && !wn_self_linked(d, i, 1)) || !wn_title_like(d, i, &tt))
+        if ((wn_mostly_links(d, d->stats[i].link_chars, d->stats[i].chars) && !wn_self_linked(d, i, 1)) || !wn_title_like(d, i, &tt))
             continue;
         if (h == WN_NONE || (x->tag == WN_TAG_H1 && dom->nodes[h].tag != WN_TAG_H1)) h = i;
         if (x->tag == WN_TAG_H1) break;

@@ -1,22 +1,13 @@
 /* The page's headline, found by its words: the unit whose words are
  * (nearly) all the document title's and cover enough of it. Used by the
  * scorer (a boilerplate name on an ancestor of the headline is a layout
- * name) and by the selection (title anchoring, the headline kept before
- * the content block). */
+ * name) and by the selection (title anchoring; src/select/headline.c finds
+ * and keeps the content block's headline with these tests). */
 #ifndef WN_HEADLINE_H
 #define WN_HEADLINE_H
 
 #include "../doc.h"
-
-/* Words of s as hashes of their lower-cased letters and digits (bytes >=
- * 0x80 kept as they are), at most cap of them. */
-size_t wn_words_of(const char *s, size_t n, uint64_t *out, size_t cap);
-/* Stems of s's words of at least four bytes (their first five bytes,
- * lower-cased, hashed: "withdraws" and "withdrawn" are one), at most cap
- * of them: the words a headline shares with its article's first lines. */
-size_t wn_stems_of(const char *s, size_t n, uint64_t *out, size_t cap);
-/* How many of a's words are among b's. */
-size_t wn_words_shared(const uint64_t *a, size_t na, const uint64_t *b, size_t nb);
+#include "../text/words.h" /* the tokenizer (wn_words_of, wn_stems_of, wn_words_shared) */
 
 /* The document title as words (in caller-provided storage) and as folded text. */
 typedef struct wn_title {

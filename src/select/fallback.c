@@ -30,6 +30,8 @@
  * only for a weak selection. */
 #include "select.h"
 
+#include "../score/links.h"
+
 #include <string.h>
 
 
@@ -61,7 +63,7 @@ static float keep_by_text(winnow_doc *d, const wn_page_scores *ps, const float *
         }
         if (o->chars == 0 || inner[i] || (ps->boiler[i] & (WN_HINT_SCRIPT | WN_HINT_COMMENT))) continue;
         float r = ps->raw[i];
-        if (r <= 0.0f && o->link_chars * 2 > o->chars) continue;
+        if (r <= 0.0f && wn_mostly_links(d, o->link_chars, o->chars)) continue;
         if (r > 0.0f) prose += r;
         if (apply) {
             lb->keep[i] = 1;

@@ -4,7 +4,10 @@
  * maximum-weight subtree: it takes in running text and stops where adding
  * an ancestor would bring in more boilerplate than text). Inside it, units
  * are kept unless they are link lists or sit under trusted boilerplate.
- * The page headline is kept when it precedes the content block. */
+ * The page headline is kept when it precedes the content block.
+ *
+ * The selection runs one strategy per kind of page (strategy.h; today the
+ * article's, article.c) over shared passes (passes.h lists the files). */
 #ifndef WN_SELECT_H
 #define WN_SELECT_H
 
@@ -30,7 +33,7 @@ uint8_t *wn_frame_marks(winnow_doc *d, const wn_page_scores *ps);
  * page showing LISTING_MIN_TEASERS or more (a listing page, listing.c),
  * the number of teasers; else 0. */
 uint32_t wn_listing_teasers(const winnow_doc *d, const wn_page_scores *ps);
-/* The page's headline for content block c, WN_NONE when none. */
+/* The page's headline for content block c, WN_NONE when none (headline.c). */
 uint32_t wn_find_headline(const winnow_doc *d, uint32_t container);
 /* Finds and keeps the headline of content block `container` (the
  * selection's and the fallback's): marks it kept, sets labels.headline when

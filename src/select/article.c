@@ -1,0 +1,214 @@
+/* The article strategy: one story (a post, a page of a manual) in a block
+ * of running text. Until strategies for other kinds of page come, every
+ * page's. Its steps:
+ *
+ *   1. the block: the best block (block.c), moved into the headline's
+ *      article (title anchoring), widened from a code sample to the post
+ *      around it (code.c), never in the page's own header or footer;
+ *   2. its units kept (keep.c), with the siblings that join it, a
+ *      paragraph the parser moved out of its end, and the other posts of a
+ *      forum thread (thread.c);
+ *   3. around it: the headline (headline.c), a standfirst, lone
+ *      paragraphs in site mode;
+ *   4. drops at its top and end (drop_lead.c, drop_end.c, code.c). */
+#include "passes.h"
+#include "strategy.h"
+
+/* Title anchoring: the best block must be the headline's article, when
+ * the page has a headline and that article holds a fair share of the
+ * best's value. Returns the block (maybe best) and sets *why and
+ * *best_score when it moves; guard gets the anchor and the other
+ * articles' headlines (peers, room for one per node). */
+static uint32_t anchored_block(const winnow_doc *d, const wn_page_scores *ps, const float *score, uint32_t best,
+                               float *best_score, uint32_t *peers, wn_join_guard *guard, uint8_t *why)
+{
+    const wn_dom *dom = &d->dom;
+    uint32_t npeers = 0;
+    uint32_t anchor = best != WN_NONE && WN_RULE(d, ANCHOR_SHARE) > 0.0f ? wn_anchor_region(d, ps, peers, &npeers) : WN_NONE;
+    guard->anchor = anchor;
+    guard->peers = peers;
+    guard->npeers = npeers;
+    if (anchor == WN_NONE || wn_node_within(dom, anchor, best)) return best;
+    /* the best block lies outside the article, or holds it and other
+     * articles besides */
+    int outside = !wn_node_within(dom, best, anchor);
+    int others = 0;
+    for (uint32_t k = 0; k < npeers && !outside; k++)
+        others += wn_node_within(dom, best, peers[k]) && !wn_node_within(dom, anchor, peers[k]);
+    if (!outside && others == 0) return best;
+    uint32_t inner = WN_NONE;
+    for (uint32_t i = anchor; i < anchor + dom->nodes[anchor].size; i++) {
+        const wn_node *x = &dom->nodes[i];
+        if (x->tag == WN_TAG_TEXT || (x->flags & WN_NF_HIDDEN)) continue;
+        if (inner == WN_NONE || score[i] > score[inner]) inner = i;
+    }
+    if (inner == WN_NONE || score[inner] < WN_RULE(d, ANCHOR_SHARE) * *best_score) return best;
+    *best_score = score[inner];
+    *why = WN_WHY_ANCHORED;
+    return inner;
+}
+
+/* Step 1: the content block, in sel->best (WN_NONE: none) and, when it
+ * lay in the page's frame with no block elsewhere, sel->framed. 0, or -1
+ * when out of memory. */
+static int choose_block(wn_selection *sel, float *best_score, wn_join_guard *guard, uint8_t *why)
+{
+    winnow_doc *d = sel->d;
+    const wn_page_scores *ps = sel->ps;
+    const wn_dom *dom = &d->dom;
+    const float *score = sel->score;
+    uint32_t best = wn_best_block(d, score, best_score);
+    uint32_t *peers = wn_arena_alloc(wn_doc_scratch(d), (size_t)dom->count * sizeof(uint32_t));
+    if (!peers) return -1;
+    *why = WN_WHY_BEST_BLOCK;
+    best = anchored_block(d, ps, score, best, best_score, peers, guard, why);
+    if (best != WN_NONE) {
+        uint32_t wider = wn_around_code(d, ps, best);
+        if (wider != best) {
+            best = wider;
+            *best_score = score[best];
+        }
+    }
+    /* the site's frame is never the page's content: a tagline, a bio or a
+     * license line in the page's own header or footer yields to the best
+     * block elsewhere, and with none the page has no main content */
+    uint32_t framed = WN_NONE;
+    const uint8_t *frame = best != WN_NONE && WN_RULE(d, FRAME_MAX_SHARE) > 0.0f ? wn_frame_marks(d, ps) : NULL;
+    if (frame && frame[best]) {
+        framed = best;
+        best = wn_best_outside_frames(d, score, frame);
+        if (best != WN_NONE) {
+            *best_score = score[best];
+            *why = WN_WHY_BEST_BLOCK;
+            framed = WN_NONE;
+        } else if (d->explain) {
+            for (uint32_t i = framed; i < framed + dom->nodes[framed].size; i++)
+                if (d->labels.unit[i] == i) d->explain->sel_why[i] = WN_WHY_FRAME;
+        }
+    }
+    sel->best = best;
+    sel->framed = framed;
+    return 0;
+}
+
+/* No running text anywhere: keep what is not a link list, so a list page
+ * or a bare fragment still yields its words. */
+static void keep_without_block(winnow_doc *d, const wn_page_scores *ps)
+{
+    wn_labels *lb = &d->labels;
+    for (uint32_t i = 0; i < d->dom.count; i++)
+        if (lb->unit[i] == i && wn_unit_keepable(d, ps, i)) {
+            lb->keep[i] = 1;
+            wn_explain_keep(d, i, KEEP_RUNNING, WN_WHY_NO_BLOCK);
+            if (d->explain) d->explain->in_block[i] = 1;
+        }
+    lb->container = d->dom.body;
+}
+
+/* An article split into sections, each wrapped more than once (the best
+ * block is the inner wrapper of one; the outer wrappers add no text but
+ * links, a related-coverage box): sections of the same shape as its
+ * outermost wrapper join. Returns that wrapper when any joined, else
+ * WN_NONE. */
+static uint32_t join_sections(winnow_doc *d, const wn_page_scores *ps, const float *score, uint32_t best,
+                              const wn_join_guard *guard)
+{
+    const wn_dom *dom = &d->dom;
+    uint32_t w = best;
+    const float plain = (float)(d->stats[best].chars - d->stats[best].link_chars);
+    for (uint32_t p = dom->nodes[w].parent; p != WN_NONE && p != 0 && p != dom->body && !ps->boiler[p] &&
+                                            (float)(d->stats[p].chars - d->stats[p].link_chars) <= plain + 0.5f;
+         p = dom->nodes[p].parent)
+        w = p;
+    if (w == best) return WN_NONE;
+    return wn_join_siblings(d, ps, score, w, WN_RULE(d, JOIN_MIN_VALUE), 1, guard, WN_WHY_JOINED_SECTIONS) ? w : WN_NONE;
+}
+
+/* A paragraph the parser moved out of the block's end (an unclosed <p>
+ * before </font>: HTML5's repair of 2000s markup) joins a block of three
+ * or more kept <p>s when it is running text ending a sentence. */
+static void keep_trailing_paragraph(winnow_doc *d, const wn_page_scores *ps, uint32_t best)
+{
+    const wn_dom *dom = &d->dom;
+    wn_labels *lb = &d->labels;
+    uint32_t nx = dom->nodes[best].next_sibling;
+    while (nx != WN_NONE && dom->nodes[nx].tag == WN_TAG_TEXT && d->stats[nx].chars == 0) nx = dom->nodes[nx].next_sibling;
+    unsigned paras = 0;
+    for (uint32_t c = dom->nodes[best].first_child; c != WN_NONE; c = dom->nodes[c].next_sibling)
+        paras += dom->nodes[c].tag == WN_TAG_P && lb->keep[c];
+    if (nx != WN_NONE && dom->nodes[nx].tag == WN_TAG_P && lb->unit[nx] == nx && lb->value[nx] > 0.0f &&
+        !ps->boiler[nx] && paras >= 3 && wn_ends_sentence_unit(d, nx) &&
+        wn_mostly_words(d, d->stats[nx].link_chars, d->stats[nx].chars)) {
+        wn_keep_subtree(d, ps, nx, WN_WHY_JOINED);
+        lb->container = dom->nodes[best].parent;
+    }
+}
+
+/* Step 2: the block's units, and the siblings, the trailing paragraph and
+ * the thread's posts that join it. Returns the block (the outermost
+ * section wrapper when sections joined). */
+static uint32_t keep_block(winnow_doc *d, const wn_page_scores *ps, const float *score, uint32_t best,
+                           float best_score, const wn_join_guard *guard, uint8_t why)
+{
+    const wn_dom *dom = &d->dom;
+    wn_labels *lb = &d->labels;
+    /* Siblings that score well themselves join the content (an article
+     * split into several blocks by an advertisement or a figure); the
+     * container is then their parent, of which only those children are
+     * kept. */
+    uint32_t parent = dom->nodes[best].parent;
+    float threshold = WN_RULE(d, JOIN_SHARE) * best_score;
+    if (threshold < WN_RULE(d, JOIN_MIN_VALUE)) threshold = WN_RULE(d, JOIN_MIN_VALUE);
+    int joined = wn_join_siblings(d, ps, score, best, threshold, 0, guard, WN_WHY_JOINED);
+    if (!joined && WN_RULE(d, JOIN_SECTIONS) > 0.0f) {
+        uint32_t w = join_sections(d, ps, score, best, guard);
+        if (w != WN_NONE) {
+            joined = 1;
+            best = w;
+            parent = dom->nodes[w].parent;
+        }
+    }
+    wn_keep_subtree(d, ps, best, why);
+    if (joined) lb->container = parent;
+    if (!joined && WN_RULE(d, TRAILING_PARAGRAPH) > 0.0f) keep_trailing_paragraph(d, ps, best);
+    /* a forum thread: every post of the run, not the best one */
+    uint32_t post = wn_thread_record(d, ps, best);
+    if (post != WN_NONE) {
+        uint32_t run = dom->nodes[post].parent;
+        for (uint32_t c = dom->nodes[run].first_child; c != WN_NONE; c = dom->nodes[c].next_sibling)
+            if (d->stats[c].chars && wn_same_shape(dom, c, post)) wn_keep_subtree(d, ps, c, WN_WHY_THREAD);
+        if (!wn_node_within(dom, lb->container, run)) lb->container = run;
+    }
+    return best;
+}
+
+int wn_select_article(wn_selection *sel)
+{
+    winnow_doc *d = sel->d;
+    const wn_page_scores *ps = sel->ps;
+    wn_labels *lb = &d->labels;
+    float best_score;
+    wn_join_guard guard;
+    uint8_t why;
+    if (choose_block(sel, &best_score, &guard, &why) != 0) return -1;
+    lb->container = sel->best;
+    lb->headline = WN_NONE;
+    lb->headline_inline = WN_NONE;
+    if (sel->framed != WN_NONE) return 0; /* nothing kept: the fallback may still find an article that names sank */
+    if (sel->best == WN_NONE) {
+        keep_without_block(d, ps);
+        return 0;
+    }
+    sel->best = keep_block(d, ps, sel->score, sel->best, best_score, &guard, why);
+    /* step 3: around the block */
+    if (sel->include_title) wn_keep_headline(d, lb->container);
+    if (lb->headline != WN_NONE && lb->headline < lb->container) wn_keep_standfirst(d, ps);
+    if (lb->unique) wn_keep_lone_paragraphs(d, ps);
+    /* step 4: the block's top and end */
+    wn_drop_end_plugs(d, ps, lb->container);
+    wn_drop_end_lists(d, ps, lb->container);
+    wn_drop_lead_datelines(d, ps, lb->container);
+    wn_drop_line_gutters(d, lb->container);
+    wn_drop_list_labels(d, ps, lb->container);
+    return 0;
+}

@@ -1,0 +1,15 @@
+/* Line-level text tests shared by the selection's passes: where a line's
+ * text ends, and whether it ends as a sentence does. */
+#ifndef WN_SENTENCE_H
+#define WN_SENTENCE_H
+
+#include <stddef.h>
+
+/* The length of t[0..n) without the spaces it ends with. */
+size_t wn_trimmed_end(const char *t, size_t n);
+/* Whether the line t[0..n) ends as a sentence does: a stop (". ! ?",
+ * CJK's full stops), maybe inside closing quotes or brackets; a ticker
+ * line "CPI +0.5% On Month" or a label "References:" does not. */
+int wn_ends_sentence(const char *t, size_t n);
+
+#endif
