@@ -99,7 +99,7 @@ struct winnow_doc {
      * caller said (in the arena; NULL when unknown) ---- */
     const char *src_url, *src_file, *src_record_id;
     long long src_record;    /* -1 when unknown */
-    /* ---- explaining only (score/why.h): why each unit was kept or left out,
+    /* ---- explaining only (rules/why.h): why each unit was kept or left out,
      * written by the page score, site score and select ---- */
     wn_explain *explain;
 };

@@ -33,7 +33,7 @@ typedef enum wn_run_mode {
     WN_RUN_TRAIN,   /* training: page scores and signals for the hook's inspect; no
                        classifier (it is what is being trained), selection or metadata */
     WN_RUN_EXPLAIN, /* as WN_RUN_EXTRACT, and why each unit was kept or left out is
-                       recorded in d->explain (score/why.h): the same labels and outputs */
+                       recorded in d->explain (rules/why.h): the same labels and outputs */
 } wn_run_mode;
 
 /* The site hook runs between the page scorer and the selection. */

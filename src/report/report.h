@@ -8,7 +8,7 @@
  * boilerplate. A legend, a switch to the extracted text, and on hovering a
  * block its DOM path, characters, link density, hint names, heuristic
  * value, classifier and smoothed scores, site document frequency (with a
- * site model) and the reason and rule that decided it (score/why.h).
+ * site model) and the reason and rule that decided it (rules/why.h).
  *
  * winnow site --report: the same view of one of the site's pages with the
  * site model's template blocks marked with their document frequencies, and
