@@ -138,6 +138,26 @@ typedef enum winnow_status {
 WINNOW_API const char *winnow_status_name(winnow_status s);     /* "WINNOW_E_BINARY" */
 WINNOW_API const char *winnow_status_message(winnow_status s);  /* one sentence */
 
+/* The kind of page (winnow_doc_page_type). New kinds are added at the end. */
+typedef enum winnow_page_type {
+    WINNOW_PAGE_UNKNOWN = 0,   /* not worked out (no page type model in the library); as an
+                                  option: let the model decide */
+    WINNOW_PAGE_ARTICLE,       /* a news story, blog post, essay */
+    WINNOW_PAGE_FORUM,         /* a discussion thread, questions and answers */
+    WINNOW_PAGE_PRODUCT,       /* one product or offer */
+    WINNOW_PAGE_LISTING,       /* a list of other pages: category, collection, search, archive */
+    WINNOW_PAGE_DOCUMENTATION, /* software documentation, a reference */
+    WINNOW_PAGE_SERVICE,       /* a landing page: what a business offers */
+    WINNOW_PAGE_OTHER,
+    WINNOW_PAGE_TYPE_COUNT
+} winnow_page_type;
+
+/* "unknown", "article", "forum", "product", "listing", "documentation",
+ * "service", "other"; "" for a value out of range. */
+WINNOW_API const char *winnow_page_type_name(winnow_page_type t);
+/* The type of a name above (exact, lower case); WINNOW_PAGE_UNKNOWN when none. */
+WINNOW_API winnow_page_type winnow_page_type_parse(const char *name);
+
 typedef struct winnow_options {
     size_t struct_size;      /* sizeof (winnow_options): set by winnow_options_default() */
     size_t max_input_bytes;  /* larger inputs fail with WINNOW_E_TOO_LARGE; default 256 MiB */
@@ -156,6 +176,12 @@ typedef struct winnow_options {
        usual; 20 is dense). Defaults 64 and 150000; node_bytes 0: no budget. */
     unsigned node_bytes;
     unsigned node_floor;
+    /* The kind of every page, forced (reported with confidence 1), or
+       WINNOW_PAGE_UNKNOWN (default): the built-in page type model decides.
+       Reported only for now: the main content is chosen the same way
+       whatever the kind. */
+    int page_type;
+    unsigned reserved;       /* 0: keeps the structure free of padding */
 } winnow_options;
 
 /* Fills *o with the defaults; struct_size is sizeof *o as the caller
@@ -216,6 +242,11 @@ WINNOW_API const char *winnow_doc_warning(const winnow_doc *d);
  * <header> or <footer> (a tagline, a bio: nothing kept, WINNOW_NO_MAIN);
  * "none" when nothing was selected. */
 WINNOW_API const char *winnow_doc_source(const winnow_doc *d);
+/* The kind of page, as the options forced it or the page type model judged
+ * it from the page's markup, structured data and URL; *confidence (when not
+ * NULL) gets the model's probability of that kind, 1 when forced, 0 when
+ * WINNOW_PAGE_UNKNOWN. */
+WINNOW_API winnow_page_type winnow_doc_page_type(const winnow_doc *d, double *confidence);
 
 /* The rule table: every threshold of the scorer and the selection, named,
  * with its default, the value that turns it off, and its reason. An
