@@ -15,7 +15,7 @@
  * as they are. */
 #define PT_FEATURES(X)                                                                   \
     X(chars) X(link_share) X(links) X(images) X(paragraphs) X(p_share) X(p_avg)         \
-    X(headings) X(h1) X(list_items) X(tables) X(forms) X(inputs) X(buttons) X(textarea) \
+    X(headings) X(h1) X(list_items) X(tables) X(forms) X(inputs) X(buttons)            \
     X(pre) X(code_share) X(articles) X(times) X(navs) X(asides) X(quotes) X(comments)   \
     X(prices) X(has_price) X(run_max) X(run_records) X(run_share) X(meta_author)        \
     X(meta_date)                                                                         \
@@ -210,7 +210,7 @@ void wn_pt_features(winnow_doc *d, float *x)
     uint32_t body = dom->body < dom->count ? dom->body : 0;
     double chars = st[body].chars;
     unsigned paragraphs = 0, headings = 0, h1 = 0, items = 0, tables = 0, forms = 0, inputs = 0, buttons = 0;
-    unsigned textarea = 0, pre = 0, articles = 0, times = 0, navs = 0, asides = 0, quotes = 0;
+    unsigned pre = 0, articles = 0, times = 0, navs = 0, asides = 0, quotes = 0;
     uint64_t p_chars = 0, code_chars = 0;
     uint32_t code_end = 0; /* end of the <pre>/<code> being counted: nested ones are inside it */
     uint32_t md = 0;
@@ -225,8 +225,9 @@ void wn_pt_features(winnow_doc *d, float *x)
         case WN_TAG_LI: items++; break;
         case WN_TAG_TABLE: tables++; break;
         case WN_TAG_FORM: forms++; break;
-        case WN_TAG_INPUT: case WN_TAG_SELECT: inputs++; break;
-        case WN_TAG_TEXTAREA: textarea++; inputs++; break;
+        /* (<select> and <textarea> are dropped with their subtree at build:
+         * never seen here) */
+        case WN_TAG_INPUT: inputs++; break;
         case WN_TAG_BUTTON: buttons++; break;
         case WN_TAG_ARTICLE: articles++; break;
         case WN_TAG_TIME: times++; break;
@@ -282,7 +283,6 @@ void wn_pt_features(winnow_doc *d, float *x)
     x[F_forms] = lg(forms, 3);
     x[F_inputs] = lg(inputs, 5);
     x[F_buttons] = lg(buttons, 5);
-    x[F_textarea] = textarea > 0;
     x[F_pre] = lg(pre, 4);
     x[F_code_share] = chars > 0 ? (float)(code_chars > chars ? 1.0 : (double)code_chars / chars) : 0;
     x[F_articles] = lg(articles, 4);
