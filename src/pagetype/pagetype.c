@@ -371,7 +371,7 @@ size_t wn_pt_model_write(const wn_pt_model *m, char *out, size_t cap)
     size_t w = 0;
 #define PUT(...)                                                                           \
     do {                                                                                   \
-        int k_ = snprintf(out + (w < cap ? w : cap), w < cap ? cap - w : 0, __VA_ARGS__); \
+        int k_ = snprintf(out ? out + (w < cap ? w : cap) : NULL, out && w < cap ? cap - w : 0, __VA_ARGS__); \
         if (k_ > 0) w += (size_t)k_;                                                       \
     } while (0)
     PUT("%s\nfeatures %u", MODEL_MAGIC, (unsigned)F_COUNT);
