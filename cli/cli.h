@@ -228,6 +228,7 @@ int cmd_learn(int argc, char **argv);
 int cmd_sites(int argc, char **argv);
 int cmd_site(int argc, char **argv);
 int cmd_train(int argc, char **argv);
+int cmd_train_pagetype(int argc, char **argv); /* train --page-types (winnow-train only) */
 int cmd_rules(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_check(int argc, char **argv);

@@ -77,7 +77,7 @@ int cmd_annotate(int argc, char **argv)
     cli_opts o;
     int rc = cli_parse(argc, argv, &o,
                        "--output --charset --url --no-title --max-bytes --quiet --db --site --mode --method "
-                       "--exclude-self --model --no-model --no-smooth --rule --recursive --input-format "
+                       "--exclude-self --model --no-model --page-type --no-smooth --rule --recursive --input-format "
                        "--input-list --record");
     if (rc) { cli_opts_free(&o); return rc == CLI_DONE ? EXIT_OK : rc; }
     if (o.ninputs == 0) {

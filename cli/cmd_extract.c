@@ -151,7 +151,7 @@ int cmd_extract(int argc, char **argv, int blocks)
     cli_opts o;
     int rc = cli_parse(argc, argv, &o,
                        "--output --format --charset --url --no-title --max-bytes --jobs --quiet --db --site "
-                       "--mode --method --exclude-self --model --no-model --no-smooth --rule --comments "
+                       "--mode --method --exclude-self --model --no-model --page-type --no-smooth --rule --comments "
                        "--recursive --input-format --input-list --blocks");
     if (rc) { cli_opts_free(&o); return rc == CLI_DONE ? EXIT_OK : rc; }
     if (blocks == 1) o.format = WINNOW_FORMAT_BLOCKS;

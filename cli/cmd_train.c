@@ -69,6 +69,9 @@ static int train_count(const char *opt, const char *v, unsigned long long lo, un
 
 int cmd_train(int argc, char **argv)
 {
+    /* the page type model: another kind of training, its own options */
+    for (int i = 2; i < argc; i++)
+        if (!strcmp(argv[i], "--page-types")) return cmd_train_pagetype(argc, argv);
     winnow_train_options to;
     winnow_train_options_default(&to, sizeof to);
     const char *output = NULL, *curve = NULL, *exclude = NULL;

@@ -12,7 +12,7 @@
 
 enum {
     OPT_CHARSET = 256, OPT_URL, OPT_NO_TITLE, OPT_COMMENTS, OPT_MAX_BYTES, OPT_DB, OPT_SITE, OPT_MODE, OPT_METHOD,
-    OPT_EXCLUDE_SELF, OPT_MODEL, OPT_NO_MODEL, OPT_NO_SMOOTH, OPT_RULE, OPT_HALF_LIFE, OPT_BATCH, OPT_ALL,
+    OPT_EXCLUDE_SELF, OPT_MODEL, OPT_NO_MODEL, OPT_PAGE_TYPE, OPT_NO_SMOOTH, OPT_RULE, OPT_HALF_LIFE, OPT_BATCH, OPT_ALL,
     OPT_INPUT_FORMAT, OPT_INPUT_LIST, OPT_COMMIT_EVERY, OPT_PARTIAL, OPT_BLOCKS, OPT_RECORD, OPT_REPORT,
     /* dedup, index, search */
     OPT_SKETCH, OPT_MIN_MATCHES, OPT_LSH, OPT_ROWS, OPT_PAIRS, OPT_SITE_DB, OPT_RAW,
@@ -38,6 +38,7 @@ static const struct option all_options[] = {
     {"exclude-self", no_argument, NULL, OPT_EXCLUDE_SELF},
     {"model", required_argument, NULL, OPT_MODEL},
     {"no-model", no_argument, NULL, OPT_NO_MODEL},
+    {"page-type", required_argument, NULL, OPT_PAGE_TYPE},
     {"no-smooth", no_argument, NULL, OPT_NO_SMOOTH},
     {"rule", required_argument, NULL, OPT_RULE},
     {"half-life", required_argument, NULL, OPT_HALF_LIFE},
@@ -364,6 +365,14 @@ int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed)
         case OPT_EXCLUDE_SELF: o->site_opt.exclude_self = 1; break;
         case OPT_MODEL: o->model = val; break;
         case OPT_NO_MODEL: o->lib.classifier = 0; break;
+        case OPT_PAGE_TYPE:
+            o->lib.page_type = (int)winnow_page_type_parse(val);
+            if (o->lib.page_type == WINNOW_PAGE_UNKNOWN) {
+                fprintf(stderr, "winnow: --page-type is article, forum, product, listing, documentation, service or "
+                                "other, not '%s'\n", val);
+                return EXIT_USAGE;
+            }
+            break;
         case OPT_NO_SMOOTH: o->lib.smooth = 0; break;
         case OPT_RULE: {
             const char *eq = strchr(val, '=');

@@ -37,6 +37,8 @@
     "      --no-title        do not prepend the headline found before the content block\n"           \
     "      --model FILE      node classifier from 'winnow train' instead of the built-in one\n"        \
     "      --no-model        page mode without the node classifier (heuristic scorer alone)\n"        \
+    "      --page-type TYPE  report every page as TYPE (article, forum, product, listing,\n"         \
+    "                        documentation, service, other) instead of the model's judgement\n"      \
     "      --no-smooth       classifier scores without isotonic smoothing over the tree\n"            \
     "      --rule NAME=VALUE set one rule of the table ('winnow rules'), e.g. to turn it off\n"
 

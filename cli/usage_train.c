@@ -5,6 +5,7 @@
 const char cli_train_usage[] =
     "usage: winnow train SOURCE... -o MODEL [options]\n"
     "       winnow train SOURCE... --cv N [options]\n"
+    "       winnow train --page-types MANIFEST.tsv... -o MODEL | --eval WHAT [options]\n"
     "Each SOURCE (a .warc/.warc.gz file, a directory or a JSONL file) is one site.\n"
     "  -o, --output MODEL    write the fitted model file\n"
     "      --kind K          boost (default), forest, logreg, nb\n"
@@ -17,6 +18,8 @@ const char cli_train_usage[] =
     "      --exclude A,B     leave out the sources whose site name is listed\n"
     "      --seed N, --per-page N, --rounds N, --depth N, --threads N\n"
     "  -v, --verbose         progress on stderr\n"
+    "      --page-types      fit the page type model from labelled corpora instead\n"
+    "                        (winnow train --page-types --help lists its options)\n"
     "\n"
     "exit status: 0 trained (or measured); 1 a source or the training failed; 2 usage error\n";
 

@@ -138,6 +138,26 @@ typedef enum winnow_status {
 WINNOW_API const char *winnow_status_name(winnow_status s);     /* "WINNOW_E_BINARY" */
 WINNOW_API const char *winnow_status_message(winnow_status s);  /* one sentence */
 
+/* The kind of page (winnow_doc_page_type). New kinds are added at the end. */
+typedef enum winnow_page_type {
+    WINNOW_PAGE_UNKNOWN = 0,   /* not worked out (no page type model in the library); as an
+                                  option: let the model decide */
+    WINNOW_PAGE_ARTICLE,       /* a news story, blog post, essay */
+    WINNOW_PAGE_FORUM,         /* a discussion thread, questions and answers */
+    WINNOW_PAGE_PRODUCT,       /* one product or offer */
+    WINNOW_PAGE_LISTING,       /* a list of other pages: category, collection, search, archive */
+    WINNOW_PAGE_DOCUMENTATION, /* software documentation, a reference */
+    WINNOW_PAGE_SERVICE,       /* a landing page: what a business offers */
+    WINNOW_PAGE_OTHER,
+    WINNOW_PAGE_TYPE_COUNT
+} winnow_page_type;
+
+/* "unknown", "article", "forum", "product", "listing", "documentation",
+ * "service", "other"; "" for a value out of range. */
+WINNOW_API const char *winnow_page_type_name(winnow_page_type t);
+/* The type of a name above (exact, lower case); WINNOW_PAGE_UNKNOWN when none. */
+WINNOW_API winnow_page_type winnow_page_type_parse(const char *name);
+
 typedef struct winnow_options {
     size_t struct_size;      /* sizeof (winnow_options): set by winnow_options_default() */
     size_t max_input_bytes;  /* larger inputs fail with WINNOW_E_TOO_LARGE; default 256 MiB */
@@ -156,6 +176,12 @@ typedef struct winnow_options {
        usual; 20 is dense). */
     unsigned node_bytes;     /* page bytes per node; 0: no budget; default 96 */
     unsigned node_floor;     /* nodes every page gets whatever its size; default 100000 */
+    /* The kind of every page, forced (reported with confidence 1), or
+       WINNOW_PAGE_UNKNOWN: the built-in page type model decides. Reported
+       only for now: the main content is chosen the same way whatever the
+       kind. */
+    int page_type;           /* default WINNOW_PAGE_UNKNOWN */
+    unsigned reserved;       /* keeps the structure free of padding; default 0 */
 } winnow_options;
 
 /* Fills *o with the defaults; struct_size is sizeof *o as the caller
@@ -216,6 +242,11 @@ WINNOW_API const char *winnow_doc_warning(const winnow_doc *d);
  * <header> or <footer> (a tagline, a bio: nothing kept, WINNOW_NO_MAIN);
  * "none" when nothing was selected. */
 WINNOW_API const char *winnow_doc_source(const winnow_doc *d);
+/* The kind of page, as the options forced it or the page type model judged
+ * it from the page's markup, structured data and URL; *confidence (when not
+ * NULL) gets the model's probability of that kind, 1 when forced, 0 when
+ * WINNOW_PAGE_UNKNOWN. */
+WINNOW_API winnow_page_type winnow_doc_page_type(const winnow_doc *d, double *confidence);
 
 /* The rule table: every threshold of the scorer and the selection, named,
  * with its default, the value that turns it off, and its reason. An
@@ -244,7 +275,8 @@ typedef enum winnow_format {
                                 removal is measured against (dedup, search, ...) */
     WINNOW_FORMAT_JSONL,     /* one JSON object on one line (JSON lines), the same keys for
                                 every page: id, source, url, site, status, warning, error,
-                                language, metadata, content_source, text; see
+                                language, metadata, content_source, page_type,
+                                page_type_confidence, text; see
                                 winnow_render_jsonl() for the page's name, blocks, comments */
 } winnow_format;
 
@@ -270,11 +302,13 @@ WINNOW_API winnow_status winnow_render_alloc(const winnow_doc *d, winnow_format 
  *    page is PARTIAL, NO_CONTENT or NO_MAIN, else null, "error": why it
  *    failed, else null, "language", "metadata": {"title", "author", "date",
  *    "url" (canonical), "site_name", "description", "charset"} ("" when
- *    unknown), "content_source" (winnow_doc_source), "text": the main
+ *    unknown), "content_source" (winnow_doc_source), "page_type" and
+ *    "page_type_confidence" (winnow_doc_page_type), "text": the main
  *    content as WINNOW_FORMAT_TEXT writes it, and when asked for
  *    "comments": [{"author", "date", "text"}, ...] and "blocks": [...] (as
  *    in WINNOW_FORMAT_JSON)}
- * A failed page has null for language, metadata, content_source, text,
+ * A failed page has null for language, metadata, content_source, page_type,
+ * page_type_confidence, text,
  * comments and blocks. Strings are JSON-escaped (invalid UTF-8 becomes
  * U+FFFD), so the line holds no raw line break; it ends with "\n". */
 typedef struct winnow_jsonl_options {

@@ -49,6 +49,7 @@ LAYERS = [
     "score",     # page score, comment and teaser records; the site model's verdict
     "smooth",    # isotonic smoothing of the classifier's scores
     "classify",  # the node classifier
+    "pagetype",  # the kind of page (reads the DOM, statistics, metadata, comment records)
     "select",    # labels -> the main content
     "output",    # the page -> text, Markdown, HTML, JSON
     "pipeline",  # the stages in order, per page; the engine's state

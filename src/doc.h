@@ -80,6 +80,10 @@ struct winnow_doc {
     wn_labels labels;
     /* ---- metadata (meta/meta.h) ---- */
     wn_meta meta;
+    /* ---- page type (pagetype/pagetype.h) ---- */
+    int page_type;           /* winnow_page_type */
+    float page_type_conf;    /* the model's probability of it; 1 when forced */
+    float *page_type_x;      /* its features (in the arena), NULL when forced or not run */
     /* ---- the block list (blocks/list.h: a wn_block_list) ---- */
     uint32_t *blocks;        /* block candidate node indices, document order */
     long *block_parent;

@@ -174,11 +174,17 @@ class Result:
                 "none" (winnow_doc_source())
     comments    list of {"author", "date", "text"} when asked for, else None
     url         the URL given with the page
+    page_type   the kind of page: "article", "forum", "product", "listing",
+                "documentation", "service", "other" ("unknown" without a page
+                type model); forced by ``Extractor(page_type=...)``
+    page_type_confidence  the model's probability of that kind (1.0 when forced)
     """
 
-    __slots__ = ("text", "format", "metadata", "status", "warning", "content_source", "comments", "url")
+    __slots__ = ("text", "format", "metadata", "status", "warning", "content_source", "comments", "url", "page_type",
+                 "page_type_confidence")
 
-    def __init__(self, text, format, metadata, status, warning, content_source, comments, url):
+    def __init__(self, text, format, metadata, status, warning, content_source, comments, url, page_type="unknown",
+                 page_type_confidence=0.0):
         self.text = text
         self.format = format
         self.metadata = metadata
@@ -187,6 +193,8 @@ class Result:
         self.content_source = content_source
         self.comments = comments
         self.url = url
+        self.page_type = page_type
+        self.page_type_confidence = page_type_confidence
 
     @property
     def title(self):
@@ -231,8 +239,10 @@ class Extractor:
     """A reusable engine: one HTML parser and its buffers, kept from page to page.
 
     ``Extractor(include_title=True, classifier=True, smooth=True,
-    max_input_bytes=None, max_depth=None, model=None, rules=None)`` takes the
-    engine options of ``winnow_options`` (None: the library's default), a node
+    max_input_bytes=None, max_depth=None, model=None, rules=None,
+    page_type=None)`` takes the engine options of ``winnow_options`` (None:
+    the library's default; ``page_type`` forces the kind every page is
+    reported as, ``Result.page_type``), a node
     classifier model file written by ``winnow train`` (``model=``; ``False``
     runs with no classifier), and rule overrides (``rules={"name": value}``, see
     ``winnow rules``).
@@ -249,7 +259,7 @@ class Extractor:
     """
 
     def __init__(self, include_title=True, classifier=True, smooth=True, max_input_bytes=None, max_depth=None,
-                 model=None, rules=None):
+                 model=None, rules=None, page_type=None):
         opt = ffi.new("winnow_options *")
         st = lib.winnow_options_default(opt, ffi.sizeof("winnow_options"))
         if st != lib.WINNOW_OK:
@@ -257,6 +267,13 @@ class Extractor:
         opt.include_title = 1 if include_title else 0
         opt.classifier = 0 if (not classifier or model is False) else 1
         opt.smooth = 1 if smooth else 0
+        if page_type is not None:
+            # a kind forced on every page (reported with confidence 1)
+            t = lib.winnow_page_type_parse(str(page_type).encode())
+            if t == 0:
+                raise ArgumentError("page_type must be article, forum, product, listing, documentation, service or "
+                                    "other, not %r" % (page_type,))
+            opt.page_type = t
         if max_input_bytes is not None:
             if max_input_bytes <= 0:
                 raise ArgumentError("max_input_bytes must be positive")
@@ -334,8 +351,10 @@ class Extractor:
         if output == "str":
             return text
         meta = {name: _str(lib.winnow_doc_meta(doc, i)) for i, name in enumerate(META_FIELDS)}
+        conf = ffi.new("double *")
+        kind = lib.winnow_doc_page_type(doc, conf)
         return Result(text, fmt_name, meta, _status(st), _str(lib.winnow_doc_warning(doc)),
-                      _str(lib.winnow_doc_source(doc)), cms, url)
+                      _str(lib.winnow_doc_source(doc)), cms, url, _str(lib.winnow_page_type_name(kind)), conf[0])
 
     def extract(self, html, url=None, format="text", comments=False, output="result", charset=None, source=None):
         """The main content of one page.
@@ -432,7 +451,7 @@ def extract(html, url=None, format="text", comments=False, output="result", char
     """The main content of one page: ``Extractor().extract()`` on the calling
     thread's engine (kept from call to call, one per thread). Engine options
     (``include_title``, ``classifier``, ``smooth``, ``max_input_bytes``,
-    ``max_depth``, ``model``, ``rules``) may be given too."""
+    ``max_depth``, ``model``, ``rules``, ``page_type``) may be given too."""
     return _thread_extractor(options).extract(html, url=url, format=format, comments=comments, output=output,
                                               charset=charset)
 

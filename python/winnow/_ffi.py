@@ -61,6 +61,8 @@ typedef struct winnow_options {
     int smooth;
     unsigned node_bytes;
     unsigned node_floor;
+    int page_type;
+    unsigned reserved;
 } winnow_options;
 
 winnow_status winnow_options_default(winnow_options *o, size_t struct_size);
@@ -94,6 +96,9 @@ winnow_status winnow_extract(winnow_engine *e, const winnow_input *in, winnow_do
 void winnow_doc_free(winnow_doc *d);
 const char *winnow_doc_warning(const winnow_doc *d);
 const char *winnow_doc_source(const winnow_doc *d);
+int winnow_doc_page_type(const winnow_doc *d, double *confidence);
+const char *winnow_page_type_name(int t);
+int winnow_page_type_parse(const char *name);
 
 typedef struct winnow_rule {
     size_t struct_size;

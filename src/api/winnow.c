@@ -62,6 +62,7 @@ winnow_status winnow_engine_new(const winnow_options *opt, winnow_engine **out)
     winnow_options o;
     options_default(&o);
     if (opt && wn_struct_in(&o, sizeof o, opt, OPTIONS_V1) != 0) return WINNOW_E_ARG;
+    if (o.page_type < 0 || o.page_type >= WINNOW_PAGE_TYPE_COUNT) return WINNOW_E_ARG;
     winnow_engine *e = calloc(1, sizeof *e);
     if (!e) return WINNOW_E_NOMEM;
     e->opt = o;
@@ -89,6 +90,12 @@ winnow_status winnow_engine_new(const winnow_options *opt, winnow_engine **out)
         char err[256];
         if (wn_classifier_parse((const char *)wn_default_model, wn_default_model_len, &e->clf_store, err, sizeof err) == 0)
             e->clf = &e->clf_store;
+    }
+    /* the page type model built in, likewise: without one kinds are unknown */
+    if (wn_pagetype_model_len > 0) {
+        char err[256];
+        if (wn_pt_model_parse((const char *)wn_pagetype_model, wn_pagetype_model_len, &e->pt_store, err, sizeof err) == 0)
+            e->pt = &e->pt_store;
     }
     *out = e;
     return WINNOW_OK;
@@ -138,6 +145,12 @@ winnow_status winnow_extract(winnow_engine *e, const winnow_input *in, winnow_do
 const char *winnow_doc_warning(const winnow_doc *d) { return d ? d->warning : ""; }
 
 const char *winnow_doc_source(const winnow_doc *d) { return d ? wn_doc_source_name(d) : ""; }
+
+winnow_page_type winnow_doc_page_type(const winnow_doc *d, double *confidence)
+{
+    if (confidence) *confidence = d ? d->page_type_conf : 0;
+    return d ? (winnow_page_type)d->page_type : WINNOW_PAGE_UNKNOWN;
+}
 
 int winnow_rule_count(void) { return WN_RULE_COUNT; }
 

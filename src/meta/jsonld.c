@@ -219,7 +219,11 @@ static void parse_value(jreader *r, jobject *o, const char *key, wn_meta *m)
     if (c != '"') { skip_scalar(r); return; }
     const char *v = read_string(r);
     if (!v || !o || !key) return;
-    if (!strcmp(key, "@type")) { if (!o->type) o->type = v; }
+    if (!strcmp(key, "@type")) {
+        /* every type named, arrays' too: the kind of page reads the set */
+        m->ld_types |= wn_schema_bits(v, strlen(v));
+        if (!o->type) o->type = v;
+    }
     else if (!strcmp(key, "headline")) o->headline = v;
     else if (!strcmp(key, "name")) { if (!o->name) o->name = v; }
     else if (!strcmp(key, "datePublished")) o->date = v;
@@ -228,6 +232,44 @@ static void parse_value(jreader *r, jobject *o, const char *key, wn_meta *m)
     else if (!strcmp(key, "author") || !strcmp(key, "creator")) { if (!o->author) o->author = v; }
     else if (!strcmp(key, "publisher")) { if (!o->publisher) o->publisher = v; }
     else if (!strcmp(key, "url")) { if (!o->url) o->url = v; }
+}
+
+uint32_t wn_schema_bits(const char *s, size_t n)
+{
+    /* the name after a vocabulary's prefix (https://schema.org/, schema:) */
+    for (size_t k = n; k > 0; k--)
+        if (s[k - 1] == '/' || s[k - 1] == '#' || s[k - 1] == ':') {
+            s += k;
+            n -= k;
+            break;
+        }
+    static const struct { const char *name; int group; } types[] = {
+        {"Article", WN_SCHEMA_ARTICLE}, {"NewsArticle", WN_SCHEMA_ARTICLE}, {"BlogPosting", WN_SCHEMA_ARTICLE},
+        {"Report", WN_SCHEMA_ARTICLE}, {"ScholarlyArticle", WN_SCHEMA_ARTICLE},
+        {"ReportageNewsArticle", WN_SCHEMA_ARTICLE}, {"AnalysisNewsArticle", WN_SCHEMA_ARTICLE},
+        {"OpinionNewsArticle", WN_SCHEMA_ARTICLE}, {"LiveBlogPosting", WN_SCHEMA_ARTICLE},
+        {"Blog", WN_SCHEMA_ARTICLE},
+        {"TechArticle", WN_SCHEMA_TECH}, {"APIReference", WN_SCHEMA_TECH}, {"SoftwareSourceCode", WN_SCHEMA_TECH},
+        {"Product", WN_SCHEMA_PRODUCT}, {"ProductGroup", WN_SCHEMA_PRODUCT}, {"IndividualProduct", WN_SCHEMA_PRODUCT},
+        {"Offer", WN_SCHEMA_PRODUCT}, {"AggregateOffer", WN_SCHEMA_PRODUCT}, {"ProductModel", WN_SCHEMA_PRODUCT},
+        {"AggregateRating", WN_SCHEMA_RATING}, {"Review", WN_SCHEMA_RATING}, {"Rating", WN_SCHEMA_RATING},
+        {"QAPage", WN_SCHEMA_QA}, {"Question", WN_SCHEMA_QA}, {"Answer", WN_SCHEMA_QA},
+        {"DiscussionForumPosting", WN_SCHEMA_DISCUSSION}, {"SocialMediaPosting", WN_SCHEMA_DISCUSSION},
+        {"Comment", WN_SCHEMA_COMMENT}, {"UserComments", WN_SCHEMA_COMMENT},
+        {"ItemList", WN_SCHEMA_LIST}, {"CollectionPage", WN_SCHEMA_LIST}, {"SearchResultsPage", WN_SCHEMA_LIST},
+        {"OfferCatalog", WN_SCHEMA_LIST},
+        {"FAQPage", WN_SCHEMA_FAQ},
+        {"Organization", WN_SCHEMA_ORG}, {"LocalBusiness", WN_SCHEMA_ORG}, {"Service", WN_SCHEMA_ORG},
+        {"ProfessionalService", WN_SCHEMA_ORG}, {"Corporation", WN_SCHEMA_ORG}, {"ContactPage", WN_SCHEMA_ORG},
+        {"AboutPage", WN_SCHEMA_ORG}, {"Store", WN_SCHEMA_ORG},
+        {"BreadcrumbList", WN_SCHEMA_BREADCRUMB},
+        {"WebPage", WN_SCHEMA_WEBPAGE}, {"WebSite", WN_SCHEMA_WEBPAGE},
+        {"HowTo", WN_SCHEMA_HOWTO}, {"Recipe", WN_SCHEMA_HOWTO}, {"Event", WN_SCHEMA_HOWTO}, {"Course", WN_SCHEMA_HOWTO},
+        {"Person", WN_SCHEMA_PERSON}, {"ProfilePage", WN_SCHEMA_PERSON},
+    };
+    for (size_t k = 0; k < sizeof types / sizeof types[0]; k++)
+        if (strlen(types[k].name) == n && !memcmp(types[k].name, s, n)) return (uint32_t)1 << types[k].group;
+    return 0;
 }
 
 void wn_meta_from_jsonld(const char *json, size_t n, wn_arena *arena, wn_meta *m)

@@ -14,6 +14,8 @@
 #include "../dom/dom.h"
 #include "../util/arena.h"
 
+#include <stdint.h>
+
 #define WN_META_LD_TITLES 16
 
 typedef struct wn_meta {
@@ -23,7 +25,34 @@ typedef struct wn_meta {
      * picks the title */
     const char *ld_headline[WN_META_LD_TITLES], *ld_name[WN_META_LD_TITLES];
     unsigned ld_count;
+    /* the schema.org types named by any JSON-LD @type, as WN_SCHEMA_* bits
+     * (the page type stage reads them) */
+    uint32_t ld_types;
 } wn_meta;
+
+/* schema.org types in groups that tell a kind of page, one bit each; the
+ * same bits for JSON-LD @type and microdata itemtype */
+enum {
+    WN_SCHEMA_ARTICLE,    /* Article, NewsArticle, BlogPosting, Report ... */
+    WN_SCHEMA_TECH,       /* TechArticle, APIReference, SoftwareSourceCode */
+    WN_SCHEMA_PRODUCT,    /* Product, ProductGroup, Offer, AggregateOffer */
+    WN_SCHEMA_RATING,     /* AggregateRating, Review, Rating */
+    WN_SCHEMA_QA,         /* QAPage, Question, Answer */
+    WN_SCHEMA_DISCUSSION, /* DiscussionForumPosting, SocialMediaPosting */
+    WN_SCHEMA_COMMENT,    /* Comment, UserComments */
+    WN_SCHEMA_LIST,       /* ItemList, CollectionPage, SearchResultsPage, OfferCatalog */
+    WN_SCHEMA_FAQ,        /* FAQPage */
+    WN_SCHEMA_ORG,        /* Organization, LocalBusiness, Service, ContactPage, AboutPage ... */
+    WN_SCHEMA_BREADCRUMB, /* BreadcrumbList */
+    WN_SCHEMA_WEBPAGE,    /* WebPage, WebSite */
+    WN_SCHEMA_HOWTO,      /* HowTo, Recipe, Event, Course */
+    WN_SCHEMA_PERSON,     /* Person, ProfilePage */
+    WN_SCHEMA_COUNT
+};
+
+/* The WN_SCHEMA_* bit of one type name s[0..n) ("Product",
+ * "https://schema.org/Product"); 0 for a type outside the groups. */
+uint32_t wn_schema_bits(const char *s, size_t n);
 
 int wn_meta_extract(const wn_dom *dom, const wn_decode_info *dec, const char *url, wn_arena *arena,
                     wn_meta *out);

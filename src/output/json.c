@@ -120,6 +120,13 @@ void wn_render_blocks(const winnow_doc *d, wn_out *o)
     wn_out_flush(o, 1);
 }
 
+/* The kind of page and the model's probability of it (1 when forced). */
+static void page_type_json(const winnow_doc *d, wn_buf *b)
+{
+    json_kv(b, "page_type", winnow_page_type_name((winnow_page_type)d->page_type), 1);
+    wn_buf_printf(b, ",\"page_type_confidence\":%.3f", (double)d->page_type_conf);
+}
+
 void wn_render_json(const winnow_doc *d, wn_out *o)
 {
     wn_buf *b = &o->buf;
@@ -137,6 +144,7 @@ void wn_render_json(const winnow_doc *d, wn_out *o)
     json_kv(b, "status", winnow_status_name(d->status), 1);
     if (d->warning[0]) json_kv(b, "warning", d->warning, 1);
     json_kv(b, "content_source", wn_doc_source_name(d), 1);
+    page_type_json(d, b);
     if (d->labels.container != WN_NONE) {
         char path[1024];
         wn_node_path(&d->dom, d->labels.container, path, sizeof path);
@@ -223,6 +231,7 @@ void wn_render_jsonl(const winnow_doc *d, const wn_jsonl_opts *jo, wn_out *o)
     }
     wn_buf_putc(b, '}');
     json_kv(b, "content_source", wn_doc_source_name(d), 1);
+    page_type_json(d, b);
     wn_buf text;
     wn_buf_init(&text);
     wn_main_text(d, &text);
@@ -252,7 +261,7 @@ void wn_render_jsonl_failure(const winnow_input *in, winnow_status st, const cha
     const winnow_source *src = in ? in->source : NULL;
     jsonl_head(b, jo, src ? src->file : NULL, src ? src->record : -1, src ? src->record_id : NULL,
                in ? in->url : NULL, st, NULL, error ? error : winnow_status_message(st));
-    wn_buf_puts(b, ",\"language\":null,\"metadata\":null,\"content_source\":null,\"text\":null");
+    wn_buf_puts(b, ",\"language\":null,\"metadata\":null,\"content_source\":null,\"page_type\":null,\"page_type_confidence\":null,\"text\":null");
     if (jo->comments) wn_buf_puts(b, ",\"comments\":null");
     if (jo->blocks) wn_buf_puts(b, ",\"blocks\":null");
     wn_buf_puts(b, "}\n");

@@ -11,6 +11,7 @@
 #include "../blocks/stats.h"
 #include "../classify/classifier.h"
 #include "../classify/apply.h"
+#include "../pagetype/pagetype.h"
 #include "../parse/parser.h"
 #include "../rules/rules.h"
 #include "../util/arena.h"
@@ -29,6 +30,9 @@ struct winnow_engine {
     wn_classifier clf_store;
     const wn_classifier *clf;
     wn_classify_options smooth;
+    /* the page type model (read-only once loaded); NULL: kinds not judged */
+    wn_pt_model pt_store;
+    const wn_pt_model *pt;
     wn_rules rules;     /* the scorer's and selection's rule values */
     /* class and id tokens seen on this engine's pages and their hint bits
      * (a fixed mapping: the cache only saves the lookups) */

@@ -11,6 +11,7 @@
 #include "engine.h"
 #include "../blocks/list.h"
 #include "../classify/apply.h"
+#include "../pagetype/pagetype.h"
 #include "../parse/parser.h"
 #include "../score/page_score.h"
 #include "../score/site_score.h"
@@ -210,6 +211,9 @@ static winnow_status run_stages(winnow_engine *e, winnow_doc *d, wn_run_mode mod
     if (!extracting) return WINNOW_OK; /* no content selection or metadata */
     /* metadata first: the selection's fallback reads the description */
     wn_meta_extract(&d->dom, &d->decode, in->url, &d->arena, &d->meta);
+    /* the kind of page: reported only, the selection does not read it yet */
+    if (wn_pagetype_run(d, e->pt, e->opt.page_type) != 0)
+        return wn_engine_fail(e, WINNOW_E_NOMEM, "out of memory while judging the kind of page");
     if (wn_select(d, &pscore, e->opt.include_title) != 0)
         return wn_engine_fail(e, WINNOW_E_NOMEM, "out of memory while selecting content");
     wn_explain_finish(d);

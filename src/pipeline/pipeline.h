@@ -14,6 +14,7 @@
  *   classify   classify/apply.h (smooth/smooth_page.h)
  *                                  -> d->labels.clf, smoothed, segment, value
  *   meta       meta/meta.h         dom -> d->meta
+ *   page type  pagetype/pagetype.h dom, stats, meta, URL -> d->page_type, page_type_conf
  *   select     select/select.h     -> d->labels.keep, container, headline, source
  *   status     pipeline.c          -> d->status, d->warning
  * and output (output/render.h) reads the finished page. */

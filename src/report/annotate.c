@@ -161,6 +161,10 @@ winnow_status wn_report_page(winnow_engine *e, const winnow_input *in, const wn_
     } else {
         wn_buf_printf(&o.b, "; page mode%s", d->labels.clf ? ", node classifier" : ", heuristic scorer alone");
     }
+    /* the kind of page, as judged or forced (reported only: the content
+     * is chosen the same way whatever the kind) */
+    wn_buf_printf(&o.b, "; page type %s (confidence %.2f)", winnow_page_type_name((winnow_page_type)d->page_type),
+                  (double)d->page_type_conf);
     if (d->warning[0]) {
         puts_(&o, "; warning: ");
         esc_s(&o, d->warning, 0);

@@ -10,6 +10,8 @@
 #ifndef WINNOW_TRAIN_H
 #define WINNOW_TRAIN_H
 
+#include <stdio.h>
+
 #include "winnow.h"
 
 #ifdef __cplusplus
@@ -93,6 +95,32 @@ typedef struct winnow_cv_result {
 } winnow_cv_result;
 winnow_status winnow_trainer_cv(winnow_trainer *t, unsigned folds, winnow_model_kind kind, const char *curve_path,
                                winnow_cv_result *out);
+
+/* ------------------------------------------------------------------------
+ * Page type training (winnow train --page-types): pages with their kind,
+ * the page type stage's features of each, one-vs-rest logistic regression
+ * (liblinear). The model file is what the library embeds
+ * (models/pagetype.wmodel).
+ * ------------------------------------------------------------------------ */
+typedef struct winnow_pt_set winnow_pt_set;
+winnow_status winnow_pt_set_new(winnow_pt_set **out);
+void winnow_pt_set_free(winnow_pt_set *s);
+size_t winnow_pt_set_count(const winnow_pt_set *s);
+/* Runs the pipeline on one page (e must not force a kind) and keeps its
+ * features with its kind, its corpus and its site (for held-out splits).
+ * The page's failure status when it cannot be extracted. */
+winnow_status winnow_pt_set_add(winnow_pt_set *s, winnow_engine *e, const winnow_input *in, winnow_page_type label,
+                                const char *corpus, const char *site);
+/* Fits on every page (C: liblinear's cost; balanced: each kind weighs the
+ * same in all) and writes the model file; err says why it failed. */
+winnow_status winnow_pt_fit_save(const winnow_pt_set *s, double C, int balanced, const char *path, char *err,
+                                 size_t cap);
+/* Held-out accuracy and the confusion matrix (Markdown) on out: within a
+ * corpus name, `folds` folds of its pages split by site (trained on that
+ * corpus's other folds); within NULL, each corpus scored by a model
+ * fitted on all the others. */
+winnow_status winnow_pt_evaluate(const winnow_pt_set *s, const char *within, unsigned folds, double C, int balanced,
+                                 FILE *out, char *err, size_t cap);
 
 #ifdef __cplusplus
 }

@@ -41,6 +41,8 @@ static field_value *values(size_t *n)
         V(winnow_options, opt, include_title),    V(winnow_options, opt, classifier),
         V(winnow_options, opt, smooth),           V(winnow_options, opt, node_bytes),
         V(winnow_options, opt, node_floor),
+        V(winnow_options, opt, page_type),
+        V(winnow_options, opt, reserved),
         V(winnow_site_options, site, mode),       V(winnow_site_options, site, method),
         V(winnow_site_options, site, exclude_self), V(winnow_site_options, site, min_pages),
         V(winnow_jsonl_options, jsonl, id),       V(winnow_jsonl_options, jsonl, site),
@@ -57,7 +59,7 @@ static field_value *values(size_t *n)
 /* enum constants a comment may name */
 static const struct { const char *name; long long value; } constants[] = {
     {"WINNOW_MODE_AUTO", WINNOW_MODE_AUTO},           {"WINNOW_MODE_SITE", WINNOW_MODE_SITE},
-    {"WINNOW_MODE_PAGE", WINNOW_MODE_PAGE},           {"WINNOW_METHOD_AUTO", WINNOW_METHOD_AUTO},
+    {"WINNOW_MODE_PAGE", WINNOW_MODE_PAGE},           {"WINNOW_PAGE_UNKNOWN", WINNOW_PAGE_UNKNOWN},           {"WINNOW_METHOD_AUTO", WINNOW_METHOD_AUTO},
     {"WINNOW_METHOD_BLOCKS", WINNOW_METHOD_BLOCKS},   {"WINNOW_METHOD_PATH_BLOCKS", WINNOW_METHOD_PATH_BLOCKS},
     {"WINNOW_METHOD_CHUNKS", WINNOW_METHOD_CHUNKS},   {"WINNOW_METHOD_TABLE_CHUNKS", WINNOW_METHOD_TABLE_CHUNKS},
     {"WINNOW_METHOD_CE", WINNOW_METHOD_CE},           {"WINNOW_METHOD_FASTCE", WINNOW_METHOD_FASTCE},
