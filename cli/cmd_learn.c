@@ -443,9 +443,13 @@ int cmd_learn(int argc, char **argv)
             if (!no_site_reported++)
                 cli_report("winnow: %s: no URL to tell the page's site: give --site NAME\n", page.source);
             cli_manifest_page(manifest, &page, "", WINNOW_E_ARG, "no URL to tell the page's site: give --site NAME");
-        } else if (!(site = cli_sites_get(sites, name, err, sizeof err, NULL))) {
-            cli_report("winnow: %s: %s\n", page.source, err);
-            cli_manifest_page(manifest, &page, "", WINNOW_E_IO, err);
+        } else {
+            winnow_status why = WINNOW_E_IO;
+            int again = 0;
+            if (!(site = cli_sites_get(sites, name, err, sizeof err, NULL, &why, &again))) {
+                if (!again) cli_report("winnow: %s: %s\n", page.source, err); /* once per site */
+                cli_manifest_page(manifest, &page, "", why, err);
+            }
         }
         if (!site) {
             pthread_mutex_lock(&l.lock);
