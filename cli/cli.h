@@ -125,8 +125,9 @@ typedef struct cli_entry {
 typedef struct cli_manifest cli_manifest;
 cli_manifest *cli_manifest_open(const char *dir);   /* NULL after a message */
 void cli_manifest_add(cli_manifest *m, size_t seq, const cli_entry *e);  /* m may be NULL */
-/* 0, or -1 (after a message when report is set); m may be NULL */
-int cli_manifest_close(cli_manifest *m, int report);
+/* 0, or -1 after a message (always: a run stopped by a full disk must still
+ * say that its manifest is missing); m may be NULL */
+int cli_manifest_close(cli_manifest *m);
 /* The line of a page: its source fields with the output name, status and message. */
 void cli_manifest_page(cli_manifest *m, const cli_page *p, const char *output, winnow_status s, const char *msg);
 
@@ -210,6 +211,8 @@ void cli_sites_free(cli_sites *s);
 winnow_engine *cli_engine_new(const cli_opts *o);
 
 int cli_mkdir_p(const char *path);
+/* PATH-wal is there (a site database's write-ahead log left beside it). */
+int cli_wal_left(const char *path);
 char *cli_output_path(const cli_opts *o, const cli_page *p, int many);
 /* Renders doc in o->format to path (NULL: stdout; several pages of text or
  * markdown there are separated by a line holding a form feed). whole:

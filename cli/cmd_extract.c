@@ -254,7 +254,7 @@ int cmd_extract(int argc, char **argv, int blocks)
     free(started);
     cli_progress_end();
     /* after a stop for an output that cannot be written, that one message says it */
-    if (cli_manifest_close(manifest, !cli_inputs_stopped(in)) != 0) failed++;
+    if (cli_manifest_close(manifest) != 0) failed++;
     if (stream && (cli_stream_close(stream, !cli_inputs_stopped(in)) != 0 || cli_inputs_stopped(in))) failed++;
     int skipped = cli_inputs_skipped(in);
     cli_inputs_close(in);

@@ -523,6 +523,14 @@ void cli_sites_free(cli_sites *s)
 
 /* ---- outputs ---- */
 
+int cli_wal_left(const char *path)
+{
+    char buf[4200];
+    snprintf(buf, sizeof buf, "%s-wal", path);
+    struct stat st;
+    return stat(buf, &st) == 0;
+}
+
 int cli_mkdir_p(const char *path)
 {
     char tmp[4096];
