@@ -211,8 +211,9 @@ void cli_sites_free(cli_sites *s);
 winnow_engine *cli_engine_new(const cli_opts *o);
 
 int cli_mkdir_p(const char *path);
-/* PATH-wal is there (a site database's write-ahead log left beside it). */
-int cli_wal_left(const char *path);
+/* After a failed save, closed: when PATH-wal is still there (the disk too
+ * full for the closing checkpoint), says what it is and that it must stay. */
+void cli_wal_note(const char *path);
 char *cli_output_path(const cli_opts *o, const cli_page *p, int many);
 /* Renders doc in o->format to path (NULL: stdout; several pages of text or
  * markdown there are separated by a line holding a form feed). whole:

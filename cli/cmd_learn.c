@@ -589,13 +589,7 @@ int cmd_learn(int argc, char **argv)
     cli_sites_free(sites);
     winnow_partial_free(partial);
     winnow_sitedb_close(db);
-    if (unsaved && cli_wal_left(o.db_path))
-        /* the disk still full: closing could not fold the WAL back into the file */
-        fprintf(stderr,
-                "winnow: %s-wal and -shm stay beside %s: SQLite's log, holding commits not yet copied into the "
-                "file (do not remove them); the next command that opens the database with room to write copies "
-                "them in and removes both\n",
-                o.db_path, o.db_path);
+    if (unsaved) cli_wal_note(o.db_path);
     cli_opts_free(&o);
     if (sig) return 128 + sig;
     if (damaged) return EXIT_DB_DAMAGED;

@@ -523,12 +523,17 @@ void cli_sites_free(cli_sites *s)
 
 /* ---- outputs ---- */
 
-int cli_wal_left(const char *path)
+void cli_wal_note(const char *path)
 {
     char buf[4200];
     snprintf(buf, sizeof buf, "%s-wal", path);
     struct stat st;
-    return stat(buf, &st) == 0;
+    if (stat(buf, &st) != 0) return;
+    fprintf(stderr,
+            "winnow: %s-wal and -shm stay beside %s: SQLite's log, holding commits not yet copied into the file (do "
+            "not remove them); the next command that opens the database with room to write copies them in and "
+            "removes both\n",
+            path, path);
 }
 
 int cli_mkdir_p(const char *path)

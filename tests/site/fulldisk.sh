@@ -14,6 +14,7 @@
 #     learning works again);
 #   - learn --partial: exit 1, the partial file not there (nor a temporary
 #     file), no "learned" line;
+#   - merge: exit 1, "the disk is full", no "merged" line, the database sound;
 #   - extract -o: exit 1, and stderr says the manifest could not be written
 #     (an earlier run's manifest there is not left to describe this one).
 set -u
@@ -65,6 +66,17 @@ grep -q "^learned " "$tmp/err" && bad "learn --partial: claims pages learned the
 [ -n "$(ls -A "$disk" | grep -v '^filler$')" ] && bad "learn --partial: files left: $(ls -A "$disk" | tr '\n' ' ')" ||
   ok "learn --partial: no partial or temporary file left"
 rm -f "$disk/filler"
+
+# merge onto the full disk
+run "learn --partial (elsewhere)" 0 learn -q --site news "$tmp/site" --partial "$tmp/all.wpart"
+head -c 65536 /dev/zero >"$disk/filler"
+run "merge onto a full disk" 1 merge "$tmp/all.wpart" --db "$db"
+grep -q "the disk is full" "$tmp/err" && ok "merge: says the disk is full" ||
+  bad "merge: the message does not say the disk is full" "$tmp/err"
+grep -q "^merged " "$tmp/err" && bad "merge: claims pages merged after it failed" "$tmp/err" || ok "merge: no 'merged' claim"
+rm -f "$disk/filler"
+run "check after the failed merge" 0 check --db "$db" && ok "merge: the database sound after"
+rm -f "$db" "$db-wal" "$db-shm"
 
 # extract -o onto the full disk, over an earlier run's manifest
 mkdir -p "$disk/out"
