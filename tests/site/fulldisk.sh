@@ -4,8 +4,9 @@
 #
 # usage: fulldisk.sh WINNOW_BINARY
 #
-# A 256 KiB tmpfs is mounted (root only: the test is skipped, with a line
-# saying so, where mounting is not permitted) and 200 generated pages
+# A 256 KiB tmpfs is mounted (as root, or else in a private user and mount
+# namespace where `unshare -rm` is allowed; the test is skipped, with a line
+# saying so, where neither is permitted) and 200 generated pages
 # (a 300 KB database) are learned and extracted onto it:
 #   - learn --db: exit 1, "the disk is full" on stderr, no "learned N
 #     pages" line; `winnow check` finds the database sound; the -wal file
@@ -19,6 +20,10 @@
 #     (an earlier run's manifest there is not left to describe this one).
 set -u
 winnow=${1:?usage: fulldisk.sh WINNOW_BINARY}
+# not root: the same test as root of a private user and mount namespace
+if [ "$(id -u)" -ne 0 ] && [ -z "${WINNOW_FULLDISK_NS:-}" ] && unshare -rm true 2>/dev/null; then
+  WINNOW_FULLDISK_NS=1 exec unshare -rm bash "$0" "$@"
+fi
 . "$(dirname "$0")/lib.sh"
 
 disk=$tmp/disk
