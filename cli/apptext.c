@@ -260,13 +260,13 @@ int app_each(const app_opts *a, app_page_fn fn, void *ctx, app_counts *c)
         winnow_site *site = NULL;
         if (sites) {
             char site_name[256], err[1200] = "";
-            int loaded = 0;
+            int loaded = 0, again = 0;
             cli_site_name(o, &page, site_name, sizeof site_name);
             if (!*site_name) {
                 if (!warned_no_site++ && !o->quiet)
                     fprintf(stderr, "winnow: %s: page has no URL to tell its site: page mode (use --site NAME)\n", name);
-            } else if (!(site = cli_sites_get(sites, site_name, err, sizeof err, &loaded))) {
-                fprintf(stderr, "winnow: %s: %s\n", name, err);
+            } else if (!(site = cli_sites_get(sites, site_name, err, sizeof err, &loaded, NULL, &again))) {
+                if (!again) fprintf(stderr, "winnow: %s: %s\n", name, err); /* once per site */
                 c->failed++;
                 cli_page_free(&page);
                 continue;

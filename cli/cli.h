@@ -125,8 +125,9 @@ typedef struct cli_entry {
 typedef struct cli_manifest cli_manifest;
 cli_manifest *cli_manifest_open(const char *dir);   /* NULL after a message */
 void cli_manifest_add(cli_manifest *m, size_t seq, const cli_entry *e);  /* m may be NULL */
-/* 0, or -1 (after a message when report is set); m may be NULL */
-int cli_manifest_close(cli_manifest *m, int report);
+/* 0, or -1 after a message (always: a run stopped by a full disk must still
+ * say that its manifest is missing); m may be NULL */
+int cli_manifest_close(cli_manifest *m);
 /* The line of a page: its source fields with the output name, status and message. */
 void cli_manifest_page(cli_manifest *m, const cli_page *p, const char *output, winnow_status s, const char *msg);
 
@@ -193,8 +194,14 @@ cli_sites *cli_sites_new_partial(winnow_partial *p);
  * 0 with both set, or the exit status (cli_db_exit) with the reason on
  * stderr and neither. */
 int cli_sites_open(const char *path, double half_life, winnow_sitedb **db, cli_sites **sites);
-/* *loaded (may be NULL) is set when this call loaded the site: once per site. */
-winnow_site *cli_sites_get(cli_sites *s, const char *name, char *err, size_t errcap, int *loaded);
+/* *loaded (may be NULL) is set when this call loaded the site: once per site.
+ * NULL when the site cannot be had: err gets why, *status (may be NULL) the
+ * status its pages get (WINNOW_E_DB_DAMAGED for a damaged site), and
+ * *again (may be NULL) is set when an earlier call failed on the site
+ * already: its error was reported then, so a site's error is said once and
+ * each of its pages gets its status. */
+winnow_site *cli_sites_get(cli_sites *s, const char *name, char *err, size_t errcap, int *loaded,
+                           winnow_status *status, int *again);
 /* A site failed to load because the database is damaged. */
 int cli_sites_damaged(cli_sites *s);
 size_t cli_sites_all(cli_sites *s, winnow_site ***out);
@@ -204,6 +211,9 @@ void cli_sites_free(cli_sites *s);
 winnow_engine *cli_engine_new(const cli_opts *o);
 
 int cli_mkdir_p(const char *path);
+/* After a failed save, closed: when PATH-wal is still there (the disk too
+ * full for the closing checkpoint), says what it is and that it must stay. */
+void cli_wal_note(const char *path);
 char *cli_output_path(const cli_opts *o, const cli_page *p, int many);
 /* Renders doc in o->format to path (NULL: stdout; several pages of text or
  * markdown there are separated by a line holding a form feed). whole:
@@ -254,7 +264,8 @@ void cli_json_string(FILE *f, const char *s);
  * rendered as main text, or as full text with -f fulltext. *text is
  * malloc'd; *doc (may be NULL) is kept for its metadata (free it).
  * WINNOW_OK, a document status (NO_MAIN: an empty text), or a failure with
- * err filled. */
+ * err filled (empty when it is the page's site that cannot be had and an
+ * earlier page reported that: a site's error is said once). */
 winnow_status cli_page_text(const cli_opts *o, winnow_engine *e, cli_sites *sites, const cli_page *p,
                             winnow_doc **doc, char **text, size_t *len, char *err, size_t errcap);
 int cmd_annotate(int argc, char **argv);

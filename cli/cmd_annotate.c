@@ -138,7 +138,7 @@ int cmd_annotate(int argc, char **argv)
         cli_site_name(&o, &page, site_name, sizeof site_name);
         if (!*site_name) {
             if (!o.quiet) fprintf(stderr, "winnow: %s: page has no URL to tell its site: page mode (use --site NAME)\n", label);
-        } else if (!(site = cli_sites_get(sites, site_name, err, sizeof err, NULL))) {
+        } else if (!(site = cli_sites_get(sites, site_name, err, sizeof err, NULL, NULL, NULL))) {
             fprintf(stderr, "winnow: %s: %s\n", label, err);
             ex = cli_sites_damaged(sites) ? EXIT_DB_DAMAGED : EXIT_SOME_FAILED;
         } else if (winnow_site_pages(site) <= 0 && !o.quiet) {

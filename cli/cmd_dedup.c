@@ -66,7 +66,12 @@ winnow_status cli_page_text(const cli_opts *o, winnow_engine *e, cli_sites *site
     if (sites && o->site_opt.mode != WINNOW_MODE_PAGE) {
         char name[256];
         cli_site_name(o, p, name, sizeof name);
-        if (*name && !(site = cli_sites_get(sites, name, err, errcap, NULL))) return WINNOW_E_IO;
+        winnow_status why = WINNOW_E_IO;
+        int again = 0;
+        if (*name && !(site = cli_sites_get(sites, name, err, errcap, NULL, &why, &again))) {
+            if (again) *err = '\0'; /* said with the site's first page: the callers print a non-empty err */
+            return why;
+        }
     }
     winnow_doc *doc = NULL;
     winnow_status s = site ? winnow_extract_site(e, &input, site, &o->site_opt, &doc) : winnow_extract(e, &input, &doc);
@@ -159,7 +164,7 @@ static void *dedup_worker(void *arg)
         size_t len = 0;
         winnow_status st = cli_page_text(s->o, e, s->sites, &page, NULL, &text, &len, err, sizeof err);
         if (WINNOW_FAILED(st)) {
-            cli_report("winnow: %s: %s\n", name, err);
+            if (*err) cli_report("winnow: %s: %s\n", name, err); /* empty: said before */
             atomic_fetch_add(&s->failed, 1);
         } else {
             if (st == WINNOW_NO_MAIN || st == WINNOW_NO_CONTENT) atomic_fetch_add(&s->no_main, 1);

@@ -104,15 +104,17 @@ static void *extract_run(void *arg)
         winnow_site *site = NULL;
         if (w->sites && o->site_opt.mode != WINNOW_MODE_PAGE) {
             char site_name[256], err[1200] = "";
-            int loaded = 0;
+            int loaded = 0, again = 0;
+            winnow_status why = WINNOW_E_IO;
             cli_site_name(o, &page, site_name, sizeof site_name);
             if (!*site_name) {
                 if (atomic_exchange(w->warned_no_site, 1) == 0 && !o->quiet)
                     cli_report("winnow: %s: page has no URL to tell its site: page mode (use --site NAME)\n", name);
-            } else if (!(site = cli_sites_get(w->sites, site_name, err, sizeof err, &loaded))) {
-                cli_report("winnow: %s: %s\n", name, err);
-                cli_manifest_page(w->manifest, &page, "", WINNOW_E_IO, err);
-                if (w->stream) stream_line(o, w->in, w->stream, page.seq, page.name, &input, NULL, WINNOW_E_IO, err);
+            } else if (!(site = cli_sites_get(w->sites, site_name, err, sizeof err, &loaded, &why, &again))) {
+                /* said once per site; every page gets its line with the status */
+                if (!again) cli_report("winnow: %s: %s\n", name, err);
+                cli_manifest_page(w->manifest, &page, "", why, err);
+                if (w->stream) stream_line(o, w->in, w->stream, page.seq, page.name, &input, NULL, why, err);
                 w->failed++;
                 cli_page_free(&page);
                 cli_inputs_page_done(w->in);
@@ -252,7 +254,7 @@ int cmd_extract(int argc, char **argv, int blocks)
     free(started);
     cli_progress_end();
     /* after a stop for an output that cannot be written, that one message says it */
-    if (cli_manifest_close(manifest, !cli_inputs_stopped(in)) != 0) failed++;
+    if (cli_manifest_close(manifest) != 0) failed++;
     if (stream && (cli_stream_close(stream, !cli_inputs_stopped(in)) != 0 || cli_inputs_stopped(in))) failed++;
     int skipped = cli_inputs_skipped(in);
     cli_inputs_close(in);

@@ -89,7 +89,7 @@ static void *index_worker(void *arg)
         winnow_doc *doc = NULL;
         winnow_status st = cli_page_text(s->o, e, s->sites, &page, &doc, &text, &len, err, sizeof err);
         if (WINNOW_FAILED(st)) {
-            cli_report("winnow: %s: %s\n", name, err);
+            if (*err) cli_report("winnow: %s: %s\n", name, err); /* empty: said before */
             atomic_fetch_add(&s->failed, 1);
         } else {
             char site[256];

@@ -355,6 +355,17 @@ static winnow_status save_batch(learner *l, winnow_sitedb *db, cli_sites *sites,
     return s;
 }
 
+/* The run's summary line: said once what was learned is kept. */
+static void learned_line(const cli_opts *o, size_t pages, learner *l, int failed, size_t nsites, double t,
+                         size_t bytes)
+{
+    if (o->quiet) return;
+    fprintf(stderr,
+            "learned %zu pages (%zu counted, %zu duplicates, %d failed) of %zu site%s in %.2f s, %.1f pages/s, %.1f MB/s\n",
+            pages, l->counted, l->duplicates, failed, nsites, nsites == 1 ? "" : "s", t,
+            t > 0 ? (double)pages / t : 0.0, t > 0 ? (double)bytes / 1e6 / t : 0.0);
+}
+
 int cmd_learn(int argc, char **argv)
 {
     cli_opts o;
@@ -443,9 +454,13 @@ int cmd_learn(int argc, char **argv)
             if (!no_site_reported++)
                 cli_report("winnow: %s: no URL to tell the page's site: give --site NAME\n", page.source);
             cli_manifest_page(manifest, &page, "", WINNOW_E_ARG, "no URL to tell the page's site: give --site NAME");
-        } else if (!(site = cli_sites_get(sites, name, err, sizeof err, NULL))) {
-            cli_report("winnow: %s: %s\n", page.source, err);
-            cli_manifest_page(manifest, &page, "", WINNOW_E_IO, err);
+        } else {
+            winnow_status why = WINNOW_E_IO;
+            int again = 0;
+            if (!(site = cli_sites_get(sites, name, err, sizeof err, NULL, &why, &again))) {
+                if (!again) cli_report("winnow: %s: %s\n", page.source, err); /* once per site */
+                cli_manifest_page(manifest, &page, "", why, err);
+            }
         }
         if (!site) {
             pthread_mutex_lock(&l.lock);
@@ -496,7 +511,6 @@ int cmd_learn(int argc, char **argv)
     cli_progress_end();
     if (l.oom) { cli_report("winnow: out of memory keeping pages for --batch\n"); l.failed++; }
     int failed = l.failed + cli_inputs_failed(in);
-    double t_learn = cli_now_s() - t0;
 
     winnow_site **all;
     size_t nsites = cli_sites_all(sites, &all);
@@ -505,21 +519,20 @@ int cmd_learn(int argc, char **argv)
     if (damaged) save_status = WINNOW_E_DB_DAMAGED; /* found damaged meanwhile: no more writes */
     else if (db && (save_status == WINNOW_OK || save_status == WINNOW_E_DB_BUSY))
         save_status = save_batch(&l, db, sites, 1);
+    /* what was learned is claimed only once it is kept: saved, or written
+     * to the partial file (below) */
+    int unsaved = 0;
     if (db && save_status != WINNOW_OK && !damaged) {
         size_t saved_sites, saved = tally_sum(&l, &saved_sites);
         fprintf(stderr,
-                "winnow: saving to %s failed: %s (the database keeps what this run saved before: %zu pages of %zu "
-                "site%s)\n",
-                o.db_path, winnow_sitedb_error(db), saved, saved_sites, saved_sites == 1 ? "" : "s");
+                "winnow: saving to %s failed: %s; the database keeps what this run saved before: %zu pages of %zu "
+                "site%s (%zu pages read)\n",
+                o.db_path, winnow_sitedb_error(db), saved, saved_sites, saved_sites == 1 ? "" : "s", pages);
         failed++;
+        unsaved = 1;
     }
     if (save_status == WINNOW_E_DB_DAMAGED) damaged = 1;
-    t_learn = cli_now_s() - t0;
-    if (!o.quiet)
-        fprintf(stderr,
-                "learned %zu pages (%zu counted, %zu duplicates, %d failed) of %zu site%s in %.2f s, %.1f pages/s, %.1f MB/s\n",
-                pages, l.counted, l.duplicates, failed, nsites, nsites == 1 ? "" : "s", t_learn,
-                t_learn > 0 ? (double)pages / t_learn : 0.0, t_learn > 0 ? (double)bytes / 1e6 / t_learn : 0.0);
+    if (!partial && !unsaved) learned_line(&o, pages, &l, failed, nsites, cli_now_s() - t0, bytes);
 
     int sig = stop_signal;
     if (sig) {
@@ -541,12 +554,15 @@ int cmd_learn(int argc, char **argv)
     } else if (partial) {
         double tw = cli_now_s();
         if (winnow_partial_write(partial, o.partial) != WINNOW_OK) {
-            fprintf(stderr, "winnow: %s\n", winnow_partial_error(partial));
+            fprintf(stderr, "winnow: %s; nothing of this run was kept\n", winnow_partial_error(partial));
             failed++;
-        } else if (!o.quiet) {
-            size_t ps = winnow_partial_site_count(partial);
-            fprintf(stderr, "wrote %s: %zu pages of %zu site%s in %.2f s\n", o.partial,
-                    winnow_partial_page_count(partial), ps, ps == 1 ? "" : "s", cli_now_s() - tw);
+        } else {
+            learned_line(&o, pages, &l, failed, nsites, tw - t0, bytes);
+            if (!o.quiet) {
+                size_t ps = winnow_partial_site_count(partial);
+                fprintf(stderr, "wrote %s: %zu pages of %zu site%s in %.2f s\n", o.partial,
+                        winnow_partial_page_count(partial), ps, ps == 1 ? "" : "s", cli_now_s() - tw);
+            }
         }
     }
 
@@ -556,7 +572,7 @@ int cmd_learn(int argc, char **argv)
         if (l.nkept > 1) qsort(l.kept, l.nkept, sizeof *l.kept, cmp_kept);
         failed += extract_kept(&o, in, l.kept, l.nkept, manifest, &no_content);
     }
-    if (cli_manifest_close(manifest, !cli_inputs_stopped(in)) != 0) failed++;
+    if (cli_manifest_close(manifest) != 0) failed++;
     for (size_t i = 0; i < l.nkept; i++) cli_page_free(&l.kept[i].page);
     free(l.kept);
     for (size_t i = 0; i < l.capqueues; i++) free(l.queues[i]);
@@ -573,6 +589,7 @@ int cmd_learn(int argc, char **argv)
     cli_sites_free(sites);
     winnow_partial_free(partial);
     winnow_sitedb_close(db);
+    if (unsaved) cli_wal_note(o.db_path);
     cli_opts_free(&o);
     if (sig) return 128 + sig;
     if (damaged) return EXIT_DB_DAMAGED;

@@ -49,6 +49,7 @@ int cmd_sites(int argc, char **argv)
     if (s == WINNOW_OK && !printed) print_site(&printed, NULL);
     if (s != WINNOW_OK) fprintf(stderr, "winnow: %s\n", winnow_sitedb_error(db));
     winnow_sitedb_close(db);
+    if (s != WINNOW_OK) cli_wal_note(o.db_path);
     cli_opts_free(&o);
     return s == WINNOW_OK ? EXIT_OK : cli_db_exit(s);
 }

@@ -370,6 +370,7 @@ void cli_site_name(const cli_opts *o, const cli_page *p, char *out, size_t cap)
 
 typedef struct failed_site {
     char *name, *error;
+    winnow_status status;
 } failed_site;
 
 struct cli_sites {
@@ -384,13 +385,14 @@ struct cli_sites {
     pthread_mutex_t lock;
 };
 
-static void remember_failure(cli_sites *s, const char *name, const char *err)
+static void remember_failure(cli_sites *s, const char *name, const char *err, winnow_status st)
 {
     failed_site *f = realloc(s->failed, (s->nfailed + 1) * sizeof *f);
     if (!f) return;
     s->failed = f;
     f[s->nfailed].name = strdup(name);
     f[s->nfailed].error = strdup(err);
+    f[s->nfailed].status = st;
     if (f[s->nfailed].name && f[s->nfailed].error) s->nfailed++;
     else { free(f[s->nfailed].name); free(f[s->nfailed].error); }
 }
@@ -431,14 +433,18 @@ cli_sites *cli_sites_new_partial(winnow_partial *p)
     return s;
 }
 
-winnow_site *cli_sites_get(cli_sites *s, const char *name, char *err, size_t errcap, int *loaded)
+winnow_site *cli_sites_get(cli_sites *s, const char *name, char *err, size_t errcap, int *loaded,
+                           winnow_status *status, int *again)
 {
     if (loaded) *loaded = 0;
+    if (again) *again = 0;
+    winnow_status failure = WINNOW_E_IO;
     pthread_mutex_lock(&s->lock);
     if (s->partial) {
         winnow_site *site = NULL;
-        if (winnow_partial_site(s->partial, name, &site) != WINNOW_OK)
-            snprintf(err, errcap, "%s", winnow_partial_error(s->partial));
+        winnow_status st = winnow_partial_site(s->partial, name, &site);
+        if (st != WINNOW_OK) snprintf(err, errcap, "%s", winnow_partial_error(s->partial));
+        if (status) *status = st;
         pthread_mutex_unlock(&s->lock);
         return site;
     }
@@ -448,6 +454,8 @@ winnow_site *cli_sites_get(cli_sites *s, const char *name, char *err, size_t err
     for (size_t i = 0; i < s->nfailed && !found; i++)
         if (!strcmp(s->failed[i].name, name)) {
             snprintf(err, errcap, "%s", s->failed[i].error);
+            if (status) *status = s->failed[i].status;
+            if (again) *again = 1;
             pthread_mutex_unlock(&s->lock);
             return NULL;
         }
@@ -458,11 +466,14 @@ winnow_site *cli_sites_get(cli_sites *s, const char *name, char *err, size_t err
             if (st != WINNOW_OK) {
                 snprintf(err, errcap, "cannot load site %s: %s", name, winnow_sitedb_error(s->db));
                 if (st == WINNOW_E_DB_DAMAGED) s->damaged = 1;
-                remember_failure(s, name, err);
+                /* the load's own status: a damaged site's pages are
+                 * WINNOW_E_DB_DAMAGED (exit 5), not a read error */
+                failure = st;
+                remember_failure(s, name, err, failure);
             }
         } else {
             winnow_status st = winnow_site_new(name, s->half_life, &site);
-            if (st != WINNOW_OK) snprintf(err, errcap, "%s", winnow_status_message(st));
+            if (st != WINNOW_OK) { snprintf(err, errcap, "%s", winnow_status_message(st)); failure = st; }
         }
         if (site) {
             if (s->count == s->cap) {
@@ -473,8 +484,10 @@ winnow_site *cli_sites_get(cli_sites *s, const char *name, char *err, size_t err
             }
             if (site) s->sites[s->count++] = site;
             if (site && loaded) *loaded = 1;
+            if (!site) failure = WINNOW_E_NOMEM;
         }
         found = site;
+        if (!found && status) *status = failure;
     }
     pthread_mutex_unlock(&s->lock);
     return found;
@@ -509,6 +522,19 @@ void cli_sites_free(cli_sites *s)
 }
 
 /* ---- outputs ---- */
+
+void cli_wal_note(const char *path)
+{
+    char buf[4200];
+    snprintf(buf, sizeof buf, "%s-wal", path);
+    struct stat st;
+    if (stat(buf, &st) != 0) return;
+    fprintf(stderr,
+            "winnow: %s-wal and -shm stay beside %s: SQLite's log, holding commits not yet copied into the file (do "
+            "not remove them); the next command that opens the database with room to write copies them in and "
+            "removes both\n",
+            path, path);
+}
 
 int cli_mkdir_p(const char *path)
 {

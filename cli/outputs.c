@@ -314,7 +314,7 @@ void cli_manifest_add(cli_manifest *m, size_t seq, const cli_entry *e)
     pthread_mutex_unlock(&m->lock);
 }
 
-int cli_manifest_close(cli_manifest *m, int report)
+int cli_manifest_close(cli_manifest *m)
 {
     if (!m) return 0;
     /* every page has its line by now; were one missing, the later lines
@@ -328,7 +328,13 @@ int cli_manifest_close(cli_manifest *m, int report)
     int rc = cli_tmp_commit(m->f, m->tmp, m->path, !failed);
     int err = failed ? m->err : errno;
     if (rc != 0 || failed) {
-        if (report) cli_report("winnow: cannot write %s: %s\n", m->path, strerror(err ? err : EIO));
+        /* said even when the run was stopped already (by a full disk, say):
+         * that message names the page that could not be written, not the
+         * manifest. A manifest of an earlier run would now describe other
+         * outputs: it goes too */
+        int stale = unlink(m->path) == 0;
+        cli_report("winnow: cannot write %s: %s; the run has no manifest%s\n", m->path, strerror(err ? err : EIO),
+                   stale ? " (an earlier run's was removed)" : "");
         failed = 1;
     }
     free(m->pending);

@@ -541,7 +541,8 @@ WINNOW_API double winnow_site_pages(const winnow_site *s);   /* aged page count 
 
 /* Counts one page into the model. *counted is 0 when the page duplicates
  * one already counted (same I-Match signature: the same page under another
- * URL), 1 otherwise. */
+ * URL; a page without one, with no visible text: the same URL and bytes),
+ * 1 otherwise. */
 WINNOW_API winnow_status winnow_site_learn(winnow_engine *e, winnow_site *s, const winnow_input *in, int *counted);
 /* Writes the models' changes in one transaction: a crash leaves the old or
  * the new state. Call it as often as a run should keep what it learned

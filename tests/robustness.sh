@@ -255,14 +255,16 @@ rc=$?
 if [ "$rc" -eq 1 ] && [ "$(wc -l <"$tmp/nodir.err")" -eq 1 ]; then passed=$((passed + 1)); echo "ok   output folder under a file: one error"
 else failed=$((failed + 1)); echo "FAIL output folder under a file: exit $rc, $(wc -l <"$tmp/nodir.err") lines"; fi
 # a folder that fills up after the first pages (a 64 KiB tmpfs in a private
-# mount namespace, where unshare is allowed): one error, no more pages read
+# mount namespace, where unshare is allowed): one error for the page, no more
+# pages read, and one saying the manifest could not be written either
 if unshare -rm true 2>/dev/null; then
   mkdir -p "$tmp/many" "$tmp/small"
   for k in $(seq 1 40); do cp "$tmp/good.html" "$tmp/many/p$k.html"; done
   unshare -rm sh -c 'mount -t tmpfs -o size=64k tmpfs "$1" && "$2" extract "$3" -o "$1/out"' sh     "$tmp/small" "$winnow" "$tmp/many" >/dev/null 2>"$tmp/nospc.err"
   rc=$?
-  if [ "$rc" -eq 1 ] && [ "$(grep -c '^winnow' "$tmp/nospc.err")" -eq 1 ] && grep -q 'No space left.*stopped' "$tmp/nospc.err"; then
-    passed=$((passed + 1)); echo "ok   a full output folder: one error, exit 1"
+  if [ "$rc" -eq 1 ] && [ "$(grep -c '^winnow' "$tmp/nospc.err")" -eq 2 ] && grep -q 'No space left.*stopped' "$tmp/nospc.err" &&
+    grep -q 'manifest.tsv: No space left.*no manifest' "$tmp/nospc.err"; then
+    passed=$((passed + 1)); echo "ok   a full output folder: one error, one for the manifest, exit 1"
   else
     failed=$((failed + 1)); echo "FAIL a full output folder: exit $rc"; sed 's/^/     stderr: /' "$tmp/nospc.err" | head -5
   fi

@@ -18,6 +18,45 @@ pytest.importorskip("distributed", reason="python3-distributed (scripts/install-
 WARCS = ["arstechnica.com.warc.gz", "www.foxnews.com.warc.gz", "jedenbod.cz.warc.gz"]
 
 
+def _warc_record(uri, html, content_length=None):
+    http = b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\r\n" + html
+    n = len(http) if content_length is None else content_length
+    head = ("WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: %s\r\nWARC-Record-ID: <urn:uuid:%s>\r\n"
+            "Content-Type: application/http; msgtype=response\r\nContent-Length: %d\r\n\r\n" % (uri, uri, n))
+    return head.encode() + http + b"\r\n\r\n"
+
+
+def _page(i):
+    return ("<html><head><title>Page %d</title></head><body><article><p>Paragraph %d of a story about "
+            "rivers, mountains and the weather up there, long enough to be content.</p></article>"
+            "</body></html>" % (i, i)).encode()
+
+
+@pytest.fixture
+def hostile_warcs(tmp_path):
+    """Four WARCs a crawl can hold: a record over --max-bytes 4000 between two
+    pages, one whose Content-Length is 2^63, gzip members with one over the
+    limit, and a gzip file cut short."""
+    big = b"<html><body><p>" + b"word " * 2000 + b"</p></body></html>"
+    files = {
+        "a.warc": _warc_record("http://ex.org/1", _page(1)) + _warc_record("http://ex.org/big", big) +
+                  _warc_record("http://ex.org/2", _page(2)),
+        "b.warc": _warc_record("http://ex.org/3", _page(3)) +
+                  _warc_record("http://ex.org/huge", _page(4), content_length=2 ** 63),
+        "c.warc.gz": gzip.compress(_warc_record("http://ex.org/5", _page(5))) +
+                     gzip.compress(_warc_record("http://ex.org/big2", big)) +
+                     gzip.compress(_warc_record("http://ex.org/6", _page(6))),
+        "d.warc.gz": (gzip.compress(_warc_record("http://ex.org/7", _page(7))) +
+                      gzip.compress(_warc_record("http://ex.org/8", _page(8))))[:-30],
+    }
+    paths = []
+    for name, data in files.items():
+        path = tmp_path / name
+        path.write_bytes(data)
+        paths.append(str(path))
+    return paths
+
+
 @pytest.fixture(scope="module")
 def warcs():
     d = os.path.join(conftest.SHARED, "corpus", "sites")
@@ -58,7 +97,7 @@ def single(warcs, cli, tmp_path_factory):
     return db, jsonl
 
 
-def run_dask(warcs, db, out, *extra):
+def run_dask(warcs, db, out, *extra, want=0):
     env = dict(os.environ)
     env["PYTHONPATH"] = os.path.join(conftest.ROOT, "python")
     if conftest.ASAN_PRELOAD:  # the sanitized library: every worker process needs the runtime first
@@ -67,7 +106,7 @@ def run_dask(warcs, db, out, *extra):
     p = subprocess.run([sys.executable, "-m", "winnow.dask"] + warcs +
                        ["--db", str(db), "-o", str(out), "--workers", "2", "--stats", stats] + list(extra),
                        env=env, capture_output=True, text=True, timeout=600)
-    assert p.returncode == 0, p.stderr[-4000:]
+    assert p.returncode == want, p.stderr[-4000:]
     with open(stats) as f:
         return json.load(f), p.stderr
 
@@ -140,3 +179,33 @@ def test_partial_and_merge_in_process(warcs, single, tmp_path):
         assert db.sites() == []  # checked before anything is written
     with pytest.raises(winnow.FileError):
         winnow.check_partial(tmp_path / "missing.wpart")
+
+
+def test_dask_writes_the_lines_of_skipped_records(hostile_warcs, cli, tmp_path):
+    """Records skipped for being over --max-bytes (one over 4000 bytes, one
+    with a Content-Length of 2^63) get their WINNOW_E_TOO_LARGE lines in the
+    shards, as winnow extract writes them, a warning each, and exit 4."""
+    one = tmp_path / "one.db"
+    learn = subprocess.run([cli, "learn", "-q", "--max-bytes", "4000", "--db", str(one)] + hostile_warcs,
+                           capture_output=True, text=True)
+    assert learn.returncode == 4, learn.stderr
+    p = subprocess.run([cli, "extract", "-q", "--max-bytes", "4000", "--db", str(one), "--format", "jsonl"] +
+                       hostile_warcs, capture_output=True)
+    assert p.returncode == 4, p.stderr
+    want = p.stdout.decode("utf-8")
+    lines = [json.loads(x) for x in want.splitlines()]
+    assert sum(x["status"] == "WINNOW_E_TOO_LARGE" for x in lines) == 3
+    summary, log = run_dask(hostile_warcs, tmp_path / "dask.db", tmp_path / "out", "--max-bytes", "4000", "-q",
+                            want=4)
+    got = read_shards(tmp_path / "out")
+    assert got.splitlines() == want.splitlines()
+    assert got == want
+    assert summary["extract"]["skipped"] == 3 and summary["extract"]["failed"] == 0
+    assert log.count("winnow.dask: warning: ") == 3, log  # said even with -q, as the CLI says them
+    assert dump(tmp_path / "dask.db") == dump(one)
+    # without --max-bytes: the 2^63 record is over the default limit all the same
+    b = [w for w in hostile_warcs if w.endswith("b.warc")]
+    p = subprocess.run([cli, "extract", "-q", "--db", str(one), "--format", "jsonl"] + b, capture_output=True)
+    assert p.returncode == 4, p.stderr
+    run_dask(b, tmp_path / "dask-b.db", tmp_path / "out-b", "-q", want=4)
+    assert read_shards(tmp_path / "out-b") == p.stdout.decode("utf-8")

@@ -27,7 +27,11 @@ FILE as JSON.
 The JSON lines are the library's (winnow_render_jsonl): byte for byte those of
 ``winnow extract --db DB --format jsonl WARCS``, id the WARC's name and the
 record number as the CLI names its outputs; a page that fails has its line
-with status and error.
+with status and error, and so, as the CLI writes them, has a record skipped
+for being over ``--max-bytes`` (``WINNOW_E_TOO_LARGE``, the reader's warning as
+the error, a warning on stderr) and a WARC that cannot be opened or read on
+(its status and error; the pages before stay). The exit status is the CLI's:
+1 when a page or WARC failed, else 4 when a record was skipped, else 0.
 
 docs/scale.md tells how the same run goes on many machines.
 """
@@ -43,6 +47,8 @@ import threading
 import time
 
 import winnow
+from winnow._core import _jsonl_options, _make_input, _render_jsonl_failure
+from winnow._ffi import lib
 from winnow.reader import read
 from winnow.sitedb import Partial, SiteDB, site_name
 
@@ -73,16 +79,61 @@ def memory():
 
 # ---- tasks (run on the workers) ----
 
-def learn_shard(index, warc, work, half_life=None, engine_options=None):
+def _records(warc, max_bytes, events):
+    """The records of one WARC as ``winnow learn`` and ``winnow extract`` read
+    them: each yielded, and what they give a line of their own without
+    being a page put in ``events`` as (status, message) in its place, before
+    the record that follows it: a record skipped for being over max_bytes
+    (WINNOW_E_TOO_LARGE, the reader's warning), and a WARC that cannot be
+    opened or read on (its status and error; the iteration ends there, as
+    the CLI goes on with its next input)."""
+    try:
+        reader = read(warc, max_record_bytes=max_bytes)
+    except winnow.Error as e:
+        events.append((e.code, e.message))
+        return
+    with reader:
+        seen = 0
+        while True:
+            failure = rec = None
+            try:
+                rec = next(reader)
+            except StopIteration:
+                pass
+            except winnow.Error as e:
+                failure = e
+            too_large = reader.too_large
+            events.extend([(lib.WINNOW_E_TOO_LARGE, reader.warning)] * (too_large - seen))
+            seen = too_large
+            if failure is not None:
+                events.append((failure.code, failure.message))
+                return
+            if rec is None:
+                return
+            yield rec
+
+
+def _input_line(warc, status, message):
+    """The JSON line the CLI writes for an input without a page (cli/common.c
+    input_line): the file, no record, no id, no URL."""
+    keep = []
+    inp = _make_input(b"", None, None, {"file": warc, "record": -1, "record_id": None}, keep)
+    return _render_jsonl_failure(inp, status, message, _jsonl_options(None, None, False, False, keep))
+
+
+def learn_shard(index, warc, work, half_life=None, engine_options=None, max_bytes=None):
     """Map: the pages of one WARC file into a partial file."""
     t0 = time.perf_counter()
     path = os.path.join(work, "part-%05d.wpart" % index)
+    events = []
     with Partial(half_life, **(engine_options or {})) as p:
-        stats = p.learn(warc)
+        stats = p.learn(_records(warc, max_bytes, events))
         p.write(path)
         sites = p.sites
+    failures = [m for st, m in events if st != lib.WINNOW_E_TOO_LARGE]
     return {"index": index, "warc": warc, "part": path, "pages": stats.pages, "counted": stats.counted,
-            "duplicates": stats.duplicates, "failed": stats.failed, "errors": stats.errors[:10], "sites": sites,
+            "duplicates": stats.duplicates, "failed": stats.failed + len(failures),
+            "skipped": len(events) - len(failures), "errors": (failures + stats.errors)[:10], "sites": sites,
             "bytes": os.path.getsize(path), "seconds": time.perf_counter() - t0}
 
 
@@ -121,32 +172,51 @@ def _worker_db(ref, engine_options):
         return db
 
 
-def extract_shard(index, warc, db_ref, out, compress=False, engine_options=None, site_opts=None):
+def extract_shard(index, warc, db_ref, out, compress=False, engine_options=None, site_opts=None, max_bytes=None):
     """Extract: every page of one WARC file with its site's model, to a JSONL
-    shard: the lines `winnow extract --db DB --format jsonl WARC` writes."""
+    shard: the lines `winnow extract --db DB --format jsonl WARC` writes,
+    those of skipped records and read errors included."""
     t0 = time.perf_counter()
     db = _worker_db(db_ref, engine_options)
     path = os.path.join(out, "shard-%05d.jsonl%s" % (index, ".gz" if compress else ""))
     tmp = path + ".tmp"
-    n = failed = 0
+    n = failed = skipped = 0
+    warnings = []
     stem = _stem(warc)
     opener = (lambda p: gzip.open(p, "wt", encoding="utf-8", compresslevel=6)) if compress else \
         (lambda p: open(p, "w", encoding="utf-8"))
-    with opener(tmp) as f, read(warc) as reader:
-        for rec in reader:
+    events = []
+
+    def flush():
+        # the lines of what was read before the record now in hand, in order
+        nonlocal failed, skipped
+        for st, message in events:
+            f.write(_input_line(warc, st, message))
+            if st == lib.WINNOW_E_TOO_LARGE:
+                skipped += 1
+            else:
+                failed += 1
+            if len(warnings) < 10:
+                warnings.append(message)
+        del events[:]
+
+    with opener(tmp) as f:
+        for rec in _records(warc, max_bytes, events):
+            flush()
             line = db.jsonl(rec, id="%s-%s" % (stem, rec.id), **(site_opts or {}))
             n += 1
             failed += ',"error":null,' not in line  # escaped inside strings: only the key matches
             f.write(line)
+        flush()
     os.replace(tmp, path)  # whole or not at all: a retried task writes it again
-    return {"index": index, "warc": warc, "shard": path, "pages": n, "failed": failed,
-            "seconds": time.perf_counter() - t0}
+    return {"index": index, "warc": warc, "shard": path, "pages": n, "failed": failed, "skipped": skipped,
+            "warnings": warnings, "seconds": time.perf_counter() - t0}
 
 
 # ---- the driver ----
 
 def run(client, warcs, db, out, work=None, half_life=None, ship_db=False, compress=False,
-        engine_options=None, site_opts=None, log=None, retries=2):
+        engine_options=None, site_opts=None, log=None, retries=2, max_bytes=None):
     """The four phases on a connected distributed.Client; a summary dict."""
     log = log or (lambda *a: None)
     warcs = [os.path.abspath(w) for w in warcs]
@@ -162,7 +232,8 @@ def run(client, warcs, db, out, work=None, half_life=None, ship_db=False, compre
     # every task can run again: a partial file and a shard are written whole
     # (a temporary file renamed), and a merge counts pages merged already as
     # duplicates; a worker lost midway has its tasks run elsewhere
-    futs = [client.submit(learn_shard, i, w, work, half_life, engine_options, pure=False, retries=retries)
+    futs = [client.submit(learn_shard, i, w, work, half_life, engine_options, max_bytes, pure=False,
+                          retries=retries)
             for i, w in enumerate(warcs)]
     parts = client.gather(futs)
     t1 = time.perf_counter()
@@ -184,15 +255,21 @@ def run(client, warcs, db, out, work=None, half_life=None, ship_db=False, compre
         ref = client.scatter((hashlib.sha256(data).hexdigest(), data), broadcast=True)
     else:
         ref = db
-    futs = [client.submit(extract_shard, i, w, ref, out, compress, engine_options, site_opts, pure=False,
+    futs = [client.submit(extract_shard, i, w, ref, out, compress, engine_options, site_opts, max_bytes, pure=False,
                           retries=retries)
             for i, w in enumerate(warcs)]
     shards = client.gather(futs)
     t3 = time.perf_counter()
     n = sum(s["pages"] for s in shards)
     summary["extract"] = {"seconds": t3 - t2, "pages": n, "failed": sum(s["failed"] for s in shards),
+                          "skipped": sum(s["skipped"] for s in shards),
                           "shards": [s["shard"] for s in shards], "shipped_db": bool(ship_db)}
-    log("extract: %d pages into %d JSONL shards in %.2f s" % (n, len(shards), t3 - t2))
+    # what the CLI says on stderr of a record skipped or a WARC cut short: said here too
+    for s in shards:
+        for w in s["warnings"]:
+            log("warning: %s" % w)
+    log("extract: %d pages into %d JSONL shards in %.2f s (%d skipped, %d failed)" % (
+        n, len(shards), t3 - t2, summary["extract"]["skipped"], summary["extract"]["failed"]))
 
     summary["seconds"] = t3 - t0
     summary["pages_per_s"] = pages / (t3 - t0) if t3 > t0 else 0.0
@@ -249,6 +326,8 @@ def main(argv=None):
                     help="broadcast a copy of the database to the workers instead of opening it at its path")
     ap.add_argument("--gzip", action="store_true", help="write shard-NNNNN.jsonl.gz")
     ap.add_argument("--mode", default="auto", choices=("auto", "site", "page"))
+    ap.add_argument("--max-bytes", type=int,
+                    help="skip records larger than this, each with a WINNOW_E_TOO_LARGE line (default 256 MiB)")
     ap.add_argument("--profile", action="store_true",
                     help="LocalCluster: keep the workers' statistical profiler (off by default: it costs CPU)")
     ap.add_argument("--retries", type=int, default=2, help="runs of a failed task again (default 2)")
@@ -258,7 +337,11 @@ def main(argv=None):
 
     from distributed import Client, LocalCluster
 
-    log = (lambda *a: None) if args.quiet else (lambda *a: print("winnow.dask:", *a, file=sys.stderr))
+    def log(*a):
+        # warnings are said with -q too, as the CLI's are
+        if not args.quiet or (a and str(a[0]).startswith("warning: ")):
+            print("winnow.dask:", *a, file=sys.stderr)
+
     t0 = time.perf_counter()
     cluster = None
     if args.scheduler:
@@ -277,7 +360,7 @@ def main(argv=None):
     try:
         summary = run(client, args.warcs, args.db, args.output, work=args.work, half_life=args.half_life,
                       ship_db=args.ship_db, compress=args.gzip,
-                      site_opts={"mode": args.mode}, log=log, retries=args.retries)
+                      site_opts={"mode": args.mode}, log=log, retries=args.retries, max_bytes=args.max_bytes)
     finally:
         client.close()
         if cluster is not None:
@@ -290,8 +373,10 @@ def main(argv=None):
     if args.stats:
         with open(args.stats, "w") as f:
             json.dump(summary, f, indent=1)
-    failed = summary["learn"]["failed"] + summary["extract"]["failed"]
-    return 1 if failed else 0
+    # the CLI's statuses: 1 a page or input failed, 4 a record was skipped
+    if summary["learn"]["failed"] + summary["extract"]["failed"]:
+        return 1
+    return 4 if summary["extract"]["skipped"] else 0
 
 
 if __name__ == "__main__":

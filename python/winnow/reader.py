@@ -79,7 +79,9 @@ class Reader:
         self._r = ffi.gc(out[0], lib.winnow_reader_close)
         self._rec = ffi.new("winnow_record *")
         self.warnings = []
+        self.warning = ""  # the last next()'s: what a record skipped just before was
         self._skipped = 0
+        self._too_large = 0
         self._format = _FORMAT_NAMES.get(int(lib.winnow_reader_format(self._r)), "auto")
 
     @property
@@ -93,6 +95,15 @@ class Reader:
         if self._r is not None:
             self._skipped = int(lib.winnow_reader_skipped(self._r))
         return self._skipped
+
+    @property
+    def too_large(self):
+        """Of the records skipped so far, those over ``max_record_bytes`` (the
+        CLI gives each a ``WINNOW_E_TOO_LARGE`` line, with ``warning`` of the
+        next() that skipped it as the error)."""
+        if self._r is not None:
+            self._too_large = int(lib.winnow_reader_too_large(self._r))
+        return self._too_large
 
     def progress(self):
         """(bytes read, total bytes) of the input as stored; total is None when unknown."""
@@ -114,8 +125,9 @@ class Reader:
         rec.struct_size = ffi.sizeof("winnow_record")
         st = lib.winnow_reader_next(r, rec)
         warning = lib.winnow_reader_warning(r)
-        if warning != ffi.NULL and warning[0] != b"\0" and len(self.warnings) < 1000:
-            self.warnings.append(_str(warning))  # the first 1,000: memory stays flat
+        self.warning = _str(warning) if warning != ffi.NULL and warning[0] != b"\0" else ""
+        if self.warning and len(self.warnings) < 1000:
+            self.warnings.append(self.warning)  # the first 1,000: memory stays flat
         if st == lib.WINNOW_END:
             self.close()
             raise StopIteration
@@ -139,6 +151,7 @@ class Reader:
         r, self._r = self._r, None
         if r is not None:
             self._skipped = int(lib.winnow_reader_skipped(r))
+            self._too_large = int(lib.winnow_reader_too_large(r))
             ffi.release(r)
 
     def __enter__(self):

@@ -13,9 +13,26 @@
 #include "../site/partial.h"
 #include "../site/signals.h"
 #include "../site/site_api.h"
+#include "../util/fnv.h"
 #include "../util/structs.h"
 
 #define SITE_OPTIONS_V1 WN_FIELD_END(winnow_site_options, min_pages)
+
+/* The key a page without an I-Match signature (no visible text, or no
+ * word with a letter) is counted under. Without one such a page was
+ * counted again by every resumed learn and every repeated merge; with its
+ * URL and bytes as the key, reading the same record again is a duplicate,
+ * as it is for pages with text. Even, where an I-Match signature is odd
+ * (signals.c), so the two never collide; never 0, which means "no key". */
+static uint64_t blank_page_key(const winnow_input *in)
+{
+    uint64_t h = WN_FNV_OFFSET;
+    if (in->url) h = wn_fnv_more(h, in->url, strlen(in->url));
+    h = wn_fnv_more(h, "\n", 1); /* URL "a" + bytes "b" differs from URL "ab" */
+    if (in->data) h = wn_fnv_more(h, (const char *)in->data, in->len);
+    h &= ~1ull;
+    return h ? h : 2;
+}
 
 winnow_status winnow_site_learn(winnow_engine *e, winnow_site *s, const winnow_input *in, int *counted)
 {
@@ -27,6 +44,7 @@ winnow_status winnow_site_learn(winnow_engine *e, winnow_site *s, const winnow_i
     winnow_doc *d = NULL;
     winnow_status st = wn_pipeline_run(e, WN_RUN_LEARN, in, &hook, &d);
     if (WINNOW_FAILED(st)) return st;
+    if (!sig.imatch) sig.imatch = blank_page_key(in);
     int r = wn_site_model_add_page(m, d, &sig, in->url);
     winnow_doc_free(d);
     if (r < 0) return wn_engine_fail(e, WINNOW_E_NOMEM, "out of memory while counting the page");

@@ -398,7 +398,8 @@ winnow_status winnow_dedup_run(winnow_dedup *dd)
     dd->members = dd->cluster_start = NULL;
     dd->npairs = dd->nclusters = dd->candidates = 0;
     if (!dd->sorted) {
-        qsort(dd->pages, dd->npages, sizeof *dd->pages, cmp_page);
+        /* no pages (all failed, say): pages is NULL, which qsort may not be given */
+        if (dd->npages) qsort(dd->pages, dd->npages, sizeof *dd->pages, cmp_page);
         dd->sorted = 1;
     }
     for (size_t i = 1; i < dd->npages; i++)

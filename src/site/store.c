@@ -260,11 +260,17 @@ static int check_header(wn_store *s, const char *path, int writable, long long *
 {
     long long app = 0, ver = 0;
     *tables = 0;
-    /* reading the header is where a corrupt or foreign file shows */
+    /* reading the header is where a corrupt or foreign file shows. The
+     * three values in one read transaction: another learn creating the
+     * file commits its tables, application id and version at once, and
+     * read one by one (tables already there, the id not yet seen) a file
+     * being created looked like another program's database */
+    int read_txn = sqlite3_exec(s->db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
     if (query_int(s, "PRAGMA application_id", &app, "reading the header") != 0 ||
         query_int(s, "PRAGMA user_version", &ver, "reading the header") != 0 ||
         query_int(s, "SELECT count(*) FROM sqlite_master", tables, "reading the schema") != 0) {
         int rc = sqlite3_extended_errcode(s->db);
+        if (read_txn) sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
         if ((rc & 0xff) == SQLITE_NOTADB)
             fail(s, WINNOW_E_DB_FORMAT, "%s is not a winnow site database (SQLite says: %s)", path,
                  sqlite3_errmsg(s->db));
@@ -275,6 +281,7 @@ static int check_header(wn_store *s, const char *path, int writable, long long *
                  path, sqlite3_errmsg(s->db));
         return -1;
     }
+    if (read_txn) sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
     if (writable && sqlite3_db_readonly(s->db, "main") == 1) {
         /* writable file and folder, but SQLite will not write: its header
          * asks for a newer file format */
@@ -330,29 +337,48 @@ static int check_contents(wn_store *s, const char *path, int writable, long long
     return 0;
 }
 
+/* The tables of a new file, in one transaction holding the write lock.
+ * Read again under the lock: another learn may have created the file
+ * since it was found empty (then there is nothing to create, but what is
+ * there must be ours). */
+static int create_tables(wn_store *s)
+{
+    char sql[160];
+    snprintf(sql, sizeof sql, "PRAGMA application_id=%d; PRAGMA user_version=%d;", WN_STORE_APP_ID, WN_STORE_FORMAT);
+    if (exec(s, "BEGIN IMMEDIATE", "creating the tables") != 0) return -1;
+    long long tables = 0, app = 0;
+    if (query_int(s, "SELECT count(*) FROM sqlite_master", &tables, "creating the tables") != 0 ||
+        query_int(s, "PRAGMA application_id", &app, "creating the tables") != 0)
+        goto failed;
+    if (tables > 0 && app != WN_STORE_APP_ID) {
+        fail(s, WINNOW_E_DB_FORMAT, "%s is an SQLite database but not a winnow site database", s->path);
+        goto failed;
+    }
+    if (tables == 0 &&
+        (exec(s, schema_v1, "creating the tables") != 0 || exec(s, schema_v2_sums, "creating the tables") != 0 ||
+         exec(s, sql, "creating the tables") != 0 ||
+         exec(s,
+              "INSERT OR IGNORE INTO meta(key, value) VALUES('format', 'winnow-sites');"
+              "INSERT OR IGNORE INTO meta(key, value) VALUES('sites', '0000000000000000')",
+              "creating the tables") != 0))
+        goto failed;
+    if (exec(s, "COMMIT", "creating the tables") != 0) goto failed;
+    return 0;
+failed:
+    sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    return -1;
+}
+
 /* A writer: WAL mode, then the tables of a new file or the upgrade of an
  * older format. */
 static int start_writing(wn_store *s, int writable, long long tables)
 {
     if (writable) {
-        char sql[160];
-        snprintf(sql, sizeof sql, "PRAGMA application_id=%d; PRAGMA user_version=%d;", WN_STORE_APP_ID,
-                 WN_STORE_FORMAT);
         if (set_journal_mode(s, "PRAGMA journal_mode=WAL", 30000) != 0) return -1;
         s->wal = 1;
         if (exec(s, "PRAGMA synchronous=NORMAL", "setting synchronous") != 0) return -1;
         if (tables == 0) {
-            if (exec(s, "BEGIN IMMEDIATE", "creating the tables") != 0) return -1;
-            if (exec(s, schema_v1, "creating the tables") != 0 || exec(s, schema_v2_sums, "creating the tables") != 0 ||
-                exec(s, sql, "creating the tables") != 0 ||
-                exec(s,
-                     "INSERT OR IGNORE INTO meta(key, value) VALUES('format', 'winnow-sites');"
-                     "INSERT OR IGNORE INTO meta(key, value) VALUES('sites', '0000000000000000')",
-                     "creating the tables") != 0 ||
-                exec(s, "COMMIT", "creating the tables") != 0) {
-                sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-                return -1;
-            }
+            if (create_tables(s) != 0) return -1;
         } else if (s->format < WN_STORE_FORMAT && upgrade(s) != 0) {
             return -1;
         }

@@ -75,6 +75,15 @@ static inline int fail_sql(wn_store *s, const char *what)
     case WINNOW_E_DB_BUSY:
         return fail(s, WINNOW_E_DB_BUSY, "%s: %s: another process held the database locked too long (%s)", s->path,
                     what, msg);
+    case WINNOW_E_IO:
+        /* said in plain words: SQLite's "database or disk is full" leaves the
+         * reader to guess which, and "disk I/O error" which way it went */
+        if ((rc & 0xff) == SQLITE_FULL)
+            return fail(s, WINNOW_E_IO, "%s: %s: the disk is full (SQLite says: %s)", s->path, what, msg);
+        if ((rc & 0xff) == SQLITE_IOERR)
+            return fail(s, WINNOW_E_IO, "%s: %s: a read or write of the file failed (SQLite says: %s)", s->path, what,
+                        msg);
+        return fail(s, WINNOW_E_IO, "%s: %s: %s", s->path, what, msg);
     default:
         return fail(s, status_of(rc), "%s: %s: %s", s->path, what, msg);
     }

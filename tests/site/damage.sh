@@ -20,6 +20,10 @@
 #  - learn (the same pages again and 4 new ones): on a damaged copy, a
 #    non-zero exit with such a line and no byte changed; on an intact copy
 #    either that, or exit 0 and the state learning on the original gives.
+# And a site with one fingerprint's count changed (its rows no longer match
+# its checksum), its 12 pages extracted with --db (-o DIR, -f jsonl), dedup
+# and index: exit 5, the error said once (not once per page), and every
+# page's manifest or JSONL line has WINNOW_E_DB_DAMAGED.
 set -u
 winnow=${1:?usage: damage.sh WINNOW_BINARY [COPIES]}
 copies=${2:-48}
@@ -158,6 +162,42 @@ while IFS=$'\t' read -r copy off old new class; do
   if [ -n "$first_catch" ]; then ok "$label: first refused by $first_catch"
   else ok "$label: every command gave the undamaged output"; fi
 done <"$tmp/copies.tsv"
+# a damaged site's pages: WINNOW_E_DB_DAMAGED each, the error said once
+cp "$good" "$tmp/rows.db"
+python3 - "$tmp/rows.db" <<'EOF'
+import sqlite3, sys
+con = sqlite3.connect(sys.argv[1])
+sid = con.execute("SELECT id FROM sites WHERE name = 'news'").fetchone()[0]
+key = con.execute("SELECT kind, key FROM keys WHERE site = ? ORDER BY kind, key LIMIT 1", (sid,)).fetchone()
+con.execute("UPDATE keys SET df = df + 1 WHERE site = ? AND kind = ? AND key = ?", (sid,) + key)
+con.commit()
+con.close()
+EOF
+rows_damaged() { # NAME ERRFILE: exit 5 and one line on stderr saying the database is damaged
+  local lines
+  lines=$(wc -l <"$2")
+  [ "$rc" -eq 5 ] && [ "$lines" -eq 1 ] && grep -q "damaged" "$2" && ok "$1: exit 5, the error said once" ||
+    bad "$1: exit $rc with $lines lines on stderr, expected 5 and 1" "$2"
+}
+"$winnow" extract --db "$tmp/rows.db" --site news "$tmp/news" -o "$tmp/rows-out" >/dev/null 2>"$tmp/rows.err"
+rc=$?
+rows_damaged "damaged site: extract -o" "$tmp/rows.err"
+n=$(awk -F'\t' 'NR > 1 && $6 == "WINNOW_E_DB_DAMAGED"' "$tmp/rows-out/manifest.tsv" | wc -l)
+[ "$n" -eq 12 ] && ok "damaged site: 12 manifest lines with WINNOW_E_DB_DAMAGED" ||
+  bad "damaged site: $n of 12 manifest lines with WINNOW_E_DB_DAMAGED" "$tmp/rows-out/manifest.tsv"
+"$winnow" extract --db "$tmp/rows.db" --site news "$tmp/news" -f jsonl >"$tmp/rows.jsonl" 2>"$tmp/rows.err"
+rc=$?
+rows_damaged "damaged site: extract -f jsonl" "$tmp/rows.err"
+n=$(grep -c '"status":"WINNOW_E_DB_DAMAGED"' "$tmp/rows.jsonl")
+[ "$n" -eq 12 ] && ok "damaged site: 12 JSONL lines with WINNOW_E_DB_DAMAGED" ||
+  bad "damaged site: $n of 12 JSONL lines with WINNOW_E_DB_DAMAGED" "$tmp/rows.jsonl"
+"$winnow" dedup -q --db "$tmp/rows.db" --site news "$tmp/news" >/dev/null 2>"$tmp/rows.err"
+rc=$?
+rows_damaged "damaged site: dedup" "$tmp/rows.err"
+"$winnow" index -q --site-db "$tmp/rows.db" --site news "$tmp/news" --db "$tmp/rows.idx" >/dev/null 2>"$tmp/rows.err"
+rc=$?
+rows_damaged "damaged site: index" "$tmp/rows.err"
+
 summary=""
 for k in "${!caught[@]}"; do summary+=" $k:${caught[$k]}"; done
 echo "$copies copies: $nintact intact, $ndamaged damaged; first command to refuse:$summary; learn refused $learn_refused, succeeded on $learn_ok (intact copies only)"
