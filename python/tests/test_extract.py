@@ -178,6 +178,10 @@ def test_bad_input():
     assert ei.value.status == "WINNOW_E_BINARY" and "PNG" in ei.value.message
     with pytest.raises(winnow.BinaryError):
         winnow.extract(os.urandom(4096))
+    # NUL/0x01 pairs: UTF-16 by their shape, U+0001 after U+0001 once read
+    with pytest.raises(winnow.BinaryError) as ei:
+        winnow.extract(b"\x00\x01" * 1000)
+    assert "control characters" in ei.value.message
     with pytest.raises(TypeError):
         winnow.extract(12345)
     with pytest.raises(TypeError):
