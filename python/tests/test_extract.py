@@ -218,6 +218,26 @@ def test_too_large_and_huge():
     assert r.ok and "Paragraph 69999 of a long article" in r.text
     with pytest.raises(winnow.ArgumentError):
         winnow.Extractor(max_input_bytes=0)
+    # past the C field's range: the caller's mistake, not cffi's OverflowError
+    with pytest.raises(winnow.ArgumentError) as ei:
+        winnow.Extractor(max_input_bytes=2**64)
+    assert "max_input_bytes" in ei.value.message
+    with pytest.raises(winnow.ArgumentError):
+        winnow.Extractor(max_depth=2**32)
+    assert winnow.Extractor(max_input_bytes=2**64 - 1)
+
+
+def test_nul_in_a_string_argument_is_refused():
+    # a NUL would end the C string: the rest dropped with status OK
+    page = b"<html><body><p>" + b"Words of the page, enough of them to read. " * 10 + b"</p></body></html>"
+    for kw in ({"url": "https://example.com/a\0b"}, {"charset": "utf-8\0junk"}, {"url": b"https://x.example/\0"}):
+        with pytest.raises(winnow.ArgumentError) as ei:
+            winnow.extract(page, **kw)
+        assert "NUL" in ei.value.message and list(kw)[0] in ei.value.message
+    with winnow.Extractor() as ex:
+        with pytest.raises(winnow.ArgumentError):
+            ex.jsonl(page, url="https://example.com/", id="a\0b")
+    assert winnow.extract(page, url="https://example.com/a", charset="utf-8").ok
 
 
 def test_deep_nesting():
