@@ -131,6 +131,8 @@ def test_blocks(git_am, cli, root):
 def test_comments(forum, cli, root):
     r = winnow.extract(forum, comments=True)
     assert r.comments and all(set(c) == {"author", "date", "text"} for c in r.comments)
+    # the date alone, not its header line ("Re:Finally by lunchbox on ... (#4411)")
+    assert r.comments[0]["author"] == "lunchbox" and r.comments[0]["date"] == "Monday March 03, 2014 @10:32AM"
     want = subprocess.run([cli, "extract", "-q", "--comments",
                            os.path.join(root, "tests", "data", "pages", "synthetic-story-comments.html")],
                           check=True, capture_output=True).stdout.decode()
