@@ -259,6 +259,7 @@ static wn_parse_status parse(wn_parser *p, const char *utf8, size_t len, wn_aren
         dom->flattened = b.flattened;
         dom->depth_capped = (uint32_t)(rep.dropped > UINT32_MAX ? UINT32_MAX : rep.dropped);
         dom->unclosed = (uint32_t)(rep.closed > UINT32_MAX ? UINT32_MAX : rep.closed);
+        dom->attrs_dropped = (uint32_t)(rep.attrs_dropped > UINT32_MAX ? UINT32_MAX : rep.attrs_dropped);
     }
     myhtml_tree_clean(p->tree);
     free(guarded);
