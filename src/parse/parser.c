@@ -93,7 +93,7 @@ static void release_large(wn_parser *p, size_t input_len)
 /* The tree builder's string pool keeps freed blocks in a "cache" it
  * searches on every allocation: a list sorted by size, walked from the
  * smallest until a block is large enough (and then past every block of
- * that size). Each time its current 20 KB block fills, the unused tail
+ * that size). Each time its current block fills, the unused tail
  * joins that list, and a tail smaller than every string asked for later
  * is never taken: on a page of attributed elements with no small strings
  * between them (no white space text) the list grows with the page, and
