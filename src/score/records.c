@@ -454,11 +454,18 @@ static const char *const weekdays[] = {
     "thur", "thurs", "fri", "sat", "sun", "montag", "dienstag", "mittwoch", "donnerstag", "freitag", "samstag",
     "sonntag", "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche", "lunes", "martes",
     "miércoles", "jueves", "viernes", "sábado", "domingo", NULL};
-static const char *const date_units[] = {"second", "seconds", "sec", "secs", "minute", "minutes", "min", "mins",
-                                         "hour", "hours", "hr", "hrs", "day", "days", "week", "weeks", "month",
-                                         "months", "year", "years", "am", "pm", "a.m.", "p.m.", NULL};
-/* only between two parts of a date: "March 3 at 10:32", "3 de marzo de 2014" */
-static const char *const date_joins[] = {"at", "@", "-", "\xe2\x80\x93", "of", "de", "um", "à", NULL};
+/* units of relative time, the halves of the day, time zones, and the two
+ * month names too common as words to find a date by ("may", "mar"), but
+ * part of one beside a date word or a time */
+static const char *const date_units[] = {
+    "second", "seconds", "sec", "secs", "minute", "minutes", "min", "mins", "hour", "hours", "hr", "hrs", "day",
+    "days", "week", "weeks", "month", "months", "year", "years", "am", "pm", "a.m.", "p.m.", "utc", "gmt", "pst",
+    "pdt", "est", "edt", "cst", "cdt", "mst", "mdt", "cet", "cest", "bst", "ist", "jst", "aest", "aedt", "may",
+    "mar", NULL};
+/* only between two parts of a date: "March 3 at 10:32", "3 de marzo de
+ * 2014", "Feb 18, 2026 | 8:50 am" */
+static const char *const date_joins[] = {"at", "@", "-", "\xe2\x80\x93", "|", "\xc2\xb7", "\xe2\x80\xa2", "of", "de",
+                                         "um", "\xc3\xa0", NULL};
 
 enum { DATE_NONE, DATE_JOIN, DATE_PART, DATE_ANCHOR };
 
@@ -476,6 +483,15 @@ static int date_token(const char *w, size_t len)
     size_t wl = len > 1 && low[len - 1] == '.' ? len - 1 : len;
     int one = 1;
     if (word_in(low, wl, weekdays) || word_in(low, len, date_units) || date_word(low, wl, &one)) return DATE_PART;
+    /* a time with seconds, a zone offset: digits and ':', '+', '-', '.'
+     * ("13:55:04", "+00:00"), which wn_has_date does not take alone */
+    size_t digits = 0, other = 0;
+    for (size_t k = 0; k < len; k++) {
+        if (low[k] >= '0' && low[k] <= '9') digits++;
+        else if (low[k] == ':' || low[k] == '+' || low[k] == '-' || low[k] == '.') other++;
+        else break;
+    }
+    if (digits && other && digits + other == len && len <= 10) return DATE_PART;
     /* a day or a year: up to four digits, maybe an ordinal or a period */
     size_t d = 0;
     while (d < len && low[d] >= '0' && low[d] <= '9') d++;
