@@ -461,7 +461,9 @@ static const char *const date_units[] = {
     "second", "seconds", "sec", "secs", "minute", "minutes", "min", "mins", "hour", "hours", "hr", "hrs", "day",
     "days", "week", "weeks", "month", "months", "year", "years", "am", "pm", "a.m.", "p.m.", "utc", "gmt", "pst",
     "pdt", "est", "edt", "cst", "cdt", "mst", "mdt", "cet", "cest", "bst", "ist", "jst", "aest", "aedt", "may",
-    "mar", NULL};
+    "mar",
+    /* "over a year ago", "about 3 hours ago" */
+    "a", "an", "over", "about", "almost", "nearly", "just", "less", "more", "than", NULL};
 /* only between two parts of a date: "March 3 at 10:32", "3 de marzo de
  * 2014", "Feb 18, 2026 | 8:50 am" */
 static const char *const date_joins[] = {"at", "@", "-", "\xe2\x80\x93", "|", "\xc2\xb7", "\xe2\x80\xa2", "of", "de",
@@ -534,6 +536,14 @@ static void date_span(const char *s, size_t n, size_t *b, size_t *e)
     *b = tb[first];
     *e = te[last];
     while (*e > *b && (s[*e - 1] == ',' || s[*e - 1] == ';')) (*e)--;
+    /* "(last edited Sep 08, 2008 12:59PM)": a bracket whose mate was cut off goes too */
+    int open = 0, close = 0;
+    for (size_t k = *b; k < *e; k++) {
+        open += s[k] == '(';
+        close += s[k] == ')';
+    }
+    if (open > close && s[*b] == '(') (*b)++;
+    if (close > open && *e > *b && s[*e - 1] == ')') (*e)--;
 }
 
 static const char *date_text(const page *pg, uint32_t i)
