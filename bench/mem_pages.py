@@ -10,6 +10,9 @@ Shapes:
   links   <a href> links, about 54 bytes each, in one <div>
   attrs   <span>s with five attributes each (class, id, data-*, title)
   text    one <p> holding a single text node of words and sentences
+  spans10 <span>s with ten attributes each and no white space between them
+          (issue 29: the tree builder's string pool once made this quadratic)
+  oneattr one <div> with as many attributes as the size allows
 
 The page grows until it reaches the size (10^6 bytes a megabyte); the same
 arguments always give the same bytes.
@@ -48,12 +51,21 @@ def units(shape):
             yield ('<span class="c%d box item" id="s%d" data-kind="k%d" '
                    'data-ref="/r/%d" title="t%d">%s</span>\n' % (i % 97, i, i % 13, i, i, WORDS[i % len(WORDS)]))
             i += 1
+    elif shape == "spans10":
+        while True:
+            yield ('<span class="c%d" id="s%d" title="t" data-a="1" data-b="2" data-c="3" data-d="4" '
+                   'lang="en" dir="ltr" role="note">%s</span>' % (i % 10, i, WORDS[i % len(WORDS)]))
+            i += 1
+    elif shape == "oneattr":
+        while True:
+            yield ' a%d="%d"' % (i, i % 10)
+            i += 1
     elif shape == "text":
         while True:
             yield sentence(i, 12) + " "
             i += 1
     else:
-        raise SystemExit("unknown shape %r (flat, nested, links, attrs, text)" % shape)
+        raise SystemExit("unknown shape %r (flat, nested, links, attrs, text, spans10, oneattr)" % shape)
 
 
 def main():
@@ -66,7 +78,9 @@ def main():
         head += "<div>\n"
     elif shape == "text":
         head += "<p>"
-    tail = {"links": "</div>\n", "text": "</p>\n"}.get(shape, "") + "</body></html>\n"
+    elif shape == "oneattr":
+        head += "<div"
+    tail = {"links": "</div>\n", "text": "</p>\n", "oneattr": ">one element</div>\n"}.get(shape, "") + "</body></html>\n"
     size = len(head) + len(tail)
     chunks = [head]
     for u in units(shape):

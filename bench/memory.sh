@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Peak memory of `winnow extract` on synthetic pages of five shapes (issue 11:
-# peak RSS under 10x the page for any shape). Usage:
+# Peak memory of `winnow extract` on synthetic pages of seven shapes (issue 11:
+# peak RSS under 10x the page for any shape; issue 29 added the attributed
+# spans without white space and the one element of very many attributes).
+# Usage:
 #
 #   bench/memory.sh [WINNOW...]      # default build/winnow; several binaries side by side
 #
-# SHAPES (default "flat nested links attrs text") and SIZES (megabytes, default
+# SHAPES (default "flat nested links attrs text spans10 oneattr") and SIZES (megabytes, default
 # "10 50") choose the pages; PAGES (default /tmp/winnow-mem-pages) is where
 # bench/mem_pages.py writes them, once. Each binary runs `extract -q PAGE` to
 # /dev/null under /usr/bin/time; peak RSS is its "maximum resident set size".
@@ -12,7 +14,7 @@
 # seconds. Exit status 1 when a run fails.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-SHAPES=${SHAPES:-flat nested links attrs text}
+SHAPES=${SHAPES:-flat nested links attrs text spans10 oneattr}
 SIZES=${SIZES:-10 50}
 PAGES=${PAGES:-/tmp/winnow-mem-pages}
 [ $# -gt 0 ] || set -- "$here/../build/winnow"

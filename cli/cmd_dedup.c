@@ -36,6 +36,9 @@ const char cli_dedup_usage[] =
     "near-duplicates:\n"
     "      --sketch K        shingle hashes kept per page (default 8)\n"
     "      --min-matches T   hashes that must agree (default 4, at most K)\n"
+    "      --min-words N     texts of fewer words (a date line, a caption) are too short to\n"
+    "                        judge: in no pair and no cluster, counted in the summary\n"
+    "                        (default 10; 0 judges every text)\n"
     "      --lsh BANDS       compare only the candidate pairs of locality-sensitive hashing\n"
     "                        with BANDS bands (default 0: all pairs; for collections too large\n"
     "                        for that, e.g. --lsh 20): LSH may miss pairs, never adds any\n"
@@ -242,7 +245,7 @@ int cmd_dedup(int argc, char **argv)
     int rc = cli_parse(argc, argv, &o,
                        "--output --format --charset --no-title --max-bytes --jobs --quiet --db --site --mode --method "
                        "--exclude-self --model --no-model --no-smooth --rule --recursive --input-format --input-list "
-                       "--sketch --min-matches --lsh --rows --pairs");
+                       "--sketch --min-matches --min-words --lsh --rows --pairs");
     if (rc) { cli_opts_free(&o); return rc == CLI_DONE ? EXIT_OK : rc; }
     o.names = 1;
     if (o.format != WINNOW_FORMAT_TEXT && o.format != WINNOW_FORMAT_FULLTEXT) {
@@ -332,10 +335,12 @@ int cmd_dedup(int argc, char **argv)
             winnow_dedup_get_stats(dd, &ds);
             double secs = t2 - t0;
             fprintf(stderr,
-                    "winnow: dedup: %zu pages (%s, %d without main text), %zu near-duplicate pairs (%zu exact), "
+                    "winnow: dedup: %zu pages (%s, %d without main text, %zu too short to judge: under %u "
+                    "words, left out), %zu near-duplicate pairs (%zu exact), "
                     "%zu clusters holding %zu pages; %zu pairs compared (%s); %.1f s, %.0f pages/s "
                     "(pairs %.2f s)\n",
                     ds.pages, o.format == WINNOW_FORMAT_FULLTEXT ? "full text" : "main text", atomic_load(&s.no_main),
+                    ds.short_texts, o.dedup.min_words,
                     ds.pairs, ds.exact_pairs, ds.clusters, ds.clustered, ds.candidates,
                     o.dedup.lsh_bands ? "LSH candidates" : "all pairs", secs, secs > 0 ? (double)ds.pages / secs : 0.0,
                     t2 - t1);

@@ -15,7 +15,7 @@ enum {
     OPT_EXCLUDE_SELF, OPT_MODEL, OPT_NO_MODEL, OPT_PAGE_TYPE, OPT_NO_SMOOTH, OPT_RULE, OPT_HALF_LIFE, OPT_BATCH, OPT_ALL,
     OPT_INPUT_FORMAT, OPT_INPUT_LIST, OPT_COMMIT_EVERY, OPT_PARTIAL, OPT_BLOCKS, OPT_RECORD, OPT_REPORT,
     /* dedup, index, search */
-    OPT_SKETCH, OPT_MIN_MATCHES, OPT_LSH, OPT_ROWS, OPT_PAIRS, OPT_SITE_DB, OPT_RAW,
+    OPT_SKETCH, OPT_MIN_MATCHES, OPT_MIN_WORDS, OPT_LSH, OPT_ROWS, OPT_PAIRS, OPT_SITE_DB, OPT_RAW,
 };
 
 static const struct option all_options[] = {
@@ -52,6 +52,7 @@ static const struct option all_options[] = {
     /* dedup, index, search */
     {"sketch", required_argument, NULL, OPT_SKETCH},
     {"min-matches", required_argument, NULL, OPT_MIN_MATCHES},
+    {"min-words", required_argument, NULL, OPT_MIN_WORDS},
     {"lsh", required_argument, NULL, OPT_LSH},
     {"rows", required_argument, NULL, OPT_ROWS},
     {"pairs", no_argument, NULL, OPT_PAIRS},
@@ -436,6 +437,12 @@ int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed)
             unsigned long long v;
             if (cli_parse_count("--min-matches", val, 1, 4096, &v) != 0) return EXIT_USAGE;
             o->dedup.min_matches = (unsigned)v;
+            break;
+        }
+        case OPT_MIN_WORDS: {
+            unsigned long long v;
+            if (cli_parse_count("--min-words", val, 0, 1000000, &v) != 0) return EXIT_USAGE;
+            o->dedup.min_words = (unsigned)v;
             break;
         }
         case OPT_LSH: {

@@ -81,6 +81,13 @@ check "executable" 1 60 'not HTML' '' -- extract "$tmp/program.bin"
 head -c 8192 /dev/zero | tr '\000' '\001' >"$tmp/controls.bin"
 check "control-byte garbage" 1 60 'not HTML' '' -- extract "$tmp/controls.bin"
 
+# "\x00\x01" pairs look like UTF-16 by their NULs (issue 29) but read as
+# U+0001 after U+0001: binary, in either byte order and behind a BOM
+for i in $(seq 1000); do printf '\000\001'; done >"$tmp/pairs.bin"
+check "NUL/0x01 pairs (UTF-16 shape)" 1 60 'not HTML.*control characters' '' -- extract "$tmp/pairs.bin"
+{ printf '\376\377'; cat "$tmp/pairs.bin"; } >"$tmp/pairs-bom.bin"
+check "NUL/0x01 pairs behind a UTF-16 BOM" 1 60 'not HTML.*control characters' '' -- extract "$tmp/pairs-bom.bin"
+
 # --- damaged text: content with a warning, exit 0 ------------------------------
 printf '%s<p>Before the NUL byte\000after it, the paragraph goes on with words.</p></body></html>' \
   "$page_head" >"$tmp/nul.html"

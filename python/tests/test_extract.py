@@ -131,6 +131,8 @@ def test_blocks(git_am, cli, root):
 def test_comments(forum, cli, root):
     r = winnow.extract(forum, comments=True)
     assert r.comments and all(set(c) == {"author", "date", "text"} for c in r.comments)
+    # the date alone, not its header line ("Re:Finally by lunchbox on ... (#4411)")
+    assert r.comments[0]["author"] == "lunchbox" and r.comments[0]["date"] == "Monday March 03, 2014 @10:32AM"
     want = subprocess.run([cli, "extract", "-q", "--comments",
                            os.path.join(root, "tests", "data", "pages", "synthetic-story-comments.html")],
                           check=True, capture_output=True).stdout.decode()
@@ -178,6 +180,10 @@ def test_bad_input():
     assert ei.value.status == "WINNOW_E_BINARY" and "PNG" in ei.value.message
     with pytest.raises(winnow.BinaryError):
         winnow.extract(os.urandom(4096))
+    # NUL/0x01 pairs: UTF-16 by their shape, U+0001 after U+0001 once read
+    with pytest.raises(winnow.BinaryError) as ei:
+        winnow.extract(b"\x00\x01" * 1000)
+    assert "control characters" in ei.value.message
     with pytest.raises(TypeError):
         winnow.extract(12345)
     with pytest.raises(TypeError):
@@ -214,6 +220,26 @@ def test_too_large_and_huge():
     assert r.ok and "Paragraph 69999 of a long article" in r.text
     with pytest.raises(winnow.ArgumentError):
         winnow.Extractor(max_input_bytes=0)
+    # past the C field's range: the caller's mistake, not cffi's OverflowError
+    with pytest.raises(winnow.ArgumentError) as ei:
+        winnow.Extractor(max_input_bytes=2**64)
+    assert "max_input_bytes" in ei.value.message
+    with pytest.raises(winnow.ArgumentError):
+        winnow.Extractor(max_depth=2**32)
+    assert winnow.Extractor(max_input_bytes=2**64 - 1)
+
+
+def test_nul_in_a_string_argument_is_refused():
+    # a NUL would end the C string: the rest dropped with status OK
+    page = b"<html><body><p>" + b"Words of the page, enough of them to read. " * 10 + b"</p></body></html>"
+    for kw in ({"url": "https://example.com/a\0b"}, {"charset": "utf-8\0junk"}, {"url": b"https://x.example/\0"}):
+        with pytest.raises(winnow.ArgumentError) as ei:
+            winnow.extract(page, **kw)
+        assert "NUL" in ei.value.message and list(kw)[0] in ei.value.message
+    with winnow.Extractor() as ex:
+        with pytest.raises(winnow.ArgumentError):
+            ex.jsonl(page, url="https://example.com/", id="a\0b")
+    assert winnow.extract(page, url="https://example.com/a", charset="utf-8").ok
 
 
 def test_deep_nesting():

@@ -36,15 +36,32 @@ def _opt_str(p):
     return ffi.string(p).decode("utf-8", "replace") if p != ffi.NULL else None
 
 
-def _cstr(s, keep):
-    """str or bytes -> a char[] kept alive by `keep`; None -> NULL."""
+def _cstr(s, keep, name="string"):
+    """str or bytes -> a char[] kept alive by `keep`; None -> NULL. A NUL
+    inside would end the C string there and the rest would be dropped
+    without a word: ArgumentError instead (`name` says which argument)."""
     if s is None:
         return ffi.NULL
     if isinstance(s, str):
         s = s.encode("utf-8")
+    if b"\0" in s:
+        raise ArgumentError("%s must not contain a NUL character" % name)
     c = ffi.new("char[]", s)
     keep.append(c)
     return c
+
+
+def _c_count(value, name, ctype):
+    """A positive whole number that fits the C field of type `ctype`: what
+    does not is the caller's mistake (ArgumentError), not cffi's
+    OverflowError."""
+    if value <= 0:
+        raise ArgumentError("%s must be positive" % name)
+    n = int(value)
+    most = (1 << (8 * ffi.sizeof(ctype))) - 1
+    if n > most:
+        raise ArgumentError("%s must be at most %d, not %d" % (name, most, n))
+    return n
 
 
 def _make_input(html, url, charset, source, keep):
@@ -71,18 +88,18 @@ def _make_input(html, url, charset, source, keep):
     keep.append(buf)
     inp.data = buf
     inp.len = len(buf)
-    inp.charset = _cstr(charset, keep)
-    inp.url = _cstr(url, keep)
+    inp.charset = _cstr(charset, keep, "charset")
+    inp.url = _cstr(url, keep, "url")
     if source is None and rec_source is not None:
         source = {"file": getattr(rec_source, "file", None), "record": getattr(rec_source, "number", -1),
                   "record_id": getattr(rec_source, "record_id", None)}
     if source is not None:
         src = ffi.new("winnow_source *")
         src.struct_size = ffi.sizeof("winnow_source")
-        src.file = _cstr(source.get("file"), keep)
+        src.file = _cstr(source.get("file"), keep, "source['file']")
         rec = source.get("record")
         src.record = -1 if rec is None else int(rec)
-        src.record_id = _cstr(source.get("record_id"), keep)
+        src.record_id = _cstr(source.get("record_id"), keep, "source['record_id']")
         keep.append(src)
         inp.source = src
     return inp
@@ -109,8 +126,8 @@ def _collect(ctx, data, n):
 def _jsonl_options(id, site, blocks, comments, keep):
     opt = ffi.new("winnow_jsonl_options *")
     lib.winnow_jsonl_options_default(opt, ffi.sizeof("winnow_jsonl_options"))
-    opt.id = _cstr(id, keep)
-    opt.site = _cstr(site, keep)
+    opt.id = _cstr(id, keep, "id")
+    opt.site = _cstr(site, keep, "site")
     opt.blocks = 1 if blocks else 0
     opt.comments = 1 if comments else 0
     return opt
@@ -129,7 +146,7 @@ def _render_jsonl_failure(inp, status, message, opt):
     parts = []
     h = ffi.new_handle(parts)
     keep = []
-    st = lib.winnow_render_jsonl_failure(inp, status, _cstr(message, keep), opt, _collect, h)
+    st = lib.winnow_render_jsonl_failure(inp, status, _cstr(message, keep, "message"), opt, _collect, h)
     if st != lib.WINNOW_OK:
         raise error_for(st, "rendering failed: " + ffi.string(lib.winnow_status_message(st)).decode())
     return b"".join(parts).decode("utf-8", "replace")
@@ -275,13 +292,9 @@ class Extractor:
                                     "other, not %r" % (page_type,))
             opt.page_type = t
         if max_input_bytes is not None:
-            if max_input_bytes <= 0:
-                raise ArgumentError("max_input_bytes must be positive")
-            opt.max_input_bytes = int(max_input_bytes)
+            opt.max_input_bytes = _c_count(max_input_bytes, "max_input_bytes", "size_t")
         if max_depth is not None:
-            if max_depth <= 0:
-                raise ArgumentError("max_depth must be positive")
-            opt.max_depth = int(max_depth)
+            opt.max_depth = _c_count(max_depth, "max_depth", "unsigned")
         out = ffi.new("winnow_engine **")
         st = lib.winnow_engine_new(opt, out)
         if st != lib.WINNOW_OK:

@@ -49,7 +49,7 @@ struct winnow_dedup {
 
 winnow_status winnow_dedup_options_default(winnow_dedup_options *o, size_t struct_size)
 {
-    winnow_dedup_options d = {sizeof d, 6, 8, 4, 0, 2, 1};
+    winnow_dedup_options d = {sizeof d, 6, 8, 4, 0, 2, 1, WINNOW_DEDUP_MIN_WORDS};
     if (!o) return WINNOW_E_ARG;
     memcpy(o, &struct_size, sizeof struct_size);
     return wn_struct_out(o, &d, sizeof d, OPTIONS_V1) == 0 ? WINNOW_OK : WINNOW_E_ARG;
@@ -177,6 +177,13 @@ winnow_status winnow_dedup_add(winnow_dedup *dd, size_t page, const char *text, 
         else memset(slots + o->sketch_size, 0, o->lsh_bands * sizeof *slots);
     }
     wn_text_words_free(&w);
+    if (p.words < o->min_words) {
+        /* too short to judge (WINNOW_DEDUP_MIN_WORDS): no sketch, no
+         * signature, no LSH key, so it pairs with nothing */
+        p.nsketch = 0;
+        p.imatch = 0;
+        memset(slots, 0, dd->stride * sizeof *slots);
+    }
 
     winnow_status st = WINNOW_OK;
     pthread_mutex_lock(&dd->lock);
@@ -473,7 +480,10 @@ winnow_status winnow_dedup_get_stats(const winnow_dedup *dd, winnow_dedup_stats 
     if (!dd || !s) return WINNOW_E_ARG;
     winnow_dedup_stats r = {sizeof r};
     r.pages = dd->npages;
-    for (size_t i = 0; i < dd->npages; i++) r.empty += dd->pages[i].words == 0;
+    for (size_t i = 0; i < dd->npages; i++) {
+        r.empty += dd->pages[i].words == 0;
+        r.short_texts += dd->pages[i].words > 0 && dd->pages[i].words < dd->opt.min_words;
+    }
     r.candidates = dd->candidates;
     r.pairs = dd->npairs;
     for (size_t i = 0; i < dd->npairs; i++) r.exact_pairs += dd->pairs[i].exact;

@@ -203,6 +203,8 @@ static long convert(const unsigned char *s, size_t n, const char *from, wn_buf *
     return replaced;
 }
 
+static int control_heavy(const unsigned char *s, size_t n);
+
 static const char *binary_kind(const unsigned char *s, size_t n)
 {
     if (n >= 2 && s[0] == 0x1F && s[1] == 0x8B) return "gzip-compressed data (decompress it first)";
@@ -215,8 +217,16 @@ static const char *binary_kind(const unsigned char *s, size_t n)
     if (n >= 3 && memcmp(s, "BZh", 3) == 0) return "bzip2-compressed data";
     if (n >= 6 && memcmp(s, "\xFD" "7zXZ", 5) == 0) return "xz-compressed data";
     if (n >= 4 && memcmp(s, "\x28\xB5\x2F\xFD", 4) == 0) return "zstd-compressed data";
-    /* control bytes in the head: text has almost none (C0 controls but
-     * white space and ESC, and DEL) */
+    return control_heavy(s, n) ? "binary data (over 5% control bytes)" : NULL;
+}
+
+/* Whether control characters (C0 but white space and ESC, and DEL) are
+ * over 5% of the head of s: text has almost none. Read on the input's
+ * bytes, and on the UTF-8 of what was decoded as UTF-16 (where a control
+ * character is one byte too): "\x00\x01" pairs are UTF-16 by their NULs
+ * but decode to U+0001 after U+0001, which no page is. */
+static int control_heavy(const unsigned char *s, size_t n)
+{
     static const uint8_t control[256] = {
         1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1,
         [0x7F] = 1,
@@ -224,8 +234,7 @@ static const char *binary_kind(const unsigned char *s, size_t n)
     size_t lim = n < 4096 ? n : 4096, ctl = 0;
     for (size_t i = 0; i < lim; i++) ctl += control[s[i]];
     /* legacy encodings and UTF-8 text use no C0 controls but whitespace */
-    if (lim >= 16 && ctl * 20 > lim) return "binary data (over 5% control bytes)";
-    return NULL;
+    return lim >= 16 && ctl * 20 > lim;
 }
 
 /* UTF-16 without a BOM shows up as a NUL in every other byte. */
@@ -241,6 +250,15 @@ static const char *utf16_guess(const unsigned char *s, size_t n)
     if (odd * 10 > half * 7 && even * 10 < half) return "UTF-16LE";
     if (even * 10 > half * 7 && odd * 10 < half) return "UTF-16BE";
     return NULL;
+}
+
+/* What was read as UTF-16 is binary when its text is control characters. */
+static wn_decode_status utf16_binary(wn_buf *out, const char *cs, char *err, size_t errcap)
+{
+    if (!control_heavy((const unsigned char *)out->data, out->len)) return WN_DECODE_OK;
+    if (err) snprintf(err, errcap, "input is not HTML: it looks like binary data (over 5%% control characters read as %s)", cs);
+    wn_buf_clear(out);
+    return WN_DECODE_BINARY;
 }
 
 static void set_name(char *dst, size_t cap, const char *src)
@@ -273,7 +291,7 @@ static wn_decode_status decode_impl(const unsigned char *in, size_t n, const cha
         long r = convert(in + 2, n - 2, cs, out);
         if (r < 0) return WN_DECODE_NOMEM;
         info->replaced = (size_t)r;
-        return WN_DECODE_OK;
+        return utf16_binary(out, cs, err, errcap);
     }
     const char *u16 = utf16_guess(in, n);
     if (u16) {
@@ -282,7 +300,7 @@ static wn_decode_status decode_impl(const unsigned char *in, size_t n, const cha
         long r = convert(in, n, u16, out);
         if (r < 0) return WN_DECODE_NOMEM;
         info->replaced = (size_t)r;
-        return WN_DECODE_OK;
+        return utf16_binary(out, u16, err, errcap);
     }
     const char *bin = binary_kind(in, n);
     if (bin) {

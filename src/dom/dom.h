@@ -66,6 +66,7 @@ typedef struct wn_dom {
     uint32_t depth_capped;
     uint32_t flattened;     /* elements past the node budget read as text (wn_parser_set_node_budget) */
     uint32_t unclosed;      /* raw-text elements closed by the repair pass */
+    uint32_t attrs_dropped; /* attributes past WN_MAX_ELEMENT_ATTRS on one tag, dropped by it */
 } wn_dom;
 
 static inline int wn_node_is_text(const wn_node *n) { return n->tag == WN_TAG_TEXT; }

@@ -104,6 +104,50 @@ static void ed_edit(editor *e, size_t pos, size_t resume, const char *insert, si
     e->copied = resume;
 }
 
+static int html_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
+
+/* A tag's attributes past WN_MAX_ELEMENT_ATTRS, dropped. The tree builder
+ * keeps every attribute of an open tag in its token (some 150 bytes each,
+ * with its strings) until the element is copied, so one element of ten
+ * million attributes, a 109 MB page, took 2.2 GB; no real element has a
+ * thousand. The attributes are read as the tokenizer reads them (a name
+ * up to white space, '/', '=' or '>'; a value quoted or up to white
+ * space), from k (after the tag name) to the tag's '>' at te - 1; the
+ * bytes from the first attribute past the cap to the end of the last are
+ * cut. Only a tag of over two bytes an attribute can have that many, so
+ * shorter tags are not read at all. */
+static void cap_attrs(editor *e, const char *s, size_t k, size_t te, wn_repair_report *rep)
+{
+    if (te <= k || te - k <= 2 * (size_t)WN_MAX_ELEMENT_ATTRS) return;
+    size_t end = te - 1, x = k, count = 0, cut = 0, last = k;
+    while (x < end) {
+        while (x < end && (html_space(s[x]) || s[x] == '/')) x++;
+        if (x >= end) break;
+        size_t b = x++; /* a name may begin with '=' */
+        while (x < end && !html_space(s[x]) && s[x] != '/' && s[x] != '=') x++;
+        size_t after = x;
+        while (x < end && html_space(s[x])) x++;
+        if (x < end && s[x] == '=') {
+            x++;
+            while (x < end && html_space(s[x])) x++;
+            if (x < end && (s[x] == '"' || s[x] == '\'')) {
+                const char *q = memchr(s + x + 1, s[x], end - x - 1);
+                x = q ? (size_t)(q - s) + 1 : end;
+            } else {
+                while (x < end && !html_space(s[x])) x++;
+            }
+            after = x;
+        } else {
+            x = after; /* the white space may come before the next name */
+        }
+        if (++count == (size_t)WN_MAX_ELEMENT_ATTRS + 1) cut = b;
+        last = after;
+    }
+    if (count <= WN_MAX_ELEMENT_ATTRS || last <= cut) return;
+    ed_edit(e, cut, last, "", 0);
+    rep->attrs_dropped += count - WN_MAX_ELEMENT_ATTRS;
+}
+
 static uint64_t name_key(const char *name, size_t len)
 {
     uint64_t h = 0xcbf29ce484222325ull;
@@ -170,6 +214,7 @@ char *wn_markup_repair(const char *s, size_t n, unsigned max_depth, size_t *out_
                     depth = at - 1;
                 }
             }
+            cap_attrs(&ed, s, k, te, rep); /* an end tag's attributes are read too, then ignored */
             i = te;
             continue;
         }
@@ -195,6 +240,7 @@ char *wn_markup_repair(const char *s, size_t n, unsigned max_depth, size_t *out_
                 i = inner;
                 continue;
             }
+            cap_attrs(&ed, s, k, te, rep);
             size_t close = find_end_tag(s, n, te, name, nl);
             if (close >= n && te < n) {
                 /* Never closed: a tree builder would swallow the rest of
@@ -213,10 +259,15 @@ char *wn_markup_repair(const char *s, size_t n, unsigned max_depth, size_t *out_
             continue;
         }
         if (known && nl == 9 && memcmp(name, "plaintext", 9) == 0) break;
-        if ((known && name_is(name, nl, void_or_sibling_closing)) || selfclose) { i = te; continue; }
+        if ((known && name_is(name, nl, void_or_sibling_closing)) || selfclose) {
+            cap_attrs(&ed, s, k, te, rep);
+            i = te;
+            continue;
+        }
         if (depth < max_depth) {
             stack[depth++] = key;
             if (key == svg || key == math) foreign++;
+            cap_attrs(&ed, s, k, te, rep);
         } else {
             ed_edit(&ed, j, te, "", 0);
             rep->dropped++;
@@ -225,7 +276,7 @@ char *wn_markup_repair(const char *s, size_t n, unsigned max_depth, size_t *out_
     }
     free(stack);
     if (ed.oom) { free(ed.out); rep->oom = 1; return NULL; }
-    if (!rep->dropped && !rep->closed) return NULL;
+    if (!rep->dropped && !rep->closed && !rep->attrs_dropped) return NULL;
     ed_edit(&ed, n, n, "", 0);
     if (ed.oom) { free(ed.out); rep->oom = 1; return NULL; }
     ed.out[ed.olen] = '\0';

@@ -90,6 +90,28 @@ static void release_large(wn_parser *p, size_t input_len)
     }
 }
 
+/* The tree builder's string pool keeps freed blocks in a "cache" it
+ * searches on every allocation: a list sorted by size, walked from the
+ * smallest until a block is large enough (and then past every block of
+ * that size). Each time its current block fills, the unused tail
+ * joins that list, and a tail smaller than every string asked for later
+ * is never taken: on a page of attributed elements with no small strings
+ * between them (no white space text) the list grows with the page, and
+ * every attribute's allocation walks it: 80% of the time on such a page,
+ * quadratic in its size (a 65 MB page took 263 s). The list is emptied
+ * once it holds more than this many blocks; what it held stays allocated
+ * in the pool until the tree is cleaned (as the strings of deleted nodes
+ * do, see harvest.c), at most the pool's tails and freed strings. */
+#define STRING_CACHE_MAX 8
+
+static void trim_string_cache(myhtml_tree_t *tree)
+{
+    mchar_async_t *mc = tree->mchar;
+    if (!mc) return;
+    for (size_t k = 0; k < mc->nodes_length; k++)
+        if (mc->nodes[k].cache.count > STRING_CACHE_MAX) mchar_async_cache_clean(&mc->nodes[k].cache);
+}
+
 /* The tree builder frees an element's token with the element, but an end
  * tag's token is never attached to anything: it stays in its pool until
  * the whole page is done, about 100 bytes a tag (on a page of tags nested
@@ -98,11 +120,13 @@ static void release_large(wn_parser *p, size_t input_len)
  * builder reads them), and once the piece is built they go back to the
  * pool. One the tree builder turned into a start tag (</br> is read as
  * <br>) is no longer an end tag and is left alone, as is one with
- * attributes (their strings are the pool's too). */
-static void *note_closer(myhtml_tree_t *tree, myhtml_token_node_t *token, void *ctx)
+ * attributes (their strings are the pool's too). Every token, pieces or
+ * not, also bounds the string pool's free list (trim_string_cache). */
+static void *token_done(myhtml_tree_t *tree, myhtml_token_node_t *token, void *ctx)
 {
-    (void)tree;
     wn_parser *p = ctx;
+    trim_string_cache(tree);
+    if (!p->noting_closers) return ctx;
     if ((token->type & MyHTML_TOKEN_TYPE_CLOSE) && !token->attr_first && !p->closers_oom) {
         if (grow((void **)&p->closers, &p->closers_cap, p->nclosers + 1, sizeof *p->closers))
             p->closers[p->nclosers++] = token;
@@ -145,7 +169,8 @@ static wn_parse_status build_dom_from(build_ctx *b, const char *src, size_t srcl
     b->chunked = srclen > chunk;
     p->nclosers = 0;
     p->closers_oom = 0;
-    myhtml_callback_after_token_done_set(p->tree, b->chunked ? note_closer : NULL, p);
+    p->noting_closers = b->chunked;
+    myhtml_callback_after_token_done_set(p->tree, token_done, p);
     if (!b->chunked) {
         if (myhtml_parse(p->tree, MyENCODING_UTF_8, src, srclen) != MyHTML_STATUS_OK) return WN_PARSE_FAILED;
     } else {
@@ -191,6 +216,8 @@ static wn_parse_status parse(wn_parser *p, const char *utf8, size_t len, wn_aren
     wn_parse_status rc = WN_PARSE_OK;
     if (!build_dom) {
         myhtml_tree_clean(p->tree);
+        p->noting_closers = 0;
+        myhtml_callback_after_token_done_set(p->tree, token_done, p);
         if (myhtml_parse(p->tree, MyENCODING_UTF_8, src, srclen) != MyHTML_STATUS_OK) rc = WN_PARSE_FAILED;
     } else {
         build_ctx b;
@@ -232,6 +259,7 @@ static wn_parse_status parse(wn_parser *p, const char *utf8, size_t len, wn_aren
         dom->flattened = b.flattened;
         dom->depth_capped = (uint32_t)(rep.dropped > UINT32_MAX ? UINT32_MAX : rep.dropped);
         dom->unclosed = (uint32_t)(rep.closed > UINT32_MAX ? UINT32_MAX : rep.closed);
+        dom->attrs_dropped = (uint32_t)(rep.attrs_dropped > UINT32_MAX ? UINT32_MAX : rep.attrs_dropped);
     }
     myhtml_tree_clean(p->tree);
     free(guarded);

@@ -83,9 +83,13 @@ char *wn_depth_guard(const char *s, size_t n, unsigned max_depth, size_t *out_le
 /* The pre-scan behind wn_depth_guard, which also closes raw-text elements
  * (<title>, <script>, <style>, <textarea>...) that are never closed, at the
  * first markup after them, instead of letting them swallow the page. */
+/* Attributes kept on one tag (cap_attrs in depth_guard.c says why). */
+#define WN_MAX_ELEMENT_ATTRS 1000
+
 typedef struct wn_repair_report {
     size_t dropped;  /* start tags dropped past max_depth */
     size_t closed;   /* end tags inserted for unclosed raw-text elements */
+    size_t attrs_dropped; /* attributes past WN_MAX_ELEMENT_ATTRS on one tag */
     int oom;
 } wn_repair_report;
 

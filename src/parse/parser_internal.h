@@ -103,6 +103,7 @@ struct wn_parser {
     myhtml_token_node_t **closers;
     size_t nclosers, closers_cap;
     int closers_oom;
+    int noting_closers; /* the page is fed in pieces: token_done notes its end tags */
     unsigned node_bytes; /* node budget: page bytes per node, 0 none (wn_parser_set_node_budget) */
     uint32_t node_floor; /* ... and the nodes every page gets whatever its size */
 };

@@ -247,6 +247,12 @@ static void page_status(const winnow_engine *e, winnow_doc *d, int extracting)
                               w ? "; " : "", d->dom.unclosed, d->dom.unclosed == 1 ? "" : "s");
         d->status = WINNOW_PARTIAL;
     }
+    if (d->dom.attrs_dropped && w < sizeof d->warning) {
+        w += (size_t)snprintf(d->warning + w, sizeof d->warning - w,
+                              "%s%u attributes past %d on one element dropped", w ? "; " : "", d->dom.attrs_dropped,
+                              WN_MAX_ELEMENT_ATTRS);
+        d->status = WINNOW_PARTIAL;
+    }
     if (d->stats[0].chars == 0) {
         snprintf(d->warning, sizeof d->warning, "%s",
                  d->dom.body == 0 ? "the page has no <body> with text (a frameset or an empty document)"

@@ -444,6 +444,123 @@ static const char *display_text(const page *pg, uint32_t i, const record_signs *
     return out;
 }
 
+/* ---- the date alone, out of the line that holds it ----
+ *
+ * A record's date is the smallest element holding one, and that is often
+ * the whole header line: "Re:Finally by lunchbox on Monday March 03, 2014
+ * @10:32AM (#4411)" is one <div> whose date is plain text beside a link.
+ * The date field keeps the words around the first date word or time:
+ * weekdays, numbers, times, units of relative time ("9 hours ago"), and
+ * the words that join them inside a date ("at", "de"); the rest of the
+ * line (a title, "by", the author, "on", a comment number) is cut off.
+ * A line with no such word is kept whole. */
+static const char *const weekdays[] = {
+    "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "mon", "tue", "tues", "wed", "thu",
+    "thur", "thurs", "fri", "sat", "sun", "montag", "dienstag", "mittwoch", "donnerstag", "freitag", "samstag",
+    "sonntag", "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche", "lunes", "martes",
+    "miércoles", "jueves", "viernes", "sábado", "domingo", NULL};
+/* units of relative time, the halves of the day, time zones, and the two
+ * month names too common as words to find a date by ("may", "mar"), but
+ * part of one beside a date word or a time */
+static const char *const date_units[] = {
+    "second", "seconds", "sec", "secs", "minute", "minutes", "min", "mins", "hour", "hours", "hr", "hrs", "day",
+    "days", "week", "weeks", "month", "months", "year", "years", "am", "pm", "a.m.", "p.m.", "utc", "gmt", "pst",
+    "pdt", "est", "edt", "cst", "cdt", "mst", "mdt", "cet", "cest", "bst", "ist", "jst", "aest", "aedt", "may",
+    "mar",
+    /* "over a year ago", "about 3 hours ago" */
+    "a", "an", "over", "about", "almost", "nearly", "just", "less", "more", "than", NULL};
+/* only between two parts of a date: "March 3 at 10:32", "3 de marzo de
+ * 2014", "Feb 18, 2026 | 8:50 am" */
+static const char *const date_joins[] = {"at", "@", "-", "\xe2\x80\x93", "|", "\xc2\xb7", "\xe2\x80\xa2", "of", "de",
+                                         "um", "\xc3\xa0", NULL};
+
+enum { DATE_NONE, DATE_JOIN, DATE_PART, DATE_ANCHOR };
+
+/* What the token w (len bytes, as on the page) is to a date. */
+static int date_token(const char *w, size_t len)
+{
+    char low[40];
+    while (len && (w[len - 1] == ',' || w[len - 1] == ';')) len--;
+    if (len == 0 || len >= sizeof low) return DATE_NONE;
+    for (size_t k = 0; k < len; k++) low[k] = (w[k] >= 'A' && w[k] <= 'Z') ? (char)(w[k] - 'A' + 'a') : w[k];
+    low[len] = '\0';
+    if (wn_has_date(low, len)) return DATE_ANCHOR;
+    if (word_in(low, len, date_joins)) return DATE_JOIN;
+    /* a weekday or a month short form may end with a period: "Mon.", "Jan." */
+    size_t wl = len > 1 && low[len - 1] == '.' ? len - 1 : len;
+    int one = 1;
+    if (word_in(low, wl, weekdays) || word_in(low, len, date_units) || date_word(low, wl, &one)) return DATE_PART;
+    /* a time with seconds, a zone offset: digits and ':', '+', '-', '.'
+     * ("13:55:04", "+00:00"), which wn_has_date does not take alone */
+    size_t digits = 0, other = 0;
+    for (size_t k = 0; k < len; k++) {
+        if (low[k] >= '0' && low[k] <= '9') digits++;
+        else if (low[k] == ':' || low[k] == '+' || low[k] == '-' || low[k] == '.') other++;
+        else break;
+    }
+    if (digits && other && digits + other == len && len <= 10) return DATE_PART;
+    /* a day or a year: up to four digits, maybe an ordinal or a period */
+    size_t d = 0;
+    while (d < len && low[d] >= '0' && low[d] <= '9') d++;
+    if (d == 0 || d > 4) return DATE_NONE;
+    const char *rest = low + d;
+    if (!*rest || strcmp(rest, ".") == 0 || strcmp(rest, "st") == 0 || strcmp(rest, "nd") == 0 ||
+        strcmp(rest, "rd") == 0 || strcmp(rest, "th") == 0)
+        return DATE_PART;
+    return DATE_NONE;
+}
+
+/* The span of s that is its date: *b and *e, or all of s when no token
+ * of it is a date word or time. */
+static void date_span(const char *s, size_t n, size_t *b, size_t *e)
+{
+    enum { MAX_TOKENS = 64 }; /* a date line is short: past this, kept whole */
+    size_t tb[MAX_TOKENS], te[MAX_TOKENS];
+    int kind[MAX_TOKENS];
+    size_t nt = 0, i = 0;
+    *b = 0;
+    *e = n;
+    while (i < n) {
+        while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) i++;
+        if (i >= n) break;
+        if (nt == MAX_TOKENS) return;
+        tb[nt] = i;
+        while (i < n && s[i] != ' ' && s[i] != '\t' && s[i] != '\n' && s[i] != '\r') i++;
+        te[nt] = i;
+        kind[nt] = date_token(s + tb[nt], te[nt] - tb[nt]);
+        nt++;
+    }
+    size_t a = 0;
+    while (a < nt && kind[a] != DATE_ANCHOR) a++;
+    if (a == nt) return;
+    size_t first = a, last = a;
+    while (first > 0 && kind[first - 1] != DATE_NONE) first--;
+    while (last + 1 < nt && kind[last + 1] != DATE_NONE) last++;
+    while (first < a && kind[first] == DATE_JOIN) first++;
+    while (last > a && kind[last] == DATE_JOIN) last--;
+    *b = tb[first];
+    *e = te[last];
+    while (*e > *b && (s[*e - 1] == ',' || s[*e - 1] == ';')) (*e)--;
+    /* "(last edited Sep 08, 2008 12:59PM)": a bracket whose mate was cut off goes too */
+    int open = 0, close = 0;
+    for (size_t k = *b; k < *e; k++) {
+        open += s[k] == '(';
+        close += s[k] == ')';
+    }
+    if (open > close && s[*b] == '(') (*b)++;
+    if (close > open && *e > *b && s[*e - 1] == ')') (*e)--;
+}
+
+static const char *date_text(const page *pg, uint32_t i)
+{
+    const char *line = display_text(pg, i, NULL);
+    if (!line) return NULL;
+    size_t b, e;
+    date_span(line, strlen(line), &b, &e);
+    if (b == 0 && line[e] == '\0') return line;
+    return wn_arena_strndup(&pg->d->arena, line + b, e - b);
+}
+
 static int add_comment(const page *pg, uint32_t r, const record_signs *rs, size_t *cap)
 {
     winnow_doc *d = pg->d;
@@ -458,7 +575,7 @@ static int add_comment(const page *pg, uint32_t r, const record_signs *rs, size_
     wn_comment *c = &d->comments[d->ncomments++];
     c->node = r;
     c->author = rs->author != WN_NONE ? display_text(pg, rs->author, NULL) : "";
-    c->date = rs->date != WN_NONE ? display_text(pg, rs->date, NULL) : "";
+    c->date = rs->date != WN_NONE ? date_text(pg, rs->date) : "";
     c->text = display_text(pg, r, rs);
     if (c->text && !*c->text) c->text = display_text(pg, r, NULL);
     return c->author && c->date && c->text ? 0 : -1;

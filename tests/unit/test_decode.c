@@ -456,6 +456,37 @@ static void test_binary_random_bytes(void)
     CHECK_EQ(misread, 0);
 }
 
+static void test_binary_utf16_controls(void)
+{
+    /* "\x00\x01" pairs have UTF-16's shape (a NUL in every other byte)
+     * but read as control characters in either byte order: binary, with
+     * no text handed on. UTF-16 text of the same shape is still text. */
+    unsigned char buf[2002];
+    buf[0] = 0xFE; /* big-endian: the pairs are U+0001 */
+    buf[1] = 0xFF;
+    for (size_t i = 2; i < sizeof buf; i += 2) {
+        buf[i] = 0x00;
+        buf[i + 1] = 0x01;
+    }
+    decoded d;
+    decode_n(&d, buf + 2, sizeof buf - 2, NULL);
+    CHECK_EQ(d.status, WN_DECODE_BINARY);
+    decoded_free(&d);
+    decode_n(&d, buf + 1, sizeof buf - 2, NULL); /* the other byte order */
+    CHECK_EQ(d.status, WN_DECODE_BINARY);
+    decoded_free(&d);
+    decode_n(&d, buf, sizeof buf, NULL); /* behind a BOM */
+    CHECK_EQ(d.status, WN_DECODE_BINARY);
+    decoded_free(&d);
+    for (size_t i = 2; i < sizeof buf; i += 2) {
+        buf[i] = 0x00;
+        buf[i + 1] = (unsigned char)"<p>Text\n"[(i / 2) % 8];
+    }
+    decode_n(&d, buf, sizeof buf, NULL);
+    CHECK_EQ(d.status, WN_DECODE_OK);
+    decoded_free(&d);
+}
+
 static void test_utf8_valid(void)
 {
     size_t bad = 99;
@@ -520,6 +551,7 @@ int main(void)
     RUN(test_nul_replaced);
     RUN(test_binary_magic);
     RUN(test_binary_random_bytes);
+    RUN(test_binary_utf16_controls);
     RUN(test_utf8_valid);
     RUN(test_charset_canonical);
     RUN(test_unknown_declared_charset);
