@@ -106,6 +106,12 @@
     X(CLASSIFIER_WEIGHT, 0.25f, 0.0f, "classify",                                                                    \
       "how far the smoothed node classifier moves a unit's value towards +characters (content) or -characters "     \
       "(template): 0.25 and 0.35 do best on the corpora, 0.5 and above lose on l3s-gn1 and readability")            \
+    X(SMOOTH_PENALTY, 0.01f, 0.0f, "classify",                                                                       \
+      "the isotonic smoothing's penalty scale (the paper's 0.01): a node's score may differ from its parent's at a " \
+      "cost of this times the page's characters over the node's; 0: no penalty, each node keeps its own score")    \
+    X(SMOOTH_MIN_AREA, 20.0f, 0.0f, "classify",                                                                      \
+      "elements of fewer characters (about a line) are folded into their parent for the smoothing, as the paper "   \
+      "folds boxes under 2000 square pixels; 0: every element is smoothed on its own")                              \
     /* comment records told by structure (src/score/records.c): a record's signs */                                  \
     X(COMMENT_LINE_CHARS, 100.0f, 0.0f, "records",                                                                   \
       "a record's header or footer line (an author, a date, 'Reply') holds at most this many characters; a date "   \
