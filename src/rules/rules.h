@@ -102,6 +102,9 @@
       "an overlay name (pop-over, modal, sign-up) on an element that leaves the page's title heading outside it "   \
       "is trusted like a comment name, up to SPECIFIC_NAME_SHARE of the running text: a registration box with "     \
       "pages of terms is no layout wrapper (1: on, 0: off)")                                                        \
+    X(ID_ANCHOR_WORDS, 4.0f, 1e30f, "score",                                                                         \
+      "an id of this many words or more is an anchor made from a heading (\"sharing-with-a-single-developer\"), "   \
+      "not a layout name: it gives no hints (src/blocks/hints.c, fed by the pipeline)")                              \
     /* node classifier (src/classify/apply.c) */                                                                     \
     X(CLASSIFIER_WEIGHT, 0.25f, 0.0f, "classify",                                                                    \
       "how far the smoothed node classifier moves a unit's value towards +characters (content) or -characters "     \
