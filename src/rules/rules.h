@@ -427,6 +427,10 @@
     X(TITLE_PART_PARTS, 3.0f, 1e30f, "select",                                                                      \
       "a unit of one \"word\" (CJK text has no spaces) is title-like when it is a part of the <title> making up at " \
       "least one in this many of its bytes: a shorter part is the site's or a section's name")                      \
+    /* output (src/output/lines.c) */                                                                               \
+    X(DATA_TABLE_CELL_MAX_CHARS, 1000.0f, 1e30f, "output",                                                          \
+      "a table with a cell of more than this many characters is a layout table (a page set in a table), its "       \
+      "cells written as the blocks they hold; a data table is written row by row, its cells on one line")           \
     /* site model (src/score/site_score.c) */                                                                        \
     X(SITE_TEMPLATE_PERCENT, 10.0f, 1e30f, "site",                                                                    \
       "a block or a text chunk found on at least this percent of the site's other pages (and on SITE_MIN_PAGES of "  \
