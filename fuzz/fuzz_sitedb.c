@@ -1,5 +1,5 @@
-/* libFuzzer target for the site database loader (src/site/store.c through
- * the public API): each input is the bytes of a site database file.
+/* libFuzzer target for the site database loader (src/site/store.c,
+ * store_read.c and store_check.c through the public API): each input is the bytes of a site database file.
  *
  * The bytes are written to one temporary file, reused from input to input
  * (SQLite reads files, not memory), opened for reading, its sites listed

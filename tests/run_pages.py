@@ -9,6 +9,9 @@ PAGES_DIR/expected.tsv lists the checks, one per line (TAB-separated):
                         be at least FLOOR
   PAGE  has    PHRASE   the extracted text contains PHRASE
   PAGE  lacks  PHRASE   the extracted text does not contain PHRASE
+  PAGE  line   PHRASE   some line of the extracted text is PHRASE, whole: for
+                        what the text's lines show (a data table's row on one
+                        line, a layout table's cells as lines of their own)
   PAGE  status STATUS   the page's status in the JSON output (WINNOW_OK,
                         WINNOW_NO_MAIN, ...); a page expected WINNOW_NO_MAIN
                         or WINNOW_NO_CONTENT may come out empty (exit 3)
@@ -148,19 +151,23 @@ def read_expected(path):
             if not line.strip() or line.startswith('#'):
                 continue
             parts = line.split('\t')
-            if len(parts) != 3 or parts[1] not in ('f1', 'has', 'lacks', 'status', 'flags', 'site', 'rule'):
-                sys.exit('%s:%d: expected PAGE<TAB>f1|has|lacks|status|flags|site|rule<TAB>VALUE' % (path, n))
+            if len(parts) != 3 or parts[1] not in ('f1', 'has', 'lacks', 'line', 'status', 'flags', 'site', 'rule'):
+                sys.exit('%s:%d: expected PAGE<TAB>f1|has|lacks|line|status|flags|site|rule<TAB>VALUE' % (path, n))
             checks.append(tuple(parts))
     return checks
 
 
 def check_text(pages_dir, page, kind, value, text):
-    """(ok, description) of one f1/has/lacks check on a page's text."""
+    """(ok, description) of one f1/has/lacks/line check on a page's text."""
     if kind == 'f1':
         gold_path = os.path.join(pages_dir, os.path.splitext(page)[0] + '.gold.txt')
         with open(gold_path, encoding='utf-8') as f:
             f1 = shingle_f1(f.read(), text)
         return f1 >= float(value), 'shingle F1 %.3f (floor %s)' % (f1, value)
+    if kind == 'line':
+        # whitespace collapsed within each line, the line breaks kept
+        found = squash(value) in {squash(l) for l in text.split('\n')}
+        return found, '%s line "%s"' % ('has' if found else 'lacks', value)
     found = squash(value) in squash(text)
     return found == (kind == 'has'), '%s "%s"' % ('has' if found else 'lacks', value)
 
@@ -201,7 +208,7 @@ def check_rules(winnow, pages_dir, checks, rules, flags, texts):
             print('FAIL %s: with rule %s off: %s' % (page, name, e))
             failed += 1
             continue
-        broken = [what for (p, k, v) in checks if p == page and k in ('f1', 'has', 'lacks')
+        broken = [what for (p, k, v) in checks if p == page and k in ('f1', 'has', 'lacks', 'line')
                   for ok, what in [check_text(pages_dir, p, k, v, text)] if not ok]
         if broken:
             passed += 1

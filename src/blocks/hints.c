@@ -147,7 +147,8 @@ static uint16_t token_hints(const char *t, size_t n)
 
 uint16_t wn_hints_from_attr(const char *v, size_t n)
 {
-    return wn_hints_from_name(v, n, 0);
+    /* a class list: the anchor words do not apply */
+    return wn_hints_from_name(v, n, 0, 0.0);
 }
 
 /* Tokens repeat across a page far more than whole class lists do
@@ -165,9 +166,9 @@ static uint16_t token_hints_cached(wn_hint_cache *cache, const char *t, size_t n
     return e->bits;
 }
 
-uint16_t wn_hints_from_name(const char *v, size_t n, int is_id)
+uint16_t wn_hints_from_name(const char *v, size_t n, int is_id, double id_anchor_words)
 {
-    return wn_hints_from_name_cached(NULL, v, n, is_id);
+    return wn_hints_from_name_cached(NULL, v, n, is_id, id_anchor_words);
 }
 
 /* ASCII letters and digits: NAME_DIGIT, NAME_LOWER (a lower-case letter),
@@ -182,10 +183,10 @@ static const uint8_t name_char[256] = {
 #undef L
 };
 
-static uint16_t name_hints(wn_hint_cache *cache, const char *v, size_t n, int is_id)
+static uint16_t name_hints(wn_hint_cache *cache, const char *v, size_t n, int is_id, double id_anchor_words)
 {
-    /* an id of four or more words is an anchor made from a heading
-     * ("sharing-with-a-single-developer"), not a layout name */
+    /* an id of four or more words (ID_ANCHOR_WORDS) is an anchor made from
+     * a heading ("sharing-with-a-single-developer"), not a layout name */
     if (is_id) {
         int words = 0, in = 0;
         for (size_t i = 0; i < n; i++) {
@@ -193,7 +194,7 @@ static uint16_t name_hints(wn_hint_cache *cache, const char *v, size_t n, int is
             if (alnum && !in) words++;
             in = alnum;
         }
-        if (words >= 4) return 0;
+        if ((double)words >= id_anchor_words) return 0;
     }
     uint16_t bits = 0;
     char tok[48];
@@ -232,9 +233,16 @@ static uint16_t name_hints(wn_hint_cache *cache, const char *v, size_t n, int is
     return bits;
 }
 
-uint16_t wn_hints_from_name_cached(wn_hint_cache *cache, const char *v, size_t n, int is_id)
+uint16_t wn_hints_from_name_cached(wn_hint_cache *cache, const char *v, size_t n, int is_id,
+                                   double id_anchor_words)
 {
-    if (!cache) return name_hints(NULL, v, n, is_id);
+    if (!cache) return name_hints(NULL, v, n, is_id, id_anchor_words);
+    /* an id's bits depend on the anchor words: the whole values stored
+     * under another value are forgotten (the tokens' bits do not) */
+    if (cache->id_anchor_words != id_anchor_words) {
+        memset(cache->name, 0, sizeof cache->name);
+        cache->id_anchor_words = id_anchor_words;
+    }
     /* whole class lists repeat too: look them up before splitting them.
      * The key is the value's hash with its lowest bit saying class or id
      * (a seed of 0 or 1 let a short class value and a short id value
@@ -245,7 +253,7 @@ uint16_t wn_hints_from_name_cached(wn_hint_cache *cache, const char *v, size_t n
     size_t slot = (size_t)(h ^ (h >> 32)) & (WN_HINT_CACHE_SLOTS - 1);
     wn_hint_slot *e = &cache->name[slot];
     if (e->key == h) return e->bits;
-    uint16_t bits = name_hints(cache, v, n, is_id);
+    uint16_t bits = name_hints(cache, v, n, is_id, id_anchor_words);
     e->key = h;
     e->bits = bits;
     return bits;

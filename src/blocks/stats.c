@@ -420,7 +420,7 @@ static void three_add(three_words *t, uint8_t *cnt, uint64_t h)
 #define STATS_TRIM_NODES 262144u
 
 static int stats_run(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page_text *pt, int learn,
-                     wn_hint_cache *hints);
+                     wn_hint_cache *hints, const wn_stats_rules *rules);
 
 /* The text scan's tokenisation and hashing (case folding, word characters,
  * one word per CJK character) for a string outside the page text, such as
@@ -455,14 +455,17 @@ uint32_t wn_word_keys(const char *s, size_t n, uint64_t *out, uint32_t cap)
     return count;
 }
 
-int wn_stats_compute(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page_text *pt, wn_hint_cache *hints)
+int wn_stats_compute(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page_text *pt, wn_hint_cache *hints,
+                     const wn_stats_rules *rules)
 {
-    return stats_run(dom, arena, out, pt, 0, hints);
+    return stats_run(dom, arena, out, pt, 0, hints, rules);
 }
 
 int wn_stats_compute_learn(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page_text *pt)
 {
-    return stats_run(dom, arena, out, pt, 1, NULL);
+    /* learning reads no hints: the anchor words are not used */
+    const wn_stats_rules none = {0};
+    return stats_run(dom, arena, out, pt, 1, NULL, &none);
 }
 
 /* The first pass, in pre-order: each node's own counts, its text and
@@ -470,7 +473,7 @@ int wn_stats_compute_learn(const wn_dom *dom, wn_arena *arena, wn_stats **out, w
  * boundary[] marks where a line-breaking element's subtree ends (set for
  * later nodes, read as they come). */
 static void stats_scan(const wn_dom *dom, wn_stats *st, uint8_t *boundary, scan_state *s, int learn,
-                       wn_hint_cache *cache)
+                       wn_hint_cache *cache, const wn_stats_rules *rules)
 {
     uint32_t n = dom->count;
     wn_page_text *pt = s->pt;
@@ -500,7 +503,7 @@ static void stats_scan(const wn_dom *dom, wn_stats *st, uint8_t *boundary, scan_
                 const wn_attr *at = &dom->attrs[x->attr_begin + k];
                 int is_id = at->name_len == 2 && memcmp(at->name, "id", 2) == 0;
                 if (!is_id && !(at->name_len == 5 && memcmp(at->name, "class", 5) == 0)) continue;
-                sx->hints |= wn_hints_from_name_cached(cache, at->value, at->value_len, is_id);
+                sx->hints |= wn_hints_from_name_cached(cache, at->value, at->value_len, is_id, rules->id_anchor_words);
             }
             if (sx->hints & WN_HINT_BOILER) sx->hints &= (uint16_t)~WN_HINT_CONTENT;
             uint64_t ph = x->parent != WN_NONE ? st[x->parent].path_hash : 0;
@@ -600,7 +603,7 @@ static void stats_fingerprints(const wn_dom *dom, wn_stats *st, const wn_page_te
 }
 
 static int stats_run(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page_text *pt, int learn,
-                     wn_hint_cache *hints)
+                     wn_hint_cache *hints, const wn_stats_rules *rules)
 {
     /* a cache for this page alone starts empty (zero keys; each slot's
      * bits sit beside its key, zeroed with it) */
@@ -633,7 +636,7 @@ static int stats_run(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page
     if (!st || !boundary || !cpb || !pt->text || !pt->words) goto done;
 
     scan_state s = {.pt = pt, .words_cap = wcap};
-    stats_scan(dom, st, boundary, &s, learn, cache);
+    stats_scan(dom, st, boundary, &s, learn, cache, rules);
 
     uint32_t W = pt->nwords;
     if (!learn) {

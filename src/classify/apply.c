@@ -59,7 +59,12 @@ int wn_classify_page(winnow_doc *d, wn_page_scores *ps, const wn_classifier *clf
         float *score = wn_arena_alloc(scratch, (size_t)n * sizeof(float));
         if (!score) return -1;
         for (uint32_t i = 0; i < n; i++) score[i] = lb->clf[i] >= 0 ? lb->clf[i] : 0.5f;
-        if (wn_smooth_page(d, score, &o->so, scratch, y, lb->segment, NULL) != 0) return -1;
+        /* the penalty and the minimum area are the page's rules (the
+         * caller's levels kept) */
+        wn_smooth_options so = o->so;
+        so.c = WN_RULE(d, SMOOTH_PENALTY);
+        so.min_area = WN_RULE(d, SMOOTH_MIN_AREA);
+        if (wn_smooth_page(d, score, &so, scratch, y, lb->segment, NULL) != 0) return -1;
         wn_arena_release(scratch, smooth_mark);
     } else {
         for (uint32_t i = 0; i < n; i++) {

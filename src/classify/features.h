@@ -37,7 +37,7 @@
 #include "nb.h"
 
 #define WN_FEATURE_VERSION 1
-#define WN_FEATURE_MIN_CHARS 20 /* = the smoothing's default min_area */
+#define WN_FEATURE_MIN_CHARS 20 /* = the smoothing's default min_area (SMOOTH_MIN_AREA) */
 
 enum {
     WN_F_LOG_CHARS, WN_F_LOG_WORDS, WN_F_CHAR_SHARE, WN_F_WORD_SHARE, WN_F_DISTINCT_RATIO,

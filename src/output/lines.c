@@ -175,7 +175,8 @@ static int breaks_in_cell(unsigned t)
 /* A table of data, written row by row (one line each, its cells joined),
  * rather than a table used for layout (or a box), written as the blocks
  * its cells hold: a row has two cells or more, and no cell holds a
- * heading, code, a nested table or more than 1000 characters. */
+ * heading, code, a nested table or more than DATA_TABLE_CELL_MAX_CHARS
+ * characters (a column of a page's text). */
 static int is_data_table(const winnow_doc *d, uint32_t table)
 {
     const wn_node *x = &d->dom.nodes[table];
@@ -183,7 +184,9 @@ static int is_data_table(const winnow_doc *d, uint32_t table)
     for (uint32_t k = table + 1; k < table + x->size; k++) {
         unsigned t = d->dom.nodes[k].tag;
         if (t == WN_TAG_TABLE || is_pre(t) || wn_tag_has(t, WN_TF_HEADING)) return 0;
-        if ((t == WN_TAG_TD || t == WN_TAG_TH) && d->stats[k].chars > 1000) return 0;
+        if ((t == WN_TAG_TD || t == WN_TAG_TH) &&
+            (double)d->stats[k].chars > (double)WN_RULE(d, DATA_TABLE_CELL_MAX_CHARS))
+            return 0;
         if ((t == WN_TAG_TD || t == WN_TAG_TH) && d->dom.nodes[k].sibling_index > 0) columns = 2;
     }
     return columns > 1;

@@ -102,10 +102,19 @@
       "an overlay name (pop-over, modal, sign-up) on an element that leaves the page's title heading outside it "   \
       "is trusted like a comment name, up to SPECIFIC_NAME_SHARE of the running text: a registration box with "     \
       "pages of terms is no layout wrapper (1: on, 0: off)")                                                        \
+    X(ID_ANCHOR_WORDS, 4.0f, 1e30f, "score",                                                                         \
+      "an id of this many words or more is an anchor made from a heading (\"sharing-with-a-single-developer\"), "   \
+      "not a layout name: it gives no hints (src/blocks/hints.c, fed by the pipeline)")                              \
     /* node classifier (src/classify/apply.c) */                                                                     \
     X(CLASSIFIER_WEIGHT, 0.25f, 0.0f, "classify",                                                                    \
       "how far the smoothed node classifier moves a unit's value towards +characters (content) or -characters "     \
       "(template): 0.25 and 0.35 do best on the corpora, 0.5 and above lose on l3s-gn1 and readability")            \
+    X(SMOOTH_PENALTY, 0.01f, 0.0f, "classify",                                                                       \
+      "the isotonic smoothing's penalty scale (the paper's 0.01): a node's score may differ from its parent's at a " \
+      "cost of this times the page's characters over the node's; 0: no penalty, each node keeps its own score")    \
+    X(SMOOTH_MIN_AREA, 20.0f, 0.0f, "classify",                                                                      \
+      "elements of fewer characters (about a line) are folded into their parent for the smoothing, as the paper "   \
+      "folds boxes under 2000 square pixels; 0: every element is smoothed on its own")                              \
     /* comment records told by structure (src/score/records.c): a record's signs */                                  \
     X(COMMENT_LINE_CHARS, 100.0f, 0.0f, "records",                                                                   \
       "a record's header or footer line (an author, a date, 'Reply') holds at most this many characters; a date "   \
@@ -418,6 +427,10 @@
     X(TITLE_PART_PARTS, 3.0f, 1e30f, "select",                                                                      \
       "a unit of one \"word\" (CJK text has no spaces) is title-like when it is a part of the <title> making up at " \
       "least one in this many of its bytes: a shorter part is the site's or a section's name")                      \
+    /* output (src/output/lines.c) */                                                                               \
+    X(DATA_TABLE_CELL_MAX_CHARS, 1000.0f, 1e30f, "output",                                                          \
+      "a table with a cell of more than this many characters is a layout table (a page set in a table), its "       \
+      "cells written as the blocks they hold; a data table is written row by row, its cells on one line")           \
     /* site model (src/score/site_score.c) */                                                                        \
     X(SITE_TEMPLATE_PERCENT, 10.0f, 1e30f, "site",                                                                    \
       "a block or a text chunk found on at least this percent of the site's other pages (and on SITE_MIN_PAGES of "  \

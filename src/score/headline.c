@@ -2,6 +2,7 @@
 
 #include "../text/text.h"
 #include "links.h"
+#include "../util/url.h"
 
 #include <ctype.h>
 #include <stdint.h>
@@ -167,9 +168,8 @@ static int site_part(const winnow_doc *d, const char *t, size_t n)
     const char *url = d->meta.field[WINNOW_META_URL];
     if (!url || !*url) url = d->src_url;
     if (!url) return 0;
-    const char *h = strstr(url, "://");
-    h = h ? h + 3 : url;
-    size_t hl = strcspn(h, "/?#:");
+    size_t hl;
+    const char *h = wn_url_host_span(url, &hl);
     /* the host, and each shorter suffix after a dot, with or without its
      * last label (the top-level domain) */
     for (size_t b = 0; b < hl;) {

@@ -157,14 +157,15 @@ static int is_caption(const winnow_doc *d, const wn_node *x, uint32_t i)
 /* An empty element named for comments and nothing else (<a name="comments">,
  * <div id="comments"></div>): where the comments begin, when they are not
  * wrapped in an element of their own. */
-static int is_comment_marker(const wn_dom *dom, const wn_stats *s, const wn_node *x, uint16_t h)
+static int is_comment_marker(const winnow_doc *d, const wn_stats *s, const wn_node *x, uint16_t h)
 {
+    const wn_dom *dom = &d->dom;
     /* a link or button to the comments ("3 comments", an icon) is not
      * where they begin */
     if (s->links || s->images || wn_node_attr(dom, x, "href", NULL)) return 0;
     size_t len = 0;
     const char *name = x->tag == WN_TAG_A ? wn_node_attr(dom, x, "name", &len) : NULL;
-    if (name) h |= wn_hints_from_name(name, len, 1);
+    if (name) h |= wn_hints_from_name(name, len, 1, WN_RULE(d, ID_ANCHOR_WORDS));
     return (h & WN_HINT_BOILER) == WN_HINT_COMMENT && !(h & WN_HINT_MIXED);
 }
 
@@ -639,7 +640,7 @@ static void trust_names(score_pass *sp)
             if (ex) ex->boil_why[i] = name_why(x, st[i].hints, h, specific, sp->caption[i] & 1);
         }
         if (st[i].chars == 0 && p != WN_NONE && !comments_after[p] && !(sp->untrusted & WN_HINT_COMMENT) &&
-            is_comment_marker(dom, &st[i], x, h) && marker_closes_content(d, pos, sp->total, i))
+            is_comment_marker(d, &st[i], x, h) && marker_closes_content(d, pos, sp->total, i))
             comments_after[p] = 1;
         if (content && pos[i] > 0.0f) ps->content_hint[i] = 1;
     }

@@ -5,6 +5,7 @@
 
 #include "../score/records.h"
 #include "../text/sentence.h"
+#include "../util/url.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -12,7 +13,10 @@
 /* Whether href points to a profile on a social network: a "follow us"
  * or "follow the author" plug; a link to one post (a tweet the story
  * quotes), a hashtag, a search or a group is not. (Mail addresses are not
- * plugs here: a contact page's or a report's last lines are its text.) */
+ * plugs here: a contact page's or a report's last lines are its text.)
+ * Not a host of util/url.h: the networks are told by host and path
+ * together ("t.me/", "pinterest."), read from the lower-cased href, and
+ * only an absolute link ("://") to one is a plug. */
 static int plug_href(const char *h, size_t n)
 {
     static const char *const hosts[] = {"twitter.com/", "x.com/", "facebook.com/", "instagram.com/", "linkedin.com/",

@@ -3,6 +3,7 @@
  * tests are src/score/headline.c's, which the scorer shares); failing
  * that, the last <h1> or a nearby line sharing the lead's words. */
 #include "passes.h"
+#include "../util/url.h"
 
 #include <string.h>
 #include <strings.h>
@@ -44,9 +45,8 @@ static int site_name_like(const winnow_doc *d, uint32_t i)
     const char *url = d->meta.field[WINNOW_META_URL];
     if (!url || !*url) url = d->src_url;
     if (url) {
-        const char *h = strstr(url, "://");
-        h = h ? h + 3 : url;
-        size_t hl = strcspn(h, "/?#:");
+        size_t hl;
+        const char *h = wn_url_host_span(url, &hl);
         ns += wn_words_of(h, hl, site, 16);
     }
     const char *name = d->meta.field[WINNOW_META_SITE_NAME];

@@ -7,7 +7,18 @@
  * The page headline is kept when it precedes the content block.
  *
  * The selection runs one strategy per kind of page (strategy.h; today the
- * article's, article.c) over shared passes (passes.h lists the files). */
+ * article's, article.c) over shared passes (passes.h lists the files).
+ *
+ * Contract: reads the DOM, the statistics and page text, the page scores
+ * (a wn_page_scores: boilerplate marks, own counts, the title heading,
+ * comment markers), d->labels' value, unit and templ (the units'
+ * templateness), d->meta (the description for the fallback; the URL and
+ * site name, with d->src_url, to tell a site's name from a headline and a
+ * teaser's own page), the page's host and the rule table (d->rules);
+ * writes d->labels: keep, container, headline, headline_inline, source and
+ * teasers, and templ again as each element's templateness from what was
+ * kept; when explaining, d->explain's in_block and sel_why. Its scratch
+ * arrays are given back before it returns. */
 #ifndef WN_SELECT_H
 #define WN_SELECT_H
 

@@ -332,8 +332,8 @@ uint32_t wn_ce_model_page_of(const wn_ce_model *m, uint64_t imatch)
 
 static double ce_threshold(double pages)
 {
-    double min_pages = pages < 2.0 ? pages : 2.0;
-    double t = 0.1 * pages > min_pages ? 0.1 * pages : min_pages;
+    double min_pages = pages < WN_CE_MIN_PAGES ? pages : WN_CE_MIN_PAGES;
+    double t = WN_CE_TEMPLATE_SHARE * pages > min_pages ? WN_CE_TEMPLATE_SHARE * pages : min_pages;
     return t - 1e-6;
 }
 

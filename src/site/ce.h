@@ -25,6 +25,13 @@
 
 #define WN_CE_TRAINING_PAGES 30
 #define WN_CE_SIMILAR 0.9
+/* The published baseline's own thresholds (Debnath et al.): a block is
+ * non-content when similar blocks are on at least this share of the
+ * training pages and on at least this many of them. Kept out of the rule
+ * table on purpose: the baseline stays the paper's method whatever the
+ * site model's SITE_TEMPLATE_PERCENT and SITE_MIN_PAGES are set to. */
+#define WN_CE_TEMPLATE_SHARE 0.1
+#define WN_CE_MIN_PAGES 2.0
 
 typedef struct wn_ce_vec {
     uint32_t n;

@@ -71,8 +71,9 @@ typedef struct wn_site_model {
     double pages;        /* aged page mass at clock */
     double half_life;
     int64_t updated;     /* unix time of the last learn */
-    uint64_t stored_head;/* the stored head checksum (store.c) when loaded or last saved, 0 for a
-                            site the database did not have: spots another learn's saves */
+    uint64_t stored_head;/* the stored head checksum (store_read.c, store_write.c) when loaded or
+                            last saved, 0 for a site the database did not have: spots another
+                            learn's saves */
     wn_journal journal;  /* pages counted since then */
     wn_key_entry *keys;
     size_t keys_cap, keys_count;

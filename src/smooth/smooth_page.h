@@ -49,17 +49,21 @@
 #include "isotonic.h"
 
 typedef struct wn_smooth_options {
-    float c;          /* penalty scale, gamma_i = c * A / A_i; default 0.01 (the paper's) */
+    float c;          /* penalty scale, gamma_i = c * A / A_i; default
+                         SMOOTH_PENALTY, 0.01 (the paper's) */
     float min_area;   /* elements with fewer characters are folded into an ancestor;
-                         default 20, about one line of text, the counterpart of the
-                         paper's 2000 square pixels */
+                         default SMOOTH_MIN_AREA, 20, about one line of text, the
+                         counterpart of the paper's 2000 square pixels */
     uint32_t levels;  /* candidate levels k, 1..256 (default 32). 0: the exact program
                          when the tree has at most WN_ISO_EXACT_MAX_NODES nodes, else
                          the default k */
 } wn_smooth_options;
 
-#define WN_SMOOTH_DEFAULT_C 0.01f
-#define WN_SMOOTH_DEFAULT_MIN_AREA 20.0f
+/* the paper's penalty and the minimum area are rows of the rule table
+ * (SMOOTH_PENALTY, SMOOTH_MIN_AREA), defined there once: the classifier
+ * reads the page's values, these names are the defaults */
+#define WN_SMOOTH_DEFAULT_C (wn_rule_defs[WN_RULE_SMOOTH_PENALTY].def)
+#define WN_SMOOTH_DEFAULT_MIN_AREA (wn_rule_defs[WN_RULE_SMOOTH_MIN_AREA].def)
 #define WN_SMOOTH_DEFAULT_LEVELS 32u
 
 void wn_smooth_options_default(wn_smooth_options *o);

@@ -3,6 +3,7 @@
  * histogram), the Kolcz & Yih block rule, and the two hashes that let
  * blocks be matched across pages (text fingerprint, DOM path). */
 #include "blocks/stats.h"
+#include "rules/rules.h"
 #include "score/headline.h"
 #include "check.h"
 #include "dom_fixture.h"
@@ -18,7 +19,9 @@ static void stats_parse(stats_page *s, const char *html)
 {
     page_parse(&s->p, html);
     s->st = NULL;
-    s->rc = wn_stats_compute(&s->p.dom, &s->p.arena, &s->st, &s->pt, NULL);
+    /* the rule table's defaults, as an engine's page gets them */
+    const wn_stats_rules stats_rules = {.id_anchor_words = wn_rule_defs[WN_RULE_ID_ANCHOR_WORDS].def};
+    s->rc = wn_stats_compute(&s->p.dom, &s->p.arena, &s->st, &s->pt, NULL, &stats_rules);
 }
 
 static void stats_free(stats_page *s) { page_free(&s->p); }
@@ -335,11 +338,11 @@ static void test_hint_cache(void)
     wn_hint_cache *c = calloc(1, sizeof *c);
     CHECK(c != NULL);
     if (!c) return;
-    CHECK_EQ(wn_hints_from_name_cached(c, "naq", 3, 0), wn_hints_from_name("naq", 3, 0));
-    CHECK(wn_hints_from_name_cached(c, "nav", 3, 1) & WN_HINT_NAV);
+    CHECK_EQ(wn_hints_from_name_cached(c, "naq", 3, 0, 4.0), wn_hints_from_name("naq", 3, 0, 4.0));
+    CHECK(wn_hints_from_name_cached(c, "nav", 3, 1, 4.0) & WN_HINT_NAV);
     memset(c, 0, sizeof *c);
-    CHECK(wn_hints_from_name_cached(c, "ads", 3, 0) & WN_HINT_AD);
-    CHECK_EQ(wn_hints_from_name_cached(c, "adt", 3, 1), wn_hints_from_name("adt", 3, 1));
+    CHECK(wn_hints_from_name_cached(c, "ads", 3, 0, 4.0) & WN_HINT_AD);
+    CHECK_EQ(wn_hints_from_name_cached(c, "adt", 3, 1, 4.0), wn_hints_from_name("adt", 3, 1, 4.0));
     memset(c, 0, sizeof *c);
     const char al[] = "abcdefghijklmnopqrstuvwxyz-";
     char v[2];
@@ -349,8 +352,8 @@ static void test_hint_cache(void)
                 v[0] = al[a];
                 v[1] = al[b];
                 size_t n = b < sizeof al - 1 ? 2 : 1;
-                CHECK_EQ(wn_hints_from_name_cached(c, v, n, is_id), wn_hints_from_name(v, n, is_id));
-                CHECK_EQ(wn_hints_from_name_cached(c, v, n, !is_id), wn_hints_from_name(v, n, !is_id));
+                CHECK_EQ(wn_hints_from_name_cached(c, v, n, is_id, 4.0), wn_hints_from_name(v, n, is_id, 4.0));
+                CHECK_EQ(wn_hints_from_name_cached(c, v, n, !is_id, 4.0), wn_hints_from_name(v, n, !is_id, 4.0));
             }
     free(c);
 }
