@@ -152,7 +152,7 @@ int cmd_extract(int argc, char **argv, int blocks)
     int rc = cli_parse(argc, argv, &o,
                        "--output --format --charset --url --no-title --max-bytes --jobs --quiet --db --site "
                        "--mode --method --exclude-self --model --no-model --no-smooth --rule --comments "
-                       "--recursive --input-format --input-list --blocks");
+                       "--recursive --input-format --input-list --blocks --overwrite");
     if (rc) { cli_opts_free(&o); return rc == CLI_DONE ? EXIT_OK : rc; }
     if (blocks == 1) o.format = WINNOW_FORMAT_BLOCKS;
     if (blocks == 2) o.format = WINNOW_FORMAT_SEGMENTS;
@@ -197,6 +197,18 @@ int cmd_extract(int argc, char **argv, int blocks)
     cli_inputs *in = cli_inputs_open(&o);
     if (!in) { cli_sites_free(sites); winnow_sitedb_close(db); cli_opts_free(&o); return EXIT_SOME_FAILED; }
     int many = cli_inputs_many(in);
+    /* before anything is written: no output may replace an input, nor a
+     * directory's files that winnow did not write */
+    rc = cli_outputs_check(&o, many);
+    if (!rc && many && o.output && !jsonl) rc = cli_outputs_prepare(&o);
+    if (rc) {
+        cli_progress_end();
+        cli_inputs_close(in);
+        cli_sites_free(sites);
+        winnow_sitedb_close(db);
+        cli_opts_free(&o);
+        return rc;
+    }
     cli_manifest *manifest = NULL;
     /* jsonl: one stream, in input order whatever the threads (a bounded
      * window of lines waits for the one before it) */

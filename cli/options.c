@@ -13,7 +13,7 @@
 enum {
     OPT_CHARSET = 256, OPT_URL, OPT_NO_TITLE, OPT_COMMENTS, OPT_MAX_BYTES, OPT_DB, OPT_SITE, OPT_MODE, OPT_METHOD,
     OPT_EXCLUDE_SELF, OPT_MODEL, OPT_NO_MODEL, OPT_NO_SMOOTH, OPT_RULE, OPT_HALF_LIFE, OPT_BATCH, OPT_ALL,
-    OPT_INPUT_FORMAT, OPT_INPUT_LIST, OPT_COMMIT_EVERY, OPT_PARTIAL, OPT_BLOCKS, OPT_RECORD, OPT_REPORT,
+    OPT_INPUT_FORMAT, OPT_INPUT_LIST, OPT_COMMIT_EVERY, OPT_PARTIAL, OPT_BLOCKS, OPT_RECORD, OPT_REPORT, OPT_OVERWRITE,
     /* dedup, index, search */
     OPT_SKETCH, OPT_MIN_MATCHES, OPT_LSH, OPT_ROWS, OPT_PAIRS, OPT_SITE_DB, OPT_RAW,
 };
@@ -48,6 +48,7 @@ static const struct option all_options[] = {
     {"commit-every", required_argument, NULL, OPT_COMMIT_EVERY},
     {"partial", required_argument, NULL, OPT_PARTIAL},
     {"blocks", no_argument, NULL, OPT_BLOCKS},
+    {"overwrite", no_argument, NULL, OPT_OVERWRITE},
     /* dedup, index, search */
     {"sketch", required_argument, NULL, OPT_SKETCH},
     {"min-matches", required_argument, NULL, OPT_MIN_MATCHES},
@@ -346,6 +347,7 @@ int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed)
         case OPT_NO_TITLE: o->lib.include_title = 0; break;
         case OPT_COMMENTS: o->comments = 1; break;
         case OPT_BLOCKS: o->blocks = 1; break;
+        case OPT_OVERWRITE: o->overwrite = 1; break;
         case OPT_MAX_BYTES: {
             unsigned long long v;
             if (cli_parse_count("--max-bytes", val, 1, (unsigned long long)SIZE_MAX, &v) != 0) return EXIT_USAGE;

@@ -49,7 +49,13 @@
     "                        CONTAINER-RECORD for WARC and JSONL; a name taken by an earlier page\n"  \
     "                        gets ~2, ~3, ...), and PATH/manifest.tsv lists every page: output,\n"  \
     "                        input, record, record_id, url, status, message. A folder that cannot\n" \
-    "                        be written stops the run with one error.\n"                            \
+    "                        be written stops the run with one error. An output that would be an\n" \
+    "                        input is refused (exit 2). A directory that holds winnow's earlier\n"  \
+    "                        output (its manifest.tsv) is replaced: the files that manifest lists\n" \
+    "                        are removed first; one holding other files is refused (exit 2)\n"     \
+    "                        unless --overwrite.\n"                                                 \
+    "      --overwrite       write into a directory that holds other files: same-named files\n"   \
+    "                        are replaced, the others left\n"                                      \
     "                        Without -o, pages go to stdout; in text and markdown a line holding\n"  \
     "                        a form feed (\\f) separates one page from the next.\n"
 

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Nothing lost, nothing silent (issue 29): outputs never replace inputs or
+# files the user had, a killed run leaves its record, every input record
+# (bad JSONL lines, a cut WARC record) gets its manifest and jsonl line, a
+# warning and a failing exit, a run ends with its totals, records are named
+# alike everywhere, and rule values are range-checked.
+#
+# usage: cli_accounting.sh WINNOW_BINARY [CORPUS_SITES_DIR]
+set -u
+winnow=${1:?usage: cli_accounting.sh WINNOW_BINARY [CORPUS_SITES_DIR]}
+here=$(cd "$(dirname "$0")" && pwd)
+corpus=${2:-$here/../../shared/corpus/sites}
+[ -d "$corpus" ] || corpus=$here/../../../shared/corpus/sites
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/winnow-accounting.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=86"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}halt_on_error=1:print_stacktrace=1:exitcode=86"
+
+passed=0 failed=0
+ok() { passed=$((passed + 1)); echo "ok   $1"; }
+bad() {
+  failed=$((failed + 1)); echo "FAIL $1"
+  shift
+  for f in "$@"; do [ -f "$f" ] && sed -n '1,12p' "$f" | sed 's/^/     | /'; done
+  return 0
+}
+
+# run WANT_EXIT WINNOW_ARGS...: stdout in $tmp/out, stderr in $tmp/err; 0 when the exit is WANT
+run() {
+  local want=$1 rc
+  shift
+  timeout 300 "$winnow" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+  rc=$?
+  if [ "$rc" -eq 86 ] || grep -qE 'Sanitizer|runtime error:' "$tmp/err"; then echo "     sanitizer report"; return 1; fi
+  if [ "$rc" -ne "$want" ]; then echo "     exit $rc, expected $want"; return 1; fi
+  return 0
+}
+
+para='<p>The tide comes in twice a day, and the pools fill again with water, sand and small fish.</p>'
+page() { printf '<!DOCTYPE html><html><head><title>%s</title></head><body><article><h1>%s</h1>%s%s</article></body></html>' "$1" "$1" "$para" "$para"; }
+
+# --- 1. an output never replaces an input ------------------------------------
+mkdir -p "$tmp/d1"
+page One >"$tmp/d1/a.html"
+page Two >"$tmp/d1/b.html"
+cp -r "$tmp/d1" "$tmp/d1.orig"
+if run 2 extract -f html "$tmp/d1" -o "$tmp/d1/" && grep -q 'would replace the input' "$tmp/err" &&
+  diff -r "$tmp/d1" "$tmp/d1.orig" >/dev/null; then
+  ok "-f html DIR -o DIR/: refused, nothing written"
+else bad "-f html DIR -o DIR/ replaced or wrote files" "$tmp/err"; fi
+page Page >"$tmp/p.html"
+cp "$tmp/p.html" "$tmp/p.orig"
+if run 2 extract "$tmp/p.html" -o "$tmp/p.html" && cmp -s "$tmp/p.html" "$tmp/p.orig"; then ok "PAGE -o PAGE: refused"
+else bad "PAGE -o PAGE replaced the page" "$tmp/err"; fi
+ln -s p.html "$tmp/p-link.html"
+if run 2 extract "$tmp/p.html" -o "$tmp/p-link.html" && cmp -s "$tmp/p.html" "$tmp/p.orig"; then ok "PAGE -o LINK-TO-PAGE: refused"
+else bad "PAGE -o a link to it replaced the page" "$tmp/err"; fi
+if run 2 extract -f jsonl "$tmp/p.html" -o "$tmp/p.html" && cmp -s "$tmp/p.html" "$tmp/p.orig"; then ok "-f jsonl PAGE -o PAGE: refused"
+else bad "-f jsonl PAGE -o PAGE replaced the page" "$tmp/err"; fi
+# an input named on the command line that OUT/NAME.EXT would be
+mkdir -p "$tmp/d2"
+page Three >"$tmp/d2/c.html"
+cp "$tmp/d2/c.html" "$tmp/c.orig"
+if run 2 extract -f html "$tmp/d2/c.html" "$tmp/p.html" -o "$tmp/d2" && cmp -s "$tmp/d2/c.html" "$tmp/c.orig"; then
+  ok "-f html FILES -o the folder of one: refused"
+else bad "-f html FILES -o the folder of one replaced it" "$tmp/err"; fi
+
+# --- 2. earlier files: refused, or winnow's own replaced cleanly -------------
+mkdir -p "$tmp/o2"
+echo "the user's own notes" >"$tmp/o2/a.txt"
+if run 2 extract "$tmp/d1" -o "$tmp/o2" && grep -q -- '--overwrite' "$tmp/err" &&
+  [ "$(cat "$tmp/o2/a.txt")" = "the user's own notes" ] && [ ! -e "$tmp/o2/manifest.tsv" ]; then
+  ok "a folder of other files: refused, nothing written"
+else bad "a folder of other files was written into" "$tmp/err"; fi
+echo "keep me" >"$tmp/o2/notes.md"
+if run 0 extract --overwrite "$tmp/d1" -o "$tmp/o2" && grep -q 'tide comes in' "$tmp/o2/a.txt" &&
+  [ "$(cat "$tmp/o2/notes.md")" = "keep me" ]; then
+  ok "--overwrite: same names replaced, other files left"
+else bad "--overwrite" "$tmp/err"; fi
+# winnow's own earlier output: a second run with fewer pages leaves no stale file
+mkdir -p "$tmp/d3"
+page One >"$tmp/d3/a.html"
+if run 0 extract "$tmp/d1" -o "$tmp/o3" && run 0 extract "$tmp/d3" -o "$tmp/o3" && [ -f "$tmp/o3/a.txt" ] &&
+  [ ! -e "$tmp/o3/b.txt" ] && [ "$(wc -l <"$tmp/o3/manifest.tsv")" -eq 2 ]; then
+  ok "a second run into winnow's own output removes the first run's files"
+else bad "a second run left the first run's files: $(ls "$tmp/o3" | tr '\n' ' ')" "$tmp/err"; fi
+# kill -9 mid-run: manifest.tsv holds the lines of what was written. JSON lines
+# come through a FIFO held open, so the run waits for more after the first
+# pages (the reader reads 256 KiB at a time)
+python3 - "$tmp/many.jsonl" <<'EOF'
+import json, sys
+with open(sys.argv[1], "w") as f:
+    for k in range(2500):
+        f.write(json.dumps({"url": "https://k.example/%d" % k, "html": "<html><head><title>P%d</title></head><body><article><p>The tide comes in twice a day, and the pools fill again with water, sand and small fish, page %d.</p><p>%s</p></article></body></html>" % (k, k, "x" * 300)}) + "\n")
+EOF
+mkfifo "$tmp/fifo"
+"$winnow" extract -q "$tmp/fifo" -o "$tmp/o4" 2>/dev/null &
+wpid=$!
+exec 3>"$tmp/fifo"
+cat "$tmp/many.jsonl" >&3
+for _ in $(seq 1 100); do
+  [ "$(ls "$tmp/o4" 2>/dev/null | grep -c '\.txt$')" -ge 100 ] && break
+  sleep 0.1
+done
+sleep 0.5
+kill -9 "$wpid" 2>/dev/null
+wait "$wpid" 2>/dev/null
+exec 3>&-
+written=$(ls "$tmp/o4" 2>/dev/null | grep -c '\.txt$')
+listed=$(awk -F'\t' 'NR > 1 && $1 != "" { n++ } END { print n + 0 }' "$tmp/o4/manifest.tsv" 2>/dev/null || echo 0)
+if [ "$written" -ge 100 ] && [ "$listed" -ge "$((written - 2))" ] && head -1 "$tmp/o4/manifest.tsv" | grep -q '^output'; then
+  ok "kill -9 mid-run: manifest.tsv lists $listed of the $written files written"
+else bad "kill -9 mid-run: $written files written, $listed in manifest.tsv: $(ls -a "$tmp/o4" 2>/dev/null | grep manifest | tr '\n' ' ')"; fi
+# the next run into it replaces it cleanly: no temporaries, no files of the killed run
+if run 0 extract "$tmp/d3" -o "$tmp/o4" && [ "$(ls -A "$tmp/o4" | tr '\n' ' ')" = "a.txt manifest.tsv " ]; then
+  ok "the run after a killed one leaves only its own files"
+else bad "the run after a killed one: $(ls -A "$tmp/o4" | head -5 | tr '\n' ' ')" "$tmp/err"; fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
