@@ -52,6 +52,7 @@ int app_parse(int argc, char **argv, app_opts *a, const struct option *extra, co
     winnow_options_default(&o->lib, sizeof o->lib);
     winnow_site_options_default(&o->site_opt, sizeof o->site_opt);
     winnow_reader_options_default(&o->reader, sizeof o->reader);
+    o->reader.damaged = 1; /* every record accounted for: bad ones get their line */
     o->format = WINNOW_FORMAT_TEXT;
     o->jobs = 1;
     const char *cmd = argv[1];

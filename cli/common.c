@@ -282,8 +282,22 @@ int cli_inputs_next(cli_inputs *in, cli_page *page)
         winnow_record rec = {sizeof rec};
         winnow_status r = winnow_reader_next(in->reader, &rec);
         const char *warning = winnow_reader_warning(in->reader);
-        if (*warning && !in->o->quiet) cli_report("winnow: warning: %s\n", warning);
+        int damaged = r == WINNOW_OK && rec.error;
+        if (*warning && !in->o->quiet && !damaged) cli_report("winnow: warning: %s\n", warning);
         account_skips(in, warning);
+        if (damaged) {
+            /* a record that holds no page (a bad JSONL line, a WARC record
+             * the end of the file cut): a failure with its own line, so
+             * that nothing of the input goes unaccounted */
+            cli_report("winnow: %s\n", rec.error);
+            cli_entry e = {"", rec.file ? rec.file : in->reader_path, rec.number, rec.record_id, rec.url,
+                           WINNOW_E_FORMAT, rec.error};
+            size_t seq = in->seq++;
+            cli_manifest_add(in->manifest, seq, &e);
+            if (in->line_fn) in->line_fn(in->line_ctx, seq, &e);
+            in->failed++;
+            continue;
+        }
         if (r == WINNOW_OK) {
             /* a file's bytes are taken from the reader, not copied: a
              * large page is held once */

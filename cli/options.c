@@ -287,6 +287,7 @@ int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed)
     winnow_options_default(&o->lib, sizeof o->lib);
     winnow_site_options_default(&o->site_opt, sizeof o->site_opt);
     winnow_reader_options_default(&o->reader, sizeof o->reader);
+    o->reader.damaged = 1; /* every record accounted for: bad ones get their line */
     o->format = WINNOW_FORMAT_TEXT;
     o->jobs = 1;
     o->commit_every = 1000;

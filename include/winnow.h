@@ -380,6 +380,11 @@ typedef struct winnow_record {
     long long number;     /* its record in that file: WARC records counted from 0 (every record,
                              warcinfo included), JSONL lines from 1; -1 for a whole file */
     const char *record_id; /* WARC-Record-ID as written ("<urn:uuid:...>"); NULL when none */
+    const char *error;    /* NULL for a page; with winnow_reader_options.damaged, a damaged
+                             record that holds no page (a JSONL line that is not a page
+                             record, a WARC record cut short by the end of the file): why,
+                             with data empty, so that every record of the input is accounted
+                             for. Without that option such records are skipped with a warning */
 } winnow_record;
 
 /* How a file or stdin is read. */
@@ -400,6 +405,8 @@ typedef struct winnow_reader_options {
     winnow_input_format format;  /* files and stdin; a directory always lists its pages;
                                     default WINNOW_INPUT_AUTO */
     int recursive;               /* directories: the pages of subdirectories too; default 0 */
+    int damaged;                 /* hand out damaged records (winnow_record.error) instead of
+                                    skipping them; default 0 */
 } winnow_reader_options;
 
 /* Fills *o with the defaults (256 MiB, AUTO, not recursive). */

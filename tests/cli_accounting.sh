@@ -117,5 +117,40 @@ if run 0 extract "$tmp/d3" -o "$tmp/o4" && [ "$(ls -A "$tmp/o4" | tr '\n' ' ')" 
   ok "the run after a killed one leaves only its own files"
 else bad "the run after a killed one: $(ls -A "$tmp/o4" | head -5 | tr '\n' ' ')" "$tmp/err"; fi
 
+# --- 3. every JSONL line is a record: a bad one gets its lines and exit 1 ----
+{
+  python3 -c 'import json,sys; print(json.dumps({"url": "https://j.example/1", "html": sys.argv[1]}))' "$(page One)"
+  echo 'not json at all'
+  printf '{"url": "https://j.example/3", "html": "an unterminated string\n'
+  python3 -c 'import json,sys; print(json.dumps({"url": "https://j.example/4", "html": sys.argv[1]}))' "$(page Four)"
+  echo '{"url": "https://j.example/5", "title": "no page in it"}'
+} >"$tmp/bad.jsonl"
+if run 1 extract -q "$tmp/bad.jsonl" -o "$tmp/o5" && [ "$(tail -n +2 "$tmp/o5/manifest.tsv" | cut -f3 | tr '\n' ' ')" = "1 2 3 4 5 " ] &&
+  [ "$(awk -F'\t' '$6 == "WINNOW_E_FORMAT"' "$tmp/o5/manifest.tsv" | wc -l)" -eq 3 ] &&
+  grep -q 'bad.jsonl:2: malformed JSON' "$tmp/err" && grep -q 'bad.jsonl:5: no "html"' "$tmp/err"; then
+  ok "bad JSONL lines: a manifest line each, an error each (even with -q), exit 1"
+else bad "bad JSONL lines: manifest records $(tail -n +2 "$tmp/o5/manifest.tsv" 2>/dev/null | cut -f3 | tr '\n' ' ')" "$tmp/err"; fi
+if run 1 extract -f jsonl "$tmp/bad.jsonl" &&
+  [ "$(python3 -c 'import json,sys; print(" ".join("%s:%s" % (j["source"]["record"], j["status"]) for j in map(json.loads, open(sys.argv[1]))))' "$tmp/out")" = \
+    "1:WINNOW_OK 2:WINNOW_E_FORMAT 3:WINNOW_E_FORMAT 4:WINNOW_OK 5:WINNOW_E_FORMAT" ]; then
+  ok "bad JSONL lines: a -f jsonl failure line each"
+else bad "bad JSONL lines in -f jsonl: $(cut -c1-80 "$tmp/out" | head -5)" "$tmp/err"; fi
+
+# --- 4. a WARC cut short: the cut record has its line, exit 1 even with -q ----
+ars=$corpus/arstechnica.com.warc.gz
+if [ -f "$ars" ]; then
+  size=$(wc -c <"$ars")
+  head -c $((size * 2 / 3)) "$ars" >"$tmp/cut.warc.gz"
+  if run 1 extract -q "$tmp/cut.warc.gz" -o "$tmp/o6" && tail -1 "$tmp/o6/manifest.tsv" | grep -q 'WINNOW_E_FORMAT.*truncated' &&
+    grep -q 'cut short' "$tmp/err"; then
+    ok "a truncated WARC: the cut record's manifest line, an error, exit 1"
+  else bad "a truncated WARC: $(tail -1 "$tmp/o6/manifest.tsv" 2>/dev/null | cut -c1-120)" "$tmp/err"; fi
+  if run 1 extract -f jsonl "$tmp/cut.warc.gz" && tail -1 "$tmp/out" | grep -q '"status":"WINNOW_E_FORMAT"'; then
+    ok "a truncated WARC: the cut record's -f jsonl line"
+  else bad "a truncated WARC in -f jsonl: $(tail -1 "$tmp/out" | cut -c1-120)" "$tmp/err"; fi
+else
+  echo "note $ars not found: the truncated WARC cases are not run"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

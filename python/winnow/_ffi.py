@@ -189,6 +189,7 @@ typedef struct winnow_record {
     const char *file;
     long long number;
     const char *record_id;
+    const char *error;
 } winnow_record;
 
 typedef enum winnow_input_format {
@@ -203,6 +204,7 @@ typedef struct winnow_reader_options {
     size_t max_record_bytes;
     winnow_input_format format;
     int recursive;
+    int damaged;
 } winnow_reader_options;
 
 winnow_status winnow_reader_options_default(winnow_reader_options *o, size_t struct_size);
