@@ -178,6 +178,10 @@ void cli_page_free(cli_page *p);
 int cli_inputs_failed(const cli_inputs *in);
 /* Pages skipped for being over --max-bytes (a warning each; exit 4). */
 int cli_inputs_skipped(const cli_inputs *in);
+/* Records accounted for so far (the manifest's lines: pages, and inputs
+ * and records that gave none), and the readers' warnings. */
+size_t cli_inputs_records(const cli_inputs *in);
+int cli_inputs_warnings(const cli_inputs *in);
 /* -o is a directory: more than one page may come (several inputs, a
  * directory, a WARC or JSONL file or stream), or -o ends with '/' or names
  * a directory. */

@@ -66,6 +66,7 @@ struct cli_inputs {
     size_t reader_skipped, reader_too_large;  /* its skips accounted for so far */
     int failed;              /* inputs and whole files that could not be read */
     int skipped;             /* pages over --max-bytes */
+    int input_warnings;      /* the readers' warnings (damaged input read anyway) */
     int many;
     size_t count;
     size_t seq;              /* manifest lines handed out */
@@ -166,6 +167,8 @@ void cli_inputs_set_lines(cli_inputs *in, cli_line_fn fn, void *ctx)
 }
 int cli_inputs_failed(const cli_inputs *in) { return in->failed; }
 int cli_inputs_skipped(const cli_inputs *in) { return in->skipped; }
+size_t cli_inputs_records(const cli_inputs *in) { return in->seq; }
+int cli_inputs_warnings(const cli_inputs *in) { return in->input_warnings; }
 void cli_inputs_page_done(cli_inputs *in) { atomic_fetch_add(&in->pages_done, 1); }
 int cli_inputs_stop(cli_inputs *in) { return atomic_exchange(&in->stop, 1) == 0; }
 int cli_inputs_stopped(cli_inputs *in) { return atomic_load(&in->stop); }
@@ -283,7 +286,10 @@ int cli_inputs_next(cli_inputs *in, cli_page *page)
         winnow_status r = winnow_reader_next(in->reader, &rec);
         const char *warning = winnow_reader_warning(in->reader);
         int damaged = r == WINNOW_OK && rec.error;
-        if (*warning && !in->o->quiet && !damaged) cli_report("winnow: warning: %s\n", warning);
+        if (*warning && !damaged) {
+            in->input_warnings++;
+            if (!in->o->quiet) cli_report("winnow: warning: %s\n", warning);
+        }
         account_skips(in, warning);
         if (damaged) {
             /* a record that holds no page (a bad JSONL line, a WARC record
