@@ -242,6 +242,22 @@ static char *page_name(cli_inputs *in, const winnow_record *rec)
 
 static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
 
+/* A record's name in messages: its output name, or without -o the name it
+ * would have there but for a "~2" (names are not kept then). */
+static char *record_label(cli_inputs *in, const cli_page *p)
+{
+    if (p->name) return strdup(p->name);
+    const char *base = strrchr(in->reader_path, '/');
+    base = base ? base + 1 : in->reader_path;
+    size_t stem = strlen(base) - container_ext(base);
+    if (!strcmp(in->reader_path, "-")) base = "stdin", stem = 5;
+    const char *id = p->id ? p->id : "page";
+    size_t n = stem + strlen(id) + 2;
+    char *s = malloc(n);
+    if (s) snprintf(s, n, "%.*s-%s", (int)stem, base, id);
+    return s;
+}
+
 /* Progress: the share of the inputs' bytes read, -1 when their total is not known. */
 static double inputs_fraction(cli_inputs *in)
 {
@@ -324,6 +340,13 @@ int cli_inputs_next(cli_inputs *in, cli_page *page)
             page->record_id = dup_or_null(rec.record_id);
             page->seq = in->seq++;
             if (in->names) page->name = page_name(in, &rec);
+            if (is_container(in->reader) && (!in->names || page->name)) {
+                /* a record is called what its output is called
+                 * (CONTAINER-RECORD) in every message, not by a byte offset
+                 * or a line number that no output name shows */
+                free(page->source);
+                page->source = record_label(in, page);
+            }
             int oom = !page->id || !page->file || (in->names && !page->name) || (rec.source && !page->source) ||
                       (rec.record_id && !page->record_id) || ((rec.url || in->o->url) && !page->url) ||
                       ((rec.charset || in->o->charset) && !page->charset);

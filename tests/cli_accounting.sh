@@ -165,5 +165,21 @@ else bad "no totals, or wrong ones" "$tmp/err"; fi
 if run 1 extract -q "$tmp/d7" -o "$tmp/o8" && ! grep -q '^totals' "$tmp/err"; then ok "no totals with -q"
 else bad "totals with -q" "$tmp/err"; fi
 
+# --- 6. one name for a record everywhere: CONTAINER-RECORD, as extract -o ----
+mkdir -p "$tmp/w1" "$tmp/w2"
+{
+  python3 -c 'import json,sys; print(json.dumps({"url": "https://k.example/a", "html": sys.argv[1]}))' "$(page 'Tides and pools of the northern shore')"
+  echo '{"url": "https://k.example/f", "html": "<html><frameset><frame src=\"x\"></frameset></html>"}'
+} >"$tmp/w1/crawl.jsonl"
+sed 's/northern/southern/' "$tmp/w1/crawl.jsonl" >"$tmp/w2/other.jsonl"
+if run 3 keywords "$tmp/w1/crawl.jsonl" "$tmp/w2/other.jsonl" && grep -q '^# crawl-00001 ' "$tmp/out" &&
+  grep -q '^# other-00001 ' "$tmp/out" && grep -q 'crawl-00002: warning' "$tmp/err"; then
+  ok "keywords: records named CONTAINER-RECORD, in outputs and warnings"
+else bad "keywords names: $(grep '^#' "$tmp/out" | tr '\n' ' ')" "$tmp/err"; fi
+if run 3 extract "$tmp/w1/crawl.jsonl" -o "$tmp/o9" && grep -q 'crawl-00002: warning' "$tmp/err" &&
+  [ -f "$tmp/o9/crawl-00002.txt" ]; then
+  ok "extract: a record's warning names its output (crawl-00002)"
+else bad "extract warning names" "$tmp/err"; fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
