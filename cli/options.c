@@ -377,10 +377,18 @@ int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed)
                 return EXIT_USAGE;
             }
             int known = 0;
+            winnow_rule r = {sizeof r};
             for (int k = 0; k < winnow_rule_count() && !known; k++) {
-                winnow_rule r = {sizeof r};
                 winnow_rule_info(k, &r);
                 known = strlen(r.name) == (size_t)(eq - val) && !strncmp(r.name, val, (size_t)(eq - val));
+            }
+            /* the range is checked here too, so a bad value is a usage error
+             * (exit 2) before anything is read */
+            double v = strtod(eq + 1, NULL);
+            if (known && !(v >= r.min_value && v <= r.max_value) && (float)v != (float)r.off_value) {
+                fprintf(stderr, "winnow: --rule %s: %s takes %g to %g (or %g, its off value); 'winnow rules' lists them\n",
+                        val, r.name, r.min_value, r.max_value, r.off_value);
+                return EXIT_USAGE;
             }
             if (!known) {
                 fprintf(stderr, "winnow: no rule named '%.*s' ('winnow rules' lists them)\n", (int)(eq - val), val);

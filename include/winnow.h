@@ -224,11 +224,16 @@ typedef struct winnow_rule {
     size_t struct_size;     /* sizeof (winnow_rule), set by the caller */
     const char *name, *stage, *why;
     double default_value, off_value;
+    double min_value, max_value; /* the values the rule takes (HUGE_VAL: no bound above), and
+                                    off_value; winnow_engine_set_rule() refuses others */
 } winnow_rule;
 WINNOW_API int winnow_rule_count(void);
 /* Fills *out with rule i (0 <= i < winnow_rule_count()); WINNOW_E_ARG when
  * out of range. */
 WINNOW_API winnow_status winnow_rule_info(int i, winnow_rule *out);
+/* Sets a rule of the engine's table: WINNOW_E_ARG, with winnow_engine_error()
+ * saying why, for a name that is no rule or a value outside its range
+ * (winnow_rule.min_value to max_value, or its off_value). */
 WINNOW_API winnow_status winnow_engine_set_rule(winnow_engine *e, const char *name, double value);
 
 typedef enum winnow_format {

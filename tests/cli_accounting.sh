@@ -181,5 +181,14 @@ if run 3 extract "$tmp/w1/crawl.jsonl" -o "$tmp/o9" && grep -q 'crawl-00002: war
   ok "extract: a record's warning names its output (crawl-00002)"
 else bad "extract warning names" "$tmp/err"; fi
 
+# --- 7. rule values are checked against the rule's range: exit 2 -----------
+for bad_rule in SELECT_DECAY=-5 SITE_TEMPLATE_PERCENT=500 LINK_LIST_SHARE=nan FRAGMENT_CHARS=-1; do
+  if run 2 extract --rule "$bad_rule" "$tmp/p.html" && grep -q "takes" "$tmp/err"; then ok "--rule $bad_rule refused (exit 2)"
+  else bad "--rule $bad_rule accepted" "$tmp/err"; fi
+done
+if run 0 extract --rule SELECT_DECAY=1 --rule SITE_TEMPLATE_PERCENT=1e30 --rule SITE_TEMPLATE_PERCENT=50 "$tmp/p.html"; then
+  ok "--rule values in range, and off values, taken"
+else bad "--rule values in range refused" "$tmp/err"; fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -99,6 +99,7 @@ typedef struct winnow_rule {
     size_t struct_size;
     const char *name, *stage, *why;
     double default_value, off_value;
+    double min_value, max_value;
 } winnow_rule;
 int winnow_rule_count(void);
 winnow_status winnow_rule_info(int i, winnow_rule *out);
