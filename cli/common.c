@@ -246,12 +246,12 @@ static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
  * would have there but for a "~2" (names are not kept then). */
 static char *record_label(cli_inputs *in, const cli_page *p)
 {
-    if (p->name) return strdup(p->name);
+    if (p && p->name) return strdup(p->name);
     const char *base = strrchr(in->reader_path, '/');
     base = base ? base + 1 : in->reader_path;
     size_t stem = strlen(base) - container_ext(base);
     if (!strcmp(in->reader_path, "-")) base = "stdin", stem = 5;
-    const char *id = p->id ? p->id : "page";
+    const char *id = p && p->id ? p->id : "page";
     size_t n = stem + strlen(id) + 2;
     char *s = malloc(n);
     if (s) snprintf(s, n, "%.*s-%s", (int)stem, base, id);
@@ -311,7 +311,10 @@ int cli_inputs_next(cli_inputs *in, cli_page *page)
             /* a record that holds no page (a bad JSONL line, a WARC record
              * the end of the file cut): a failure with its own line, so
              * that nothing of the input goes unaccounted */
-            cli_report("winnow: %s\n", rec.error);
+            cli_page named = {.id = (char *)(rec.id ? rec.id : "page")};
+            char *label = record_label(in, &named);
+            cli_report("winnow: %s: %s\n", label ? label : in->reader_path, rec.error);
+            free(label);
             cli_entry e = {"", rec.file ? rec.file : in->reader_path, rec.number, rec.record_id, rec.url,
                            WINNOW_E_FORMAT, rec.error};
             size_t seq = in->seq++;
