@@ -52,6 +52,8 @@ int app_parse(int argc, char **argv, app_opts *a, const struct option *extra, co
     winnow_options_default(&o->lib, sizeof o->lib);
     winnow_site_options_default(&o->site_opt, sizeof o->site_opt);
     winnow_reader_options_default(&o->reader, sizeof o->reader);
+    o->reader.damaged = 1; /* every record accounted for: bad ones get their line */
+    o->names = 1;          /* pages named as extract -o names them */
     o->format = WINNOW_FORMAT_TEXT;
     o->jobs = 1;
     const char *cmd = argv[1];
@@ -289,7 +291,9 @@ int app_each(const app_opts *a, app_page_fn fn, void *ctx, app_counts *c)
                 c->failed++;
             } else {
                 c->pages++;
-                stop = fn(ctx, page.id ? page.id : "page", name, page.url, text, len) != 0;
+                /* the page's name as extract -o gives it (CONTAINER-RECORD for a
+                 * record): two WARCs' records never share one */
+                stop = fn(ctx, page.name ? page.name : page.id ? page.id : "page", name, page.url, text, len) != 0;
             }
             free(text);
             winnow_doc_free(doc);

@@ -37,6 +37,7 @@ typedef struct cli_opts {
     size_t commit_every;         /* learn --commit-every: pages per transaction */
     int jobs;
     int quiet;
+    int overwrite;               /* --overwrite: write into a directory that holds other files */
     int batch;                   /* learn --batch */
     int all;                     /* site: list every fingerprint, not only templates */
     int comments;                /* extract --comments: reader comments after the main text */
@@ -138,6 +139,17 @@ void cli_manifest_page(cli_manifest *m, const cli_page *p, const char *output, w
 FILE *cli_tmp_create(const char *path, char **tmp);
 int cli_tmp_commit(FILE *f, char *tmp, const char *path, int keep);
 
+/* Outputs that would destroy inputs or earlier files (guard.c).
+ * cli_outputs_check: 0, or EXIT_USAGE after a message when an output
+ * would be an input (-o FILE the same file as an input; -o DIR where
+ * DIR/NAME.EXT could be one). cli_outputs_prepare, for a directory of
+ * outputs before anything is written into it: 0 after removing winnow's own
+ * earlier output there (the files its manifest.tsv lists, temporaries of a
+ * killed run), or EXIT_USAGE after a message when DIR holds other files and
+ * --overwrite is not given. */
+int cli_outputs_check(const cli_opts *o, int many);
+int cli_outputs_prepare(const cli_opts *o);
+
 /* One stream of lines in input order, bounded (stream.c): extract --format
  * jsonl to stdout (path NULL) or a file (gzip when it ends in .gz). */
 typedef struct cli_stream cli_stream;
@@ -167,6 +179,10 @@ void cli_page_free(cli_page *p);
 int cli_inputs_failed(const cli_inputs *in);
 /* Pages skipped for being over --max-bytes (a warning each; exit 4). */
 int cli_inputs_skipped(const cli_inputs *in);
+/* Records accounted for so far (the manifest's lines: pages, and inputs
+ * and records that gave none), and the readers' warnings. */
+size_t cli_inputs_records(const cli_inputs *in);
+int cli_inputs_warnings(const cli_inputs *in);
 /* -o is a directory: more than one page may come (several inputs, a
  * directory, a WARC or JSONL file or stream), or -o ends with '/' or names
  * a directory. */

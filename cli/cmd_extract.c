@@ -16,6 +16,8 @@ typedef struct extract_worker {
     cli_stream *stream;      /* --format jsonl: every page's line, in input order */
     int many;
     int failed, no_content;
+    int written;                  /* pages whose output was written */
+    int partial, no_text, no_main; /* warnings by kind (WINNOW_PARTIAL, _NO_CONTENT, _NO_MAIN) */
     atomic_int *warned_no_site;
 } extract_worker;
 
@@ -137,8 +139,17 @@ static void *extract_run(void *arg)
         } else {
             if (s != WINNOW_OK && !o->quiet) cli_report("winnow: %s: warning: %s\n", name, winnow_doc_warning(doc));
             if (s == WINNOW_NO_CONTENT || s == WINNOW_NO_MAIN) w->no_content++;
-            if (w->stream) stream_line(o, w->in, w->stream, page.seq, page.name, &input, doc, s, NULL);
-            else w->failed += cli_output_page(o, w->in, w->manifest, &page, doc, s, w->many);
+            w->partial += s == WINNOW_PARTIAL;
+            w->no_text += s == WINNOW_NO_CONTENT;
+            w->no_main += s == WINNOW_NO_MAIN;
+            if (w->stream) {
+                stream_line(o, w->in, w->stream, page.seq, page.name, &input, doc, s, NULL);
+                w->written++;
+            } else {
+                int bad = cli_output_page(o, w->in, w->manifest, &page, doc, s, w->many);
+                w->failed += bad;
+                w->written += !bad;
+            }
             winnow_doc_free(doc);
         }
         cli_page_free(&page);
@@ -154,7 +165,7 @@ int cmd_extract(int argc, char **argv, int blocks)
     int rc = cli_parse(argc, argv, &o,
                        "--output --format --charset --url --no-title --max-bytes --jobs --quiet --db --site "
                        "--mode --method --exclude-self --model --no-model --page-type --no-smooth --rule --comments "
-                       "--recursive --input-format --input-list --blocks");
+                       "--recursive --input-format --input-list --blocks --overwrite");
     if (rc) { cli_opts_free(&o); return rc == CLI_DONE ? EXIT_OK : rc; }
     if (blocks == 1) o.format = WINNOW_FORMAT_BLOCKS;
     if (blocks == 2) o.format = WINNOW_FORMAT_SEGMENTS;
@@ -199,6 +210,18 @@ int cmd_extract(int argc, char **argv, int blocks)
     cli_inputs *in = cli_inputs_open(&o);
     if (!in) { cli_sites_free(sites); winnow_sitedb_close(db); cli_opts_free(&o); return EXIT_SOME_FAILED; }
     int many = cli_inputs_many(in);
+    /* before anything is written: no output may replace an input, nor a
+     * directory's files that winnow did not write */
+    rc = cli_outputs_check(&o, many);
+    if (!rc && many && o.output && !jsonl) rc = cli_outputs_prepare(&o);
+    if (rc) {
+        cli_progress_end();
+        cli_inputs_close(in);
+        cli_sites_free(sites);
+        winnow_sitedb_close(db);
+        cli_opts_free(&o);
+        return rc;
+    }
     cli_manifest *manifest = NULL;
     /* jsonl: one stream, in input order whatever the threads (a bounded
      * window of lines waits for the one before it) */
@@ -243,11 +266,15 @@ int cmd_extract(int argc, char **argv, int blocks)
         if (t > 0) started[t] = pthread_create(&tids[t], NULL, extract_run, &ws[t]) == 0;
     }
     extract_run(&ws[0]);
-    int failed = cli_inputs_failed(in), no_content = 0;
+    int failed = cli_inputs_failed(in), no_content = 0, written = 0, partial = 0, no_text = 0, no_main = 0;
     for (int t = 0; t < nthreads; t++) {
         if (t > 0 && started[t]) pthread_join(tids[t], NULL);
         failed += ws[t].failed;
         no_content += ws[t].no_content;
+        written += ws[t].written;
+        partial += ws[t].partial;
+        no_text += ws[t].no_text;
+        no_main += ws[t].no_main;
     }
     free(ws);
     free(tids);
@@ -257,6 +284,15 @@ int cmd_extract(int argc, char **argv, int blocks)
     if (cli_manifest_close(manifest) != 0) failed++;
     if (stream && (cli_stream_close(stream, !cli_inputs_stopped(in)) != 0 || cli_inputs_stopped(in))) failed++;
     int skipped = cli_inputs_skipped(in);
+    /* a run over many pages ends with its totals, so that what went wrong
+     * among thousands of lines of stderr is not lost (not prefixed
+     * "winnow:": that is for errors and warnings) */
+    if (many && !o.quiet)
+        cli_report("totals: %zu pages: %d written, %d empty, %d failed, %d skipped; warnings: %d repaired input "
+                   "(WINNOW_PARTIAL), %d no text (WINNOW_NO_CONTENT), %d no main content (WINNOW_NO_MAIN), %d "
+                   "damaged input\n",
+                   cli_inputs_records(in), written, no_content, failed, skipped, partial, no_text, no_main,
+                   cli_inputs_warnings(in));
     cli_inputs_close(in);
     int damaged = sites && cli_sites_damaged(sites);
     cli_sites_free(sites);

@@ -415,6 +415,8 @@ int cmd_learn(int argc, char **argv)
     /* --batch -o OUT: OUT/NAME.txt for every page, and OUT/manifest.tsv */
     cli_manifest *manifest = NULL;
     if (o.batch && o.output) {
+        int guard = cli_outputs_check(&o, 1);
+        if (guard) return guard;
         if (cli_mkdir_p(o.output) != 0) {
             fprintf(stderr, "winnow: cannot create output directory %s: %s\n", o.output, strerror(errno));
             return EXIT_SOME_FAILED;

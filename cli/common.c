@@ -66,6 +66,7 @@ struct cli_inputs {
     size_t reader_skipped, reader_too_large;  /* its skips accounted for so far */
     int failed;              /* inputs and whole files that could not be read */
     int skipped;             /* pages over --max-bytes */
+    int input_warnings;      /* the readers' warnings (damaged input read anyway) */
     int many;
     size_t count;
     size_t seq;              /* manifest lines handed out */
@@ -166,6 +167,8 @@ void cli_inputs_set_lines(cli_inputs *in, cli_line_fn fn, void *ctx)
 }
 int cli_inputs_failed(const cli_inputs *in) { return in->failed; }
 int cli_inputs_skipped(const cli_inputs *in) { return in->skipped; }
+size_t cli_inputs_records(const cli_inputs *in) { return in->seq; }
+int cli_inputs_warnings(const cli_inputs *in) { return in->input_warnings; }
 void cli_inputs_page_done(cli_inputs *in) { atomic_fetch_add(&in->pages_done, 1); }
 int cli_inputs_stop(cli_inputs *in) { return atomic_exchange(&in->stop, 1) == 0; }
 int cli_inputs_stopped(cli_inputs *in) { return atomic_load(&in->stop); }
@@ -239,6 +242,22 @@ static char *page_name(cli_inputs *in, const winnow_record *rec)
 
 static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
 
+/* A record's name in messages: its output name, or without -o the name it
+ * would have there but for a "~2" (names are not kept then). */
+static char *record_label(cli_inputs *in, const cli_page *p)
+{
+    if (p && p->name) return strdup(p->name);
+    const char *base = strrchr(in->reader_path, '/');
+    base = base ? base + 1 : in->reader_path;
+    size_t stem = strlen(base) - container_ext(base);
+    if (!strcmp(in->reader_path, "-")) base = "stdin", stem = 5;
+    const char *id = p && p->id ? p->id : "page";
+    size_t n = stem + strlen(id) + 2;
+    char *s = malloc(n);
+    if (s) snprintf(s, n, "%.*s-%s", (int)stem, base, id);
+    return s;
+}
+
 /* Progress: the share of the inputs' bytes read, -1 when their total is not known. */
 static double inputs_fraction(cli_inputs *in)
 {
@@ -282,8 +301,28 @@ int cli_inputs_next(cli_inputs *in, cli_page *page)
         winnow_record rec = {sizeof rec};
         winnow_status r = winnow_reader_next(in->reader, &rec);
         const char *warning = winnow_reader_warning(in->reader);
-        if (*warning && !in->o->quiet) cli_report("winnow: warning: %s\n", warning);
+        int damaged = r == WINNOW_OK && rec.error;
+        if (*warning && !damaged) {
+            in->input_warnings++;
+            if (!in->o->quiet) cli_report("winnow: warning: %s\n", warning);
+        }
         account_skips(in, warning);
+        if (damaged) {
+            /* a record that holds no page (a bad JSONL line, a WARC record
+             * the end of the file cut): a failure with its own line, so
+             * that nothing of the input goes unaccounted */
+            cli_page named = {.id = (char *)(rec.id ? rec.id : "page")};
+            char *label = record_label(in, &named);
+            cli_report("winnow: %s: %s\n", label ? label : in->reader_path, rec.error);
+            free(label);
+            cli_entry e = {"", rec.file ? rec.file : in->reader_path, rec.number, rec.record_id, rec.url,
+                           WINNOW_E_FORMAT, rec.error};
+            size_t seq = in->seq++;
+            cli_manifest_add(in->manifest, seq, &e);
+            if (in->line_fn) in->line_fn(in->line_ctx, seq, &e);
+            in->failed++;
+            continue;
+        }
         if (r == WINNOW_OK) {
             /* a file's bytes are taken from the reader, not copied: a
              * large page is held once */
@@ -304,6 +343,13 @@ int cli_inputs_next(cli_inputs *in, cli_page *page)
             page->record_id = dup_or_null(rec.record_id);
             page->seq = in->seq++;
             if (in->names) page->name = page_name(in, &rec);
+            if (is_container(in->reader) && (!in->names || page->name)) {
+                /* a record is called what its output is called
+                 * (CONTAINER-RECORD) in every message, not by a byte offset
+                 * or a line number that no output name shows */
+                free(page->source);
+                page->source = record_label(in, page);
+            }
             int oom = !page->id || !page->file || (in->names && !page->name) || (rec.source && !page->source) ||
                       (rec.record_id && !page->record_id) || ((rec.url || in->o->url) && !page->url) ||
                       ((rec.charset || in->o->charset) && !page->charset);

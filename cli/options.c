@@ -13,7 +13,7 @@
 enum {
     OPT_CHARSET = 256, OPT_URL, OPT_NO_TITLE, OPT_COMMENTS, OPT_MAX_BYTES, OPT_DB, OPT_SITE, OPT_MODE, OPT_METHOD,
     OPT_EXCLUDE_SELF, OPT_MODEL, OPT_NO_MODEL, OPT_PAGE_TYPE, OPT_NO_SMOOTH, OPT_RULE, OPT_HALF_LIFE, OPT_BATCH, OPT_ALL,
-    OPT_INPUT_FORMAT, OPT_INPUT_LIST, OPT_COMMIT_EVERY, OPT_PARTIAL, OPT_BLOCKS, OPT_RECORD, OPT_REPORT,
+    OPT_INPUT_FORMAT, OPT_INPUT_LIST, OPT_COMMIT_EVERY, OPT_PARTIAL, OPT_BLOCKS, OPT_RECORD, OPT_REPORT, OPT_OVERWRITE,
     /* dedup, index, search */
     OPT_SKETCH, OPT_MIN_MATCHES, OPT_MIN_WORDS, OPT_LSH, OPT_ROWS, OPT_PAIRS, OPT_SITE_DB, OPT_RAW,
 };
@@ -49,6 +49,7 @@ static const struct option all_options[] = {
     {"commit-every", required_argument, NULL, OPT_COMMIT_EVERY},
     {"partial", required_argument, NULL, OPT_PARTIAL},
     {"blocks", no_argument, NULL, OPT_BLOCKS},
+    {"overwrite", no_argument, NULL, OPT_OVERWRITE},
     /* dedup, index, search */
     {"sketch", required_argument, NULL, OPT_SKETCH},
     {"min-matches", required_argument, NULL, OPT_MIN_MATCHES},
@@ -288,6 +289,7 @@ int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed)
     winnow_options_default(&o->lib, sizeof o->lib);
     winnow_site_options_default(&o->site_opt, sizeof o->site_opt);
     winnow_reader_options_default(&o->reader, sizeof o->reader);
+    o->reader.damaged = 1; /* every record accounted for: bad ones get their line */
     o->format = WINNOW_FORMAT_TEXT;
     o->jobs = 1;
     o->commit_every = 1000;
@@ -348,6 +350,7 @@ int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed)
         case OPT_NO_TITLE: o->lib.include_title = 0; break;
         case OPT_COMMENTS: o->comments = 1; break;
         case OPT_BLOCKS: o->blocks = 1; break;
+        case OPT_OVERWRITE: o->overwrite = 1; break;
         case OPT_MAX_BYTES: {
             unsigned long long v;
             if (cli_parse_count("--max-bytes", val, 1, (unsigned long long)SIZE_MAX, &v) != 0) return EXIT_USAGE;
@@ -384,10 +387,18 @@ int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed)
                 return EXIT_USAGE;
             }
             int known = 0;
+            winnow_rule r = {sizeof r};
             for (int k = 0; k < winnow_rule_count() && !known; k++) {
-                winnow_rule r = {sizeof r};
                 winnow_rule_info(k, &r);
                 known = strlen(r.name) == (size_t)(eq - val) && !strncmp(r.name, val, (size_t)(eq - val));
+            }
+            /* the range is checked here too, so a bad value is a usage error
+             * (exit 2) before anything is read */
+            double v = strtod(eq + 1, NULL);
+            if (known && !(v >= r.min_value && v <= r.max_value) && (float)v != (float)r.off_value) {
+                fprintf(stderr, "winnow: --rule %s: %s takes %g to %g (or %g, its off value); 'winnow rules' lists them\n",
+                        val, r.name, r.min_value, r.max_value, r.off_value);
+                return EXIT_USAGE;
             }
             if (!known) {
                 fprintf(stderr, "winnow: no rule named '%.*s' ('winnow rules' lists them)\n", (int)(eq - val), val);

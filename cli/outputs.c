@@ -16,7 +16,9 @@
  *
  * Manifest. OUT/manifest.tsv: a header line, then one line per input page in
  * input order (lines of pages done out of order by other threads wait), see
- * cli.h. It is written under a temporary name and renamed at the end. */
+ * cli.h. It is written in place, each line flushed as it is complete, so a
+ * run that is killed still leaves the record of what it wrote (its last line
+ * may be cut; every line before it is whole). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
@@ -195,7 +197,7 @@ int cli_tmp_commit(FILE *f, char *tmp, const char *path, int keep)
 /* ---- manifest ---- */
 
 struct cli_manifest {
-    char *path, *tmp;
+    char *path;
     FILE *f;
     int failed;         /* a write failed: errno in err */
     int err;
@@ -215,7 +217,7 @@ cli_manifest *cli_manifest_open(const char *dir)
         return NULL;
     }
     snprintf(m->path, n, "%s%smanifest.tsv", dir, dir[0] && dir[strlen(dir) - 1] == '/' ? "" : "/");
-    m->f = cli_tmp_create(m->path, &m->tmp);
+    m->f = fopen(m->path, "w");
     if (!m->f) {
         fprintf(stderr, "winnow: cannot write %s: %s\n", m->path, strerror(errno));
         free(m->path);
@@ -223,7 +225,10 @@ cli_manifest *cli_manifest_open(const char *dir)
         return NULL;
     }
     pthread_mutex_init(&m->lock, NULL);
-    fputs("output\tinput\trecord\trecord_id\turl\tstatus\tmessage\n", m->f);
+    if (fputs("output\tinput\trecord\trecord_id\turl\tstatus\tmessage\n", m->f) == EOF || fflush(m->f) != 0) {
+        m->failed = 1;
+        m->err = errno;
+    }
     return m;
 }
 
@@ -263,7 +268,7 @@ static char *format_line(const cli_entry *e)
 
 static void write_line(cli_manifest *m, char *line)
 {
-    if (line && !m->failed && fputs(line, m->f) == EOF) {
+    if (line && !m->failed && (fputs(line, m->f) == EOF || fflush(m->f) != 0)) {
         m->failed = 1;
         m->err = errno;
     }
@@ -325,7 +330,8 @@ int cli_manifest_close(cli_manifest *m)
         m->pending[s & (m->cap - 1)] = NULL;
     }
     int failed = m->failed;
-    int rc = cli_tmp_commit(m->f, m->tmp, m->path, !failed);
+    errno = 0;
+    int rc = fclose(m->f) != 0 ? -1 : 0;
     int err = failed ? m->err : errno;
     if (rc != 0 || failed) {
         /* said even when the run was stopped already (by a full disk, say):

@@ -8,10 +8,11 @@
 
 #define EXIT_TEXT                                                                                        \
     "exit status (the first that applies):\n"                                                           \
-    "  2  usage error (nothing was read)\n"                                                             \
+    "  2  usage error, or an output that would replace an input or other files (nothing was\n"      \
+    "     read or written)\n"                                                                          \
     "  5  the site database is damaged (nothing is written into it; 'winnow check' lists why)\n"      \
-    "  1  some page or input failed (its error is on stderr; the manifest has its line), or an\n"       \
-    "     output could not be written\n"                                                               \
+    "  1  some page, input or record failed (its error is on stderr; the manifest has its line:\n"  \
+    "     a bad JSONL line, a WARC record cut short too), or an output could not be written\n"       \
     "  4  nothing failed, but some page was skipped for being over --max-bytes (a warning)\n"           \
     "  3  nothing failed or was skipped, but some page had no content: no visible text\n"               \
     "     (WINNOW_NO_CONTENT) or none of it judged main content (WINNOW_NO_MAIN)\n"                     \
@@ -51,7 +52,13 @@
     "                        CONTAINER-RECORD for WARC and JSONL; a name taken by an earlier page\n"  \
     "                        gets ~2, ~3, ...), and PATH/manifest.tsv lists every page: output,\n"  \
     "                        input, record, record_id, url, status, message. A folder that cannot\n" \
-    "                        be written stops the run with one error.\n"                            \
+    "                        be written stops the run with one error. An output that would be an\n" \
+    "                        input is refused (exit 2). A directory that holds winnow's earlier\n"  \
+    "                        output (its manifest.tsv) is replaced: the files that manifest lists\n" \
+    "                        are removed first; one holding other files is refused (exit 2)\n"     \
+    "                        unless --overwrite.\n"                                                 \
+    "      --overwrite       write into a directory that holds other files: same-named files\n"   \
+    "                        are replaced, the others left\n"                                      \
     "                        Without -o, pages go to stdout; in text and markdown a line holding\n"  \
     "                        a form feed (\\f) separates one page from the next.\n"
 

@@ -255,11 +255,16 @@ typedef struct winnow_rule {
     size_t struct_size;     /* sizeof (winnow_rule), set by the caller */
     const char *name, *stage, *why;
     double default_value, off_value;
+    double min_value, max_value; /* the values the rule takes (HUGE_VAL: no bound above), and
+                                    off_value; winnow_engine_set_rule() refuses others */
 } winnow_rule;
 WINNOW_API int winnow_rule_count(void);
 /* Fills *out with rule i (0 <= i < winnow_rule_count()); WINNOW_E_ARG when
  * out of range. */
 WINNOW_API winnow_status winnow_rule_info(int i, winnow_rule *out);
+/* Sets a rule of the engine's table: WINNOW_E_ARG, with winnow_engine_error()
+ * saying why, for a name that is no rule or a value outside its range
+ * (winnow_rule.min_value to max_value, or its off_value). */
 WINNOW_API winnow_status winnow_engine_set_rule(winnow_engine *e, const char *name, double value);
 
 typedef enum winnow_format {
@@ -414,6 +419,11 @@ typedef struct winnow_record {
     long long number;     /* its record in that file: WARC records counted from 0 (every record,
                              warcinfo included), JSONL lines from 1; -1 for a whole file */
     const char *record_id; /* WARC-Record-ID as written ("<urn:uuid:...>"); NULL when none */
+    const char *error;    /* NULL for a page; with winnow_reader_options.damaged, a damaged
+                             record that holds no page (a JSONL line that is not a page
+                             record, a WARC record cut short by the end of the file): why,
+                             with data empty, so that every record of the input is accounted
+                             for. Without that option such records are skipped with a warning */
 } winnow_record;
 
 /* How a file or stdin is read. */
@@ -434,6 +444,8 @@ typedef struct winnow_reader_options {
     winnow_input_format format;  /* files and stdin; a directory always lists its pages;
                                     default WINNOW_INPUT_AUTO */
     int recursive;               /* directories: the pages of subdirectories too; default 0 */
+    int damaged;                 /* hand out damaged records (winnow_record.error) instead of
+                                    skipping them; default 0 */
 } winnow_reader_options;
 
 /* Fills *o with the defaults (256 MiB, AUTO, not recursive). */

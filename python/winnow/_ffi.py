@@ -104,6 +104,7 @@ typedef struct winnow_rule {
     size_t struct_size;
     const char *name, *stage, *why;
     double default_value, off_value;
+    double min_value, max_value;
 } winnow_rule;
 int winnow_rule_count(void);
 winnow_status winnow_rule_info(int i, winnow_rule *out);
@@ -194,6 +195,7 @@ typedef struct winnow_record {
     const char *file;
     long long number;
     const char *record_id;
+    const char *error;
 } winnow_record;
 
 typedef enum winnow_input_format {
@@ -208,6 +210,7 @@ typedef struct winnow_reader_options {
     size_t max_record_bytes;
     winnow_input_format format;
     int recursive;
+    int damaged;
 } winnow_reader_options;
 
 winnow_status winnow_reader_options_default(winnow_reader_options *o, size_t struct_size);

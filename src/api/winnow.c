@@ -158,7 +158,8 @@ winnow_status winnow_rule_info(int i, winnow_rule *out)
 {
     if (!out || i < 0 || i >= WN_RULE_COUNT) return WINNOW_E_ARG;
     winnow_rule r = {sizeof r, wn_rule_defs[i].name, wn_rule_defs[i].stage, wn_rule_defs[i].why,
-                     wn_rule_defs[i].def, wn_rule_defs[i].off};
+                     wn_rule_defs[i].def, wn_rule_defs[i].off, 0, 0};
+    if (wn_rule_range(i, &r.min_value, &r.max_value, NULL) != 0) r.min_value = r.max_value = wn_rule_defs[i].def;
     return wn_struct_out(out, &r, sizeof r, RULE_V1) == 0 ? WINNOW_OK : WINNOW_E_ARG;
 }
 
@@ -170,6 +171,7 @@ winnow_status winnow_engine_set_rule(winnow_engine *e, const char *name, double 
         snprintf(e->error, sizeof e->error, "no rule named '%s' (winnow_rule_info lists them)", name ? name : "");
         return WINNOW_E_ARG;
     }
+    if (wn_rule_check(i, value, e->error, sizeof e->error) != 0) return WINNOW_E_ARG;
     e->rules.v[i] = (float)value;
     return WINNOW_OK;
 }

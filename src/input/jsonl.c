@@ -338,16 +338,22 @@ static int jsonl_next(winnow_reader *r, winnow_record *rec)
             wn_reader_fail(r, WINNOW_E_NOMEM, "out of memory reading %s", r->name);
             return -1;
         }
+        /* a line that is no page record is still a record of the file:
+         * handed out as damaged, so that it is accounted for */
         if (why) {
             r->skipped++;
-            wn_reader_set_warning(r, "%s:%zu: malformed JSON (%s); skipped", r->name, lineno, why);
-            continue;
+            return wn_reader_damaged(r, rec, (long long)lineno, -1, "%s:%zu: malformed JSON (%s); skipped", r->name,
+                                     lineno, why);
         }
         const span *page = html.set ? &html : content.set ? &content : body.set ? &body : NULL;
         if (!page) {
             r->skipped++;
-            wn_reader_set_warning(r, "%s:%zu: no \"html\", \"content\" or \"body\" string; skipped", r->name, lineno);
-            continue;
+            if (url.set) decode_string(url.p, url.n, &r->url);
+            int dg = wn_reader_damaged(r, rec, (long long)lineno, -1,
+                                        "%s:%zu: no \"html\", \"content\" or \"body\" string; skipped", r->name,
+                                        lineno);
+            if (dg > 0 && url.set && !r->url.oom) rec->url = wn_buf_cstr(&r->url);
+            return dg;
         }
         decode_string(page->p, page->n, &j->html);
         if (url.set) decode_string(url.p, url.n, &r->url);

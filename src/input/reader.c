@@ -34,6 +34,33 @@ void wn_reader_set_warning(winnow_reader *r, const char *fmt, ...)
     va_end(ap);
 }
 
+int wn_reader_damaged(winnow_reader *r, winnow_record *rec, long long number, long long offset, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->warning, sizeof r->warning, fmt, ap);
+    va_end(ap);
+    wn_buf_clear(&r->damage);
+    wn_buf_put(&r->damage, r->warning, strlen(r->warning));
+    wn_buf_clear(&r->source);
+    if (offset >= 0) wn_buf_printf(&r->source, "%s#%lld", r->name, offset);
+    else wn_buf_printf(&r->source, "%s:%lld", r->name, number);
+    wn_buf_clear(&r->id);
+    wn_buf_printf(&r->id, "%05lld", number);
+    if (r->damage.oom || r->source.oom || r->id.oom) {
+        wn_reader_fail(r, WINNOW_E_NOMEM, "out of memory reading %s", r->name);
+        return -1;
+    }
+    rec->data = "";
+    rec->len = 0;
+    rec->source = wn_buf_cstr(&r->source);
+    rec->id = wn_buf_cstr(&r->id);
+    rec->file = r->path;
+    rec->number = number;
+    rec->error = wn_buf_cstr(&r->damage);
+    return 1;
+}
+
 const char *wn_reader_str(wn_buf *b, const char *s, size_t n)
 {
     wn_buf_clear(b);
@@ -87,6 +114,7 @@ static winnow_input_format sniff(wn_in *in)
 
 #define READER_OPTIONS_V1 WN_FIELD_END(winnow_reader_options, recursive)
 #define RECORD_V1 WN_FIELD_END(winnow_record, record_id)
+#define RECORD_V2 WN_FIELD_END(winnow_record, error)
 
 static void reader_options_default(winnow_reader_options *o)
 {
@@ -117,6 +145,7 @@ static winnow_reader *reader_new(const char *path, const winnow_reader_options *
     wn_buf_init(&r->record_id);
     r->max_record = opt->max_record_bytes ? opt->max_record_bytes : WN_READER_DEFAULT_MAX;
     r->recursive = opt->recursive;
+    r->damaged = opt->damaged;
     if (!(r->path = strdup(path))) {
         free(r);
         return NULL;
@@ -289,7 +318,14 @@ winnow_status winnow_reader_next(winnow_reader *r, winnow_record *out)
     r->warning[0] = 0;
     if (r->status != WINNOW_OK) return r->status; /* errors are final */
     if (!r->next) return WINNOW_END;
-    int got = r->next(r, &rec);
+    int got;
+    for (;;) {
+        got = r->next(r, &rec);
+        /* damaged records go to callers that know them; older ones skip
+         * them, with the warning, as before */
+        if (got <= 0 || !rec.error || (r->damaged && out->struct_size >= RECORD_V2)) break;
+        memset(&rec, 0, sizeof rec);
+    }
     if (got < 0 && r->status == WINNOW_OK) wn_reader_fail(r, WINNOW_E_IO, "%s: read failed", r->name);
     if (got <= 0) return got < 0 ? r->status : WINNOW_END;
     rec.struct_size = sizeof rec;
@@ -337,6 +373,7 @@ void winnow_reader_close(winnow_reader *r)
     wn_buf_free(&r->source);
     wn_buf_free(&r->id);
     wn_buf_free(&r->record_id);
+    wn_buf_free(&r->damage);
     free(r->path);
     free(r);
 }

@@ -120,6 +120,7 @@ struct winnow_reader {
     size_t skipped;
     size_t too_large;         /* of the skipped: over max_record */
     int recursive;            /* directories: subdirectories too */
+    int damaged;              /* damaged records are handed out (winnow_record.error), not skipped */
     winnow_input_format format; /* what the input is read as (HTML for directories) */
     unsigned long long total_bytes; /* the input's size, 0 when unknown */
     unsigned long long done_bytes;  /* directories: bytes of the files handed out or skipped */
@@ -129,7 +130,7 @@ struct winnow_reader {
     char warning[600];
 
     /* strings of the record handed out last */
-    wn_buf url, charset, source, id, record_id;
+    wn_buf url, charset, source, id, record_id, damage;
 
     /* kind-specific state and its two operations */
     void *state;
@@ -142,6 +143,12 @@ struct winnow_reader {
 /* The reader fails (finally) with st; fmt says why. */
 void wn_reader_fail(winnow_reader *r, winnow_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void wn_reader_set_warning(winnow_reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Fills rec as the damaged record `number` (winnow_record.error: the
+ * message, also the warning; source "NAME#OFFSET" when offset is not -1,
+ * "NAME:NUMBER" otherwise): every record of an input is accounted for, a
+ * bad one too. Returns 1 (a record), -1 on OOM. */
+int wn_reader_damaged(winnow_reader *r, winnow_record *rec, long long number, long long offset, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 /* Copies a string field of the record into one of the reader's buffers and
  * returns it NUL-terminated (NULL when the buffer ran out of memory). */
 const char *wn_reader_str(wn_buf *b, const char *s, size_t n);

@@ -30,7 +30,23 @@ typedef struct warc_state {
     size_t index;    /* records seen so far: the id of the next one */
     int empty;       /* the file holds no data at all */
     int resyncing;   /* after a damaged record: junk up to the next record is expected */
+    int cut;         /* the file ended inside a record, handed out as damaged: the end */
 } warc_state;
+
+/* The record the end of the file cut, handed out as damaged (its warning
+ * is the message) so that it is accounted for; the next call ends. */
+static int cut_record(winnow_reader *r, warc_state *w, winnow_record *rec, size_t index, uint64_t off)
+{
+    char why[sizeof r->warning];
+    snprintf(why, sizeof why, "%s", r->warning);
+    w->cut = 1;
+    int got = wn_reader_damaged(r, rec, (long long)index, (long long)off, "%s", why);
+    if (got > 0) {
+        rec->url = r->url.len && !r->url.oom ? wn_buf_cstr(&r->url) : NULL;
+        rec->record_id = r->record_id.len && !r->record_id.oom ? wn_buf_cstr(&r->record_id) : NULL;
+    }
+    return got;
+}
 
 /* The named fields of a record that matter here. */
 typedef struct warc_head {
@@ -652,6 +668,7 @@ static int warc_next(winnow_reader *r, winnow_record *rec)
         wn_reader_set_warning(r, "%s: empty file", r->name);
         return 0;
     }
+    if (w->cut) return 0;
     for (;;) {
         uint64_t off;
         int found = find_record(r, w, &off);
@@ -663,7 +680,7 @@ static int warc_next(winnow_reader *r, winnow_record *rec)
         if (hr == REC_ERROR) return -1;
         if (hr == REC_END) {
             r->skipped++;
-            return 0;
+            return cut_record(r, w, rec, index, off);
         }
         if (hr == REC_SKIP) {
             r->skipped++;
@@ -721,7 +738,7 @@ static int warc_next(winnow_reader *r, winnow_record *rec)
             }
             wn_reader_set_warning(r, "%s#%llu: last record cut short (%zu of %llu bytes): the file is truncated",
                                   r->name, (unsigned long long)off, w->blk.len, (unsigned long long)h.len);
-            return 0;
+            return cut_record(r, w, rec, index, off);
         }
         trailer_result trailer = check_trailer(r, w);
         if (trailer == TRAILER_ERROR) return -1;

@@ -13,6 +13,8 @@
 #ifndef WN_RULES_H
 #define WN_RULES_H
 
+#include <stddef.h>
+
 #define WN_RULES(X)                                                                                                  \
     /* page scorer (src/score/page_score.c) */                                                                       \
     X(LINK_LIST_SHARE, 0.5f, 1e30f, "score",                                                                         \
@@ -469,6 +471,12 @@ typedef struct wn_rules {
 void wn_rules_default(wn_rules *r);
 /* Index of a rule by name, -1 when unknown. */
 int wn_rule_find(const char *name);
+/* The values rule i takes (rules.c's range table): 0 with [*lo, *hi] and
+ * what they are in words, -1 when the rule has no range entry. Its off
+ * value is valid besides. */
+int wn_rule_range(int i, double *lo, double *hi, const char **what);
+/* 0 when rule i takes value, else -1 with why in err. */
+int wn_rule_check(int i, double value, char *err, size_t cap);
 
 #define WN_RULE(d, name) ((d)->rules->v[WN_RULE_##name])
 

@@ -5,6 +5,7 @@
  * that grow (struct_size), and model files of the wrong kind. One test
  * looks behind the header: the copying of growing structures
  * (util/structs.h) between versions that do not exist yet. */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -12,6 +13,7 @@
 #include "api_fixture.h"
 #include "check.h"
 #include "json_check.h"
+#include "rules/rules.h"
 #include "util/structs.h"
 
 /* the reader API is the header's own now, without its scaffolding */
@@ -754,6 +756,44 @@ static void test_model_file_errors(void)
     winnow_engine_free(e);
 }
 
+/* Every row of the rule table has a range of values in src/rules/rules.c
+ * (a new row without one fails here), its default and its off value are
+ * inside it, and winnow_engine_set_rule() refuses what is outside (issue 29:
+ * SELECT_DECAY=-5 and SITE_TEMPLATE_PERCENT=500 were taken). */
+static void test_rule_ranges(void)
+{
+    char err[300];
+    for (int i = 0; i < WN_RULE_COUNT; i++) {
+        double lo = 0, hi = 0;
+        const char *what = NULL;
+        int has = wn_rule_range(i, &lo, &hi, &what) == 0;
+        if (!has) fprintf(stderr, "rule %s has no range in src/rules/rules.c\n", wn_rule_defs[i].name);
+        CHECK(has);
+        CHECK(has && what && lo <= hi);
+        CHECK(has && wn_rule_defs[i].def >= lo && wn_rule_defs[i].def <= hi);
+        CHECK_EQ(wn_rule_check(i, wn_rule_defs[i].def, err, sizeof err), 0);
+        CHECK_EQ(wn_rule_check(i, wn_rule_defs[i].off, err, sizeof err), 0);
+        CHECK(wn_rule_check(i, (double)NAN, err, sizeof err) != 0);
+        winnow_rule r = {sizeof r};
+        CHECK_EQ(winnow_rule_info(i, &r), WINNOW_OK);
+        CHECK(r.min_value == lo && r.max_value == hi);
+    }
+    winnow_engine *e = NULL;
+    winnow_options o;
+    winnow_options_default(&o, sizeof o);
+    o.classifier = 0;
+    CHECK_EQ(winnow_engine_new(&o, &e), WINNOW_OK);
+    CHECK_EQ(winnow_engine_set_rule(e, "SELECT_DECAY", -5), WINNOW_E_ARG);
+    CHECK(strstr(winnow_engine_error(e), "SELECT_DECAY") != NULL);
+    CHECK_EQ(winnow_engine_set_rule(e, "SITE_TEMPLATE_PERCENT", 500), WINNOW_E_ARG);
+    CHECK_EQ(winnow_engine_set_rule(e, "SITE_TEMPLATE_PERCENT", 50), WINNOW_OK);
+    CHECK_EQ(winnow_engine_set_rule(e, "SELECT_DECAY", 1.0), WINNOW_OK); /* its off value */
+    CHECK_EQ(winnow_engine_set_rule(e, "LINK_LIST_SHARE", 1e30), WINNOW_OK); /* its off value */
+    CHECK_EQ(winnow_engine_set_rule(e, "FRAGMENT_CHARS", -1), WINNOW_E_ARG);
+    winnow_engine_free(e);
+}
+
+
 int main(void)
 {
     winnow_engine_new(NULL, &engine);
@@ -779,6 +819,7 @@ int main(void)
     RUN(test_out_struct_size);
     RUN(test_struct_versions);
     RUN(test_document_owns_its_data);
+    RUN(test_rule_ranges);
     RUN(test_model_file_errors);
     winnow_engine_free(engine);
     return CHECK_DONE();

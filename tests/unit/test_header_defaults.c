@@ -48,7 +48,7 @@ static field_value *values(size_t *n)
         V(winnow_jsonl_options, jsonl, id),       V(winnow_jsonl_options, jsonl, site),
         V(winnow_jsonl_options, jsonl, blocks),   V(winnow_jsonl_options, jsonl, comments),
         V(winnow_reader_options, reader, max_record_bytes), V(winnow_reader_options, reader, format),
-        V(winnow_reader_options, reader, recursive),
+        V(winnow_reader_options, reader, recursive), V(winnow_reader_options, reader, damaged),
         V(winnow_merge_options, merge, commit_every),
     };
     *n = sizeof all / sizeof all[0];

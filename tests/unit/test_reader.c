@@ -1326,6 +1326,65 @@ static void test_recursive(void)
     winnow_reader_close(r);
 }
 
+/* winnow_reader_options.damaged (issue 29): every record accounted for. A
+ * bad JSONL line and a WARC record cut by the end of the file come out as
+ * records with an error and no data; without the option they are skipped
+ * as before. */
+static void test_damaged(void)
+{
+    static const char jsonl[] = "{\"url\":\"u1\",\"html\":\"<p>one</p>\"}\n"
+                                "not json at all\n"
+                                "{\"url\":\"u3\",\"title\":\"no page\"}\n"
+                                "{\"url\":\"u4\",\"html\":\"<p>four</p>\"}\n";
+    winnow_reader_options o;
+    winnow_reader_options_default(&o, sizeof o);
+    CHECK_EQ(o.damaged, 0);
+    char err[600];
+    for (int damaged = 0; damaged <= 1; damaged++) {
+        o.damaged = damaged;
+        winnow_reader *r = NULL;
+        CHECK_EQ(winnow_reader_open_memory(jsonl, strlen(jsonl), "p.jsonl", &o, &r, err, sizeof err), WINNOW_OK);
+        long long numbers[8];
+        int errors[8], n = 0;
+        winnow_record rec = {sizeof rec};
+        while (n < 8 && winnow_reader_next(r, &rec) == WINNOW_OK) {
+            numbers[n] = rec.number;
+            errors[n++] = rec.error != NULL;
+            if (rec.error) CHECK_EQ(rec.len, 0);
+        }
+        if (damaged) {
+            CHECK_EQ(n, 4);
+            CHECK(n == 4 && numbers[1] == 2 && errors[1] && numbers[2] == 3 && errors[2] && !errors[0] && !errors[3]);
+        } else {
+            CHECK_EQ(n, 2);
+            CHECK(n == 2 && numbers[0] == 1 && numbers[1] == 4 && !errors[0] && !errors[1]);
+        }
+        winnow_reader_close(r);
+    }
+    /* a WARC cut inside its last record */
+    wn_buf w;
+    wn_buf_init(&w);
+    size_t starts[32];
+    build_warc(&w, starts);
+    o.damaged = 1;
+    winnow_reader *r = NULL;
+    CHECK_EQ(winnow_reader_open_memory(w.data, w.len - 40, "cut.warc", &o, &r, err, sizeof err), WINNOW_OK);
+    winnow_record rec = {sizeof rec};
+    int pages = 0, cut = 0;
+    while (winnow_reader_next(r, &rec) == WINNOW_OK) {
+        if (rec.error) {
+            cut++;
+            CHECK(strstr(rec.error, "truncated") != NULL);
+        } else {
+            pages++;
+        }
+    }
+    CHECK_EQ(cut, 1);
+    CHECK(pages > 0);
+    winnow_reader_close(r);
+    wn_buf_free(&w);
+}
+
 int main(void)
 {
     snprintf(tmp_root, sizeof tmp_root, "%s/winnow-reader-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -1350,6 +1409,7 @@ int main(void)
     RUN(test_provenance);
     RUN(test_sniffing);
     RUN(test_recursive);
+    RUN(test_damaged);
     nftw(tmp_root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
     return CHECK_DONE();
 }
