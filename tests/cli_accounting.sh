@@ -127,7 +127,8 @@ else bad "the run after a killed one: $(ls -A "$tmp/o4" | head -5 | tr '\n' ' ')
 } >"$tmp/bad.jsonl"
 if run 1 extract -q "$tmp/bad.jsonl" -o "$tmp/o5" && [ "$(tail -n +2 "$tmp/o5/manifest.tsv" | cut -f3 | tr '\n' ' ')" = "1 2 3 4 5 " ] &&
   [ "$(awk -F'\t' '$6 == "WINNOW_E_FORMAT"' "$tmp/o5/manifest.tsv" | wc -l)" -eq 3 ] &&
-  grep -q 'bad.jsonl:2: malformed JSON' "$tmp/err" && grep -q 'bad.jsonl:5: no "html"' "$tmp/err"; then
+  grep -q 'bad-00002: malformed JSON' "$tmp/err" && grep -q 'bad-00005: no "html"' "$tmp/err" &&
+  ! grep -q 'bad.jsonl:[0-9]' "$tmp/err" "$tmp/o5/manifest.tsv"; then
   ok "bad JSONL lines: a manifest line each, an error each (even with -q), exit 1"
 else bad "bad JSONL lines: manifest records $(tail -n +2 "$tmp/o5/manifest.tsv" 2>/dev/null | cut -f3 | tr '\n' ' ')" "$tmp/err"; fi
 if run 1 extract -f jsonl "$tmp/bad.jsonl" &&
@@ -142,7 +143,7 @@ if [ -f "$ars" ]; then
   size=$(wc -c <"$ars")
   head -c $((size * 2 / 3)) "$ars" >"$tmp/cut.warc.gz"
   if run 1 extract -q "$tmp/cut.warc.gz" -o "$tmp/o6" && tail -1 "$tmp/o6/manifest.tsv" | grep -q 'WINNOW_E_FORMAT.*truncated' &&
-    grep -q 'cut short' "$tmp/err"; then
+    grep -q 'cut-[0-9]*: last record cut short' "$tmp/err" && ! grep -q 'cut.warc.gz#' "$tmp/err" "$tmp/o6/manifest.tsv"; then
     ok "a truncated WARC: the cut record's manifest line, an error, exit 1"
   else bad "a truncated WARC: $(tail -1 "$tmp/o6/manifest.tsv" 2>/dev/null | cut -c1-120)" "$tmp/err"; fi
   if run 1 extract -f jsonl "$tmp/cut.warc.gz" && tail -1 "$tmp/out" | grep -q '"status":"WINNOW_E_FORMAT"'; then
