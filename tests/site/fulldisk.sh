@@ -87,8 +87,16 @@ rm -f "$db" "$db-wal" "$db-shm"
 mkdir -p "$disk/out"
 printf 'output\tinput\trecord\trecord_id\turl\tstatus\tmessage\nold\t\t\t\t\tWINNOW_OK\t\n' >"$disk/out/manifest.tsv"
 run "extract onto a full disk" 1 extract -q --site news "$tmp/site" -o "$disk/out"
-grep -q "manifest.tsv: .*no manifest" "$tmp/err" && ok "extract: says the manifest could not be written" ||
-  bad "extract: nothing says the manifest is missing" "$tmp/err"
-[ -e "$disk/out/manifest.tsv" ] && bad "extract: an earlier run's manifest describes this run's outputs" ||
-  ok "extract: no stale manifest left"
+# the manifest is written as the run goes: either it lists this run's pages
+# (the earlier run's "old" line gone, every output it names present) or an
+# error says it could not be written and none is left
+if grep -q "manifest.tsv: .*no manifest" "$tmp/err"; then
+  [ -e "$disk/out/manifest.tsv" ] && bad "extract: an earlier run's manifest describes this run's outputs" ||
+    ok "extract: says the manifest could not be written, no stale manifest left"
+elif [ -s "$disk/out/manifest.tsv" ] && ! grep -q '^old' "$disk/out/manifest.tsv" &&
+  tail -n +2 "$disk/out/manifest.tsv" | awk -F'\t' '$1 != "" {print $1}' | while read -r f; do [ -e "$disk/out/$f" ] || exit 1; done; then
+  ok "extract: the manifest lists this run's pages only, each output present"
+else
+  bad "extract: the manifest is missing without a word, or stale" "$tmp/err"
+fi
 finish
