@@ -133,7 +133,10 @@ static winnow_status decode_parse(winnow_engine *e, winnow_doc *d, const winnow_
     d->dom_store = wn_arena_alloc(&d->arena, sizeof *d->dom_store);
     if (!d->dom_store) return wn_engine_fail(e, WINNOW_E_NOMEM, "out of memory while building the DOM");
     /* the DOM's arrays stay the parser's, lent to the page: no copy */
-    wn_parse_status ps = wn_parser_parse_store(e->parser, text, text_len, &d->arena, &d->dom, d->dom_store);
+    /* per page: the parser is the engine's, the rules the page's */
+    const wn_parse_rules parse_rules = {.merged_link_share = WN_RULE(d, MERGED_LINK_SHARE)};
+    wn_parse_status ps =
+        wn_parser_parse_store(e->parser, text, text_len, &d->arena, &d->dom, d->dom_store, &parse_rules);
     if (ps == WN_PARSE_NOMEM) return wn_engine_fail(e, WINNOW_E_NOMEM, "out of memory while building the DOM");
     if (ps == WN_PARSE_TOO_LARGE) return wn_engine_fail(e, WINNOW_E_TOO_LARGE, "page has too many nodes");
     if (ps != WN_PARSE_OK) return wn_engine_fail(e, WINNOW_E_PARSE, "the HTML parser rejected the input");

@@ -445,7 +445,11 @@
     X(SITE_BOX_TEMPLATE_SHARE, 0.3f, 1e30f, "site",                                                                   \
       "share of a box's text that is the site's template for the whole box to be template")                          \
     X(SITE_BOX_MAX_SHARE, 0.5f, 1e30f, "site",                                                                        \
-      "a box holding this share of the page's running text (not template) is the article, whatever recurs in it")
+      "a box holding this share of the page's running text (not template) is the article, whatever recurs in it") \
+    /* parse (src/parse/copy.c, fed by the pipeline) */                                                               \
+    X(MERGED_LINK_SHARE, 0.5f, 1e30f, "parse",                                                                       \
+      "past the node budget, text merged into one node is link text when more than this share of it was in links: " \
+      "a page of a million links stays a link list")
 
 typedef enum wn_rule_id {
 #define WN_RULE_ENUM(name, def, off, stage, why) WN_RULE_##name,
