@@ -449,7 +449,11 @@
     /* parse (src/parse/copy.c, fed by the pipeline) */                                                               \
     X(MERGED_LINK_SHARE, 0.5f, 1e30f, "parse",                                                                       \
       "past the node budget, text merged into one node is link text when more than this share of it was in links: " \
-      "a page of a million links stays a link list")
+      "a page of a million links stays a link list")                                                                  \
+    /* metadata (src/meta/meta.c, fed by the pipeline) */                                                             \
+    X(TITLE_MATCH_MIN_WORDS, 2.0f, 0.0f, "meta",                                                                      \
+      "two titles (a JSON-LD headline and the <title>, og:title or an <h1>; og:title and og:site_name) match when "  \
+      "one's words are a run of the other's, a run shorter than this many words only when it is all of both")
 
 typedef enum wn_rule_id {
 #define WN_RULE_ENUM(name, def, off, stage, why) WN_RULE_##name,
