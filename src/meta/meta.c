@@ -195,8 +195,8 @@ int wn_meta_extract(const wn_dom *dom, const wn_decode_info *dec, const char *ur
     /* an og:title that is the site's name, a template's on every page,
      * names no page: a <title> that says more stays */
     const char *title = m->field[WINNOW_META_TITLE];
-    if (!(og_title && og_site && count_words(og_title) == count_words(og_site) && same_title(og_title, og_site, min_words) &&
-          count_words(title) > count_words(og_title)))
+    if (!(og_title && og_site && count_words(og_title) == count_words(og_site) &&
+          same_title(og_title, og_site, min_words) && count_words(title) > count_words(og_title)))
         set_over(m, WINNOW_META_TITLE, og_title);
     set_if_empty(m, WINNOW_META_SITE_NAME, og_site);
     set_if_empty(m, WINNOW_META_DESCRIPTION, og_desc);
