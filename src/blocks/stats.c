@@ -402,11 +402,11 @@ static int dw_node(dw_state *d, uint32_t i, uint32_t size, uint32_t w_begin, uin
     return 0;
 }
 
-/* Learning asks only whether a block candidate has 3 distinct words:
- * every node keeps up to 3 of its distinct words (hash | 1), its own
+/* Learning asks only whether a block candidate has WN_BLOCK_MIN_WORDS
+ * distinct words: every node keeps up to that many of its distinct words (hash | 1), its own
  * first, then its children's, merged bottom-up. */
 typedef struct three_words {
-    uint64_t w[3];
+    uint64_t w[WN_BLOCK_MIN_WORDS];
 } three_words;
 
 static void three_add(three_words *t, uint8_t *cnt, uint64_t h)
@@ -533,8 +533,8 @@ static int stats_ranges(const wn_dom *dom, wn_stats *st, const wn_page_text *pt,
         if (!learn) {
             if (dw_node(dw, i, size, sx->w_begin, next_wb) != 0) return -1;
         } else {
-            /* the words node i owns, up to three distinct */
-            for (uint32_t p = sx->w_begin; p < next_wb && three_n[i] < 3; p++)
+            /* the words node i owns, up to WN_BLOCK_MIN_WORDS distinct */
+            for (uint32_t p = sx->w_begin; p < next_wb && three_n[i] < WN_BLOCK_MIN_WORDS; p++)
                 three_add(&three[i], &three_n[i], pt->words[p] | 1);
         }
     }
@@ -565,7 +565,7 @@ static void stats_sums(const wn_dom *dom, wn_stats *st, int learn, uint32_t W, i
             hist_add(p->hist, c->hist);
             if (W) delta[par] += delta[i];
         } else {
-            for (uint8_t k = 0; k < three_n[i] && three_n[par] < 3; k++)
+            for (uint8_t k = 0; k < three_n[i] && three_n[par] < WN_BLOCK_MIN_WORDS; k++)
                 three_add(&three[par], &three_n[par], three[i].w[k]);
         }
     }
@@ -590,9 +590,9 @@ static void stats_fingerprints(const wn_dom *dom, wn_stats *st, const wn_page_te
         te[i] = e;
         uint32_t trimmed = (sx->nt_end - sx->nt_begin) - (e - b); /* spaces: one byte, one code point */
         sx->text_cp = sx->text_cp > trimmed ? sx->text_cp - trimmed : 0;
-        int three_distinct = learn ? three_n[i] >= 3 : sx->distinct_words >= 3;
+        int three_distinct = learn ? three_n[i] >= WN_BLOCK_MIN_WORDS : sx->distinct_words >= WN_BLOCK_MIN_WORDS;
         sx->is_block = x->tag != WN_TAG_TEXT && wn_tag_has(x->tag, WN_TF_BLOCK) && !(x->flags & WN_NF_HIDDEN) &&
-                       sx->text_cp >= 40 && three_distinct;
+                       sx->text_cp >= WN_BLOCK_MIN_CHARS && three_distinct;
         /* learning fingerprints text nodes and blocks only */
         uint32_t par = i ? x->parent : WN_NONE;
         if (e <= b || (learn && x->tag != WN_TAG_TEXT && !sx->is_block)) sx->fingerprint = 0;

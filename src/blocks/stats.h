@@ -75,6 +75,16 @@ typedef struct wn_page_text {
     uint32_t ndistinct;
 } wn_page_text;
 
+/* A block candidate (Kolcz & Yih): a visible block tag with at least
+ * WN_BLOCK_MIN_CHARS code points of trimmed text and WN_BLOCK_MIN_WORDS
+ * distinct words. Not rules: these decide which nodes are fingerprinted as
+ * blocks, and so the block keys a site database stores (learning keeps only
+ * WN_BLOCK_MIN_WORDS word hashes a node), so they are part of the site
+ * model's key format; a changed value makes stored models disagree with new
+ * pages (docs/formats.md, "keys"). */
+#define WN_BLOCK_MIN_CHARS 40u
+#define WN_BLOCK_MIN_WORDS 3u
+
 /* The rule values the statistics read. The stage lies below the rule
  * table (rules/ reads the statistics' types), so the caller passes them
  * from the page's rules. */

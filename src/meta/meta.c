@@ -61,15 +61,23 @@ static int contains_words(const char *big, const char *small)
     return 0;
 }
 
+/* The references a JSON-LD headline is matched against: <title>,
+ * og:title and the first three <h1>s. A cost bound, not a judgement (each
+ * reference is one more <h1>'s text built and compared with every
+ * headline; a page's title is in its first <h1>s), so a constant and no
+ * rule. */
+#define META_TITLE_REFS 5
+
 /* Two titles name the same thing when one's words are a run of the
- * other's ("Tide pools" and "Tide pools | Coastal Notes"); a run of one
- * word counts only when it is all of both. */
-static int same_title(const char *a, const char *b)
+ * other's ("Tide pools" and "Tide pools | Coastal Notes"); a run of fewer
+ * than min_words words (TITLE_MATCH_MIN_WORDS, 2: one word) counts only
+ * when it is all of both: one common word is no match. */
+static int same_title(const char *a, const char *b, double min_words)
 {
     size_t wa = count_words(a), wb = count_words(b);
     if (!wa || !wb) return 0;
     const char *small = wa <= wb ? a : b, *big = wa <= wb ? b : a;
-    if ((wa < wb ? wa : wb) < 2 && wa != wb) return 0;
+    if ((double)(wa < wb ? wa : wb) < min_words && wa != wb) return 0;
     return contains_words(big, small);
 }
 
@@ -78,7 +86,7 @@ static int same_title(const char *a, const char *b)
  * an <h1> names; when none does, the last article's headline (or name).
  * A headline that is a kind of page ("Wikimedia list article") gives way
  * to a name that is the page's title. */
-static const char *jsonld_title(const wn_meta *m, const char *const *refs, size_t nrefs)
+static const char *jsonld_title(const wn_meta *m, const char *const *refs, size_t nrefs, double min_words)
 {
     const char *fallback = NULL;
     for (unsigned k = m->ld_count; k-- > 0;) {
@@ -87,7 +95,7 @@ static const char *jsonld_title(const wn_meta *m, const char *const *refs, size_
             if (!vals[v] || !*vals[v]) continue;
             if (!fallback) fallback = vals[v];
             for (size_t r = 0; r < nrefs; r++)
-                if (refs[r] && same_title(vals[v], refs[r])) return vals[v];
+                if (refs[r] && same_title(vals[v], refs[r], min_words)) return vals[v];
         }
     }
     return fallback;
@@ -128,8 +136,10 @@ static inline int key_is(const char *key, const char *name)
     return tolower((unsigned char)key[0]) == tolower((unsigned char)name[0]) && !strcasecmp(key, name);
 }
 
-int wn_meta_extract(const wn_dom *dom, const wn_decode_info *dec, const char *url, wn_arena *arena, wn_meta *m)
+int wn_meta_extract(const wn_dom *dom, const wn_decode_info *dec, const char *url, wn_arena *arena, wn_meta *m,
+                    const wn_meta_rules *rules)
 {
+    const double min_words = rules ? rules->title_match_min_words : WN_META_TITLE_MATCH_MIN_WORDS;
     for (int f = 0; f < WINNOW_META_COUNT; f++) m->field[f] = "";
     if (dom->title) m->field[WINNOW_META_TITLE] = wn_meta_clean(arena, dom->title, strlen(dom->title));
     if (dom->lang) m->field[WINNOW_META_LANGUAGE] = wn_meta_clean(arena, dom->lang, strlen(dom->lang));
@@ -185,8 +195,8 @@ int wn_meta_extract(const wn_dom *dom, const wn_decode_info *dec, const char *ur
     /* an og:title that is the site's name, a template's on every page,
      * names no page: a <title> that says more stays */
     const char *title = m->field[WINNOW_META_TITLE];
-    if (!(og_title && og_site && count_words(og_title) == count_words(og_site) && same_title(og_title, og_site) &&
-          count_words(title) > count_words(og_title)))
+    if (!(og_title && og_site && count_words(og_title) == count_words(og_site) &&
+          same_title(og_title, og_site, min_words) && count_words(title) > count_words(og_title)))
         set_over(m, WINNOW_META_TITLE, og_title);
     set_if_empty(m, WINNOW_META_SITE_NAME, og_site);
     set_if_empty(m, WINNOW_META_DESCRIPTION, og_desc);
@@ -201,20 +211,20 @@ int wn_meta_extract(const wn_dom *dom, const wn_decode_info *dec, const char *ur
     for (uint32_t k = 0; k < dom->jsonld_count; k++) wn_meta_from_jsonld(dom->jsonld[k], dom->jsonld_len[k], arena, m);
     if (m->ld_count) {
         /* what the page calls itself: <title>, og:title, its first <h1>s */
-        const char *refs[5];
+        const char *refs[META_TITLE_REFS];
         size_t nrefs = 0;
         refs[nrefs++] = dom->title ? wn_meta_clean(arena, dom->title, strlen(dom->title)) : NULL;
         refs[nrefs++] = og_title;
         wn_buf h;
         wn_buf_init(&h);
-        for (uint32_t i = 1; i < dom->count && nrefs < 5; i++) {
+        for (uint32_t i = 1; i < dom->count && nrefs < META_TITLE_REFS; i++) {
             if (dom->nodes[i].tag != WN_TAG_H1) continue;
             wn_buf_clear(&h);
             wn_node_text(dom, i, &h, NULL, NULL);
             if (!h.oom && h.len) refs[nrefs++] = wn_meta_clean(arena, h.data, h.len < 1024 ? h.len : 1024);
         }
         wn_buf_free(&h);
-        set_over(m, WINNOW_META_TITLE, jsonld_title(m, refs, nrefs));
+        set_over(m, WINNOW_META_TITLE, jsonld_title(m, refs, nrefs, min_words));
     }
     if (url && *url) set_if_empty(m, WINNOW_META_URL, wn_meta_clean(arena, url, strlen(url)));
     return 0;

@@ -54,8 +54,16 @@ enum {
  * "https://schema.org/Product"); 0 for a type outside the groups. */
 uint32_t wn_schema_bits(const char *s, size_t n);
 
+/* The rule values the metadata reads. The stage lies below the rule
+ * table, so the caller passes them from the page's rules (NULL: the
+ * defaults). */
+typedef struct wn_meta_rules {
+    double title_match_min_words; /* TITLE_MATCH_MIN_WORDS: a shorter title matches only a whole title */
+} wn_meta_rules;
+#define WN_META_TITLE_MATCH_MIN_WORDS 2.0 /* the default, for callers without a rule table */
+
 int wn_meta_extract(const wn_dom *dom, const wn_decode_info *dec, const char *url, wn_arena *arena,
-                    wn_meta *out);
+                    wn_meta *out, const wn_meta_rules *rules);
 
 /* Collapse whitespace and trim: arena copy. */
 const char *wn_meta_clean(wn_arena *arena, const char *s, size_t n);

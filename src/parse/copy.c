@@ -135,8 +135,10 @@ static int merge_text(build_ctx *b, myhtml_tree_node_t *n, uint32_t parent, uint
         for (char *q = dom->text + x->text_begin, *e = q + x->text_len; q < e; q++)
             if (*q == '\n') *q = ' ';
     x->flags |= WN_NF_FLAT;
-    /* the merged node is link text when most of its text is: a page of a
-     * million links stays a link list past the budget */
+    /* the merged node is link text when more than MERGED_LINK_SHARE of its
+     * text is: a page of a million links stays a link list past the budget.
+     * Compared in double: for 0.5 the same as 2 * link > total (both sums
+     * stay far below 2^53, so exact) */
     if (b->merge_node != last) {
         b->merge_node = last;
         b->merge_total = x->text_len;
@@ -144,7 +146,7 @@ static int merge_text(build_ctx *b, myhtml_tree_node_t *n, uint32_t parent, uint
     }
     b->merge_total += len;
     if (b->flat_link || (dom->nodes[parent].flags & WN_NF_LINK)) b->merge_link += len;
-    if (2 * b->merge_link > b->merge_total) x->flags |= WN_NF_LINK;
+    if ((double)b->merge_link > b->merged_link_share * (double)b->merge_total) x->flags |= WN_NF_LINK;
     else x->flags &= (uint16_t)~WN_NF_LINK;
     if (!grow((void **)&p->text, &p->text_cap, dom->text_len + sep + len + 1, 1)) return WN_PARSE_NOMEM;
     dom->text = p->text;

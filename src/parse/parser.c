@@ -194,7 +194,7 @@ static wn_parse_status build_dom_from(build_ctx *b, const char *src, size_t srcl
 }
 
 static wn_parse_status parse(wn_parser *p, const char *utf8, size_t len, wn_arena *arena, wn_dom *dom,
-                             int build_dom, wn_dom_store *store)
+                             int build_dom, wn_dom_store *store, const wn_parse_rules *rules)
 {
     if (!p->tree) {
         p->tree = myhtml_tree_create();
@@ -229,6 +229,7 @@ static wn_parse_status parse(wn_parser *p, const char *utf8, size_t len, wn_aren
         b.srclen = srclen;
         b.store = store;
         b.budget = UINT32_MAX;
+        b.merged_link_share = rules ? rules->merged_link_share : WN_PARSE_MERGED_LINK_SHARE;
         if (p->node_bytes) {
             size_t want = srclen / p->node_bytes;
             if (want < p->node_floor) want = p->node_floor;
@@ -270,14 +271,14 @@ static wn_parse_status parse(wn_parser *p, const char *utf8, size_t len, wn_aren
 wn_parse_status wn_parser_parse(wn_parser *p, const char *utf8, size_t len, wn_arena *arena, wn_dom *dom,
                                 int build_dom)
 {
-    return parse(p, utf8, len, arena, dom, build_dom, NULL);
+    return parse(p, utf8, len, arena, dom, build_dom, NULL, NULL);
 }
 
 wn_parse_status wn_parser_parse_store(wn_parser *p, const char *utf8, size_t len, wn_arena *arena, wn_dom *dom,
-                                      wn_dom_store *store)
+                                      wn_dom_store *store, const wn_parse_rules *rules)
 {
     memset(store, 0, sizeof *store);
-    return parse(p, utf8, len, arena, dom, 1, store);
+    return parse(p, utf8, len, arena, dom, 1, store, rules);
 }
 
 void wn_parser_reclaim(wn_parser *p, wn_dom_store *store)

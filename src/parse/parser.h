@@ -49,8 +49,16 @@ typedef struct wn_dom_store {
     size_t nodes_cap, attrs_cap, text_cap;
 } wn_dom_store;
 
+/* The rule values the parse reads. The stage lies below the rule table,
+ * and one parser serves every page of an engine, so the caller passes
+ * them with each page (NULL: the defaults). */
+typedef struct wn_parse_rules {
+    double merged_link_share; /* MERGED_LINK_SHARE: merged text is link text past this share of it */
+} wn_parse_rules;
+#define WN_PARSE_MERGED_LINK_SHARE 0.5 /* the default, for callers without a rule table */
+
 wn_parse_status wn_parser_parse_store(wn_parser *p, const char *utf8, size_t len, wn_arena *arena, wn_dom *dom,
-                                      wn_dom_store *store);
+                                      wn_dom_store *store, const wn_parse_rules *rules);
 /* p may be NULL (the arrays are freed). */
 void wn_parser_reclaim(wn_parser *p, wn_dom_store *store);
 

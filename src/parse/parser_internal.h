@@ -178,6 +178,7 @@ typedef struct build_ctx {
     uint8_t flat_last;   /* the FLAT_* bits of the element flattened last */
     uint32_t merge_node; /* the text node merged into last, and its bytes: */
     uint64_t merge_link, merge_total; /* of link text, and in all */
+    double merged_link_share;         /* MERGED_LINK_SHARE of this page (wn_parse_rules) */
     walk_ent *walk;
     size_t walk_cap;
 } build_ctx;

@@ -133,7 +133,10 @@ static winnow_status decode_parse(winnow_engine *e, winnow_doc *d, const winnow_
     d->dom_store = wn_arena_alloc(&d->arena, sizeof *d->dom_store);
     if (!d->dom_store) return wn_engine_fail(e, WINNOW_E_NOMEM, "out of memory while building the DOM");
     /* the DOM's arrays stay the parser's, lent to the page: no copy */
-    wn_parse_status ps = wn_parser_parse_store(e->parser, text, text_len, &d->arena, &d->dom, d->dom_store);
+    /* per page: the parser is the engine's, the rules the page's */
+    const wn_parse_rules parse_rules = {.merged_link_share = WN_RULE(d, MERGED_LINK_SHARE)};
+    wn_parse_status ps =
+        wn_parser_parse_store(e->parser, text, text_len, &d->arena, &d->dom, d->dom_store, &parse_rules);
     if (ps == WN_PARSE_NOMEM) return wn_engine_fail(e, WINNOW_E_NOMEM, "out of memory while building the DOM");
     if (ps == WN_PARSE_TOO_LARGE) return wn_engine_fail(e, WINNOW_E_TOO_LARGE, "page has too many nodes");
     if (ps != WN_PARSE_OK) return wn_engine_fail(e, WINNOW_E_PARSE, "the HTML parser rejected the input");
@@ -211,7 +214,8 @@ static winnow_status run_stages(winnow_engine *e, winnow_doc *d, wn_run_mode mod
     }
     if (!extracting) return WINNOW_OK; /* no content selection or metadata */
     /* metadata first: the selection's fallback reads the description */
-    wn_meta_extract(&d->dom, &d->decode, in->url, &d->arena, &d->meta);
+    const wn_meta_rules meta_rules = {.title_match_min_words = WN_RULE(d, TITLE_MATCH_MIN_WORDS)};
+    wn_meta_extract(&d->dom, &d->decode, in->url, &d->arena, &d->meta, &meta_rules);
     /* the kind of page: reported only, the selection does not read it yet */
     if (wn_pagetype_run(d, e->pt, e->opt.page_type) != 0)
         return wn_engine_fail(e, WINNOW_E_NOMEM, "out of memory while judging the kind of page");

@@ -189,6 +189,8 @@ static const struct {
     {"END_PLUG_MAX_LINES", WN_RANGE_COUNT},
     {"TITLE_PART_PARTS", WN_RANGE_COUNT},
     {"DATA_TABLE_CELL_MAX_CHARS", WN_RANGE_COUNT},
+    {"MERGED_LINK_SHARE", WN_RANGE_SHARE},
+    {"TITLE_MATCH_MIN_WORDS", WN_RANGE_COUNT},
 };
 
 int wn_rule_range(int i, double *lo, double *hi, const char **what)

@@ -447,7 +447,15 @@
     X(SITE_BOX_TEMPLATE_SHARE, 0.3f, 1e30f, "site",                                                                   \
       "share of a box's text that is the site's template for the whole box to be template")                          \
     X(SITE_BOX_MAX_SHARE, 0.5f, 1e30f, "site",                                                                        \
-      "a box holding this share of the page's running text (not template) is the article, whatever recurs in it")
+      "a box holding this share of the page's running text (not template) is the article, whatever recurs in it") \
+    /* parse (src/parse/copy.c, fed by the pipeline) */                                                               \
+    X(MERGED_LINK_SHARE, 0.5f, 1e30f, "parse",                                                                       \
+      "past the node budget, text merged into one node is link text when more than this share of it was in links: " \
+      "a page of a million links stays a link list")                                                                  \
+    /* metadata (src/meta/meta.c, fed by the pipeline) */                                                             \
+    X(TITLE_MATCH_MIN_WORDS, 2.0f, 0.0f, "meta",                                                                      \
+      "two titles (a JSON-LD headline and the <title>, og:title or an <h1>; og:title and og:site_name) match when "  \
+      "one's words are a run of the other's, a run shorter than this many words only when it is all of both")
 
 typedef enum wn_rule_id {
 #define WN_RULE_ENUM(name, def, off, stage, why) WN_RULE_##name,
