@@ -74,10 +74,7 @@ static int has_html_ext(const char *name)
     return dot && (strcasecmp(dot, ".html") == 0 || strcasecmp(dot, ".htm") == 0);
 }
 
-static int page_cmp(const void *a, const void *b)
-{
-    return strcmp(((const page *)a)->name, ((const page *)b)->name);
-}
+static int page_cmp(const void *a, const void *b) { return strcmp(((const page *)a)->name, ((const page *)b)->name); }
 
 /* Reads a whole regular file; NULL (errno set) on failure. */
 static char *read_file(const char *path, size_t *len)
@@ -90,11 +87,20 @@ static char *read_file(const char *path, size_t *len)
         n += fread(buf + n, 1, cap - n, f);
         if (n < cap) break;
         char *grown = realloc(buf, cap * 2);
-        if (!grown) { free(buf); buf = NULL; errno = ENOMEM; break; }
+        if (!grown) {
+            free(buf);
+            buf = NULL;
+            errno = ENOMEM;
+            break;
+        }
         buf = grown;
         cap *= 2;
     }
-    if (buf && ferror(f)) { free(buf); buf = NULL; errno = EIO; }
+    if (buf && ferror(f)) {
+        free(buf);
+        buf = NULL;
+        errno = EIO;
+    }
     fclose(f);
     *len = n;
     return buf;
@@ -126,7 +132,10 @@ static int load_corpus(const char *dir, corpus *c)
         if (c->count == c->cap) {
             size_t ncap = c->cap ? c->cap * 2 : 256;
             page *np = realloc(c->pages, ncap * sizeof *np);
-            if (!np) { fprintf(stderr, "winnow-bench: out of memory\n"); exit(1); }
+            if (!np) {
+                fprintf(stderr, "winnow-bench: out of memory\n");
+                exit(1);
+            }
             c->pages = np;
             c->cap = ncap;
         }
@@ -150,14 +159,13 @@ static int count_bytes(void *ctx, const char *data, size_t len)
 /* Full public-API path for one page. With verbose, failures go to stderr. */
 static void extract_one(winnow_engine *e, const page *pg, extract_stats *s, int verbose)
 {
-    winnow_input in = {sizeof in, pg->data, pg->len, NULL, NULL };
+    winnow_input in = { sizeof in, pg->data, pg->len, NULL, NULL };
     winnow_doc *doc = NULL;
     winnow_status st = winnow_extract(e, &in, &doc);
     if (WINNOW_FAILED(st)) {
         s->failed++;
         if (verbose)
-            fprintf(stderr, "winnow-bench: %s: %s: %s\n", pg->name, winnow_status_name(st),
-                    winnow_engine_error(e));
+            fprintf(stderr, "winnow-bench: %s: %s: %s\n", pg->name, winnow_status_name(st), winnow_engine_error(e));
         return;
     }
     if (st == WINNOW_PARTIAL) s->partial++;
@@ -181,8 +189,7 @@ static double time_parse(wn_parser *p, wn_arena *arena, const corpus *c, size_t 
     for (size_t i = 0; i < c->count; i++) {
         wn_dom dom;
         memset(&dom, 0, sizeof dom);
-        if (wn_parser_parse(p, c->pages[i].data, c->pages[i].len, arena, &dom, 0) != WN_PARSE_OK)
-            (*failed)++;
+        if (wn_parser_parse(p, c->pages[i].data, c->pages[i].len, arena, &dom, 0) != WN_PARSE_OK) (*failed)++;
         wn_arena_reset(arena, 0);
     }
     return now_seconds() - t0;
@@ -210,8 +217,8 @@ static void print_row(const char *label, const corpus *c, const double *t, int r
 {
     double lo, hi, med = median_of(t, rounds, &lo, &hi);
     *pages_per_s = (double)c->count / med;
-    printf("%-12s %7zu %12zu %10.4f %10.4f %10.4f %10.1f %9.2f\n", label, c->count, c->total_bytes, med, lo,
-           hi, *pages_per_s, (double)c->total_bytes / 1e6 / med);
+    printf("%-12s %7zu %12zu %10.4f %10.4f %10.4f %10.1f %9.2f\n", label, c->count, c->total_bytes, med, lo, hi,
+           *pages_per_s, (double)c->total_bytes / 1e6 / med);
 }
 
 static int run_throughput(const corpus *c, int rounds, long rss_loaded_kb)
@@ -249,7 +256,10 @@ static int run_throughput(const corpus *c, int rounds, long rss_loaded_kb)
             t_extract[r] = time_extract(e, c, &s, 0);
             t_parse[r] = time_parse(p, &arena, c, &pf);
         }
-        if (r == 0) { first = s; parse_failed = pf; }
+        if (r == 0) {
+            first = s;
+            parse_failed = pf;
+        }
     }
     wn_arena_free(&arena);
     wn_parser_free(p);
@@ -258,8 +268,8 @@ static int run_throughput(const corpus *c, int rounds, long rss_loaded_kb)
 
     long peak = rss_peak_kb();
     double pps_parse, pps_extract, pps_plain;
-    printf("%-12s %7s %12s %10s %10s %10s %10s %9s\n", "", "pages", "bytes", "median_s", "min_s", "max_s",
-           "pages/s", "MB/s");
+    printf("%-12s %7s %12s %10s %10s %10s %10s %9s\n", "", "pages", "bytes", "median_s", "min_s", "max_s", "pages/s",
+           "MB/s");
     print_row("parse-only", c, t_parse, rounds, &pps_parse);
     print_row("extract", c, t_extract, rounds, &pps_extract);
     print_row("no-model", c, t_plain, rounds, &pps_plain);
@@ -376,8 +386,7 @@ int main(int argc, char **argv)
         return 2;
     }
     long rss_loaded = rss_now_kb();
-    printf("corpus %s: %zu pages, %zu bytes (%.1f MB)\n\n", dir, c.count, c.total_bytes,
-           (double)c.total_bytes / 1e6);
+    printf("corpus %s: %zu pages, %zu bytes (%.1f MB)\n\n", dir, c.count, c.total_bytes, (double)c.total_bytes / 1e6);
     fflush(stdout);
 
     int rc = pages ? run_growth(&c, (size_t)pages) : run_throughput(&c, (int)rounds, rss_loaded);

@@ -56,8 +56,12 @@ static size_t load(const char *dir, page **out)
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         size_t l = strlen(e->d_name);
-        if (!((l > 5 && !strcmp(e->d_name + l - 5, ".html")) || (l > 4 && !strcmp(e->d_name + l - 4, ".htm")))) continue;
-        if (n == cap) { cap = cap ? cap * 2 : 64; names = realloc(names, cap * sizeof *names); }
+        if (!((l > 5 && !strcmp(e->d_name + l - 5, ".html")) || (l > 4 && !strcmp(e->d_name + l - 4, ".htm"))))
+            continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 64;
+            names = realloc(names, cap * sizeof *names);
+        }
         names[n++] = strdup(e->d_name);
     }
     closedir(d);
@@ -92,9 +96,12 @@ int main(int argc, char **argv)
     int rounds = 5, learn_only = 0;
     const char *dir = NULL;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--rounds") && i + 1 < argc) rounds = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--learn-only")) learn_only = 1;
-        else dir = argv[i];
+        if (!strcmp(argv[i], "--rounds") && i + 1 < argc)
+            rounds = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--learn-only"))
+            learn_only = 1;
+        else
+            dir = argv[i];
     }
     if (!dir || rounds < 1 || rounds > 100) {
         fprintf(stderr, "usage: winnow-site-bench [--rounds N] [--learn-only] DIR\n");
@@ -102,7 +109,10 @@ int main(int argc, char **argv)
     }
     page *pages = NULL;
     size_t n = load(dir, &pages);
-    if (n < 2) { fprintf(stderr, "winnow-site-bench: %s: need at least 2 pages\n", dir); return 2; }
+    if (n < 2) {
+        fprintf(stderr, "winnow-site-bench: %s: need at least 2 pages\n", dir);
+        return 2;
+    }
     size_t bytes = 0;
     for (size_t i = 0; i < n; i++) bytes += pages[i].len;
 
@@ -125,7 +135,7 @@ int main(int argc, char **argv)
         winnow_site_free(site);
         winnow_site_new("bench", 0, &site);
         for (size_t i = 0; i < n; i++) {
-            winnow_input in = {sizeof in, pages[i].data, pages[i].len, NULL, NULL};
+            winnow_input in = { sizeof in, pages[i].data, pages[i].len, NULL, NULL };
             int counted;
             winnow_site_learn(e, site, &in, &counted);
         }
@@ -150,7 +160,7 @@ int main(int argc, char **argv)
     size_t blocks = 0, ce_non = 0, fast_non = 0;
     for (size_t i = 0; i < n; i++) {
         winnow_doc *d = NULL;
-        winnow_input in = {sizeof in, pages[i].data, pages[i].len, NULL, NULL};
+        winnow_input in = { sizeof in, pages[i].data, pages[i].len, NULL, NULL };
         if (WINNOW_FAILED(winnow_extract(e, &in, &d))) continue;
         wn_ce_page cp;
         if (wn_ce_page_compute(d, &cp) == 0 && cp.count) {
@@ -160,12 +170,14 @@ int main(int argc, char **argv)
                 wn_ce_detect(&m->ce, &cp, out, UINT32_MAX);
                 double b = now_s();
                 t_ce += b - a;
-                if (r == 0) for (uint32_t k = 0; k < cp.count; k++) ce_non += out[k];
+                if (r == 0)
+                    for (uint32_t k = 0; k < cp.count; k++) ce_non += out[k];
                 a = now_s();
                 wn_fastce_detect(&m->ce, tmpl, &cp, out);
                 b = now_s();
                 t_fast += b - a;
-                if (r == 0) for (uint32_t k = 0; k < cp.count; k++) fast_non += out[k];
+                if (r == 0)
+                    for (uint32_t k = 0; k < cp.count; k++) fast_non += out[k];
             }
             blocks += cp.count;
             free(out);
@@ -173,8 +185,8 @@ int main(int argc, char **argv)
         winnow_doc_free(d);
     }
     double per_ce = t_ce / rounds / (double)n, per_fast = t_fast / rounds / (double)n;
-    printf("training pages %u, training blocks %zu, template paths %zu, non-content blocks on them %zu\n",
-           m->ce.pages, m->ce.count, tmpl ? tmpl->npaths : 0, tmpl ? tmpl->nnoncontent : 0);
+    printf("training pages %u, training blocks %zu, template paths %zu, non-content blocks on them %zu\n", m->ce.pages,
+           m->ce.count, tmpl ? tmpl->npaths : 0, tmpl ? tmpl->nnoncontent : 0);
     printf("detection per page: ContentExtractor %.1f us (non-content %zu of %zu blocks), FastCE %.1f us (%zu)\n",
            per_ce * 1e6, ce_non, blocks, per_fast * 1e6, fast_non);
     printf("learn_vs_parse %.3f\n", mp / ml);

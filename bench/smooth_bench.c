@@ -55,7 +55,7 @@ static const float *page_scores(const winnow_doc *d, double jitter, float *buf)
 }
 
 typedef struct bpage {
-    char *name;   /* corpus/file */
+    char *name; /* corpus/file */
     char *data;
     size_t len;
 } bpage;
@@ -92,7 +92,11 @@ static char *slurp(const char *path, size_t *len)
         if (n == cap) {
             size_t nc = cap ? cap * 2 : 1 << 16;
             char *g = realloc(buf, nc);
-            if (!g) { free(buf); fclose(f); return NULL; }
+            if (!g) {
+                free(buf);
+                fclose(f);
+                return NULL;
+            }
             buf = g;
             cap = nc;
         }
@@ -102,7 +106,10 @@ static char *slurp(const char *path, size_t *len)
     }
     int err = ferror(f);
     fclose(f);
-    if (err) { free(buf); return NULL; }
+    if (err) {
+        free(buf);
+        return NULL;
+    }
     *len = n;
     return buf;
 }
@@ -135,17 +142,26 @@ static int load_dir(const char *dir, bpage **pages, size_t *count, size_t *cap)
         if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) continue;
         size_t len = 0;
         char *data = slurp(path, &len);
-        if (!data) { fprintf(stderr, "winnow-smooth-bench: skipping %s\n", path); continue; }
+        if (!data) {
+            fprintf(stderr, "winnow-smooth-bench: skipping %s\n", path);
+            continue;
+        }
         if (*count == *cap) {
             size_t nc = *cap ? *cap * 2 : 256;
             bpage *np = realloc(*pages, nc * sizeof *np);
-            if (!np) { fprintf(stderr, "winnow-smooth-bench: out of memory\n"); exit(1); }
+            if (!np) {
+                fprintf(stderr, "winnow-smooth-bench: out of memory\n");
+                exit(1);
+            }
             *pages = np;
             *cap = nc;
         }
         size_t nl = strlen(corpus) + strlen(de->d_name) + 2;
         char *name = malloc(nl);
-        if (!name) { fprintf(stderr, "winnow-smooth-bench: out of memory\n"); exit(1); }
+        if (!name) {
+            fprintf(stderr, "winnow-smooth-bench: out of memory\n");
+            exit(1);
+        }
         snprintf(name, nl, "%s/%s", corpus, de->d_name);
         (*pages)[(*count)++] = (bpage){ name, data, len };
     }
@@ -195,7 +211,10 @@ int main(int argc, char **argv)
     winnow_engine_new(&eo, &e);
     wn_parser *parser = wn_parser_new(512);
     result *res = calloc(npages ? npages : 1, sizeof *res);
-    if (!e || !parser || !res) { fprintf(stderr, "winnow-smooth-bench: cannot start\n"); return 1; }
+    if (!e || !parser || !res) {
+        fprintf(stderr, "winnow-smooth-bench: cannot start\n");
+        return 1;
+    }
     wn_arena arena, parse_arena;
     wn_arena_init(&arena);
     wn_arena_init(&parse_arena);
@@ -211,16 +230,21 @@ int main(int argc, char **argv)
 
     for (size_t p = 0; p < npages; p++) {
         const bpage *pg = &pages[p];
-        winnow_input in = {sizeof in, pg->data, pg->len, NULL, NULL };
+        winnow_input in = { sizeof in, pg->data, pg->len, NULL, NULL };
         winnow_doc *doc = NULL;
-        if (WINNOW_FAILED(winnow_extract(e, &in, &doc)) || !doc) { failed++; continue; }
+        if (WINNOW_FAILED(winnow_extract(e, &in, &doc)) || !doc) {
+            failed++;
+            continue;
+        }
         uint32_t count = doc->dom.count;
         float *y = malloc((count ? count : 1) * sizeof *y), *sbuf = malloc((count ? count : 1) * sizeof *sbuf);
         uint8_t *seg = malloc(count ? count : 1);
         const float *score = sbuf ? page_scores(doc, jitter, sbuf) : NULL;
         if (!score || !doc->stats || !y || !seg || count == 0) {
             failed++;
-            free(y); free(seg); free(sbuf);
+            free(y);
+            free(seg);
+            free(sbuf);
             winnow_doc_free(doc);
             continue;
         }
@@ -245,7 +269,9 @@ int main(int argc, char **argv)
         }
         if (!ok) {
             solver_failed++;
-            free(y); free(seg); free(sbuf);
+            free(y);
+            free(seg);
+            free(sbuf);
             winnow_doc_free(doc);
             continue;
         }
@@ -262,7 +288,10 @@ int main(int argc, char **argv)
             dom_total += count;
             if (n > tree_max) tree_max = n;
             float *ty = wn_arena_alloc(&arena, (size_t)n * sizeof *ty);
-            if (!ty) { fprintf(stderr, "winnow-smooth-bench: out of memory\n"); return 1; }
+            if (!ty) {
+                fprintf(stderr, "winnow-smooth-bench: out of memory\n");
+                return 1;
+            }
             if (n > WN_ISO_EXACT_MAX_NODES) {
                 too_big++;
             } else {
@@ -346,7 +375,10 @@ int main(int argc, char **argv)
     wn_arena_free(&parse_arena);
     wn_parser_free(parser);
     winnow_engine_free(e);
-    for (size_t i = 0; i < npages; i++) { free(pages[i].name); free(pages[i].data); }
+    for (size_t i = 0; i < npages; i++) {
+        free(pages[i].name);
+        free(pages[i].data);
+    }
     free(pages);
     free(res);
     return 0;

@@ -12,20 +12,20 @@
 enum { A_DB = 200, A_SITE, A_MODE, A_METHOD, A_MODEL, A_NO_MODEL, A_FULLTEXT, A_PLAIN, A_INPUT_FORMAT, A_MAX_BYTES };
 
 static const struct option common_options[] = {
-    {"db", required_argument, NULL, A_DB},
-    {"site", required_argument, NULL, A_SITE},
-    {"mode", required_argument, NULL, A_MODE},
-    {"method", required_argument, NULL, A_METHOD},
-    {"model", required_argument, NULL, A_MODEL},
-    {"no-model", no_argument, NULL, A_NO_MODEL},
-    {"fulltext", no_argument, NULL, A_FULLTEXT},
-    {"plain", no_argument, NULL, A_PLAIN},
-    {"input-format", required_argument, NULL, A_INPUT_FORMAT},
-    {"max-bytes", required_argument, NULL, A_MAX_BYTES},
-    {"recursive", no_argument, NULL, 'r'},
-    {"quiet", no_argument, NULL, 'q'},
-    {"help", no_argument, NULL, 'h'},
-    {"version", no_argument, NULL, 'V'},
+    { "db", required_argument, NULL, A_DB },
+    { "site", required_argument, NULL, A_SITE },
+    { "mode", required_argument, NULL, A_MODE },
+    { "method", required_argument, NULL, A_METHOD },
+    { "model", required_argument, NULL, A_MODEL },
+    { "no-model", no_argument, NULL, A_NO_MODEL },
+    { "fulltext", no_argument, NULL, A_FULLTEXT },
+    { "plain", no_argument, NULL, A_PLAIN },
+    { "input-format", required_argument, NULL, A_INPUT_FORMAT },
+    { "max-bytes", required_argument, NULL, A_MAX_BYTES },
+    { "recursive", no_argument, NULL, 'r' },
+    { "quiet", no_argument, NULL, 'q' },
+    { "help", no_argument, NULL, 'h' },
+    { "version", no_argument, NULL, 'V' },
 };
 #define NCOMMON (sizeof common_options / sizeof common_options[0])
 
@@ -44,8 +44,8 @@ static int add_input(cli_opts *o, const char *path)
     return 0;
 }
 
-int app_parse(int argc, char **argv, app_opts *a, const struct option *extra, const char *extra_shorts,
-              app_opt_fn fn, void *ctx, const char *usage)
+int app_parse(int argc, char **argv, app_opts *a, const struct option *extra, const char *extra_shorts, app_opt_fn fn,
+              void *ctx, const char *usage)
 {
     memset(a, 0, sizeof *a);
     cli_opts *o = &a->o;
@@ -61,7 +61,10 @@ int app_parse(int argc, char **argv, app_opts *a, const struct option *extra, co
     while (extra && extra[nextra].name) nextra++;
     struct option *table = calloc(NCOMMON + nextra + 1, sizeof *table);
     char shorts[128];
-    if (!table) { fprintf(stderr, "winnow: out of memory\n"); return EXIT_SOME_FAILED; }
+    if (!table) {
+        fprintf(stderr, "winnow: out of memory\n");
+        return EXIT_SOME_FAILED;
+    }
     memcpy(table, common_options, sizeof common_options);
     if (nextra) memcpy(table + NCOMMON, extra, nextra * sizeof *table);
     snprintf(shorts, sizeof shorts, ":rqhV%s", extra_shorts ? extra_shorts : "");
@@ -72,8 +75,14 @@ int app_parse(int argc, char **argv, app_opts *a, const struct option *extra, co
     while (!rc && (c = getopt_long(ac, av, shorts, table, NULL)) != -1) {
         const char *val = optarg;
         switch (c) {
-        case 'h': fputs(usage, stdout); rc = CLI_DONE; break;
-        case 'V': printf("winnow %s\n", winnow_version()); rc = CLI_DONE; break;
+        case 'h':
+            fputs(usage, stdout);
+            rc = CLI_DONE;
+            break;
+        case 'V':
+            printf("winnow %s\n", winnow_version());
+            rc = CLI_DONE;
+            break;
         case 'q': o->quiet = 1; break;
         case 'r': o->reader.recursive = 1; break;
         case A_DB: o->db_path = val; break;
@@ -93,8 +102,10 @@ int app_parse(int argc, char **argv, app_opts *a, const struct option *extra, co
             break;
         case A_MAX_BYTES: {
             unsigned long long v;
-            if (cli_parse_count("--max-bytes", val, 1, (unsigned long long)SIZE_MAX, &v) != 0) rc = EXIT_USAGE;
-            else o->lib.max_input_bytes = o->reader.max_record_bytes = (size_t)v;
+            if (cli_parse_count("--max-bytes", val, 1, (unsigned long long)SIZE_MAX, &v) != 0)
+                rc = EXIT_USAGE;
+            else
+                o->lib.max_input_bytes = o->reader.max_record_bytes = (size_t)v;
             break;
         }
         case '?':
@@ -102,14 +113,16 @@ int app_parse(int argc, char **argv, app_opts *a, const struct option *extra, co
             cli_option_error(cmd, c, optind, av, table, table);
             rc = EXIT_USAGE;
             break;
-        default:
-            rc = fn ? fn(ctx, c, val) : EXIT_USAGE;
+        default: rc = fn ? fn(ctx, c, val) : EXIT_USAGE;
         }
     }
     free(table);
     if (rc) return rc;
     for (int i = optind; i < ac; i++)
-        if (add_input(o, av[i]) != 0) { fprintf(stderr, "winnow: out of memory\n"); return EXIT_SOME_FAILED; }
+        if (add_input(o, av[i]) != 0) {
+            fprintf(stderr, "winnow: out of memory\n");
+            return EXIT_SOME_FAILED;
+        }
     if (o->site_opt.mode == WINNOW_MODE_SITE && !o->db_path) {
         fprintf(stderr, "winnow: --mode site needs --db DB (the site models to use)\n");
         return EXIT_USAGE;
@@ -125,12 +138,18 @@ void app_json_str(FILE *f, const char *s)
 {
     fputc('"', f);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\') fprintf(f, "\\%c", *p);
-        else if (*p == '\n') fputs("\\n", f);
-        else if (*p == '\t') fputs("\\t", f);
-        else if (*p == '\r') fputs("\\r", f);
-        else if (*p < 0x20) fprintf(f, "\\u%04x", *p);
-        else fputc(*p, f);
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if (*p == '\n')
+            fputs("\\n", f);
+        else if (*p == '\t')
+            fputs("\\t", f);
+        else if (*p == '\r')
+            fputs("\\r", f);
+        else if (*p < 0x20)
+            fprintf(f, "\\u%04x", *p);
+        else
+            fputc(*p, f);
     }
     fputc('"', f);
 }
@@ -156,13 +175,22 @@ static int read_all(const char *path, char **out, size_t *len)
         n += got;
         if (n < cap) break;
         char *g = realloc(buf, cap * 2 + 1);
-        if (!g) { free(buf); buf = NULL; errno = ENOMEM; break; }
+        if (!g) {
+            free(buf);
+            buf = NULL;
+            errno = ENOMEM;
+            break;
+        }
         buf = g;
         cap *= 2;
     }
     int bad = ferror(f);
     if (f != stdin) fclose(f);
-    if (!buf || bad) { free(buf); if (bad) errno = EIO; return -1; }
+    if (!buf || bad) {
+        free(buf);
+        if (bad) errno = EIO;
+        return -1;
+    }
     buf[n] = '\0';
     *out = buf;
     *len = n;
@@ -197,7 +225,11 @@ static void plain_each(const app_opts *a, app_page_fn fn, void *ctx, app_counts 
         struct stat st;
         if (strcmp(in, "-") != 0 && stat(in, &st) == 0 && S_ISDIR(st.st_mode)) {
             DIR *d = opendir(in);
-            if (!d) { fprintf(stderr, "winnow: cannot read %s: %s\n", in, strerror(errno)); c->failed++; continue; }
+            if (!d) {
+                fprintf(stderr, "winnow: cannot read %s: %s\n", in, strerror(errno));
+                c->failed++;
+                continue;
+            }
             char **names = NULL;
             size_t n = 0, cap = 0;
             struct dirent *e;
@@ -231,7 +263,10 @@ static void plain_each(const app_opts *a, app_page_fn fn, void *ctx, app_counts 
 int app_each(const app_opts *a, app_page_fn fn, void *ctx, app_counts *c)
 {
     memset(c, 0, sizeof *c);
-    if (a->text == APP_TEXT_PLAIN) { plain_each(a, fn, ctx, c); return 0; }
+    if (a->text == APP_TEXT_PLAIN) {
+        plain_each(a, fn, ctx, c);
+        return 0;
+    }
     const cli_opts *o = &a->o;
     winnow_sitedb *db = NULL;
     cli_sites *sites = NULL;
@@ -257,8 +292,8 @@ int app_each(const app_opts *a, app_page_fn fn, void *ctx, app_counts *c)
     cli_page page;
     while (cli_inputs_next(in, &page)) {
         const char *name = page.source ? page.source : "<stdin>";
-        winnow_source src = {sizeof src, page.file, page.record, page.record_id};
-        winnow_input input = {sizeof input, page.data, page.len, page.charset, page.url, &src};
+        winnow_source src = { sizeof src, page.file, page.record, page.record_id };
+        winnow_input input = { sizeof input, page.data, page.len, page.charset, page.url, &src };
         winnow_site *site = NULL;
         if (sites) {
             char site_name[256], err[1200] = "";
@@ -266,7 +301,8 @@ int app_each(const app_opts *a, app_page_fn fn, void *ctx, app_counts *c)
             cli_site_name(o, &page, site_name, sizeof site_name);
             if (!*site_name) {
                 if (!warned_no_site++ && !o->quiet)
-                    fprintf(stderr, "winnow: %s: page has no URL to tell its site: page mode (use --site NAME)\n", name);
+                    fprintf(stderr, "winnow: %s: page has no URL to tell its site: page mode (use --site NAME)\n",
+                            name);
             } else if (!(site = cli_sites_get(sites, site_name, err, sizeof err, &loaded, NULL, &again))) {
                 if (!again) fprintf(stderr, "winnow: %s: %s\n", name, err); /* once per site */
                 c->failed++;
@@ -275,13 +311,15 @@ int app_each(const app_opts *a, app_page_fn fn, void *ctx, app_counts *c)
             }
         }
         winnow_doc *doc = NULL;
-        winnow_status s = site ? winnow_extract_site(e, &input, site, &o->site_opt, &doc) : winnow_extract(e, &input, &doc);
+        winnow_status s =
+            site ? winnow_extract_site(e, &input, site, &o->site_opt, &doc) : winnow_extract(e, &input, &doc);
         int stop = 0;
         if (WINNOW_FAILED(s)) {
             fprintf(stderr, "winnow: %s: %s\n", name, winnow_engine_error(e));
             c->failed++;
         } else {
-            if (s != WINNOW_OK && !o->quiet) fprintf(stderr, "winnow: %s: warning: %s\n", name, winnow_doc_warning(doc));
+            if (s != WINNOW_OK && !o->quiet)
+                fprintf(stderr, "winnow: %s: warning: %s\n", name, winnow_doc_warning(doc));
             if (s == WINNOW_NO_CONTENT || s == WINNOW_NO_MAIN) c->no_content++;
             char *text = NULL;
             size_t len = 0;

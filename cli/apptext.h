@@ -10,22 +10,22 @@
 enum { APP_TEXT_MAIN = 0, APP_TEXT_FULL, APP_TEXT_PLAIN };
 
 typedef struct app_opts {
-    cli_opts o;         /* inputs, reader, engine and site options */
-    int text;           /* APP_TEXT_* */
+    cli_opts o; /* inputs, reader, engine and site options */
+    int text;   /* APP_TEXT_* */
 } app_opts;
 
 /* The long options every text application takes, to append to a
  * command's own table (app_parse does). */
-#define APP_COMMON_OPTIONS_TEXT                                                                            \
-    "text:\n"                                                                                           \
-    "      (default)         winnow's main text of each page: page mode, or with --db the\n"            \
-    "                        site models as 'winnow extract --db' uses them\n"                         \
-    "      --fulltext        every visible text of the page, nothing removed (the baseline)\n"        \
-    "      --plain           the inputs are plain UTF-8 text files (a directory: its *.txt\n"          \
-    "                        files), not pages\n"                                                       \
-    "      --db DB, --site NAME, --mode MODE, --method M: site models, as for extract\n"               \
-    "      --model FILE, --no-model: page mode's node classifier, as for extract\n"                   \
-    "  -r, --recursive, --input-format F, --max-bytes N: inputs, as for extract\n"                     \
+#define APP_COMMON_OPTIONS_TEXT                                                                                        \
+    "text:\n"                                                                                                          \
+    "      (default)         winnow's main text of each page: page mode, or with --db the\n"                           \
+    "                        site models as 'winnow extract --db' uses them\n"                                         \
+    "      --fulltext        every visible text of the page, nothing removed (the baseline)\n"                         \
+    "      --plain           the inputs are plain UTF-8 text files (a directory: its *.txt\n"                          \
+    "                        files), not pages\n"                                                                      \
+    "      --db DB, --site NAME, --mode MODE, --method M: site models, as for extract\n"                               \
+    "      --model FILE, --no-model: page mode's node classifier, as for extract\n"                                    \
+    "  -r, --recursive, --input-format F, --max-bytes N: inputs, as for extract\n"                                     \
     "  -q, --quiet           no warnings on stderr\n"
 
 /* Command-specific options: a getopt_long table (its vals >= 300 or short
@@ -34,8 +34,8 @@ typedef int (*app_opt_fn)(void *ctx, int c, const char *val);
 
 /* Parses argv (argv[1] is the command). Returns 0, CLI_DONE (--help or
  * --version answered) or EXIT_USAGE. app_opts_free() in every case. */
-int app_parse(int argc, char **argv, app_opts *a, const struct option *extra, const char *extra_shorts,
-              app_opt_fn fn, void *ctx, const char *usage);
+int app_parse(int argc, char **argv, app_opts *a, const struct option *extra, const char *extra_shorts, app_opt_fn fn,
+              void *ctx, const char *usage);
 void app_opts_free(app_opts *a);
 
 /* Called with each page's text: name (the file stem or record number),
@@ -46,7 +46,7 @@ typedef int (*app_page_fn)(void *ctx, const char *name, const char *source, cons
 
 typedef struct app_counts {
     int failed, skipped, no_content, pages;
-    int damaged;        /* the site database is damaged */
+    int damaged; /* the site database is damaged */
 } app_counts;
 
 /* Every page of the inputs in order, its text to fn. */

@@ -28,35 +28,35 @@ typedef struct cli_opts {
     const char *charset;
     const char *url;
     const char *db_path;
-    const char *partial;         /* learn --partial: the partial file to write */
-    const char *site;            /* --site: every input belongs to this site */
-    const char *model;           /* --model: node classifier file instead of the built-in one */
+    const char *partial; /* learn --partial: the partial file to write */
+    const char *site;    /* --site: every input belongs to this site */
+    const char *model;   /* --model: node classifier file instead of the built-in one */
     winnow_options lib;
     winnow_site_options site_opt;
     double half_life;
-    size_t commit_every;         /* learn --commit-every: pages per transaction */
+    size_t commit_every; /* learn --commit-every: pages per transaction */
     int jobs;
     int quiet;
-    int overwrite;               /* --overwrite: write into a directory that holds other files */
-    int batch;                   /* learn --batch */
-    int all;                     /* site: list every fingerprint, not only templates */
-    int comments;                /* extract --comments: reader comments after the main text */
-    int blocks;                  /* extract --blocks: jsonl lines carry the blocks */
-    int report;                  /* site --report: the HTML report instead of the table */
-    const char *record;          /* annotate, site --report: the page (record number or URL) */
+    int overwrite;                /* --overwrite: write into a directory that holds other files */
+    int batch;                    /* learn --batch */
+    int all;                      /* site: list every fingerprint, not only templates */
+    int comments;                 /* extract --comments: reader comments after the main text */
+    int blocks;                   /* extract --blocks: jsonl lines carry the blocks */
+    int report;                   /* site --report: the HTML report instead of the table */
+    const char *record;           /* annotate, site --report: the page (record number or URL) */
     winnow_reader_options reader; /* --input-format, -r, --max-bytes */
-    const char **inputs;         /* the command line's and --input-list's */
+    const char **inputs;          /* the command line's and --input-list's */
     int ninputs, capinputs;
-    char *list_data;             /* --input-list: the file's bytes, which inputs point into */
-    const char *rules[32];       /* --rule NAME=VALUE, applied to every engine */
+    char *list_data;       /* --input-list: the file's bytes, which inputs point into */
+    const char *rules[32]; /* --rule NAME=VALUE, applied to every engine */
     int nrules;
     /* dedup, index, search (cli/cmd_dedup.c, cli/cmd_index.c) */
-    int names;                   /* name every page as -o would (dedup, index: the page's id) */
-    winnow_dedup_options dedup;  /* --sketch, --min-matches, --lsh, --rows */
-    int pairs;                   /* dedup --pairs: the pairs instead of the clusters */
-    const char *site_db;         /* index --site-db: site models (--db is the index) */
-    size_t limit;                /* search -n, --limit */
-    int raw;                     /* search --raw: FTS5 query syntax */
+    int names;                  /* name every page as -o would (dedup, index: the page's id) */
+    winnow_dedup_options dedup; /* --sketch, --min-matches, --lsh, --rows */
+    int pairs;                  /* dedup --pairs: the pairs instead of the clusters */
+    const char *site_db;        /* index --site-db: site models (--db is the index) */
+    size_t limit;               /* search -n, --limit */
+    int raw;                    /* search --raw: FTS5 query syntax */
 } cli_opts;
 
 /* Option parsing shared by the commands (getopt_long: --name=VALUE, -fVALUE,
@@ -82,11 +82,11 @@ const char *cli_usage(const char *cmd);
 /* Inputs: every record of every input, in order, shared by worker threads. */
 typedef struct cli_page {
     char *url, *charset, *id, *source;
-    char *file;          /* the file the page was read from ("-" for stdin) */
-    long long record;    /* its record number in file (WARC, JSONL), -1 for a whole file */
-    char *record_id;     /* WARC-Record-ID, NULL when none */
-    char *name;          /* with -o: its output name without extension, unique in the run */
-    size_t seq;          /* its place in input order (the manifest's line) */
+    char *file;       /* the file the page was read from ("-" for stdin) */
+    long long record; /* its record number in file (WARC, JSONL), -1 for a whole file */
+    char *record_id;  /* WARC-Record-ID, NULL when none */
+    char *name;       /* with -o: its output name without extension, unique in the run */
+    size_t seq;       /* its place in input order (the manifest's line) */
     char *data;
     size_t len;
 } cli_page;
@@ -108,7 +108,7 @@ void cli_progress_hide(void);
 #define CLI_NAME_MAX 180
 typedef struct cli_names cli_names;
 cli_names *cli_names_new(void);
-char *cli_names_take(cli_names *n, const char *base);  /* malloc'd; NULL on OOM */
+char *cli_names_take(cli_names *n, const char *base); /* malloc'd; NULL on OOM */
 void cli_names_free(cli_names *n);
 
 /* OUT/manifest.tsv: a header, then one line per input page in input order
@@ -124,8 +124,8 @@ typedef struct cli_entry {
     const char *message;
 } cli_entry;
 typedef struct cli_manifest cli_manifest;
-cli_manifest *cli_manifest_open(const char *dir);   /* NULL after a message */
-void cli_manifest_add(cli_manifest *m, size_t seq, const cli_entry *e);  /* m may be NULL */
+cli_manifest *cli_manifest_open(const char *dir);                       /* NULL after a message */
+void cli_manifest_add(cli_manifest *m, size_t seq, const cli_entry *e); /* m may be NULL */
 /* 0, or -1 after a message (always: a run stopped by a full disk must still
  * say that its manifest is missing); m may be NULL */
 int cli_manifest_close(cli_manifest *m);
@@ -153,7 +153,7 @@ int cli_outputs_prepare(const cli_opts *o);
 /* One stream of lines in input order, bounded (stream.c): extract --format
  * jsonl to stdout (path NULL) or a file (gzip when it ends in .gz). */
 typedef struct cli_stream cli_stream;
-cli_stream *cli_stream_open(const char *path, size_t window);  /* NULL after a message */
+cli_stream *cli_stream_open(const char *path, size_t window); /* NULL after a message */
 /* Line seq (data malloc'd, taken); waits while seq is `window` or more
  * ahead of the next line to write. 0, or -1 when the output failed. */
 int cli_stream_put(cli_stream *s, size_t seq, char *data, size_t len);
@@ -216,8 +216,8 @@ int cli_sites_open(const char *path, double half_life, winnow_sitedb **db, cli_s
  * *again (may be NULL) is set when an earlier call failed on the site
  * already: its error was reported then, so a site's error is said once and
  * each of its pages gets its status. */
-winnow_site *cli_sites_get(cli_sites *s, const char *name, char *err, size_t errcap, int *loaded,
-                           winnow_status *status, int *again);
+winnow_site *cli_sites_get(cli_sites *s, const char *name, char *err, size_t errcap, int *loaded, winnow_status *status,
+                           int *again);
 /* A site failed to load because the database is damaged. */
 int cli_sites_damaged(cli_sites *s);
 size_t cli_sites_all(cli_sites *s, winnow_site ***out);
@@ -282,8 +282,8 @@ void cli_json_string(FILE *f, const char *s);
  * WINNOW_OK, a document status (NO_MAIN: an empty text), or a failure with
  * err filled (empty when it is the page's site that cannot be had and an
  * earlier page reported that: a site's error is said once). */
-winnow_status cli_page_text(const cli_opts *o, winnow_engine *e, cli_sites *sites, const cli_page *p,
-                            winnow_doc **doc, char **text, size_t *len, char *err, size_t errcap);
+winnow_status cli_page_text(const cli_opts *o, winnow_engine *e, cli_sites *sites, const cli_page *p, winnow_doc **doc,
+                            char **text, size_t *len, char *err, size_t errcap);
 int cmd_annotate(int argc, char **argv);
 /* winnow site NAME --report: the HTML report of the loaded site (pages
  * from o->inputs[1...]); an exit status. */

@@ -68,8 +68,10 @@ static int page_matches(const char *sel, const cli_page *p)
 
 static void page_label(const cli_page *p, char *out, size_t cap)
 {
-    if (p->record >= 0) snprintf(out, cap, "record %lld of %s", p->record, p->file ? p->file : "-");
-    else snprintf(out, cap, "%s", p->source ? p->source : p->file ? p->file : "-");
+    if (p->record >= 0)
+        snprintf(out, cap, "record %lld of %s", p->record, p->file ? p->file : "-");
+    else
+        snprintf(out, cap, "%s", p->source ? p->source : p->file ? p->file : "-");
 }
 
 int cmd_annotate(int argc, char **argv)
@@ -79,7 +81,10 @@ int cmd_annotate(int argc, char **argv)
                        "--output --charset --url --no-title --max-bytes --quiet --db --site --mode --method "
                        "--exclude-self --model --no-model --page-type --no-smooth --rule --recursive --input-format "
                        "--input-list --record");
-    if (rc) { cli_opts_free(&o); return rc == CLI_DONE ? EXIT_OK : rc; }
+    if (rc) {
+        cli_opts_free(&o);
+        return rc == CLI_DONE ? EXIT_OK : rc;
+    }
     if (o.ninputs == 0) {
         fprintf(stderr, "winnow: annotate needs a page (a file, a WARC or JSONL file with --record, or - for stdin)\n");
         cli_opts_free(&o);
@@ -94,18 +99,29 @@ int cmd_annotate(int argc, char **argv)
     cli_sites *sites = NULL;
     if (o.db_path) {
         int db_rc = cli_sites_open(o.db_path, o.half_life, &db, &sites);
-        if (db_rc) { cli_opts_free(&o); return db_rc; }
+        if (db_rc) {
+            cli_opts_free(&o);
+            return db_rc;
+        }
     }
     /* the page: the first one, or the one --record names */
     const char *output = o.output;
     o.output = NULL; /* inputs are read as for one page to stdout: no output names */
     cli_inputs *in = cli_inputs_open(&o);
     o.output = output;
-    if (!in) { cli_sites_free(sites); winnow_sitedb_close(db); cli_opts_free(&o); return EXIT_SOME_FAILED; }
+    if (!in) {
+        cli_sites_free(sites);
+        winnow_sitedb_close(db);
+        cli_opts_free(&o);
+        return EXIT_SOME_FAILED;
+    }
     cli_page page, other;
     int found = 0, more = 0;
     while (cli_inputs_next(in, &page)) {
-        if (page_matches(o.record, &page)) { found = 1; break; }
+        if (page_matches(o.record, &page)) {
+            found = 1;
+            break;
+        }
         cli_page_free(&page);
     }
     if (found && !o.record && cli_inputs_next(in, &other)) {
@@ -115,8 +131,10 @@ int cmd_annotate(int argc, char **argv)
     int failed = cli_inputs_failed(in), skipped = cli_inputs_skipped(in);
     cli_inputs_close(in);
     if (!found) {
-        if (o.record) fprintf(stderr, "winnow: no page of the input is record %s\n", o.record);
-        else if (!failed && !skipped) fprintf(stderr, "winnow: the input holds no page\n");
+        if (o.record)
+            fprintf(stderr, "winnow: no page of the input is record %s\n", o.record);
+        else if (!failed && !skipped)
+            fprintf(stderr, "winnow: the input holds no page\n");
         cli_sites_free(sites);
         winnow_sitedb_close(db);
         cli_opts_free(&o);
@@ -125,8 +143,10 @@ int cmd_annotate(int argc, char **argv)
     char label[1200];
     page_label(&page, label, sizeof label);
     if (more && !o.quiet)
-        fprintf(stderr, "winnow: the input holds several pages: annotating the first, %s (choose one with --record "
-                        "N or --record URL)\n", label);
+        fprintf(stderr,
+                "winnow: the input holds several pages: annotating the first, %s (choose one with --record "
+                "N or --record URL)\n",
+                label);
 
     int ex = EXIT_OK;
     winnow_engine *e = cli_engine_new(&o);
@@ -137,7 +157,8 @@ int cmd_annotate(int argc, char **argv)
         char err[1200] = "";
         cli_site_name(&o, &page, site_name, sizeof site_name);
         if (!*site_name) {
-            if (!o.quiet) fprintf(stderr, "winnow: %s: page has no URL to tell its site: page mode (use --site NAME)\n", label);
+            if (!o.quiet)
+                fprintf(stderr, "winnow: %s: page has no URL to tell its site: page mode (use --site NAME)\n", label);
         } else if (!(site = cli_sites_get(sites, site_name, err, sizeof err, NULL, NULL, NULL))) {
             fprintf(stderr, "winnow: %s: %s\n", label, err);
             ex = cli_sites_damaged(sites) ? EXIT_DB_DAMAGED : EXIT_SOME_FAILED;
@@ -151,10 +172,13 @@ int cmd_annotate(int argc, char **argv)
         if (report_open(&rf, o.output) != 0) {
             ex = EXIT_SOME_FAILED;
         } else {
-            winnow_source src = {sizeof src, page.file, page.record, page.record_id};
-            winnow_input input = {sizeof input, page.data, page.len, page.charset, page.url, &src};
-            wn_report_options ro = {.site = site, .site_opt = &o.site_opt, .site_name = site ? site_name : NULL,
-                                    .command = "winnow annotate", .template_share = 0.1};
+            winnow_source src = { sizeof src, page.file, page.record, page.record_id };
+            winnow_input input = { sizeof input, page.data, page.len, page.charset, page.url, &src };
+            wn_report_options ro = { .site = site,
+                                     .site_opt = &o.site_opt,
+                                     .site_name = site ? site_name : NULL,
+                                     .command = "winnow annotate",
+                                     .template_share = 0.1 };
             winnow_status s = wn_report_page(e, &input, &ro, cli_write_file, rf.f);
             if (s == WINNOW_E_IO) {
                 fprintf(stderr, "winnow: cannot write %s: %s\n", o.output ? o.output : "to stdout", strerror(errno));
@@ -200,7 +224,7 @@ static int collect_fp(void *ctx, const char *kind, double df, const char *sample
         r->oom = 1;
         return 1;
     }
-    r->rows[r->n++] = (wn_report_fp){k, s, df};
+    r->rows[r->n++] = (wn_report_fp){ k, s, df };
     return 0;
 }
 
@@ -222,10 +246,14 @@ int cli_site_report(const cli_opts *o, const char *name, winnow_site *site)
     double pages = winnow_site_pages(site);
     double template_df = 0.1 * pages;
     if (pages >= 2.0 && template_df < 1.5) template_df = 1.5;
-    fp_rows fr = {.cap = o->all ? REPORT_FPS_ALL : REPORT_FPS, .min_df = pages >= 2.0 ? 1.5 : 0.0,
-                  .template_df = template_df};
+    fp_rows fr = { .cap = o->all ? REPORT_FPS_ALL : REPORT_FPS,
+                   .min_df = pages >= 2.0 ? 1.5 : 0.0,
+                   .template_df = template_df };
     fr.rows = calloc(fr.cap, sizeof *fr.rows);
-    if (!fr.rows) { fprintf(stderr, "winnow: out of memory\n"); return EXIT_SOME_FAILED; }
+    if (!fr.rows) {
+        fprintf(stderr, "winnow: out of memory\n");
+        return EXIT_SOME_FAILED;
+    }
     winnow_status s = winnow_site_templates(site, 0.0, collect_fp, &fr);
     int ex = EXIT_OK;
     if (s != WINNOW_OK || fr.oom) {
@@ -255,8 +283,8 @@ int cli_site_report(const cli_opts *o, const char *name, winnow_site *site)
                 cli_page_free(&p);
                 continue;
             }
-            winnow_source src = {sizeof src, p.file, p.record, p.record_id};
-            winnow_input input = {sizeof input, p.data, p.len, p.charset, p.url, &src};
+            winnow_source src = { sizeof src, p.file, p.record, p.record_id };
+            winnow_input input = { sizeof input, p.data, p.len, p.charset, p.url, &src };
             size_t nfp = 0, chars = 0;
             winnow_status cs = wn_report_coverage(e, &input, site, 0.1, &nfp, &chars);
             if (WINNOW_FAILED(cs)) {
@@ -288,8 +316,8 @@ int cli_site_report(const cli_opts *o, const char *name, winnow_site *site)
                  "Shown on %s%s%s: of the %zu page%s of the site read%s, the one on which the most of the site's "
                  "template block fingerprints occur (%zu of %zu).",
                  label, best.url && best.record >= 0 ? ", " : "", best.url && best.record >= 0 ? best.url : "",
-                 candidates, candidates == 1 ? "" : "s",
-                 candidates == REPORT_CANDIDATES ? " (the first 50)" : "", best_fp, fr.template_blocks);
+                 candidates, candidates == 1 ? "" : "s", candidates == REPORT_CANDIDATES ? " (the first 50)" : "",
+                 best_fp, fr.template_blocks);
     } else if (o->ninputs > 1) {
         snprintf(note, sizeof note,
                  "None of the %d page%s read belongs to site %s (or could be read): no page to show the template on.",
@@ -304,15 +332,22 @@ int cli_site_report(const cli_opts *o, const char *name, winnow_site *site)
         if (report_open(&rf, o->output) != 0) {
             ex = EXIT_SOME_FAILED;
         } else {
-            wn_report_options ro = {.site = site, .site_opt = &o->site_opt, .site_name = name,
-                                    .command = "winnow site --report", .page_note = note, .site_report = 1,
-                                    .template_share = 0.1, .fps = fr.rows, .nfps = fr.n, .fps_more = fr.more};
+            wn_report_options ro = { .site = site,
+                                     .site_opt = &o->site_opt,
+                                     .site_name = name,
+                                     .command = "winnow site --report",
+                                     .page_note = note,
+                                     .site_report = 1,
+                                     .template_share = 0.1,
+                                     .fps = fr.rows,
+                                     .nfps = fr.n,
+                                     .fps_more = fr.more };
             winnow_status rs;
             char label[1200] = "";
             if (have_best) {
                 page_label(&best, label, sizeof label);
-                winnow_source src = {sizeof src, best.file, best.record, best.record_id};
-                winnow_input input = {sizeof input, best.data, best.len, best.charset, best.url, &src};
+                winnow_source src = { sizeof src, best.file, best.record, best.record_id };
+                winnow_input input = { sizeof input, best.data, best.len, best.charset, best.url, &src };
                 rs = wn_report_page(e, &input, &ro, cli_write_file, rf.f);
             } else {
                 rs = wn_report_site_only(&ro, cli_write_file, rf.f);

@@ -33,25 +33,24 @@ const char cli_classify_usage[] =
     "      --label-by-name   label = the page's name up to its last '_' (topic_7: topic)\n"
     "      --alpha A         Laplace smoothing count (default 0.1)\n"
     "      --seed N          the folds' shuffle (default 1)\n"
-    "\n" APP_COMMON_OPTIONS_TEXT
-    "\n"
+    "\n" APP_COMMON_OPTIONS_TEXT "\n"
     "exit status: 0 done; 1 a page or input failed, or a model could not be read or\n"
     "written; 2 usage error\n";
 
 enum { C_TRAIN = 300, C_NB, C_CV, C_PAIRS, C_LABELS, C_LABEL_BY_NAME, C_ALPHA, C_SEED, C_INVERT };
 
 static const struct option classify_options[] = {
-    {"output", required_argument, NULL, 'o'},
-    {"train", no_argument, NULL, C_TRAIN},
-    {"nb", required_argument, NULL, C_NB},
-    {"cv", required_argument, NULL, C_CV},
-    {"pairs", no_argument, NULL, C_PAIRS},
-    {"labels", required_argument, NULL, C_LABELS},
-    {"label-by-name", no_argument, NULL, C_LABEL_BY_NAME},
-    {"alpha", required_argument, NULL, C_ALPHA},
-    {"seed", required_argument, NULL, C_SEED},
-    {"invert", no_argument, NULL, C_INVERT},
-    {NULL, 0, NULL, 0},
+    { "output", required_argument, NULL, 'o' },
+    { "train", no_argument, NULL, C_TRAIN },
+    { "nb", required_argument, NULL, C_NB },
+    { "cv", required_argument, NULL, C_CV },
+    { "pairs", no_argument, NULL, C_PAIRS },
+    { "labels", required_argument, NULL, C_LABELS },
+    { "label-by-name", no_argument, NULL, C_LABEL_BY_NAME },
+    { "alpha", required_argument, NULL, C_ALPHA },
+    { "seed", required_argument, NULL, C_SEED },
+    { "invert", no_argument, NULL, C_INVERT },
+    { NULL, 0, NULL, 0 },
 };
 
 typedef struct labelled {
@@ -73,7 +72,7 @@ typedef struct cl_run {
     /* pages kept */
     labelled *p;
     size_t n, cap, unlabelled;
-    winnow_textclass *model;  /* --nb */
+    winnow_textclass *model; /* --nb */
     int failed;
 } cl_run;
 
@@ -83,7 +82,10 @@ static int cl_option(void *ctx, int c, const char *val)
     unsigned long long v;
     switch (c) {
     case 'o':
-        if (!*val) { fprintf(stderr, "winnow: --output needs a path, got ''\n"); return EXIT_USAGE; }
+        if (!*val) {
+            fprintf(stderr, "winnow: --output needs a path, got ''\n");
+            return EXIT_USAGE;
+        }
         r->output = val;
         return 0;
     case C_TRAIN: r->train = 1; return 0;
@@ -117,26 +119,39 @@ static int cl_option(void *ctx, int c, const char *val)
 static int read_labels(cl_run *r)
 {
     FILE *f = fopen(r->labels_path, "rb");
-    if (!f) { fprintf(stderr, "winnow: cannot open %s\n", r->labels_path); return -1; }
+    if (!f) {
+        fprintf(stderr, "winnow: cannot open %s\n", r->labels_path);
+        return -1;
+    }
     size_t cap = 65536, n = 0;
     char *d = malloc(cap + 1);
     while (d) {
         n += fread(d + n, 1, cap - n, f);
         if (n < cap) break;
         char *g = realloc(d, cap * 2 + 1);
-        if (!g) { free(d); d = NULL; break; }
+        if (!g) {
+            free(d);
+            d = NULL;
+            break;
+        }
         d = g;
         cap *= 2;
     }
     fclose(f);
-    if (!d) { fprintf(stderr, "winnow: out of memory\n"); return -1; }
+    if (!d) {
+        fprintf(stderr, "winnow: out of memory\n");
+        return -1;
+    }
     d[n] = '\0';
     r->labels_data = d;
     size_t lines = 1;
     for (size_t i = 0; i < n; i++) lines += d[i] == '\n';
     r->lname = malloc(lines * sizeof *r->lname);
     r->llabel = malloc(lines * sizeof *r->llabel);
-    if (!r->lname || !r->llabel) { fprintf(stderr, "winnow: out of memory\n"); return -1; }
+    if (!r->lname || !r->llabel) {
+        fprintf(stderr, "winnow: out of memory\n");
+        return -1;
+    }
     size_t lineno = 0;
     for (char *p = d; *p;) {
         char *nl = strchr(p, '\n');
@@ -178,7 +193,11 @@ static int cl_page(void *ctx, const char *name, const char *source, const char *
     cl_run *r = ctx;
     (void)url;
     winnow_bag *bag = NULL;
-    if (winnow_bag_new(text, len, &bag) != WINNOW_OK) { fprintf(stderr, "winnow: out of memory\n"); r->failed++; return 1; }
+    if (winnow_bag_new(text, len, &bag) != WINNOW_OK) {
+        fprintf(stderr, "winnow: out of memory\n");
+        r->failed++;
+        return 1;
+    }
     if (r->model) {
         size_t l = 0;
         double prob = 0;
@@ -193,16 +212,29 @@ static int cl_page(void *ctx, const char *name, const char *source, const char *
     }
     char buf[512];
     const char *label = label_of(r, name, buf, sizeof buf);
-    if (!label) { r->unlabelled++; winnow_bag_free(bag); return 0; }
+    if (!label) {
+        r->unlabelled++;
+        winnow_bag_free(bag);
+        return 0;
+    }
     if (r->n == r->cap) {
         size_t cap = r->cap ? r->cap * 2 : 256;
         labelled *g = realloc(r->p, cap * sizeof *g);
-        if (!g) { winnow_bag_free(bag); fprintf(stderr, "winnow: out of memory\n"); r->failed++; return 1; }
+        if (!g) {
+            winnow_bag_free(bag);
+            fprintf(stderr, "winnow: out of memory\n");
+            r->failed++;
+            return 1;
+        }
         r->p = g;
         r->cap = cap;
     }
-    r->p[r->n] = (labelled){strdup(name), strdup(label), bag, 0};
-    if (!r->p[r->n].name || !r->p[r->n].label) { fprintf(stderr, "winnow: out of memory\n"); r->failed++; return 1; }
+    r->p[r->n] = (labelled){ strdup(name), strdup(label), bag, 0 };
+    if (!r->p[r->n].name || !r->p[r->n].label) {
+        fprintf(stderr, "winnow: out of memory\n");
+        r->failed++;
+        return 1;
+    }
     r->n++;
     return 0;
 }
@@ -262,15 +294,23 @@ static int cross_validate(cl_run *r, const char *a, const char *b, size_t *corre
         int any = 0;
         for (size_t i = 0; i < r->n; i++) {
             const labelled *p = &r->p[i];
-            if ((p->fold == (int)f) != r->invert || (a && strcmp(p->label, a) != 0 && strcmp(p->label, b) != 0)) continue;
-            if (winnow_textclass_add(c, p->bag, p->label) != WINNOW_OK) { winnow_textclass_free(c); return -1; }
+            if ((p->fold == (int)f) != r->invert || (a && strcmp(p->label, a) != 0 && strcmp(p->label, b) != 0))
+                continue;
+            if (winnow_textclass_add(c, p->bag, p->label) != WINNOW_OK) {
+                winnow_textclass_free(c);
+                return -1;
+            }
             any = 1;
         }
         for (size_t i = 0; any && i < r->n; i++) {
             const labelled *p = &r->p[i];
-            if ((p->fold != (int)f) != r->invert || (a && strcmp(p->label, a) != 0 && strcmp(p->label, b) != 0)) continue;
+            if ((p->fold != (int)f) != r->invert || (a && strcmp(p->label, a) != 0 && strcmp(p->label, b) != 0))
+                continue;
             size_t l;
-            if (winnow_textclass_predict(c, p->bag, &l, NULL) != WINNOW_OK) { winnow_textclass_free(c); return -1; }
+            if (winnow_textclass_predict(c, p->bag, &l, NULL) != WINNOW_OK) {
+                winnow_textclass_free(c);
+                return -1;
+            }
             *correct += !strcmp(winnow_textclass_label(c, l), p->label);
             (*tested)++;
         }
@@ -288,16 +328,34 @@ int cmd_classify(int argc, char **argv)
     app_opts a;
     int rc = app_parse(argc, argv, &a, classify_options, "o:", cl_option, &r, cli_classify_usage);
     int modes = r.train + (r.nb != NULL) + (r.folds > 0);
-    if (!rc && a.o.ninputs == 0) { fprintf(stderr, "winnow: no input given (try 'winnow help classify')\n"); rc = EXIT_USAGE; }
-    if (!rc && modes != 1) { fprintf(stderr, "winnow: classify needs one of --train, --nb MODEL, --cv N\n"); rc = EXIT_USAGE; }
-    if (!rc && r.train && !r.output) { fprintf(stderr, "winnow: --train needs -o MODEL\n"); rc = EXIT_USAGE; }
-    if (!rc && !r.train && r.output) { fprintf(stderr, "winnow: -o is for --train\n"); rc = EXIT_USAGE; }
-    if (!rc && (r.pairs || r.invert) && !r.folds) { fprintf(stderr, "winnow: --pairs and --invert go with --cv N\n"); rc = EXIT_USAGE; }
+    if (!rc && a.o.ninputs == 0) {
+        fprintf(stderr, "winnow: no input given (try 'winnow help classify')\n");
+        rc = EXIT_USAGE;
+    }
+    if (!rc && modes != 1) {
+        fprintf(stderr, "winnow: classify needs one of --train, --nb MODEL, --cv N\n");
+        rc = EXIT_USAGE;
+    }
+    if (!rc && r.train && !r.output) {
+        fprintf(stderr, "winnow: --train needs -o MODEL\n");
+        rc = EXIT_USAGE;
+    }
+    if (!rc && !r.train && r.output) {
+        fprintf(stderr, "winnow: -o is for --train\n");
+        rc = EXIT_USAGE;
+    }
+    if (!rc && (r.pairs || r.invert) && !r.folds) {
+        fprintf(stderr, "winnow: --pairs and --invert go with --cv N\n");
+        rc = EXIT_USAGE;
+    }
     if (!rc && !r.nb && !r.labels_path == !r.by_name) {
         fprintf(stderr, "winnow: --train and --cv need the labels: --labels FILE or --label-by-name\n");
         rc = EXIT_USAGE;
     }
-    if (rc) { app_opts_free(&a); return rc == CLI_DONE ? EXIT_OK : rc; }
+    if (rc) {
+        app_opts_free(&a);
+        return rc == CLI_DONE ? EXIT_OK : rc;
+    }
     if (r.labels_path && read_labels(&r) != 0) rc = EXIT_SOME_FAILED;
     if (!rc && r.nb) {
         char err[1024];
@@ -306,7 +364,7 @@ int cmd_classify(int argc, char **argv)
             rc = EXIT_SOME_FAILED;
         }
     }
-    app_counts c = {0};
+    app_counts c = { 0 };
     if (!rc) app_each(&a, cl_page, &r, &c);
     int failed = c.failed + r.failed;
     if (!rc && !failed && r.unlabelled && !a.o.quiet)
@@ -316,8 +374,14 @@ int cmd_classify(int argc, char **argv)
         char err[1024];
         if (winnow_textclass_new(&r.topt, &m) != WINNOW_OK) failed++;
         for (size_t i = 0; m && i < r.n; i++)
-            if (winnow_textclass_add(m, r.p[i].bag, r.p[i].label) != WINNOW_OK) { failed++; break; }
-        if (!failed && r.n == 0) { fprintf(stderr, "winnow: no labelled page: nothing to train\n"); failed++; }
+            if (winnow_textclass_add(m, r.p[i].bag, r.p[i].label) != WINNOW_OK) {
+                failed++;
+                break;
+            }
+        if (!failed && r.n == 0) {
+            fprintf(stderr, "winnow: no labelled page: nothing to train\n");
+            failed++;
+        }
         if (!failed && winnow_textclass_save(m, r.output, err, sizeof err) != WINNOW_OK) {
             fprintf(stderr, "winnow: %s\n", err);
             failed++;
@@ -340,7 +404,10 @@ int cmd_classify(int argc, char **argv)
                 size_t np = 0;
                 for (size_t i = 0; i < nl && !failed; i++)
                     for (size_t j = i + 1; j < nl && !failed; j++) {
-                        if (cross_validate(&r, labels[i], labels[j], &correct, &tested) != 0) { failed++; break; }
+                        if (cross_validate(&r, labels[i], labels[j], &correct, &tested) != 0) {
+                            failed++;
+                            break;
+                        }
                         double acc = tested ? (double)correct / (double)tested : 0;
                         printf("%s\t%s\t%.4f\n", labels[i], labels[j], acc);
                         sum += acc;
@@ -348,8 +415,8 @@ int cmd_classify(int argc, char **argv)
                         np++;
                     }
                 if (!failed)
-                    printf("pairs %zu folds %u mean_accuracy %.4f min_accuracy %.4f pages %zu labels %zu\n", np, r.folds,
-                           np ? sum / (double)np : 0, min, r.n, nl);
+                    printf("pairs %zu folds %u mean_accuracy %.4f min_accuracy %.4f pages %zu labels %zu\n", np,
+                           r.folds, np ? sum / (double)np : 0, min, r.n, nl);
             } else if (cross_validate(&r, NULL, NULL, &correct, &tested) != 0) {
                 failed++;
             } else {

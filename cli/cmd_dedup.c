@@ -57,14 +57,14 @@ const char cli_dedup_usage[] =
 
 /* ---- shared with index ---- */
 
-winnow_status cli_page_text(const cli_opts *o, winnow_engine *e, cli_sites *sites, const cli_page *p,
-                            winnow_doc **docp, char **text, size_t *len, char *err, size_t errcap)
+winnow_status cli_page_text(const cli_opts *o, winnow_engine *e, cli_sites *sites, const cli_page *p, winnow_doc **docp,
+                            char **text, size_t *len, char *err, size_t errcap)
 {
     *text = NULL;
     *len = 0;
     if (docp) *docp = NULL;
-    winnow_source src = {sizeof src, p->file, p->record, p->record_id};
-    winnow_input input = {sizeof input, p->data, p->len, p->charset, p->url, &src};
+    winnow_source src = { sizeof src, p->file, p->record, p->record_id };
+    winnow_input input = { sizeof input, p->data, p->len, p->charset, p->url, &src };
     winnow_site *site = NULL;
     if (sites && o->site_opt.mode != WINNOW_MODE_PAGE) {
         char name[256];
@@ -89,8 +89,10 @@ winnow_status cli_page_text(const cli_opts *o, winnow_engine *e, cli_sites *site
         winnow_doc_free(doc);
         return r;
     }
-    if (docp) *docp = doc;
-    else winnow_doc_free(doc);
+    if (docp)
+        *docp = doc;
+    else
+        winnow_doc_free(doc);
     return s;
 }
 
@@ -105,8 +107,10 @@ void cli_json_string(FILE *f, const char *s)
         case '\r': fputs("\\r", f); break;
         case '\t': fputs("\\t", f); break;
         default:
-            if (*p < 0x20) fprintf(f, "\\u%04x", *p);
-            else putc(*p, f);
+            if (*p < 0x20)
+                fprintf(f, "\\u%04x", *p);
+            else
+                putc(*p, f);
         }
     }
     putc('"', f);
@@ -124,7 +128,7 @@ typedef struct dedup_state {
     cli_sites *sites;
     winnow_dedup *dd;
     pthread_mutex_t lock;
-    page_ref *refs;          /* by the page's place in input order (seq) */
+    page_ref *refs; /* by the page's place in input order (seq) */
     size_t nrefs;
     atomic_int failed, no_main;
 } dedup_state;
@@ -158,7 +162,10 @@ static void *dedup_worker(void *arg)
 {
     dedup_state *s = arg;
     winnow_engine *e = cli_engine_new(s->o);
-    if (!e) { atomic_fetch_add(&s->failed, 1); return NULL; }
+    if (!e) {
+        atomic_fetch_add(&s->failed, 1);
+        return NULL;
+    }
     cli_page page;
     while (cli_inputs_next(s->in, &page)) {
         const char *name = page.source ? page.source : "<stdin>";
@@ -190,8 +197,10 @@ static void print_ref(FILE *f, const page_ref *r)
     fputs("{\"id\": ", f);
     cli_json_string(f, r->id);
     fputs(", \"url\": ", f);
-    if (r->url) cli_json_string(f, r->url);
-    else fputs("null", f);
+    if (r->url)
+        cli_json_string(f, r->url);
+    else
+        fputs("null", f);
     putc('}', f);
 }
 
@@ -199,20 +208,22 @@ static void write_clusters(FILE *f, const dedup_state *s)
 {
     size_t n = winnow_dedup_cluster_count(s->dd);
     for (size_t i = 0; i < n; i++) {
-        winnow_dedup_cluster c = {sizeof c};
+        winnow_dedup_cluster c = { sizeof c };
         winnow_dedup_cluster_get(s->dd, i, &c);
         fprintf(f, "{\"cluster\": %zu, \"size\": %zu, \"representative\": ", i + 1, c.size);
         print_ref(f, &s->refs[c.representative]);
         fputs(", \"members\": [", f);
         for (size_t k = 0; k < c.size; k++) {
-            winnow_dedup_pair p = {sizeof p};
+            winnow_dedup_pair p = { sizeof p };
             if (k) fputs(", ", f);
             const page_ref *r = &s->refs[c.members[k]];
             fputs("{\"id\": ", f);
             cli_json_string(f, r->id);
             fputs(", \"url\": ", f);
-            if (r->url) cli_json_string(f, r->url);
-            else fputs("null", f);
+            if (r->url)
+                cli_json_string(f, r->url);
+            else
+                fputs("null", f);
             if (k == 0) {
                 fputs(", \"similarity\": 1, \"exact\": true}", f);
                 continue;
@@ -228,7 +239,7 @@ static void write_pairs(FILE *f, const dedup_state *s)
 {
     size_t n = winnow_dedup_pair_count(s->dd);
     for (size_t i = 0; i < n; i++) {
-        winnow_dedup_pair p = {sizeof p};
+        winnow_dedup_pair p = { sizeof p };
         winnow_dedup_pair_get(s->dd, i, &p);
         fputs("{\"a\": ", f);
         print_ref(f, &s->refs[p.a]);
@@ -246,7 +257,10 @@ int cmd_dedup(int argc, char **argv)
                        "--output --format --charset --no-title --max-bytes --jobs --quiet --db --site --mode --method "
                        "--exclude-self --model --no-model --no-smooth --rule --recursive --input-format --input-list "
                        "--sketch --min-matches --min-words --lsh --rows --pairs");
-    if (rc) { cli_opts_free(&o); return rc == CLI_DONE ? EXIT_OK : rc; }
+    if (rc) {
+        cli_opts_free(&o);
+        return rc == CLI_DONE ? EXIT_OK : rc;
+    }
     o.names = 1;
     if (o.format != WINNOW_FORMAT_TEXT && o.format != WINNOW_FORMAT_FULLTEXT) {
         fprintf(stderr, "winnow: dedup compares text: -f text (the main text) or -f fulltext\n");
@@ -287,7 +301,7 @@ int cmd_dedup(int argc, char **argv)
     }
     double t0 = cli_now_s();
     cli_progress_start("dedup", o.quiet);
-    dedup_state s = {.o = &o, .sites = sites, .dd = dd};
+    dedup_state s = { .o = &o, .sites = sites, .dd = dd };
     pthread_mutex_init(&s.lock, NULL);
     s.in = cli_inputs_open(&o);
     if (!s.in) {
@@ -317,8 +331,10 @@ int cmd_dedup(int argc, char **argv)
             fprintf(stderr, "winnow: cannot write %s: %s\n", o.output, strerror(errno));
             failed++;
         } else {
-            if (o.pairs) write_pairs(f, &s);
-            else write_clusters(f, &s);
+            if (o.pairs)
+                write_pairs(f, &s);
+            else
+                write_clusters(f, &s);
             if (o.output) {
                 int bad = ferror(f);
                 if (cli_tmp_commit(f, tmp, o.output, !bad) != 0 || bad) {
@@ -331,7 +347,7 @@ int cmd_dedup(int argc, char **argv)
             }
         }
         if (!o.quiet) {
-            winnow_dedup_stats ds = {sizeof ds};
+            winnow_dedup_stats ds = { sizeof ds };
             winnow_dedup_get_stats(dd, &ds);
             double secs = t2 - t0;
             fprintf(stderr,
@@ -340,13 +356,15 @@ int cmd_dedup(int argc, char **argv)
                     "%zu clusters holding %zu pages; %zu pairs compared (%s); %.1f s, %.0f pages/s "
                     "(pairs %.2f s)\n",
                     ds.pages, o.format == WINNOW_FORMAT_FULLTEXT ? "full text" : "main text", atomic_load(&s.no_main),
-                    ds.short_texts, o.dedup.min_words,
-                    ds.pairs, ds.exact_pairs, ds.clusters, ds.clustered, ds.candidates,
-                    o.dedup.lsh_bands ? "LSH candidates" : "all pairs", secs, secs > 0 ? (double)ds.pages / secs : 0.0,
-                    t2 - t1);
+                    ds.short_texts, o.dedup.min_words, ds.pairs, ds.exact_pairs, ds.clusters, ds.clustered,
+                    ds.candidates, o.dedup.lsh_bands ? "LSH candidates" : "all pairs", secs,
+                    secs > 0 ? (double)ds.pages / secs : 0.0, t2 - t1);
         }
     }
-    for (size_t i = 0; i < s.nrefs; i++) { free(s.refs[i].id); free(s.refs[i].url); }
+    for (size_t i = 0; i < s.nrefs; i++) {
+        free(s.refs[i].id);
+        free(s.refs[i].url);
+    }
     free(s.refs);
     pthread_mutex_destroy(&s.lock);
     winnow_dedup_free(dd);

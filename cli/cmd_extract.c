@@ -12,11 +12,11 @@ typedef struct extract_worker {
     const cli_opts *o;
     cli_inputs *in;
     cli_sites *sites;
-    cli_manifest *manifest;  /* with a directory of outputs */
-    cli_stream *stream;      /* --format jsonl: every page's line, in input order */
+    cli_manifest *manifest; /* with a directory of outputs */
+    cli_stream *stream;     /* --format jsonl: every page's line, in input order */
     int many;
     int failed, no_content;
-    int written;                  /* pages whose output was written */
+    int written;                   /* pages whose output was written */
     int partial, no_text, no_main; /* warnings by kind (WINNOW_PARTIAL, _NO_CONTENT, _NO_MAIN) */
     atomic_int *warned_no_site;
 } extract_worker;
@@ -54,7 +54,7 @@ static void stream_line(const cli_opts *o, cli_inputs *in, cli_stream *stream, s
     jo.site = o->site; /* else the URL's host, as for site models */
     jo.blocks = o->blocks;
     jo.comments = o->comments;
-    line_buf b = {0};
+    line_buf b = { 0 };
     winnow_status r = doc ? winnow_render_jsonl(doc, &jo, to_line, &b)
                           : winnow_render_jsonl_failure(input, s, error, &jo, to_line, &b);
     if (r != WINNOW_OK && doc) {
@@ -87,8 +87,8 @@ typedef struct input_lines {
 static void input_line(void *ctx, size_t seq, const cli_entry *e)
 {
     input_lines *il = ctx;
-    winnow_source src = {sizeof src, e->file, e->record, e->record_id};
-    winnow_input input = {sizeof input, NULL, 0, NULL, e->url, &src};
+    winnow_source src = { sizeof src, e->file, e->record, e->record_id };
+    winnow_input input = { sizeof input, NULL, 0, NULL, e->url, &src };
     stream_line(il->o, il->in, il->stream, seq, NULL, &input, NULL, e->status, e->message);
 }
 
@@ -97,12 +97,15 @@ static void *extract_run(void *arg)
     extract_worker *w = arg;
     const cli_opts *o = w->o;
     winnow_engine *e = cli_engine_new(o);
-    if (!e) { w->failed++; return NULL; }
+    if (!e) {
+        w->failed++;
+        return NULL;
+    }
     cli_page page;
     while (cli_inputs_next(w->in, &page)) {
         const char *name = page.source ? page.source : "<stdin>";
-        winnow_source src = {sizeof src, page.file, page.record, page.record_id};
-        winnow_input input = {sizeof input, page.data, page.len, page.charset, page.url, &src};
+        winnow_source src = { sizeof src, page.file, page.record, page.record_id };
+        winnow_input input = { sizeof input, page.data, page.len, page.charset, page.url, &src };
         winnow_site *site = NULL;
         if (w->sites && o->site_opt.mode != WINNOW_MODE_PAGE) {
             char site_name[256], err[1200] = "";
@@ -129,12 +132,13 @@ static void *extract_run(void *arg)
             }
         }
         winnow_doc *doc = NULL;
-        winnow_status s = site ? winnow_extract_site(e, &input, site, &o->site_opt, &doc)
-                               : winnow_extract(e, &input, &doc);
+        winnow_status s =
+            site ? winnow_extract_site(e, &input, site, &o->site_opt, &doc) : winnow_extract(e, &input, &doc);
         if (WINNOW_FAILED(s)) {
             cli_report("winnow: %s: %s\n", name, winnow_engine_error(e));
             cli_manifest_page(w->manifest, &page, "", s, winnow_engine_error(e));
-            if (w->stream) stream_line(o, w->in, w->stream, page.seq, page.name, &input, NULL, s, winnow_engine_error(e));
+            if (w->stream)
+                stream_line(o, w->in, w->stream, page.seq, page.name, &input, NULL, s, winnow_engine_error(e));
             w->failed++;
         } else {
             if (s != WINNOW_OK && !o->quiet) cli_report("winnow: %s: warning: %s\n", name, winnow_doc_warning(doc));
@@ -166,7 +170,10 @@ int cmd_extract(int argc, char **argv, int blocks)
                        "--output --format --charset --url --no-title --max-bytes --jobs --quiet --db --site "
                        "--mode --method --exclude-self --model --no-model --page-type --no-smooth --rule --comments "
                        "--recursive --input-format --input-list --blocks --overwrite");
-    if (rc) { cli_opts_free(&o); return rc == CLI_DONE ? EXIT_OK : rc; }
+    if (rc) {
+        cli_opts_free(&o);
+        return rc == CLI_DONE ? EXIT_OK : rc;
+    }
     if (blocks == 1) o.format = WINNOW_FORMAT_BLOCKS;
     if (blocks == 2) o.format = WINNOW_FORMAT_SEGMENTS;
     if (o.ninputs == 0) {
@@ -183,7 +190,10 @@ int cmd_extract(int argc, char **argv, int blocks)
     cli_sites *sites = NULL;
     if (o.db_path && o.site_opt.mode != WINNOW_MODE_PAGE) {
         int db_rc = cli_sites_open(o.db_path, o.half_life, &db, &sites);
-        if (db_rc) { cli_opts_free(&o); return db_rc; }
+        if (db_rc) {
+            cli_opts_free(&o);
+            return db_rc;
+        }
     }
     int jsonl = o.format == WINNOW_FORMAT_JSONL;
     if (jsonl && o.output) {
@@ -208,7 +218,12 @@ int cmd_extract(int argc, char **argv, int blocks)
     }
     cli_progress_start(argv[1], o.quiet);
     cli_inputs *in = cli_inputs_open(&o);
-    if (!in) { cli_sites_free(sites); winnow_sitedb_close(db); cli_opts_free(&o); return EXIT_SOME_FAILED; }
+    if (!in) {
+        cli_sites_free(sites);
+        winnow_sitedb_close(db);
+        cli_opts_free(&o);
+        return EXIT_SOME_FAILED;
+    }
     int many = cli_inputs_many(in);
     /* before anything is written: no output may replace an input, nor a
      * directory's files that winnow did not write */
@@ -226,7 +241,7 @@ int cmd_extract(int argc, char **argv, int blocks)
     /* jsonl: one stream, in input order whatever the threads (a bounded
      * window of lines waits for the one before it) */
     cli_stream *stream = NULL;
-    input_lines lines = {&o, in, NULL};
+    input_lines lines = { &o, in, NULL };
     if (jsonl) {
         if (!(stream = cli_stream_open(o.output, 64 * (size_t)o.jobs))) {
             cli_inputs_close(in);
@@ -259,10 +274,18 @@ int cmd_extract(int argc, char **argv, int blocks)
     pthread_t *tids = calloc((size_t)nthreads, sizeof *tids);
     int *started = calloc((size_t)nthreads, sizeof *started);
     atomic_int warned = 0;
-    if (!ws || !tids || !started) { fprintf(stderr, "winnow: out of memory\n"); return EXIT_SOME_FAILED; }
+    if (!ws || !tids || !started) {
+        fprintf(stderr, "winnow: out of memory\n");
+        return EXIT_SOME_FAILED;
+    }
     for (int t = 0; t < nthreads; t++) {
-        ws[t] = (extract_worker){.o = &o, .in = in, .sites = sites, .manifest = manifest, .stream = stream,
-                                 .many = many, .warned_no_site = &warned};
+        ws[t] = (extract_worker){ .o = &o,
+                                  .in = in,
+                                  .sites = sites,
+                                  .manifest = manifest,
+                                  .stream = stream,
+                                  .many = many,
+                                  .warned_no_site = &warned };
         if (t > 0) started[t] = pthread_create(&tids[t], NULL, extract_run, &ws[t]) == 0;
     }
     extract_run(&ws[0]);

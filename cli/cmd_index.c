@@ -69,7 +69,7 @@ typedef struct index_state {
     cli_inputs *in;
     cli_sites *sites;
     winnow_index *ix;
-    pthread_mutex_t lock;      /* the index: one writer */
+    pthread_mutex_t lock; /* the index: one writer */
     size_t since_commit;
     atomic_int failed, fatal;
     size_t added, replaced, unchanged, duplicates;
@@ -79,7 +79,10 @@ static void *index_worker(void *arg)
 {
     index_state *s = arg;
     winnow_engine *e = cli_engine_new(s->o);
-    if (!e) { atomic_fetch_add(&s->failed, 1); return NULL; }
+    if (!e) {
+        atomic_fetch_add(&s->failed, 1);
+        return NULL;
+    }
     cli_page page;
     while (cli_inputs_next(s->in, &page)) {
         const char *name = page.source ? page.source : "<stdin>";
@@ -95,8 +98,14 @@ static void *index_worker(void *arg)
             char site[256];
             cli_site_name(s->o, &page, site, sizeof site);
             const char *id = page.name ? page.name : page.id;
-            winnow_index_page ip = {sizeof ip, page.url ? page.url : id, id, page.url,
-                                    winnow_doc_meta(doc, WINNOW_META_TITLE), *site ? site : NULL, text, len};
+            winnow_index_page ip = { sizeof ip,
+                                     page.url ? page.url : id,
+                                     id,
+                                     page.url,
+                                     winnow_doc_meta(doc, WINNOW_META_TITLE),
+                                     *site ? site : NULL,
+                                     text,
+                                     len };
             winnow_index_outcome what;
             pthread_mutex_lock(&s->lock);
             winnow_status r = winnow_index_put(s->ix, &ip, &what, NULL, 0);
@@ -133,14 +142,20 @@ int cmd_index(int argc, char **argv)
                        "--db --format --charset --no-title --max-bytes --jobs --quiet --site-db --site --mode --method "
                        "--exclude-self --model --no-model --no-smooth --rule --recursive --input-format --input-list "
                        "--commit-every");
-    if (rc) { cli_opts_free(&o); return rc == CLI_DONE ? EXIT_OK : rc; }
+    if (rc) {
+        cli_opts_free(&o);
+        return rc == CLI_DONE ? EXIT_OK : rc;
+    }
     o.names = 1;
     const char *usage_error = NULL;
     if (o.format != WINNOW_FORMAT_TEXT && o.format != WINNOW_FORMAT_FULLTEXT)
         usage_error = "index stores text: -f text (the main text) or -f fulltext";
-    else if (!o.db_path) usage_error = "index needs --db INDEX (the index file, created when missing)";
-    else if (o.ninputs == 0) usage_error = "no input given (a file, a directory, a WARC or JSONL file, or - for stdin)";
-    else if (o.site_opt.mode == WINNOW_MODE_SITE && !o.site_db) usage_error = "--mode site needs --site-db DB (the site models to use)";
+    else if (!o.db_path)
+        usage_error = "index needs --db INDEX (the index file, created when missing)";
+    else if (o.ninputs == 0)
+        usage_error = "no input given (a file, a directory, a WARC or JSONL file, or - for stdin)";
+    else if (o.site_opt.mode == WINNOW_MODE_SITE && !o.site_db)
+        usage_error = "--mode site needs --site-db DB (the site models to use)";
     if (usage_error) {
         fprintf(stderr, "winnow: %s\n", usage_error);
         cli_opts_free(&o);
@@ -151,7 +166,10 @@ int cmd_index(int argc, char **argv)
     cli_sites *sites = NULL;
     if (o.site_db && o.site_opt.mode != WINNOW_MODE_PAGE) {
         int db_rc = cli_sites_open(o.site_db, o.half_life, &db, &sites);
-        if (db_rc) { cli_opts_free(&o); return db_rc; }
+        if (db_rc) {
+            cli_opts_free(&o);
+            return db_rc;
+        }
     }
     winnow_index *ix = NULL;
     winnow_status st = winnow_index_open(o.db_path, WINNOW_INDEX_WRITE, &ix, err, sizeof err);
@@ -164,7 +182,7 @@ int cmd_index(int argc, char **argv)
     }
     double t0 = cli_now_s();
     cli_progress_start("index", o.quiet);
-    index_state s = {.o = &o, .sites = sites, .ix = ix};
+    index_state s = { .o = &o, .sites = sites, .ix = ix };
     pthread_mutex_init(&s.lock, NULL);
     s.in = cli_inputs_open(&o);
     if (!s.in) {
@@ -186,14 +204,14 @@ int cmd_index(int argc, char **argv)
     }
     double secs = cli_now_s() - t0;
     if (!o.quiet && !fatal) {
-        winnow_index_counts c = {sizeof c};
+        winnow_index_counts c = { sizeof c };
         winnow_index_get_counts(ix, &c);
         size_t pages = s.added + s.replaced + s.unchanged + s.duplicates;
         fprintf(stderr,
                 "winnow: index: %zu pages (%s): %zu added, %zu replaced, %zu unchanged, %zu duplicates not "
                 "indexed again; %s holds %lld pages, %lld searchable; %.1f s, %.0f pages/s\n",
-                pages, o.format == WINNOW_FORMAT_FULLTEXT ? "full text" : "main text", s.added, s.replaced,
-                s.unchanged, s.duplicates, o.db_path, c.pages, c.indexed, secs, secs > 0 ? (double)pages / secs : 0.0);
+                pages, o.format == WINNOW_FORMAT_FULLTEXT ? "full text" : "main text", s.added, s.replaced, s.unchanged,
+                s.duplicates, o.db_path, c.pages, c.indexed, secs, secs > 0 ? (double)pages / secs : 0.0);
     }
     winnow_index_close(ix);
     pthread_mutex_destroy(&s.lock);
@@ -242,7 +260,10 @@ int cmd_search(int argc, char **argv)
 {
     cli_opts o;
     int rc = cli_parse(argc, argv, &o, "--limit --raw --format");
-    if (rc) { cli_opts_free(&o); return rc == CLI_DONE ? EXIT_OK : rc; }
+    if (rc) {
+        cli_opts_free(&o);
+        return rc == CLI_DONE ? EXIT_OK : rc;
+    }
     if (o.format != WINNOW_FORMAT_TEXT && o.format != WINNOW_FORMAT_JSON) {
         fprintf(stderr, "winnow: search prints -f text (default) or -f json\n");
         cli_opts_free(&o);
@@ -274,7 +295,7 @@ int cmd_search(int argc, char **argv)
     winnow_search_options_default(&so, sizeof so);
     so.limit = o.limit;
     so.raw = o.raw;
-    search_out out = {o.format == WINNOW_FORMAT_JSON, 0};
+    search_out out = { o.format == WINNOW_FORMAT_JSON, 0 };
     st = winnow_index_search(ix, query, &so, print_hit, &out);
     if (st == WINNOW_OK && out.hits == 0) fprintf(stderr, "winnow: no match for '%s' in %s\n", query, path);
     if (st != WINNOW_OK) {

@@ -37,23 +37,22 @@ const char cli_keywords_usage[] =
     "                        are not counted\n"
     "      --min-df N        leave out terms in fewer than N documents, phrases in fewer than\n"
     "                        2N (default 3)\n"
-    "\n" APP_COMMON_OPTIONS_TEXT
-    "\n"
+    "\n" APP_COMMON_OPTIONS_TEXT "\n"
     "exit status: 0 done; 1 a page or input failed, or the DF table could not be read or\n"
     "written; 2 usage error; 3 some page had no main text (its record is empty)\n";
 
 enum { K_DF = 300, K_STOP_SHARE, K_NO_PHRASES, K_BUILD_DF, K_MIN_DF };
 
 static const struct option keyword_options[] = {
-    {"top", required_argument, NULL, 'k'},
-    {"format", required_argument, NULL, 'f'},
-    {"output", required_argument, NULL, 'o'},
-    {"df", required_argument, NULL, K_DF},
-    {"stop-share", required_argument, NULL, K_STOP_SHARE},
-    {"no-phrases", no_argument, NULL, K_NO_PHRASES},
-    {"build-df", no_argument, NULL, K_BUILD_DF},
-    {"min-df", required_argument, NULL, K_MIN_DF},
-    {NULL, 0, NULL, 0},
+    { "top", required_argument, NULL, 'k' },
+    { "format", required_argument, NULL, 'f' },
+    { "output", required_argument, NULL, 'o' },
+    { "df", required_argument, NULL, K_DF },
+    { "stop-share", required_argument, NULL, K_STOP_SHARE },
+    { "no-phrases", no_argument, NULL, K_NO_PHRASES },
+    { "build-df", no_argument, NULL, K_BUILD_DF },
+    { "min-df", required_argument, NULL, K_MIN_DF },
+    { NULL, 0, NULL, 0 },
 };
 
 typedef struct kw_run {
@@ -76,12 +75,20 @@ static int kw_option(void *ctx, int c, const char *val)
         r->kopt.k = (unsigned)v;
         return 0;
     case 'f':
-        if (!strcmp(val, "text")) r->json = 0;
-        else if (!strcmp(val, "json")) r->json = 1;
-        else { fprintf(stderr, "winnow: keywords: unknown format '%s' (text, json)\n", val); return EXIT_USAGE; }
+        if (!strcmp(val, "text"))
+            r->json = 0;
+        else if (!strcmp(val, "json"))
+            r->json = 1;
+        else {
+            fprintf(stderr, "winnow: keywords: unknown format '%s' (text, json)\n", val);
+            return EXIT_USAGE;
+        }
         return 0;
     case 'o':
-        if (!*val) { fprintf(stderr, "winnow: --output needs a path, got ''\n"); return EXIT_USAGE; }
+        if (!*val) {
+            fprintf(stderr, "winnow: --output needs a path, got ''\n");
+            return EXIT_USAGE;
+        }
         r->output = val;
         return 0;
     case K_DF: r->df_path = val; return 0;
@@ -134,11 +141,13 @@ static int kw_page(void *ctx, const char *name, const char *source, const char *
         fputs(",\"source\":", stdout);
         app_json_str(stdout, source);
         fputs(",\"url\":", stdout);
-        if (url) app_json_str(stdout, url);
-        else fputs("null", stdout);
+        if (url)
+            app_json_str(stdout, url);
+        else
+            fputs("null", stdout);
         fputs(",\"keywords\":[", stdout);
         for (size_t i = 0; i < n; i++) {
-            winnow_keyword kw = {sizeof kw};
+            winnow_keyword kw = { sizeof kw };
             winnow_keywords_get(k, i, &kw);
             fputs(i ? ",{\"term\":" : "{\"term\":", stdout);
             app_json_str(stdout, kw.term);
@@ -149,7 +158,7 @@ static int kw_page(void *ctx, const char *name, const char *source, const char *
         if (r->records++) fputs("\f\n", stdout);
         if (r->many) printf("# %s%s%s\n", name, url ? " " : "", url ? url : "");
         for (size_t i = 0; i < n; i++) {
-            winnow_keyword kw = {sizeof kw};
+            winnow_keyword kw = { sizeof kw };
             winnow_keywords_get(k, i, &kw);
             printf("%s\t%.4f\n", kw.term, kw.score);
         }
@@ -171,7 +180,10 @@ int cmd_keywords(int argc, char **argv)
     r.min_df = 3;
     app_opts a;
     int rc = app_parse(argc, argv, &a, keyword_options, "k:f:o:", kw_option, &r, cli_keywords_usage);
-    if (rc) { app_opts_free(&a); return rc == CLI_DONE ? EXIT_OK : rc; }
+    if (rc) {
+        app_opts_free(&a);
+        return rc == CLI_DONE ? EXIT_OK : rc;
+    }
     if (a.o.ninputs == 0) {
         fprintf(stderr, "winnow: no input given (try 'winnow help keywords')\n");
         app_opts_free(&a);
@@ -188,11 +200,19 @@ int cmd_keywords(int argc, char **argv)
         return EXIT_USAGE;
     }
     if (r.build) {
-        if (winnow_df_builder_new(&r.builder) != WINNOW_OK) { fprintf(stderr, "winnow: out of memory\n"); app_opts_free(&a); return EXIT_SOME_FAILED; }
+        if (winnow_df_builder_new(&r.builder) != WINNOW_OK) {
+            fprintf(stderr, "winnow: out of memory\n");
+            app_opts_free(&a);
+            return EXIT_SOME_FAILED;
+        }
     } else if (r.df_path) {
         char err[1024];
         winnow_status s = winnow_df_load(r.df_path, &r.df, err, sizeof err);
-        if (s != WINNOW_OK) { fprintf(stderr, "winnow: %s\n", err); app_opts_free(&a); return EXIT_SOME_FAILED; }
+        if (s != WINNOW_OK) {
+            fprintf(stderr, "winnow: %s\n", err);
+            app_opts_free(&a);
+            return EXIT_SOME_FAILED;
+        }
     } else if (winnow_df_default(&r.df) != WINNOW_OK) {
         fprintf(stderr, "winnow: this winnow was built without its DF table (models/default.df.gz): use --df FILE\n");
         app_opts_free(&a);

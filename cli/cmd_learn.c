@@ -43,9 +43,9 @@ typedef struct learn_job {
 typedef struct site_queue {
     winnow_site *site;
     learn_job *head, *tail;
-    int busy;                /* a worker is counting one of its pages */
-    int ready;               /* on the ready line */
-    size_t pending, saved;   /* pages this run counted into it: not saved yet, saved */
+    int busy;              /* a worker is counting one of its pages */
+    int ready;             /* on the ready line */
+    size_t pending, saved; /* pages this run counted into it: not saved yet, saved */
     struct site_queue *next_ready;
 } site_queue;
 
@@ -55,11 +55,11 @@ typedef struct learner {
     cli_manifest *manifest;
     pthread_mutex_t lock;
     pthread_cond_t work, room;
-    site_queue **queues;     /* open addressing by site pointer; cap is a power of two */
+    site_queue **queues; /* open addressing by site pointer; cap is a power of two */
     size_t nqueues, capqueues;
     site_queue *ready_head, *ready_tail;
     size_t inflight, max_inflight;
-    int done;                /* no more pages come */
+    int done; /* no more pages come */
     /* results, under lock */
     size_t counted, duplicates;
     int failed;
@@ -73,8 +73,8 @@ static site_queue *queue_of(learner *l, winnow_site *site);
 /* Counts one page into its site; keeps it for --batch. Takes the page. */
 static void learn_page(learner *l, winnow_engine *e, cli_page *page, winnow_site *site)
 {
-    winnow_source src = {sizeof src, page->file, page->record, page->record_id};
-    winnow_input input = {sizeof input, page->data, page->len, page->charset, page->url, &src};
+    winnow_source src = { sizeof src, page->file, page->record, page->record_id };
+    winnow_input input = { sizeof input, page->data, page->len, page->charset, page->url, &src };
     int was_counted = 0;
     winnow_status s = winnow_site_learn(e, site, &input, &was_counted);
     if (WINNOW_FAILED(s)) {
@@ -82,9 +82,12 @@ static void learn_page(learner *l, winnow_engine *e, cli_page *page, winnow_site
         cli_manifest_page(l->manifest, page, "", s, winnow_engine_error(e));
     }
     pthread_mutex_lock(&l->lock);
-    if (WINNOW_FAILED(s)) l->failed++;
-    else if (was_counted) l->counted++;
-    else l->duplicates++;
+    if (WINNOW_FAILED(s))
+        l->failed++;
+    else if (was_counted)
+        l->counted++;
+    else
+        l->duplicates++;
     if (was_counted) {
         site_queue *q = queue_of(l, site);
         if (q) q->pending++; /* else the run's report of what it saved falls short */
@@ -93,10 +96,15 @@ static void learn_page(learner *l, winnow_engine *e, cli_page *page, winnow_site
     if (keep && l->nkept == l->capkept) {
         size_t cap = l->capkept ? l->capkept * 2 : 256;
         kept_page *k = realloc(l->kept, cap * sizeof *k);
-        if (k) { l->kept = k; l->capkept = cap; }
-        else { keep = 0; l->oom = 1; }
+        if (k) {
+            l->kept = k;
+            l->capkept = cap;
+        } else {
+            keep = 0;
+            l->oom = 1;
+        }
     }
-    if (keep) l->kept[l->nkept++] = (kept_page){*page, site};
+    if (keep) l->kept[l->nkept++] = (kept_page){ *page, site };
     pthread_mutex_unlock(&l->lock);
     if (!keep) cli_page_free(page);
     cli_inputs_page_done(l->in);
@@ -140,8 +148,10 @@ static void make_ready(learner *l, site_queue *q)
     if (q->busy || q->ready || !q->head) return;
     q->ready = 1;
     q->next_ready = NULL;
-    if (l->ready_tail) l->ready_tail->next_ready = q;
-    else l->ready_head = q;
+    if (l->ready_tail)
+        l->ready_tail->next_ready = q;
+    else
+        l->ready_head = q;
     l->ready_tail = q;
     pthread_cond_signal(&l->work);
 }
@@ -185,7 +195,7 @@ static int queue_page(learner *l, cli_page *page, winnow_site *site)
 {
     learn_job *job = malloc(sizeof *job);
     if (!job) return -1;
-    *job = (learn_job){*page, site, NULL};
+    *job = (learn_job){ *page, site, NULL };
     pthread_mutex_lock(&l->lock);
     while (l->inflight >= l->max_inflight) pthread_cond_wait(&l->room, &l->lock);
     site_queue *q = queue_of(l, site);
@@ -194,8 +204,10 @@ static int queue_page(learner *l, cli_page *page, winnow_site *site)
         free(job);
         return -1;
     }
-    if (q->tail) q->tail->next = job;
-    else q->head = job;
+    if (q->tail)
+        q->tail->next = job;
+    else
+        q->head = job;
     q->tail = job;
     l->inflight++;
     make_ready(l, q);
@@ -225,13 +237,16 @@ static void *batch_run(void *arg)
     batch_worker *w = arg;
     const cli_opts *o = w->o;
     winnow_engine *e = cli_engine_new(o);
-    if (!e) { w->failed++; return NULL; }
+    if (!e) {
+        w->failed++;
+        return NULL;
+    }
     for (;;) {
         size_t i = atomic_fetch_add(w->next, 1);
         if (i >= w->n || cli_inputs_stopped(w->in)) break;
         cli_page *p = &w->pages[i].page;
-        winnow_source src = {sizeof src, p->file, p->record, p->record_id};
-        winnow_input input = {sizeof input, p->data, p->len, p->charset, p->url, &src};
+        winnow_source src = { sizeof src, p->file, p->record, p->record_id };
+        winnow_input input = { sizeof input, p->data, p->len, p->charset, p->url, &src };
         winnow_doc *doc = NULL;
         winnow_status s = winnow_extract_site(e, &input, w->pages[i].site, &o->site_opt, &doc);
         if (WINNOW_FAILED(s)) {
@@ -266,7 +281,7 @@ static int extract_kept(const cli_opts *o, cli_inputs *in, kept_page *pages, siz
     }
     cli_progress_start("learn --batch: extracting", o->quiet);
     for (int t = 0; t < nthreads; t++) {
-        ws[t] = (batch_worker){o, in, manifest, pages, n, &next, 0, 0};
+        ws[t] = (batch_worker){ o, in, manifest, pages, n, &next, 0, 0 };
         if (t > 0) started[t] = pthread_create(&tids[t], NULL, batch_run, &ws[t]) == 0;
     }
     batch_run(&ws[0]);
@@ -349,21 +364,22 @@ static winnow_status save_batch(learner *l, winnow_sitedb *db, cli_sites *sites,
         s = winnow_sitedb_save(db, all, n);
         if (s != WINNOW_E_DB_BUSY || !last || attempt == 2) break;
     }
-    if (s == WINNOW_OK) tally_saved(l);
+    if (s == WINNOW_OK)
+        tally_saved(l);
     else if (s == WINNOW_E_DB_BUSY && !last && !l->o->quiet)
         cli_report("winnow: warning: %s; trying again after the next batch\n", winnow_sitedb_error(db));
     return s;
 }
 
 /* The run's summary line: said once what was learned is kept. */
-static void learned_line(const cli_opts *o, size_t pages, learner *l, int failed, size_t nsites, double t,
-                         size_t bytes)
+static void learned_line(const cli_opts *o, size_t pages, learner *l, int failed, size_t nsites, double t, size_t bytes)
 {
     if (o->quiet) return;
-    fprintf(stderr,
-            "learned %zu pages (%zu counted, %zu duplicates, %d failed) of %zu site%s in %.2f s, %.1f pages/s, %.1f MB/s\n",
-            pages, l->counted, l->duplicates, failed, nsites, nsites == 1 ? "" : "s", t,
-            t > 0 ? (double)pages / t : 0.0, t > 0 ? (double)bytes / 1e6 / t : 0.0);
+    fprintf(
+        stderr,
+        "learned %zu pages (%zu counted, %zu duplicates, %d failed) of %zu site%s in %.2f s, %.1f pages/s, %.1f MB/s\n",
+        pages, l->counted, l->duplicates, failed, nsites, nsites == 1 ? "" : "s", t, t > 0 ? (double)pages / t : 0.0,
+        t > 0 ? (double)bytes / 1e6 / t : 0.0);
 }
 
 int cmd_learn(int argc, char **argv)
@@ -373,8 +389,15 @@ int cmd_learn(int argc, char **argv)
                        "--db --site --half-life --batch --output --format --quiet --max-bytes --no-title --mode "
                        "--method --charset --model --no-model --no-smooth --rule --jobs --recursive --input-format "
                        "--input-list --commit-every --partial");
-    if (rc) { cli_opts_free(&o); return rc == CLI_DONE ? EXIT_OK : rc; }
-    if (o.ninputs == 0) { fprintf(stderr, "winnow: learn needs pages (directories, WARC or JSONL files)\n"); cli_opts_free(&o); return EXIT_USAGE; }
+    if (rc) {
+        cli_opts_free(&o);
+        return rc == CLI_DONE ? EXIT_OK : rc;
+    }
+    if (o.ninputs == 0) {
+        fprintf(stderr, "winnow: learn needs pages (directories, WARC or JSONL files)\n");
+        cli_opts_free(&o);
+        return EXIT_USAGE;
+    }
     if (o.partial && (o.db_path || o.batch)) {
         fprintf(stderr, "winnow: learn --partial writes a partial file only: no --db or --batch with it (merge the "
                         "partial with 'winnow merge PART... --db DB')\n");
@@ -394,7 +417,11 @@ int cmd_learn(int argc, char **argv)
     if (o.db_path) {
         char err[1024];
         winnow_status st = winnow_sitedb_open(o.db_path, WINNOW_SITEDB_WRITE, &db, err, sizeof err);
-        if (st != WINNOW_OK) { fprintf(stderr, "winnow: %s\n", err); cli_opts_free(&o); return cli_db_exit(st); }
+        if (st != WINNOW_OK) {
+            fprintf(stderr, "winnow: %s\n", err);
+            cli_opts_free(&o);
+            return cli_db_exit(st);
+        }
     }
     /* --partial: the pages recorded per site, written at the end (map-reduce) */
     winnow_partial *partial = NULL;
@@ -411,7 +438,10 @@ int cmd_learn(int argc, char **argv)
     pthread_t *tids = calloc((size_t)(nworkers + 1), sizeof *tids);
     int *started = calloc((size_t)(nworkers + 1), sizeof *started);
     winnow_engine *e = cli_engine_new(&o);
-    if (!sites || !in || !e || !ws || !tids || !started) { fprintf(stderr, "winnow: out of memory\n"); return EXIT_SOME_FAILED; }
+    if (!sites || !in || !e || !ws || !tids || !started) {
+        fprintf(stderr, "winnow: out of memory\n");
+        return EXIT_SOME_FAILED;
+    }
     /* --batch -o OUT: OUT/NAME.txt for every page, and OUT/manifest.tsv */
     cli_manifest *manifest = NULL;
     if (o.batch && o.output) {
@@ -425,12 +455,12 @@ int cmd_learn(int argc, char **argv)
         cli_inputs_set_manifest(in, manifest);
     }
 
-    learner l = {.o = &o, .in = in, .manifest = manifest, .max_inflight = 4 * (size_t)(nworkers ? nworkers : 1)};
+    learner l = { .o = &o, .in = in, .manifest = manifest, .max_inflight = 4 * (size_t)(nworkers ? nworkers : 1) };
     pthread_mutex_init(&l.lock, NULL);
     pthread_cond_init(&l.work, NULL);
     pthread_cond_init(&l.room, NULL);
     for (int t = 0; t < nworkers; t++) {
-        ws[t] = (learn_worker){&l, cli_engine_new(&o)};
+        ws[t] = (learn_worker){ &l, cli_engine_new(&o) };
         started[t] = ws[t].e && pthread_create(&tids[t], NULL, learn_run, &ws[t]) == 0;
         if (!started[t]) fprintf(stderr, "winnow: warning: cannot start thread %d\n", t + 1);
     }
@@ -511,14 +541,18 @@ int cmd_learn(int argc, char **argv)
         }
     }
     cli_progress_end();
-    if (l.oom) { cli_report("winnow: out of memory keeping pages for --batch\n"); l.failed++; }
+    if (l.oom) {
+        cli_report("winnow: out of memory keeping pages for --batch\n");
+        l.failed++;
+    }
     int failed = l.failed + cli_inputs_failed(in);
 
     winnow_site **all;
     size_t nsites = cli_sites_all(sites, &all);
     if (partial) nsites = winnow_partial_site_count(partial);
     int damaged = cli_sites_damaged(sites);
-    if (damaged) save_status = WINNOW_E_DB_DAMAGED; /* found damaged meanwhile: no more writes */
+    if (damaged)
+        save_status = WINNOW_E_DB_DAMAGED; /* found damaged meanwhile: no more writes */
     else if (db && (save_status == WINNOW_OK || save_status == WINNOW_E_DB_BUSY))
         save_status = save_batch(&l, db, sites, 1);
     /* what was learned is claimed only once it is kept: saved, or written

@@ -23,8 +23,7 @@ static int print_site(void *ctx, const winnow_site_summary *s)
     time_t t = (time_t)s->updated;
     struct tm tmv;
     if (s->updated && gmtime_r(&t, &tmv)) strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tmv);
-    printf("%-40s %10.2f %10.0f %12lld %10.0f  %s\n", s->name, s->pages, s->pages_learned, s->keys, s->half_life,
-           when);
+    printf("%-40s %10.2f %10.0f %12lld %10.0f  %s\n", s->name, s->pages, s->pages_learned, s->keys, s->half_life, when);
     return 0;
 }
 
@@ -32,7 +31,10 @@ int cmd_sites(int argc, char **argv)
 {
     cli_opts o;
     int rc = cli_parse(argc, argv, &o, "--db");
-    if (rc) { cli_opts_free(&o); return rc == CLI_DONE ? EXIT_OK : rc; }
+    if (rc) {
+        cli_opts_free(&o);
+        return rc == CLI_DONE ? EXIT_OK : rc;
+    }
     if (!o.db_path || o.ninputs) {
         fprintf(stderr, "winnow: usage: winnow sites --db PATH\n");
         cli_opts_free(&o);
@@ -41,7 +43,11 @@ int cmd_sites(int argc, char **argv)
     char err[1024];
     winnow_sitedb *db = NULL;
     winnow_status s = winnow_sitedb_open(o.db_path, WINNOW_SITEDB_READ, &db, err, sizeof err);
-    if (s != WINNOW_OK) { fprintf(stderr, "winnow: %s\n", err); cli_opts_free(&o); return cli_db_exit(s); }
+    if (s != WINNOW_OK) {
+        fprintf(stderr, "winnow: %s\n", err);
+        cli_opts_free(&o);
+        return cli_db_exit(s);
+    }
     /* the rows are checked before the first is given, so the header is
      * printed with the first */
     int printed = 0;
@@ -94,7 +100,10 @@ int cmd_site(int argc, char **argv)
     int rc = cli_parse(argc, argv, &o,
                        "--db --all --report --output --record --site --mode --method --charset --max-bytes --quiet "
                        "--model --no-model --no-smooth --rule --recursive --input-format --input-list --no-title");
-    if (rc) { cli_opts_free(&o); return rc == CLI_DONE ? EXIT_OK : rc; }
+    if (rc) {
+        cli_opts_free(&o);
+        return rc == CLI_DONE ? EXIT_OK : rc;
+    }
     if (!o.db_path || o.ninputs < 1 || (o.ninputs > 1 && !o.report)) {
         fprintf(stderr, "winnow: usage: winnow site NAME --db PATH [--all] [--report [-o FILE] [PAGES...]]\n");
         cli_opts_free(&o);
@@ -108,10 +117,16 @@ int cmd_site(int argc, char **argv)
     char err[1024];
     winnow_sitedb *db = NULL;
     winnow_status st = winnow_sitedb_open(o.db_path, WINNOW_SITEDB_READ, &db, err, sizeof err);
-    if (st != WINNOW_OK) { fprintf(stderr, "winnow: %s\n", err); cli_opts_free(&o); return cli_db_exit(st); }
-    site_find f = {.want = o.inputs[0]};
-    if (!strncasecmp(f.want, "www.", 4)) snprintf(f.twin, sizeof f.twin, "%s", f.want + 4);
-    else snprintf(f.twin, sizeof f.twin, "www.%s", f.want);
+    if (st != WINNOW_OK) {
+        fprintf(stderr, "winnow: %s\n", err);
+        cli_opts_free(&o);
+        return cli_db_exit(st);
+    }
+    site_find f = { .want = o.inputs[0] };
+    if (!strncasecmp(f.want, "www.", 4))
+        snprintf(f.twin, sizeof f.twin, "%s", f.want + 4);
+    else
+        snprintf(f.twin, sizeof f.twin, "www.%s", f.want);
     winnow_status s = winnow_sitedb_list(db, find_site, &f);
     const winnow_site_summary *sum = f.have_exact ? &f.exact : f.have_other ? &f.other : NULL;
     winnow_site *site = NULL;
@@ -149,7 +164,10 @@ int cmd_check(int argc, char **argv)
 {
     cli_opts o;
     int rc = cli_parse(argc, argv, &o, "--db");
-    if (rc) { cli_opts_free(&o); return rc == CLI_DONE ? EXIT_OK : rc; }
+    if (rc) {
+        cli_opts_free(&o);
+        return rc == CLI_DONE ? EXIT_OK : rc;
+    }
     if (!o.db_path || o.ninputs != 0) {
         fprintf(stderr, "winnow: usage: winnow check --db PATH\n");
         cli_opts_free(&o);
@@ -165,7 +183,7 @@ int cmd_check(int argc, char **argv)
         cli_opts_free(&o);
         return ex;
     }
-    winnow_sitedb_report rep = {sizeof rep};
+    winnow_sitedb_report rep = { sizeof rep };
     s = winnow_sitedb_check(db, print_problem, (void *)o.db_path, &rep);
     if (s == WINNOW_OK) {
         printf("%s: sound: format %d, %zu site%s, %zu fingerprints, %zu pages, %zu training blocks%s\n", o.db_path,
@@ -189,7 +207,10 @@ int cmd_merge(int argc, char **argv)
 {
     cli_opts o;
     int rc = cli_parse(argc, argv, &o, "--db --commit-every --quiet --input-list");
-    if (rc) { cli_opts_free(&o); return rc == CLI_DONE ? EXIT_OK : rc; }
+    if (rc) {
+        cli_opts_free(&o);
+        return rc == CLI_DONE ? EXIT_OK : rc;
+    }
     if (!o.db_path || o.ninputs == 0) {
         fprintf(stderr, "winnow: usage: winnow merge PART... --db PATH (parts from 'winnow learn --partial')\n");
         cli_opts_free(&o);
@@ -209,11 +230,15 @@ int cmd_merge(int argc, char **argv)
     }
     winnow_sitedb *db = NULL;
     winnow_status s = winnow_sitedb_open(o.db_path, WINNOW_SITEDB_WRITE, &db, err, sizeof err);
-    if (s != WINNOW_OK) { fprintf(stderr, "winnow: %s\n", err); cli_opts_free(&o); return cli_db_exit(s); }
+    if (s != WINNOW_OK) {
+        fprintf(stderr, "winnow: %s\n", err);
+        cli_opts_free(&o);
+        return cli_db_exit(s);
+    }
     winnow_merge_options mo;
     winnow_merge_options_default(&mo, sizeof mo);
     if (o.commit_every != 1000) mo.commit_every = o.commit_every; /* else the merge's own default */
-    winnow_merge_report rep = {sizeof rep};
+    winnow_merge_report rep = { sizeof rep };
     s = winnow_sitedb_merge(db, o.inputs, (size_t)o.ninputs, &mo, &rep);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;

@@ -16,11 +16,14 @@ static void source_site(const char *path, char *out, size_t cap)
     while (n > 1 && path[n - 1] == '/') n--;
     size_t b = n;
     while (b > 0 && path[b - 1] != '/') b--;
-    static const char *const ext[] = {".warc.gz", ".warc", ".jsonl.gz", ".jsonl", ".ndjson"};
+    static const char *const ext[] = { ".warc.gz", ".warc", ".jsonl.gz", ".jsonl", ".ndjson" };
     size_t e = n;
     for (size_t k = 0; k < sizeof ext / sizeof ext[0]; k++) {
         size_t l = strlen(ext[k]);
-        if (e - b > l && !strncmp(path + e - l, ext[k], l)) { e -= l; break; }
+        if (e - b > l && !strncmp(path + e - l, ext[k], l)) {
+            e -= l;
+            break;
+        }
     }
     snprintf(out, cap, "%.*s", (int)(e - b), path + b);
 }
@@ -43,19 +46,39 @@ static int listed(const char *list, const char *name)
  * running winnow-train) */
 extern const char cli_train_usage[];
 
-enum { T_KIND = 256, T_CV, T_CURVE, T_EXCLUDE, T_BUCKETS, T_SEED, T_PER_PAGE, T_ROUNDS, T_DEPTH, T_THREADS, T_LABELS,
-       T_ALL_KINDS };
+enum {
+    T_KIND = 256,
+    T_CV,
+    T_CURVE,
+    T_EXCLUDE,
+    T_BUCKETS,
+    T_SEED,
+    T_PER_PAGE,
+    T_ROUNDS,
+    T_DEPTH,
+    T_THREADS,
+    T_LABELS,
+    T_ALL_KINDS
+};
 
 static const struct option train_options[] = {
-    {"output", required_argument, NULL, 'o'},  {"kind", required_argument, NULL, T_KIND},
-    {"cv", required_argument, NULL, T_CV},     {"curve", required_argument, NULL, T_CURVE},
-    {"exclude", required_argument, NULL, T_EXCLUDE}, {"buckets", required_argument, NULL, T_BUCKETS},
-    {"seed", required_argument, NULL, T_SEED}, {"per-page", required_argument, NULL, T_PER_PAGE},
-    {"rounds", required_argument, NULL, T_ROUNDS}, {"depth", required_argument, NULL, T_DEPTH},
-    {"threads", required_argument, NULL, T_THREADS}, {"labels", required_argument, NULL, T_LABELS},
-    {"all-kinds", no_argument, NULL, T_ALL_KINDS}, {"verbose", no_argument, NULL, 'v'},
-    {"help", no_argument, NULL, 'h'},          {"version", no_argument, NULL, 'V'},
-    {NULL, 0, NULL, 0},
+    { "output", required_argument, NULL, 'o' },
+    { "kind", required_argument, NULL, T_KIND },
+    { "cv", required_argument, NULL, T_CV },
+    { "curve", required_argument, NULL, T_CURVE },
+    { "exclude", required_argument, NULL, T_EXCLUDE },
+    { "buckets", required_argument, NULL, T_BUCKETS },
+    { "seed", required_argument, NULL, T_SEED },
+    { "per-page", required_argument, NULL, T_PER_PAGE },
+    { "rounds", required_argument, NULL, T_ROUNDS },
+    { "depth", required_argument, NULL, T_DEPTH },
+    { "threads", required_argument, NULL, T_THREADS },
+    { "labels", required_argument, NULL, T_LABELS },
+    { "all-kinds", no_argument, NULL, T_ALL_KINDS },
+    { "verbose", no_argument, NULL, 'v' },
+    { "help", no_argument, NULL, 'h' },
+    { "version", no_argument, NULL, 'V' },
+    { NULL, 0, NULL, 0 },
 };
 
 /* A number option of train into *out (unsigned); 0 or -1 after a message. */
@@ -90,7 +113,10 @@ int cmd_train(int argc, char **argv)
         case 'o': output = v; break;
         case T_KIND:
             to.kind = winnow_model_kind_parse(v);
-            if (!to.kind) { fprintf(stderr, "winnow: unknown model kind '%s' (boost, forest, logreg, nb)\n", v); bad = 1; }
+            if (!to.kind) {
+                fprintf(stderr, "winnow: unknown model kind '%s' (boost, forest, logreg, nb)\n", v);
+                bad = 1;
+            }
             break;
         case T_CV: bad = train_count("--cv", v, 2, 1000000, &folds) != 0; break;
         case T_CURVE: curve = v; break;
@@ -102,22 +128,38 @@ int cmd_train(int argc, char **argv)
         case T_DEPTH: bad = train_count("--depth", v, 1, 64, &to.depth) != 0; break;
         case T_THREADS: bad = train_count("--threads", v, 1, 256, &to.threads) != 0; break;
         case T_LABELS:
-            if (!strcmp(v, "top")) to.labels = WINNOW_LABELS_TOP;
-            else if (!strcmp(v, "inside")) to.labels = WINNOW_LABELS_INSIDE;
-            else { fprintf(stderr, "winnow: --labels is top or inside\n"); bad = 1; }
+            if (!strcmp(v, "top"))
+                to.labels = WINNOW_LABELS_TOP;
+            else if (!strcmp(v, "inside"))
+                to.labels = WINNOW_LABELS_INSIDE;
+            else {
+                fprintf(stderr, "winnow: --labels is top or inside\n");
+                bad = 1;
+            }
             break;
         case T_ALL_KINDS: all_kinds = 1; break;
         case 'v': to.verbose = 1; break;
-        case 'h': fputs(cli_train_usage, stdout); free(src); return EXIT_OK;
-        case 'V': printf("winnow %s\n", winnow_version()); free(src); return EXIT_OK;
-        default:
-            cli_option_error("train", c, optind, av, train_options, train_options);
-            bad = 1;
+        case 'h':
+            fputs(cli_train_usage, stdout);
+            free(src);
+            return EXIT_OK;
+        case 'V':
+            printf("winnow %s\n", winnow_version());
+            free(src);
+            return EXIT_OK;
+        default: cli_option_error("train", c, optind, av, train_options, train_options); bad = 1;
         }
     }
-    if (bad) { free(src); return EXIT_USAGE; }
+    if (bad) {
+        free(src);
+        return EXIT_USAGE;
+    }
     for (int i = optind; i < ac; i++) src[nsrc++] = av[i];
-    if (nsrc == 0 || (!output && !folds)) { fputs(cli_train_usage, stderr); free(src); return EXIT_USAGE; }
+    if (nsrc == 0 || (!output && !folds)) {
+        fputs(cli_train_usage, stderr);
+        free(src);
+        return EXIT_USAGE;
+    }
     if (folds && folds > (unsigned)nsrc) {
         fprintf(stderr, "winnow: --cv needs 2 to %d folds (one site per source)\n", nsrc);
         free(src);
@@ -131,7 +173,10 @@ int cmd_train(int argc, char **argv)
     winnow_engine_new(&eo, &e);
     winnow_trainer *t = NULL;
     winnow_trainer_new(&to, &t);
-    if (!e || !t) { fprintf(stderr, "winnow: out of memory\n"); return EXIT_SOME_FAILED; }
+    if (!e || !t) {
+        fprintf(stderr, "winnow: out of memory\n");
+        return EXIT_SOME_FAILED;
+    }
     int failed = 0;
     double t0 = cli_now_s();
     for (int s = 0; s < nsrc; s++) {
@@ -141,7 +186,11 @@ int cmd_train(int argc, char **argv)
         winnow_reader *r = NULL;
         char err[700];
         winnow_status os = winnow_reader_open(src[s], NULL, &r, err, sizeof err);
-        if (os == WINNOW_E_NOMEM) { fprintf(stderr, "winnow: out of memory\n"); failed++; break; }
+        if (os == WINNOW_E_NOMEM) {
+            fprintf(stderr, "winnow: out of memory\n");
+            failed++;
+            break;
+        }
         if (os != WINNOW_OK) {
             fprintf(stderr, "winnow: %s: %s\n", src[s], err);
             failed++;
@@ -149,20 +198,26 @@ int cmd_train(int argc, char **argv)
         }
         winnow_input *pages = NULL;
         size_t n = 0, cap = 0;
-        winnow_record rec = {sizeof rec};
+        winnow_record rec = { sizeof rec };
         winnow_status rr;
         while ((rr = winnow_reader_next(r, &rec)) == WINNOW_OK) {
             if (n == cap) {
                 cap = cap ? cap * 2 : 64;
                 winnow_input *g = realloc(pages, cap * sizeof *g);
-                if (!g) { rr = WINNOW_E_NOMEM; break; }
+                if (!g) {
+                    rr = WINNOW_E_NOMEM;
+                    break;
+                }
                 pages = g;
             }
             void *data = malloc(rec.len ? rec.len : 1);
-            if (!data) { rr = WINNOW_E_NOMEM; break; }
+            if (!data) {
+                rr = WINNOW_E_NOMEM;
+                break;
+            }
             memcpy(data, rec.data, rec.len);
-            pages[n++] = (winnow_input){sizeof(winnow_input), data, rec.len, rec.charset ? strdup(rec.charset) : NULL,
-                                        rec.url ? strdup(rec.url) : NULL};
+            pages[n++] = (winnow_input){ sizeof(winnow_input), data, rec.len, rec.charset ? strdup(rec.charset) : NULL,
+                                         rec.url ? strdup(rec.url) : NULL };
         }
         if (WINNOW_FAILED(rr)) {
             fprintf(stderr, "winnow: %s: %s\n", src[s],
@@ -171,7 +226,10 @@ int cmd_train(int argc, char **argv)
         }
         winnow_reader_close(r);
         winnow_status st = winnow_trainer_add_site(t, e, site, pages, n);
-        if (WINNOW_FAILED(st)) { fprintf(stderr, "winnow: %s: %s\n", src[s], winnow_status_message(st)); failed++; }
+        if (WINNOW_FAILED(st)) {
+            fprintf(stderr, "winnow: %s: %s\n", src[s], winnow_status_message(st));
+            failed++;
+        }
         for (size_t k = 0; k < n; k++) {
             free((void *)pages[k].data);
             free((void *)pages[k].charset);
@@ -190,18 +248,32 @@ int cmd_train(int argc, char **argv)
             sm.pages, sm.examples, sm.template_examples, sm.content_examples, cli_now_s() - t0);
 
     if (folds && !failed) {
-        winnow_model_kind kinds[4] = {to.kind, WINNOW_MODEL_UNKNOWN, WINNOW_MODEL_UNKNOWN, WINNOW_MODEL_UNKNOWN};
+        winnow_model_kind kinds[4] = { to.kind, WINNOW_MODEL_UNKNOWN, WINNOW_MODEL_UNKNOWN, WINNOW_MODEL_UNKNOWN };
         int nk = 1;
-        if (all_kinds) { kinds[0] = WINNOW_MODEL_NB; kinds[1] = WINNOW_MODEL_LOGREG; kinds[2] = WINNOW_MODEL_FOREST; kinds[3] = WINNOW_MODEL_BOOST; nk = 4; }
+        if (all_kinds) {
+            kinds[0] = WINNOW_MODEL_NB;
+            kinds[1] = WINNOW_MODEL_LOGREG;
+            kinds[2] = WINNOW_MODEL_FOREST;
+            kinds[3] = WINNOW_MODEL_BOOST;
+            nk = 4;
+        }
         for (int k = 0; k < nk; k++) {
             winnow_cv_result res;
             double t1 = cli_now_s();
             char curve_k[4096];
             const char *cp = curve;
-            if (curve && nk > 1) { snprintf(curve_k, sizeof curve_k, "%s.%s", curve, winnow_model_kind_name(kinds[k])); cp = curve_k; }
+            if (curve && nk > 1) {
+                snprintf(curve_k, sizeof curve_k, "%s.%s", curve, winnow_model_kind_name(kinds[k]));
+                cp = curve_k;
+            }
             winnow_status st = winnow_trainer_cv(t, folds, kinds[k], cp, &res);
-            if (WINNOW_FAILED(st)) { fprintf(stderr, "winnow: cross-validation: %s\n", winnow_trainer_error(t)); failed++; break; }
-            printf("model %s folds %u test_examples %zu templates %zu recall_at_p80 %.4f average_precision %.4f seconds %.1f\n",
+            if (WINNOW_FAILED(st)) {
+                fprintf(stderr, "winnow: cross-validation: %s\n", winnow_trainer_error(t));
+                failed++;
+                break;
+            }
+            printf("model %s folds %u test_examples %zu templates %zu recall_at_p80 %.4f average_precision %.4f "
+                   "seconds %.1f\n",
                    winnow_model_kind_name(kinds[k]), folds, res.test_examples, res.test_templates, res.recall_at_p80,
                    res.average_precision, cli_now_s() - t1);
             printf("recall_at_p90 %.4f\n", res.recall_at_p90);

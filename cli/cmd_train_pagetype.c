@@ -12,20 +12,19 @@
 #include "cli.h"
 #include "winnow_train.h"
 
-static const char pt_usage[] =
-    "usage: winnow train --page-types [options] MANIFEST.tsv...\n"
-    "  Fits the page type model on the corpora whose manifests are given (the\n"
-    "  pages in html/ID.html[.gz] beside each manifest; the corpus is named after\n"
-    "  its folder) and writes it, or measures it on held-out pages.\n"
-    "  -o FILE            write the model (what models/pagetype.wmodel holds)\n"
-    "  --eval sites:NAME  accuracy and confusion matrix of corpus NAME in --folds\n"
-    "                     folds split by site, each fold scored by a model fitted\n"
-    "                     on NAME's other folds\n"
-    "  --eval corpora     each corpus scored by a model fitted on the others\n"
-    "  --folds N          folds of --eval sites (default 5)\n"
-    "  --cost C           liblinear's cost C (default 1)\n"
-    "  --balanced         weigh each kind of page the same in all\n"
-    "  -v, --verbose      progress on stderr\n";
+static const char pt_usage[] = "usage: winnow train --page-types [options] MANIFEST.tsv...\n"
+                               "  Fits the page type model on the corpora whose manifests are given (the\n"
+                               "  pages in html/ID.html[.gz] beside each manifest; the corpus is named after\n"
+                               "  its folder) and writes it, or measures it on held-out pages.\n"
+                               "  -o FILE            write the model (what models/pagetype.wmodel holds)\n"
+                               "  --eval sites:NAME  accuracy and confusion matrix of corpus NAME in --folds\n"
+                               "                     folds split by site, each fold scored by a model fitted\n"
+                               "                     on NAME's other folds\n"
+                               "  --eval corpora     each corpus scored by a model fitted on the others\n"
+                               "  --folds N          folds of --eval sites (default 5)\n"
+                               "  --cost C           liblinear's cost C (default 1)\n"
+                               "  --balanced         weigh each kind of page the same in all\n"
+                               "  -v, --verbose      progress on stderr\n";
 
 /* The whole file, gunzipped when it is gzip (zlib reads plain files as they are). */
 static char *slurp(const char *path, size_t *len)
@@ -38,12 +37,20 @@ static char *slurp(const char *path, size_t *len)
         if (!buf) break;
         if (n == cap) {
             char *b = realloc(buf, cap * 2);
-            if (!b) { free(buf); buf = NULL; break; }
+            if (!b) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
             buf = b;
             cap *= 2;
         }
         int r = gzread(g, buf + n, (unsigned)(cap - n));
-        if (r < 0) { free(buf); buf = NULL; break; }
+        if (r < 0) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
         if (r == 0) break;
         n += (size_t)r;
     }
@@ -89,17 +96,25 @@ static int split(char *line, char **cuts, int cap)
 static int add_corpus(winnow_pt_set *set, winnow_engine *e, const char *manifest, int verbose)
 {
     FILE *f = fopen(manifest, "r");
-    if (!f) { fprintf(stderr, "winnow: cannot open %s\n", manifest); return -1; }
+    if (!f) {
+        fprintf(stderr, "winnow: cannot open %s\n", manifest);
+        return -1;
+    }
     char dir[4096], corpus[256];
     snprintf(dir, sizeof dir, "%s", manifest);
     char *slash = strrchr(dir, '/');
-    if (slash) *slash = '\0';
-    else snprintf(dir, sizeof dir, ".");
+    if (slash)
+        *slash = '\0';
+    else
+        snprintf(dir, sizeof dir, ".");
     const char *base = strrchr(dir, '/');
     snprintf(corpus, sizeof corpus, "%.255s", base ? base + 1 : dir);
     static char line[1 << 16];
     char *cuts[32];
-    if (!fgets(line, sizeof line, f)) { fclose(f); return 0; }
+    if (!fgets(line, sizeof line, f)) {
+        fclose(f);
+        return 0;
+    }
     int c_id = column(line, "id"), c_url = column(line, "url"), c_site = column(line, "site");
     int c_type = column(line, "page_type");
     unsigned added = 0, skipped = 0;
@@ -111,7 +126,10 @@ static int add_corpus(winnow_pt_set *set, winnow_engine *e, const char *manifest
         /* wcxb's collections are listings too (a collection of products, posts) */
         if (!strcmp(type, "collection")) type = "listing";
         winnow_page_type label = winnow_page_type_parse(type);
-        if (label == WINNOW_PAGE_UNKNOWN) { skipped++; continue; }
+        if (label == WINNOW_PAGE_UNKNOWN) {
+            skipped++;
+            continue;
+        }
         char path[8192];
         size_t len = 0;
         snprintf(path, sizeof path, "%s/html/%s.html.gz", dir, id);
@@ -120,13 +138,22 @@ static int add_corpus(winnow_pt_set *set, winnow_engine *e, const char *manifest
             snprintf(path, sizeof path, "%s/html/%s.html", dir, id);
             html = slurp(path, &len);
         }
-        if (!html) { skipped++; continue; }
-        winnow_input in = {sizeof in, html, len, NULL, *url ? url : NULL, NULL};
+        if (!html) {
+            skipped++;
+            continue;
+        }
+        winnow_input in = { sizeof in, html, len, NULL, *url ? url : NULL, NULL };
         winnow_status st = winnow_pt_set_add(set, e, &in, label, corpus, *site ? site : id);
         free(html);
-        if (st == WINNOW_E_NOMEM) { fclose(f); fprintf(stderr, "winnow: out of memory\n"); return -1; }
-        if (WINNOW_FAILED(st)) skipped++;
-        else added++;
+        if (st == WINNOW_E_NOMEM) {
+            fclose(f);
+            fprintf(stderr, "winnow: out of memory\n");
+            return -1;
+        }
+        if (WINNOW_FAILED(st))
+            skipped++;
+        else
+            added++;
     }
     fclose(f);
     if (verbose) fprintf(stderr, "winnow: %s: %u pages (%u skipped)\n", corpus, added, skipped);
@@ -145,9 +172,19 @@ int cmd_train_pagetype(int argc, char **argv)
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--page-types")) continue;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(pt_usage, stdout); free(manifests); return EXIT_OK; }
-        if (!strcmp(a, "--balanced")) { balanced = 1; continue; }
-        if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) { verbose = 1; continue; }
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(pt_usage, stdout);
+            free(manifests);
+            return EXIT_OK;
+        }
+        if (!strcmp(a, "--balanced")) {
+            balanced = 1;
+            continue;
+        }
+        if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+            verbose = 1;
+            continue;
+        }
         int takes = !strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--eval") || !strcmp(a, "--folds") ||
                     !strcmp(a, "--cost");
         if (takes && i + 1 >= argc) {
@@ -155,11 +192,16 @@ int cmd_train_pagetype(int argc, char **argv)
             free(manifests);
             return EXIT_USAGE;
         }
-        if (!strcmp(a, "-o") || !strcmp(a, "--output")) output = argv[++i];
-        else if (!strcmp(a, "--eval")) eval = argv[++i];
+        if (!strcmp(a, "-o") || !strcmp(a, "--output"))
+            output = argv[++i];
+        else if (!strcmp(a, "--eval"))
+            eval = argv[++i];
         else if (!strcmp(a, "--folds")) {
             unsigned long long v;
-            if (cli_parse_count("--folds", argv[++i], 2, 1000, &v) != 0) { free(manifests); return EXIT_USAGE; }
+            if (cli_parse_count("--folds", argv[++i], 2, 1000, &v) != 0) {
+                free(manifests);
+                return EXIT_USAGE;
+            }
             folds = (unsigned)v;
         } else if (!strcmp(a, "--cost")) {
             char *end = NULL;
@@ -173,16 +215,22 @@ int cmd_train_pagetype(int argc, char **argv)
             fprintf(stderr, "winnow: unknown option %s of train --page-types\n", a);
             free(manifests);
             return EXIT_USAGE;
-        } else manifests[nm++] = a;
+        } else
+            manifests[nm++] = a;
     }
     const char *within = NULL;
-    if (eval && !strncmp(eval, "sites:", 6)) within = eval + 6;
+    if (eval && !strncmp(eval, "sites:", 6))
+        within = eval + 6;
     else if (eval && strcmp(eval, "corpora")) {
         fprintf(stderr, "winnow: --eval is sites:CORPUS or corpora\n");
         free(manifests);
         return EXIT_USAGE;
     }
-    if (!nm || (!output && !eval)) { fputs(pt_usage, stderr); free(manifests); return EXIT_USAGE; }
+    if (!nm || (!output && !eval)) {
+        fputs(pt_usage, stderr);
+        free(manifests);
+        return EXIT_USAGE;
+    }
 
     /* the engine as winnow_extract's callers get it: the features are the
      * ones the stage computes in use */

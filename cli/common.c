@@ -32,7 +32,10 @@ winnow_engine *cli_engine_new(const cli_opts *o)
 {
     winnow_engine *e = NULL;
     winnow_status st = winnow_engine_new(&o->lib, &e);
-    if (st != WINNOW_OK) { fprintf(stderr, "winnow: %s\n", winnow_status_message(st)); return NULL; }
+    if (st != WINNOW_OK) {
+        fprintf(stderr, "winnow: %s\n", winnow_status_message(st));
+        return NULL;
+    }
     if (o->model && o->lib.classifier && winnow_engine_load_model(e, o->model) != WINNOW_OK) {
         fprintf(stderr, "winnow: %s\n", winnow_engine_error(e));
         winnow_engine_free(e);
@@ -58,26 +61,26 @@ struct cli_inputs {
     int next_input;
     winnow_reader *reader;
     const char *reader_path;
-    char *reader_stem;       /* jsonl ids: its container name, unique in the run */
-    int reader_index;        /* its place among the inputs */
-    int reader_fresh;        /* opened; whether it failed is not looked at yet */
-    winnow_status open_status;  /* how opening it went: reader is NULL unless OK */
+    char *reader_stem;         /* jsonl ids: its container name, unique in the run */
+    int reader_index;          /* its place among the inputs */
+    int reader_fresh;          /* opened; whether it failed is not looked at yet */
+    winnow_status open_status; /* how opening it went: reader is NULL unless OK */
     char open_error[700];
-    size_t reader_skipped, reader_too_large;  /* its skips accounted for so far */
-    int failed;              /* inputs and whole files that could not be read */
-    int skipped;             /* pages over --max-bytes */
-    int input_warnings;      /* the readers' warnings (damaged input read anyway) */
+    size_t reader_skipped, reader_too_large; /* its skips accounted for so far */
+    int failed;                              /* inputs and whole files that could not be read */
+    int skipped;                             /* pages over --max-bytes */
+    int input_warnings;                      /* the readers' warnings (damaged input read anyway) */
     int many;
     size_t count;
-    size_t seq;              /* manifest lines handed out */
-    cli_names *names;        /* with -o: output names given so far */
+    size_t seq;       /* manifest lines handed out */
+    cli_names *names; /* with -o: output names given so far */
     cli_manifest *manifest;
-    cli_line_fn line_fn;     /* lines of inputs without a page, besides the manifest */
+    cli_line_fn line_fn; /* lines of inputs without a page, besides the manifest */
     void *line_ctx;
     atomic_int stop;
     atomic_ullong pages_done;
-    long long *sizes;        /* progress: each input's size, -1 unknown (NULL: no progress line) */
-    unsigned long long bytes_before;  /* of the inputs done */
+    long long *sizes;                /* progress: each input's size, -1 unknown (NULL: no progress line) */
+    unsigned long long bytes_before; /* of the inputs done */
     pthread_mutex_t lock;
 };
 
@@ -90,7 +93,7 @@ static int is_dir(const char *p)
 /* The length of p's container extension (".warc.gz", ...), 0 when it has none. */
 static size_t container_ext(const char *p)
 {
-    static const char *const ext[] = {".warc.gz", ".jsonl.gz", ".ndjson.gz", ".warc", ".jsonl", ".ndjson", ".gz"};
+    static const char *const ext[] = { ".warc.gz", ".jsonl.gz", ".ndjson.gz", ".warc", ".jsonl", ".ndjson", ".gz" };
     size_t n = strlen(p);
     for (size_t k = 0; k < sizeof ext / sizeof ext[0]; k++) {
         size_t e = strlen(ext[k]);
@@ -120,7 +123,8 @@ static void close_reader(cli_inputs *in)
 {
     free(in->reader_stem);
     in->reader_stem = NULL;
-    if (in->sizes && in->sizes[in->reader_index] > 0) in->bytes_before += (unsigned long long)in->sizes[in->reader_index];
+    if (in->sizes && in->sizes[in->reader_index] > 0)
+        in->bytes_before += (unsigned long long)in->sizes[in->reader_index];
     winnow_reader_close(in->reader);
     in->reader = NULL;
 }
@@ -177,7 +181,7 @@ int cli_inputs_stopped(cli_inputs *in) { return atomic_load(&in->stop); }
  * it cannot be opened or read, or was skipped. */
 static void input_line(cli_inputs *in, winnow_status s, const char *message)
 {
-    cli_entry e = {"", in->reader_path, -1, NULL, NULL, s, message};
+    cli_entry e = { "", in->reader_path, -1, NULL, NULL, s, message };
     size_t seq = in->seq++;
     cli_manifest_add(in->manifest, seq, &e);
     if (in->line_fn) in->line_fn(in->line_ctx, seq, &e);
@@ -312,7 +316,7 @@ int cli_inputs_next(cli_inputs *in, cli_page *page)
             if (in->sizes)
                 in->sizes[in->reader_index] = winnow_reader_progress(in->reader, NULL, &total) ? (long long)total : -1;
         }
-        winnow_record rec = {sizeof rec};
+        winnow_record rec = { sizeof rec };
         winnow_status r = winnow_reader_next(in->reader, &rec);
         const char *warning = winnow_reader_warning(in->reader);
         int damaged = r == WINNOW_OK && rec.error;
@@ -325,13 +329,14 @@ int cli_inputs_next(cli_inputs *in, cli_page *page)
             /* a record that holds no page (a bad JSONL line, a WARC record
              * the end of the file cut): a failure with its own line, so
              * that nothing of the input goes unaccounted */
-            cli_page named = {.id = (char *)(rec.id ? rec.id : "page")};
+            cli_page named = { .id = (char *)(rec.id ? rec.id : "page") };
             char *label = record_label(in, &named);
             const char *why = label ? unlocated(rec.error) : rec.error;
             cli_report("winnow: %s: %s\n", label ? label : in->reader_path, why);
             free(label);
-            cli_entry e = {"", rec.file ? rec.file : in->reader_path, rec.number, rec.record_id, rec.url,
-                           WINNOW_E_FORMAT, why};
+            cli_entry e = {
+                "", rec.file ? rec.file : in->reader_path, rec.number, rec.record_id, rec.url, WINNOW_E_FORMAT, why
+            };
             size_t seq = in->seq++;
             cli_manifest_add(in->manifest, seq, &e);
             if (in->line_fn) in->line_fn(in->line_ctx, seq, &e);
@@ -345,7 +350,11 @@ int cli_inputs_next(cli_inputs *in, cli_page *page)
             page->data = rec.len ? winnow_reader_take(in->reader, &taken) : NULL;
             if (!page->data) {
                 page->data = malloc(rec.len ? rec.len : 1);
-                if (!page->data) { cli_report("winnow: out of memory\n"); in->failed++; break; }
+                if (!page->data) {
+                    cli_report("winnow: out of memory\n");
+                    in->failed++;
+                    break;
+                }
                 if (rec.len) memcpy(page->data, rec.data, rec.len);
             }
             page->len = rec.len;
@@ -373,8 +382,13 @@ int cli_inputs_next(cli_inputs *in, cli_page *page)
                 in->failed++;
                 cli_manifest_page(in->manifest, page, "", WINNOW_E_NOMEM, "out of memory");
                 if (in->line_fn) {
-                    cli_entry e = {"", page->file ? page->file : in->reader_path, page->record, page->record_id,
-                                   page->url, WINNOW_E_NOMEM, "out of memory"};
+                    cli_entry e = { "",
+                                    page->file ? page->file : in->reader_path,
+                                    page->record,
+                                    page->record_id,
+                                    page->url,
+                                    WINNOW_E_NOMEM,
+                                    "out of memory" };
                     in->line_fn(in->line_ctx, page->seq, &e);
                 }
                 cli_page_free(page);
@@ -423,7 +437,10 @@ void cli_inputs_close(cli_inputs *in)
 void cli_site_name(const cli_opts *o, const cli_page *p, char *out, size_t cap)
 {
     out[0] = '\0';
-    if (o->site) { snprintf(out, cap, "%s", o->site); return; }
+    if (o->site) {
+        snprintf(out, cap, "%s", o->site);
+        return;
+    }
     winnow_url_site(p->url, out, cap);
 }
 
@@ -436,7 +453,7 @@ typedef struct failed_site {
 
 struct cli_sites {
     winnow_sitedb *db;
-    winnow_partial *partial;  /* its sites are the partial's (not listed here) */
+    winnow_partial *partial; /* its sites are the partial's (not listed here) */
     double half_life;
     winnow_site **sites;
     size_t count, cap;
@@ -454,8 +471,12 @@ static void remember_failure(cli_sites *s, const char *name, const char *err, wi
     f[s->nfailed].name = strdup(name);
     f[s->nfailed].error = strdup(err);
     f[s->nfailed].status = st;
-    if (f[s->nfailed].name && f[s->nfailed].error) s->nfailed++;
-    else { free(f[s->nfailed].name); free(f[s->nfailed].error); }
+    if (f[s->nfailed].name && f[s->nfailed].error)
+        s->nfailed++;
+    else {
+        free(f[s->nfailed].name);
+        free(f[s->nfailed].error);
+    }
 }
 
 cli_sites *cli_sites_new(winnow_sitedb *db, double half_life)
@@ -494,8 +515,8 @@ cli_sites *cli_sites_new_partial(winnow_partial *p)
     return s;
 }
 
-winnow_site *cli_sites_get(cli_sites *s, const char *name, char *err, size_t errcap, int *loaded,
-                           winnow_status *status, int *again)
+winnow_site *cli_sites_get(cli_sites *s, const char *name, char *err, size_t errcap, int *loaded, winnow_status *status,
+                           int *again)
 {
     if (loaded) *loaded = 0;
     if (again) *again = 0;
@@ -534,14 +555,23 @@ winnow_site *cli_sites_get(cli_sites *s, const char *name, char *err, size_t err
             }
         } else {
             winnow_status st = winnow_site_new(name, s->half_life, &site);
-            if (st != WINNOW_OK) { snprintf(err, errcap, "%s", winnow_status_message(st)); failure = st; }
+            if (st != WINNOW_OK) {
+                snprintf(err, errcap, "%s", winnow_status_message(st));
+                failure = st;
+            }
         }
         if (site) {
             if (s->count == s->cap) {
                 size_t cap = s->cap ? s->cap * 2 : 16;
                 winnow_site **n = realloc(s->sites, cap * sizeof *n);
-                if (!n) { winnow_site_free(site); site = NULL; snprintf(err, errcap, "out of memory"); }
-                else { s->sites = n; s->cap = cap; }
+                if (!n) {
+                    winnow_site_free(site);
+                    site = NULL;
+                    snprintf(err, errcap, "out of memory");
+                } else {
+                    s->sites = n;
+                    s->cap = cap;
+                }
             }
             if (site) s->sites[s->count++] = site;
             if (site && loaded) *loaded = 1;
@@ -651,7 +681,7 @@ static winnow_status write_comments(const winnow_doc *doc, sink *out)
 {
     size_t n = winnow_doc_comment_count(doc);
     for (size_t i = 0; i < n; i++) {
-        winnow_comment c = {sizeof c};
+        winnow_comment c = { sizeof c };
         winnow_doc_comment(doc, i, &c);
         fprintf(out->f, "\n-- %s%s%s\n%s\n", c.author, *c.author && *c.date ? ", " : "", c.date, c.text);
         out->last = '\n';
@@ -680,12 +710,13 @@ winnow_status cli_write_doc(const cli_opts *o, const winnow_doc *doc, const char
     if (!path) {
         /* text and markdown: a line holding a form feed between pages */
         cli_progress_hide();
-        int separate = o->format == WINNOW_FORMAT_TEXT || o->format == WINNOW_FORMAT_MARKDOWN || o->format == WINNOW_FORMAT_FULLTEXT;
+        int separate = o->format == WINNOW_FORMAT_TEXT || o->format == WINNOW_FORMAT_MARKDOWN ||
+                       o->format == WINNOW_FORMAT_FULLTEXT;
         if (separate && stdout_pages > 0) {
             if (stdout_last != '\n') putchar('\n');
             fputs("\f\n", stdout);
         }
-        sink out = {stdout, stdout_last};
+        sink out = { stdout, stdout_last };
         errno = 0;
         winnow_status rs = ferror(stdout) ? WINNOW_E_IO : winnow_render(doc, o->format, sink_write, &out);
         if (rs == WINNOW_OK && wants_comments(o)) rs = write_comments(doc, &out);
@@ -695,8 +726,10 @@ winnow_status cli_write_doc(const cli_opts *o, const winnow_doc *doc, const char
         stdout_pages++;
         if (rs != WINNOW_OK) {
             *fatal = rs == WINNOW_E_IO;
-            if (rs == WINNOW_E_IO && saved) snprintf(err, errcap, "cannot write to stdout: %s", strerror(saved));
-            else snprintf(err, errcap, "<stdout>: %s", winnow_status_message(rs));
+            if (rs == WINNOW_E_IO && saved)
+                snprintf(err, errcap, "cannot write to stdout: %s", strerror(saved));
+            else
+                snprintf(err, errcap, "<stdout>: %s", winnow_status_message(rs));
         }
         return rs;
     }
@@ -713,7 +746,7 @@ winnow_status cli_write_doc(const cli_opts *o, const winnow_doc *doc, const char
         snprintf(err, errcap, "cannot write %s: %s", path, strerror(errno));
         return WINNOW_E_IO;
     }
-    sink out = {f, '\n'};
+    sink out = { f, '\n' };
     errno = 0;
     winnow_status rs = winnow_render(doc, o->format, sink_write, &out);
     if (rs == WINNOW_OK && wants_comments(o)) rs = write_comments(doc, &out);
@@ -742,12 +775,14 @@ int cli_output_page(const cli_opts *o, cli_inputs *in, cli_manifest *m, const cl
     char *out_path = cli_output_path(o, p, many);
     char err[1024] = "out of memory";
     int fatal = 0;
-    winnow_status rs = o->output && !out_path ? WINNOW_E_NOMEM
-                                              : cli_write_doc(o, doc, out_path, many, err, sizeof err, &fatal);
+    winnow_status rs =
+        o->output && !out_path ? WINNOW_E_NOMEM : cli_write_doc(o, doc, out_path, many, err, sizeof err, &fatal);
     if (rs != WINNOW_OK) {
         /* one message for a folder or stdout that cannot be written, and no more pages */
-        if (!fatal) cli_report("winnow: %s: %s\n", name, err);
-        else if (cli_inputs_stop(in)) cli_report("winnow: %s; stopped (no more pages are read)\n", err);
+        if (!fatal)
+            cli_report("winnow: %s: %s\n", name, err);
+        else if (cli_inputs_stop(in))
+            cli_report("winnow: %s; stopped (no more pages are read)\n", err);
         cli_manifest_page(m, p, "", rs, err);
         free(out_path);
         return 1;

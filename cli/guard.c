@@ -32,10 +32,10 @@
 #define MANIFEST_HEADER "output\tinput\trecord\trecord_id\turl\tstatus\tmessage\n"
 
 typedef struct input_set {
-    struct stat *files;  /* regular files named as inputs */
+    struct stat *files; /* regular files named as inputs */
     const char **file_names;
     size_t nfiles;
-    char **dirs;         /* input directories, resolved */
+    char **dirs; /* input directories, resolved */
     size_t ndirs;
 } input_set;
 
@@ -143,8 +143,8 @@ static int join(char *out, size_t cap, const char *dir, const char *name)
 
 static int refuse_dir(const char *path, const char *input)
 {
-    fprintf(stderr, "winnow: output %s would replace the input %s: choose another output (nothing was written)\n",
-            path, input);
+    fprintf(stderr, "winnow: output %s would replace the input %s: choose another output (nothing was written)\n", path,
+            input);
     return EXIT_USAGE;
 }
 
@@ -162,15 +162,18 @@ int cli_outputs_check(const cli_opts *o, int many)
     if (!many || o->format == WINNOW_FORMAT_JSONL) {
         const char *in = stat(o->output, &st) == 0 ? named_input(&s, &st) : NULL;
         if (in) {
-            fprintf(stderr, "winnow: -o %s is the input %s: choose another output (nothing was written)\n",
-                    o->output, in);
+            fprintf(stderr, "winnow: -o %s is the input %s: choose another output (nothing was written)\n", o->output,
+                    in);
             rc = EXIT_USAGE;
         }
         inputs_free(&s);
         return rc;
     }
     DIR *d = opendir(o->output);
-    if (!d) { inputs_free(&s); return 0; } /* made by the run: nothing in it yet */
+    if (!d) {
+        inputs_free(&s);
+        return 0;
+    } /* made by the run: nothing in it yet */
     int dir_input = dir_is_input(o, &s, o->output);
     const char *ext = cli_format_ext(o->format);
     struct dirent *de;
@@ -181,8 +184,10 @@ int cli_outputs_check(const cli_opts *o, int many)
         if (join(path, sizeof path, o->output, n) != 0) continue;
         if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) continue;
         const char *in = named_input(&s, &st);
-        if (in) rc = refuse_dir(path, in);
-        else if (dir_input && page_name(n)) rc = refuse_dir(path, "of the same name (an input directory's page)");
+        if (in)
+            rc = refuse_dir(path, in);
+        else if (dir_input && page_name(n))
+            rc = refuse_dir(path, "of the same name (an input directory's page)");
     }
     closedir(d);
     inputs_free(&s);
@@ -225,7 +230,10 @@ int cli_outputs_prepare(const cli_opts *o)
     DIR *d = opendir(o->output);
     if (!d) return 0;
     char path[PATH_MAX];
-    if (join(path, sizeof path, o->output, "manifest.tsv") != 0) { closedir(d); return 0; }
+    if (join(path, sizeof path, o->output, "manifest.tsv") != 0) {
+        closedir(d);
+        return 0;
+    }
     FILE *mf = fopen(path, "r");
     char head[sizeof MANIFEST_HEADER];
     int own = mf && fgets(head, sizeof head, mf) && !strcmp(head, MANIFEST_HEADER);
@@ -252,7 +260,7 @@ int cli_outputs_prepare(const cli_opts *o)
         fprintf(stderr, "winnow: out of memory\n");
         return EXIT_SOME_FAILED;
     }
-    cleaner c = {o, &s, dir_is_input(o, &s, o->output), 0};
+    cleaner c = { o, &s, dir_is_input(o, &s, o->output), 0 };
     manifest_outputs(mf, remove_listed, &c);
     fclose(mf);
     /* temporaries a killed run left (never an output name: those do not

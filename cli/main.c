@@ -16,10 +16,13 @@ int cmd_rules(int argc, char **argv)
     int extra = o.ninputs;
     cli_opts_free(&o);
     if (rc) return rc == CLI_DONE ? EXIT_OK : rc;
-    if (extra) { fprintf(stderr, "winnow: rules takes no arguments\n"); return EXIT_USAGE; }
+    if (extra) {
+        fprintf(stderr, "winnow: rules takes no arguments\n");
+        return EXIT_USAGE;
+    }
     printf("name\tstage\tdefault\toff\twhy\n");
     for (int i = 0; i < winnow_rule_count(); i++) {
-        winnow_rule r = {sizeof r};
+        winnow_rule r = { sizeof r };
         winnow_rule_info(i, &r);
         printf("%s\t%s\t%g\t%g\t%s\n", r.name, r.stage, r.default_value, r.off_value, r.why);
     }
@@ -33,7 +36,10 @@ static int cmd_version(int argc, char **argv)
     int extra = o.ninputs;
     cli_opts_free(&o);
     if (rc) return rc == CLI_DONE ? EXIT_OK : rc;
-    if (extra) { fprintf(stderr, "winnow: version takes no arguments\n"); return EXIT_USAGE; }
+    if (extra) {
+        fprintf(stderr, "winnow: version takes no arguments\n");
+        return EXIT_USAGE;
+    }
     printf("winnow %s\n", winnow_version());
     return EXIT_OK;
 }
@@ -61,7 +67,10 @@ static int cli_exec_train(char **argv)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) { fputs(cli_usage(NULL), stderr); return EXIT_USAGE; }
+    if (argc < 2) {
+        fputs(cli_usage(NULL), stderr);
+        return EXIT_USAGE;
+    }
     const char *cmd = argv[1];
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) return cmd_help(argc, argv);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version") || !strcmp(cmd, "-V")) return cmd_version(argc, argv);
@@ -82,7 +91,8 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "keywords")) return cmd_keywords(argc, argv);
     if (!strcmp(cmd, "classify")) return cmd_classify(argc, argv);
     if (cmd[0] == '-')
-        fprintf(stderr, "winnow: '%s' before a command (usage: winnow COMMAND [OPTIONS] [INPUT...]; try 'winnow help')\n", cmd);
+        fprintf(stderr,
+                "winnow: '%s' before a command (usage: winnow COMMAND [OPTIONS] [INPUT...]; try 'winnow help')\n", cmd);
     else
         fprintf(stderr, "winnow: unknown command '%s' (try 'winnow help')\n", cmd);
     return EXIT_USAGE;

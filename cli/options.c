@@ -11,58 +11,88 @@
 #include "cli.h"
 
 enum {
-    OPT_CHARSET = 256, OPT_URL, OPT_NO_TITLE, OPT_COMMENTS, OPT_MAX_BYTES, OPT_DB, OPT_SITE, OPT_MODE, OPT_METHOD,
-    OPT_EXCLUDE_SELF, OPT_MODEL, OPT_NO_MODEL, OPT_PAGE_TYPE, OPT_NO_SMOOTH, OPT_RULE, OPT_HALF_LIFE, OPT_BATCH, OPT_ALL,
-    OPT_INPUT_FORMAT, OPT_INPUT_LIST, OPT_COMMIT_EVERY, OPT_PARTIAL, OPT_BLOCKS, OPT_RECORD, OPT_REPORT, OPT_OVERWRITE,
+    OPT_CHARSET = 256,
+    OPT_URL,
+    OPT_NO_TITLE,
+    OPT_COMMENTS,
+    OPT_MAX_BYTES,
+    OPT_DB,
+    OPT_SITE,
+    OPT_MODE,
+    OPT_METHOD,
+    OPT_EXCLUDE_SELF,
+    OPT_MODEL,
+    OPT_NO_MODEL,
+    OPT_PAGE_TYPE,
+    OPT_NO_SMOOTH,
+    OPT_RULE,
+    OPT_HALF_LIFE,
+    OPT_BATCH,
+    OPT_ALL,
+    OPT_INPUT_FORMAT,
+    OPT_INPUT_LIST,
+    OPT_COMMIT_EVERY,
+    OPT_PARTIAL,
+    OPT_BLOCKS,
+    OPT_RECORD,
+    OPT_REPORT,
+    OPT_OVERWRITE,
     /* dedup, index, search */
-    OPT_SKETCH, OPT_MIN_MATCHES, OPT_MIN_WORDS, OPT_LSH, OPT_ROWS, OPT_PAIRS, OPT_SITE_DB, OPT_RAW,
+    OPT_SKETCH,
+    OPT_MIN_MATCHES,
+    OPT_MIN_WORDS,
+    OPT_LSH,
+    OPT_ROWS,
+    OPT_PAIRS,
+    OPT_SITE_DB,
+    OPT_RAW,
 };
 
 static const struct option all_options[] = {
-    {"output", required_argument, NULL, 'o'},
-    {"format", required_argument, NULL, 'f'},
-    {"jobs", required_argument, NULL, 'j'},
-    {"quiet", no_argument, NULL, 'q'},
-    {"recursive", no_argument, NULL, 'r'},
-    {"help", no_argument, NULL, 'h'},
-    {"version", no_argument, NULL, 'V'},
-    {"charset", required_argument, NULL, OPT_CHARSET},
-    {"url", required_argument, NULL, OPT_URL},
-    {"no-title", no_argument, NULL, OPT_NO_TITLE},
-    {"comments", no_argument, NULL, OPT_COMMENTS},
-    {"max-bytes", required_argument, NULL, OPT_MAX_BYTES},
-    {"db", required_argument, NULL, OPT_DB},
-    {"site", required_argument, NULL, OPT_SITE},
-    {"mode", required_argument, NULL, OPT_MODE},
-    {"method", required_argument, NULL, OPT_METHOD},
-    {"exclude-self", no_argument, NULL, OPT_EXCLUDE_SELF},
-    {"model", required_argument, NULL, OPT_MODEL},
-    {"no-model", no_argument, NULL, OPT_NO_MODEL},
-    {"page-type", required_argument, NULL, OPT_PAGE_TYPE},
-    {"no-smooth", no_argument, NULL, OPT_NO_SMOOTH},
-    {"rule", required_argument, NULL, OPT_RULE},
-    {"half-life", required_argument, NULL, OPT_HALF_LIFE},
-    {"batch", no_argument, NULL, OPT_BATCH},
-    {"all", no_argument, NULL, OPT_ALL},
-    {"input-format", required_argument, NULL, OPT_INPUT_FORMAT},
-    {"input-list", required_argument, NULL, OPT_INPUT_LIST},
-    {"commit-every", required_argument, NULL, OPT_COMMIT_EVERY},
-    {"partial", required_argument, NULL, OPT_PARTIAL},
-    {"blocks", no_argument, NULL, OPT_BLOCKS},
-    {"overwrite", no_argument, NULL, OPT_OVERWRITE},
+    { "output", required_argument, NULL, 'o' },
+    { "format", required_argument, NULL, 'f' },
+    { "jobs", required_argument, NULL, 'j' },
+    { "quiet", no_argument, NULL, 'q' },
+    { "recursive", no_argument, NULL, 'r' },
+    { "help", no_argument, NULL, 'h' },
+    { "version", no_argument, NULL, 'V' },
+    { "charset", required_argument, NULL, OPT_CHARSET },
+    { "url", required_argument, NULL, OPT_URL },
+    { "no-title", no_argument, NULL, OPT_NO_TITLE },
+    { "comments", no_argument, NULL, OPT_COMMENTS },
+    { "max-bytes", required_argument, NULL, OPT_MAX_BYTES },
+    { "db", required_argument, NULL, OPT_DB },
+    { "site", required_argument, NULL, OPT_SITE },
+    { "mode", required_argument, NULL, OPT_MODE },
+    { "method", required_argument, NULL, OPT_METHOD },
+    { "exclude-self", no_argument, NULL, OPT_EXCLUDE_SELF },
+    { "model", required_argument, NULL, OPT_MODEL },
+    { "no-model", no_argument, NULL, OPT_NO_MODEL },
+    { "page-type", required_argument, NULL, OPT_PAGE_TYPE },
+    { "no-smooth", no_argument, NULL, OPT_NO_SMOOTH },
+    { "rule", required_argument, NULL, OPT_RULE },
+    { "half-life", required_argument, NULL, OPT_HALF_LIFE },
+    { "batch", no_argument, NULL, OPT_BATCH },
+    { "all", no_argument, NULL, OPT_ALL },
+    { "input-format", required_argument, NULL, OPT_INPUT_FORMAT },
+    { "input-list", required_argument, NULL, OPT_INPUT_LIST },
+    { "commit-every", required_argument, NULL, OPT_COMMIT_EVERY },
+    { "partial", required_argument, NULL, OPT_PARTIAL },
+    { "blocks", no_argument, NULL, OPT_BLOCKS },
+    { "overwrite", no_argument, NULL, OPT_OVERWRITE },
     /* dedup, index, search */
-    {"sketch", required_argument, NULL, OPT_SKETCH},
-    {"min-matches", required_argument, NULL, OPT_MIN_MATCHES},
-    {"min-words", required_argument, NULL, OPT_MIN_WORDS},
-    {"lsh", required_argument, NULL, OPT_LSH},
-    {"rows", required_argument, NULL, OPT_ROWS},
-    {"pairs", no_argument, NULL, OPT_PAIRS},
-    {"site-db", required_argument, NULL, OPT_SITE_DB},
-    {"limit", required_argument, NULL, 'n'},
-    {"raw", no_argument, NULL, OPT_RAW},
-    {"record", required_argument, NULL, OPT_RECORD},
-    {"report", no_argument, NULL, OPT_REPORT},
-    {NULL, 0, NULL, 0},
+    { "sketch", required_argument, NULL, OPT_SKETCH },
+    { "min-matches", required_argument, NULL, OPT_MIN_MATCHES },
+    { "min-words", required_argument, NULL, OPT_MIN_WORDS },
+    { "lsh", required_argument, NULL, OPT_LSH },
+    { "rows", required_argument, NULL, OPT_ROWS },
+    { "pairs", no_argument, NULL, OPT_PAIRS },
+    { "site-db", required_argument, NULL, OPT_SITE_DB },
+    { "limit", required_argument, NULL, 'n' },
+    { "raw", no_argument, NULL, OPT_RAW },
+    { "record", required_argument, NULL, OPT_RECORD },
+    { "report", no_argument, NULL, OPT_REPORT },
+    { NULL, 0, NULL, 0 },
 };
 
 #define MAX_OPTIONS (sizeof all_options / sizeof all_options[0])
@@ -82,13 +112,18 @@ int cli_parse_count(const char *opt, const char *s, unsigned long long lo, unsig
     unsigned long long v = 0;
     int ok = *s != '\0';
     for (const char *p = s; *p && ok; p++) {
-        if (*p < '0' || *p > '9') ok = 0;
-        else if (v > (~0ull - 9) / 10) ok = 0;
-        else v = v * 10 + (unsigned long long)(*p - '0');
+        if (*p < '0' || *p > '9')
+            ok = 0;
+        else if (v > (~0ull - 9) / 10)
+            ok = 0;
+        else
+            v = v * 10 + (unsigned long long)(*p - '0');
     }
     if (!ok || v < lo || v > hi) {
-        if (hi == ~0ull) fprintf(stderr, "winnow: %s needs a whole number of at least %llu, got '%s'\n", opt, lo, s);
-        else fprintf(stderr, "winnow: %s needs a whole number from %llu to %llu, got '%s'\n", opt, lo, hi, s);
+        if (hi == ~0ull)
+            fprintf(stderr, "winnow: %s needs a whole number of at least %llu, got '%s'\n", opt, lo, s);
+        else
+            fprintf(stderr, "winnow: %s needs a whole number from %llu to %llu, got '%s'\n", opt, lo, hi, s);
         return -1;
     }
     *out = v;
@@ -129,20 +164,23 @@ void cli_option_error(const char *cmd, int c, int at, char *const *av, const str
     if (is_long && optopt) {
         size_t n = strcspn(text + 2, "=");
         int names = 0;
-        for (const struct option *k = taken; k->name; k++)
-            names |= k->val == optopt && !strncmp(k->name, text + 2, n);
+        for (const struct option *k = taken; k->name; k++) names |= k->val == optopt && !strncmp(k->name, text + 2, n);
         is_long = names;
     }
     if (c == ':') {
-        if (is_long) fprintf(stderr, "winnow: option '%.*s' needs a value\n", (int)strcspn(text, "="), text);
-        else fprintf(stderr, "winnow: option '-%c' needs a value\n", optopt);
+        if (is_long)
+            fprintf(stderr, "winnow: option '%.*s' needs a value\n", (int)strcspn(text, "="), text);
+        else
+            fprintf(stderr, "winnow: option '-%c' needs a value\n", optopt);
     } else if (!is_long && !optopt) {
         fprintf(stderr, "winnow: unknown option '%s'\n", text);
     } else if (!is_long) {
         int elsewhere = 0;
         for (const struct option *k = known; k->name; k++) elsewhere |= k->val == optopt;
-        if (elsewhere) fprintf(stderr, "winnow: %s does not take option '-%c'\n", cmd, optopt);
-        else fprintf(stderr, "winnow: unknown option '-%c'\n", optopt);
+        if (elsewhere)
+            fprintf(stderr, "winnow: %s does not take option '-%c'\n", cmd, optopt);
+        else
+            fprintf(stderr, "winnow: unknown option '-%c'\n", optopt);
     } else {
         /* a long option: unknown, not this command's, ambiguous, or given a value it does not take */
         const char *name = text + 2;
@@ -203,7 +241,10 @@ static int read_input_list(cli_opts *o, const char *list)
         if (cap - len < 65536) {
             size_t ncap = cap ? cap * 2 : 65536;
             char *n = realloc(data, ncap + 1);
-            if (!n) { err = ENOMEM; break; }
+            if (!n) {
+                err = ENOMEM;
+                break;
+            }
             data = n;
             cap = ncap;
         }
@@ -252,34 +293,56 @@ void cli_opts_free(cli_opts *o)
 
 int cli_parse_mode(const char *val, winnow_mode *out)
 {
-    if (!strcmp(val, "auto")) *out = WINNOW_MODE_AUTO;
-    else if (!strcmp(val, "site")) *out = WINNOW_MODE_SITE;
-    else if (!strcmp(val, "page")) *out = WINNOW_MODE_PAGE;
-    else { fprintf(stderr, "winnow: unknown mode '%s' (auto, site, page)\n", val); return -1; }
+    if (!strcmp(val, "auto"))
+        *out = WINNOW_MODE_AUTO;
+    else if (!strcmp(val, "site"))
+        *out = WINNOW_MODE_SITE;
+    else if (!strcmp(val, "page"))
+        *out = WINNOW_MODE_PAGE;
+    else {
+        fprintf(stderr, "winnow: unknown mode '%s' (auto, site, page)\n", val);
+        return -1;
+    }
     return 0;
 }
 
 int cli_parse_method(const char *val, winnow_method *out)
 {
-    static const struct { const char *name; winnow_method m; } methods[] = {
-        {"auto", WINNOW_METHOD_AUTO}, {"blocks", WINNOW_METHOD_BLOCKS},
-        {"path-blocks", WINNOW_METHOD_PATH_BLOCKS}, {"chunks", WINNOW_METHOD_CHUNKS},
-        {"table-chunks", WINNOW_METHOD_TABLE_CHUNKS}, {"ce", WINNOW_METHOD_CE},
-        {"fastce", WINNOW_METHOD_FASTCE},
+    static const struct {
+        const char *name;
+        winnow_method m;
+    } methods[] = {
+        { "auto", WINNOW_METHOD_AUTO },
+        { "blocks", WINNOW_METHOD_BLOCKS },
+        { "path-blocks", WINNOW_METHOD_PATH_BLOCKS },
+        { "chunks", WINNOW_METHOD_CHUNKS },
+        { "table-chunks", WINNOW_METHOD_TABLE_CHUNKS },
+        { "ce", WINNOW_METHOD_CE },
+        { "fastce", WINNOW_METHOD_FASTCE },
     };
     for (size_t k = 0; k < sizeof methods / sizeof methods[0]; k++)
-        if (!strcmp(methods[k].name, val)) { *out = methods[k].m; return 0; }
+        if (!strcmp(methods[k].name, val)) {
+            *out = methods[k].m;
+            return 0;
+        }
     fprintf(stderr, "winnow: unknown method '%s' (auto, blocks, path-blocks, chunks, table-chunks, ce, fastce)\n", val);
     return -1;
 }
 
 int cli_parse_input_format(const char *val, winnow_input_format *out)
 {
-    if (!strcmp(val, "auto")) *out = WINNOW_INPUT_AUTO;
-    else if (!strcmp(val, "html")) *out = WINNOW_INPUT_HTML;
-    else if (!strcmp(val, "warc")) *out = WINNOW_INPUT_WARC;
-    else if (!strcmp(val, "jsonl")) *out = WINNOW_INPUT_JSONL;
-    else { fprintf(stderr, "winnow: unknown input format '%s' (auto, html, warc, jsonl)\n", val); return -1; }
+    if (!strcmp(val, "auto"))
+        *out = WINNOW_INPUT_AUTO;
+    else if (!strcmp(val, "html"))
+        *out = WINNOW_INPUT_HTML;
+    else if (!strcmp(val, "warc"))
+        *out = WINNOW_INPUT_WARC;
+    else if (!strcmp(val, "jsonl"))
+        *out = WINNOW_INPUT_JSONL;
+    else {
+        fprintf(stderr, "winnow: unknown input format '%s' (auto, html, warc, jsonl)\n", val);
+        return -1;
+    }
     return 0;
 }
 
@@ -309,7 +372,7 @@ int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed)
             if (k->has_arg == required_argument) shorts[ns++] = ':';
         }
     }
-    taken[nt] = (struct option){NULL, 0, NULL, 0};
+    taken[nt] = (struct option){ NULL, 0, NULL, 0 };
     shorts[ns] = '\0';
 
     /* argv[1], the command, stands where getopt expects the program */
@@ -321,19 +384,20 @@ int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed)
     while ((c = getopt_long(ac, av, shorts, taken, NULL)) != -1) {
         const char *val = optarg;
         switch (c) {
-        case 'h':
-            fputs(cli_usage(cmd), stdout);
-            return CLI_DONE;
-        case 'V':
-            printf("winnow %s\n", winnow_version());
-            return CLI_DONE;
+        case 'h': fputs(cli_usage(cmd), stdout); return CLI_DONE;
+        case 'V': printf("winnow %s\n", winnow_version()); return CLI_DONE;
         case 'o':
-            if (!*val) { fprintf(stderr, "winnow: --output needs a path, got ''\n"); return EXIT_USAGE; }
+            if (!*val) {
+                fprintf(stderr, "winnow: --output needs a path, got ''\n");
+                return EXIT_USAGE;
+            }
             o->output = val;
             break;
         case 'f':
             if (winnow_format_parse(val, &o->format) != WINNOW_OK) {
-                fprintf(stderr, "winnow: unknown format '%s' (text, markdown, json, jsonl, html, blocks, segments, fulltext)\n", val);
+                fprintf(stderr,
+                        "winnow: unknown format '%s' (text, markdown, json, jsonl, html, blocks, segments, fulltext)\n",
+                        val);
                 return EXIT_USAGE;
             }
             break;
@@ -372,8 +436,10 @@ int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed)
         case OPT_PAGE_TYPE:
             o->lib.page_type = (int)winnow_page_type_parse(val);
             if (o->lib.page_type == WINNOW_PAGE_UNKNOWN) {
-                fprintf(stderr, "winnow: --page-type is article, forum, product, listing, documentation, service or "
-                                "other, not '%s'\n", val);
+                fprintf(stderr,
+                        "winnow: --page-type is article, forum, product, listing, documentation, service or "
+                        "other, not '%s'\n",
+                        val);
                 return EXIT_USAGE;
             }
             break;
@@ -387,7 +453,7 @@ int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed)
                 return EXIT_USAGE;
             }
             int known = 0;
-            winnow_rule r = {sizeof r};
+            winnow_rule r = { sizeof r };
             for (int k = 0; k < winnow_rule_count() && !known; k++) {
                 winnow_rule_info(k, &r);
                 known = strlen(r.name) == (size_t)(eq - val) && !strncmp(r.name, val, (size_t)(eq - val));
@@ -396,8 +462,9 @@ int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed)
              * (exit 2) before anything is read */
             double v = strtod(eq + 1, NULL);
             if (known && !(v >= r.min_value && v <= r.max_value) && (float)v != (float)r.off_value) {
-                fprintf(stderr, "winnow: --rule %s: %s takes %g to %g (or %g, its off value); 'winnow rules' lists them\n",
-                        val, r.name, r.min_value, r.max_value, r.off_value);
+                fprintf(stderr,
+                        "winnow: --rule %s: %s takes %g to %g (or %g, its off value); 'winnow rules' lists them\n", val,
+                        r.name, r.min_value, r.max_value, r.off_value);
                 return EXIT_USAGE;
             }
             if (!known) {
@@ -424,11 +491,17 @@ int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed)
             break;
         case OPT_INPUT_LIST: list = val; break;
         case OPT_PARTIAL:
-            if (!*val) { fprintf(stderr, "winnow: --partial needs a path, got ''\n"); return EXIT_USAGE; }
+            if (!*val) {
+                fprintf(stderr, "winnow: --partial needs a path, got ''\n");
+                return EXIT_USAGE;
+            }
             o->partial = val;
             break;
         case OPT_RECORD:
-            if (!*val) { fprintf(stderr, "winnow: --record needs a record number or a URL, got ''\n"); return EXIT_USAGE; }
+            if (!*val) {
+                fprintf(stderr, "winnow: --record needs a record number or a URL, got ''\n");
+                return EXIT_USAGE;
+            }
             o->record = val;
             break;
         case OPT_REPORT: o->report = 1; break;
@@ -477,13 +550,14 @@ int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed)
             break;
         }
         case OPT_RAW: o->raw = 1; break;
-        default:
-            cli_option_error(cmd, c, optind, av, all_options, taken);
-            return EXIT_USAGE;
+        default: cli_option_error(cmd, c, optind, av, all_options, taken); return EXIT_USAGE;
         }
     }
     for (int i = optind; i < ac; i++)
-        if (add_input(o, av[i]) != 0) { fprintf(stderr, "winnow: out of memory\n"); return EXIT_SOME_FAILED; }
+        if (add_input(o, av[i]) != 0) {
+            fprintf(stderr, "winnow: out of memory\n");
+            return EXIT_SOME_FAILED;
+        }
     if (list) {
         int rc = read_input_list(o, list);
         if (rc) return rc;

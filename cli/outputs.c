@@ -33,13 +33,13 @@
 /* ---- names ---- */
 
 typedef struct name_slot {
-    char *name;       /* NULL: free slot */
-    unsigned next;    /* the suffix to try first when this name comes again (0: 2) */
+    char *name;    /* NULL: free slot */
+    unsigned next; /* the suffix to try first when this name comes again (0: 2) */
 } name_slot;
 
 struct cli_names {
     name_slot *slots;
-    size_t cap, count;  /* cap is a power of two */
+    size_t cap, count; /* cap is a power of two */
 };
 
 static unsigned char lower(unsigned char c) { return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c; }
@@ -72,7 +72,10 @@ static int names_grow(cli_names *n)
     name_slot *old = n->slots;
     size_t old_cap = n->cap;
     n->slots = calloc(cap, sizeof *n->slots);
-    if (!n->slots) { n->slots = old; return -1; }
+    if (!n->slots) {
+        n->slots = old;
+        return -1;
+    }
     n->cap = cap;
     for (size_t i = 0; i < old_cap; i++)
         if (old[i].name) *name_find(n, old[i].name) = old[i];
@@ -83,7 +86,10 @@ static int names_grow(cli_names *n)
 cli_names *cli_names_new(void)
 {
     cli_names *n = calloc(1, sizeof *n);
-    if (n && names_grow(n) != 0) { free(n); return NULL; }
+    if (n && names_grow(n) != 0) {
+        free(n);
+        return NULL;
+    }
     return n;
 }
 
@@ -98,7 +104,10 @@ void cli_names_free(cli_names *n)
 /* Adds s (taking it); its slot. NULL on OOM (s freed). */
 static name_slot *names_add(cli_names *n, char *s)
 {
-    if ((n->count + 1) * 2 > n->cap && names_grow(n) != 0) { free(s); return NULL; }
+    if ((n->count + 1) * 2 > n->cap && names_grow(n) != 0) {
+        free(s);
+        return NULL;
+    }
     name_slot *slot = name_find(n, s);
     slot->name = s;
     slot->next = 0;
@@ -157,7 +166,10 @@ FILE *cli_tmp_create(const char *path, char **tmp)
     const char *base = path + dir_len;
     size_t cap = strlen(path) + 64;
     char *t = malloc(cap);
-    if (!t) { errno = ENOMEM; return NULL; }
+    if (!t) {
+        errno = ENOMEM;
+        return NULL;
+    }
     /* hidden, and never an output name (those do not end in ".tmp") */
     for (unsigned attempt = 0; attempt < 100; attempt++) {
         snprintf(t, cap, "%.*s.%s.%ld-%u.tmp", (int)dir_len, path, base, (long)getpid(), attempt);
@@ -185,9 +197,18 @@ int cli_tmp_commit(FILE *f, char *tmp, const char *path, int keep)
 {
     int rc = 0, err = 0;
     errno = 0;
-    if (fflush(f) != 0 || ferror(f)) { rc = -1; err = errno ? errno : EIO; }
-    if (fclose(f) != 0 && rc == 0) { rc = -1; err = errno; }
-    if (rc == 0 && keep && rename(tmp, path) != 0) { rc = -1; err = errno; }
+    if (fflush(f) != 0 || ferror(f)) {
+        rc = -1;
+        err = errno ? errno : EIO;
+    }
+    if (fclose(f) != 0 && rc == 0) {
+        rc = -1;
+        err = errno;
+    }
+    if (rc == 0 && keep && rename(tmp, path) != 0) {
+        rc = -1;
+        err = errno;
+    }
     if (rc != 0 || !keep) unlink(tmp);
     free(tmp);
     if (rc != 0) errno = err;
@@ -199,11 +220,11 @@ int cli_tmp_commit(FILE *f, char *tmp, const char *path, int keep)
 struct cli_manifest {
     char *path;
     FILE *f;
-    int failed;         /* a write failed: errno in err */
+    int failed; /* a write failed: errno in err */
     int err;
-    size_t next;        /* the sequence number of the next line to write */
-    char **pending;     /* lines done out of order: pending[seq % cap] */
-    size_t cap;         /* a power of two; holds lines next .. next + cap - 1 */
+    size_t next;    /* the sequence number of the next line to write */
+    char **pending; /* lines done out of order: pending[seq % cap] */
+    size_t cap;     /* a power of two; holds lines next .. next + cap - 1 */
     pthread_mutex_t lock;
 };
 
@@ -262,7 +283,10 @@ static char *format_line(const cli_entry *e)
     put_field(f, e->url, 0);
     put_field(f, winnow_status_name(e->status), 0);
     put_field(f, e->message, 1);
-    if (fclose(f) != 0) { free(buf); return NULL; }
+    if (fclose(f) != 0) {
+        free(buf);
+        return NULL;
+    }
     return buf;
 }
 
@@ -352,6 +376,6 @@ int cli_manifest_close(cli_manifest *m)
 
 void cli_manifest_page(cli_manifest *m, const cli_page *p, const char *output, winnow_status s, const char *msg)
 {
-    cli_entry e = {output ? output : "", p->file, p->record, p->record_id, p->url, s, msg ? msg : ""};
+    cli_entry e = { output ? output : "", p->file, p->record, p->record_id, p->url, s, msg ? msg : "" };
     cli_manifest_add(m, p->seq, &e);
 }

@@ -16,13 +16,13 @@
 
 #include "cli.h"
 
-#define PROGRESS_AFTER 2.0   /* seconds before the first line */
-#define PROGRESS_EVERY 0.5   /* seconds between lines */
+#define PROGRESS_AFTER 2.0 /* seconds before the first line */
+#define PROGRESS_EVERY 0.5 /* seconds between lines */
 
 static pthread_mutex_t report_lock = PTHREAD_MUTEX_INITIALIZER;
 static atomic_int progress_on; /* a run wants progress (stderr is a terminal, no -q) */
 static struct {
-    int shown;           /* the line is on the screen */
+    int shown; /* the line is on the screen */
     char what[32];
     double start, last;
 } progress;
@@ -69,8 +69,10 @@ int cli_progress_on(void) { return atomic_load(&progress_on); }
 static void clock_text(char *out, size_t cap, double s)
 {
     long t = (long)(s + 0.5);
-    if (t >= 3600) snprintf(out, cap, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
-    else snprintf(out, cap, "%ld:%02ld", t / 60, t % 60);
+    if (t >= 3600)
+        snprintf(out, cap, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+    else
+        snprintf(out, cap, "%ld:%02ld", t / 60, t % 60);
 }
 
 void cli_progress_tick(unsigned long long pages, double fraction)

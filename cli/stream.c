@@ -30,16 +30,16 @@ typedef struct pending_line {
 } pending_line;
 
 struct cli_stream {
-    const char *path;         /* NULL: stdout */
+    const char *path; /* NULL: stdout */
     FILE *f;
     gzFile gz;
-    pending_line *ring;       /* window slots, by seq modulo window */
+    pending_line *ring; /* window slots, by seq modulo window */
     size_t window, next;
     int failed, aborted;
-    int err;                  /* errno of the failed write, or -1 for a gzip failure */
+    int err; /* errno of the failed write, or -1 for a gzip failure */
     char gz_error[200];
     pthread_mutex_t lock;
-    pthread_cond_t moved;     /* next advanced, or the stream was aborted */
+    pthread_cond_t moved; /* next advanced, or the stream was aborted */
 };
 
 static int ends_with_gz(const char *p)
@@ -126,7 +126,7 @@ int cli_stream_put(cli_stream *s, size_t seq, char *data, size_t len)
             pending_line *p = &s->ring[s->next % s->window];
             write_out(s, p->data, p->len);
             free(p->data);
-            *p = (pending_line){NULL, 0, 0};
+            *p = (pending_line){ NULL, 0, 0 };
             s->next++;
         }
         pthread_cond_broadcast(&s->moved);
@@ -149,8 +149,10 @@ const char *cli_stream_name(const cli_stream *s) { return s->path ? s->path : "s
 /* The reason of a failed write, for the one message the run gives. */
 static void stream_why(const cli_stream *s, char *out, size_t cap)
 {
-    if (s->err == -1) snprintf(out, cap, "gzip: %s", s->gz_error);
-    else snprintf(out, cap, "%s", strerror(s->err ? s->err : EIO));
+    if (s->err == -1)
+        snprintf(out, cap, "gzip: %s", s->gz_error);
+    else
+        snprintf(out, cap, "%s", strerror(s->err ? s->err : EIO));
 }
 
 void cli_stream_error(cli_stream *s, char *out, size_t cap)
@@ -179,9 +181,15 @@ int cli_stream_close(cli_stream *s, int report)
             snprintf(s->gz_error, sizeof s->gz_error, "could not finish the stream");
         }
     } else if (s->f == stdout) {
-        if (fflush(stdout) != 0 && !failed) { failed = 1; s->err = errno; }
+        if (fflush(stdout) != 0 && !failed) {
+            failed = 1;
+            s->err = errno;
+        }
     } else {
-        if (fclose(s->f) != 0 && !failed) { failed = 1; s->err = errno; }
+        if (fclose(s->f) != 0 && !failed) {
+            failed = 1;
+            s->err = errno;
+        }
     }
     if (failed && report && !s->failed) {
         /* a failure the writers did not see (at the close): said here */

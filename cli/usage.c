@@ -6,66 +6,66 @@
 
 #include "cli.h"
 
-#define EXIT_TEXT                                                                                        \
-    "exit status (the first that applies):\n"                                                           \
-    "  2  usage error, or an output that would replace an input or other files (nothing was\n"      \
-    "     read or written)\n"                                                                          \
-    "  5  the site database is damaged (nothing is written into it; 'winnow check' lists why)\n"      \
-    "  1  some page, input or record failed (its error is on stderr; the manifest has its line:\n"  \
-    "     a bad JSONL line, a WARC record cut short too), or an output could not be written\n"       \
-    "  4  nothing failed, but some page was skipped for being over --max-bytes (a warning)\n"           \
-    "  3  nothing failed or was skipped, but some page had no content: no visible text\n"               \
-    "     (WINNOW_NO_CONTENT) or none of it judged main content (WINNOW_NO_MAIN)\n"                     \
+#define EXIT_TEXT                                                                                                      \
+    "exit status (the first that applies):\n"                                                                          \
+    "  2  usage error, or an output that would replace an input or other files (nothing was\n"                         \
+    "     read or written)\n"                                                                                          \
+    "  5  the site database is damaged (nothing is written into it; 'winnow check' lists why)\n"                       \
+    "  1  some page, input or record failed (its error is on stderr; the manifest has its line:\n"                     \
+    "     a bad JSONL line, a WARC record cut short too), or an output could not be written\n"                         \
+    "  4  nothing failed, but some page was skipped for being over --max-bytes (a warning)\n"                          \
+    "  3  nothing failed or was skipped, but some page had no content: no visible text\n"                              \
+    "     (WINNOW_NO_CONTENT) or none of it judged main content (WINNOW_NO_MAIN)\n"                                    \
     "  0  every page produced content (damaged input is repaired, with a warning)\n"
 
-#define INPUT_TEXT                                                                                       \
-    "INPUT: an HTML file, a directory (its *.html, *.htm, *.html.gz and *.htm.gz files, sorted;\n"     \
-    "subdirectories too with -r), a WARC file (.warc, .warc.gz), a JSONL file of one\n"                 \
-    "{\"url\", \"html\"} object a line (.jsonl, .ndjson, gzip too), or - for stdin. Gzip is undone\n"   \
-    "whatever the name; stdin and files with other names are told by their first bytes:\n"             \
-    "\"WARC/\" is a WARC file, '{' JSON lines, anything else one page.\n"                              \
-    "\n"                                                                                                \
-    "input:\n"                                                                                          \
-    "  -r, --recursive       directories: the pages of their subdirectories too (links to\n"          \
-    "                        directories are not followed)\n"                                         \
-    "      --input-list FILE more inputs from FILE, one path a line (- reads the list from stdin)\n" \
-    "      --input-format F  auto (default), html, warc, jsonl: how files and stdin are read\n"       \
+#define INPUT_TEXT                                                                                                     \
+    "INPUT: an HTML file, a directory (its *.html, *.htm, *.html.gz and *.htm.gz files, sorted;\n"                     \
+    "subdirectories too with -r), a WARC file (.warc, .warc.gz), a JSONL file of one\n"                                \
+    "{\"url\", \"html\"} object a line (.jsonl, .ndjson, gzip too), or - for stdin. Gzip is undone\n"                  \
+    "whatever the name; stdin and files with other names are told by their first bytes:\n"                             \
+    "\"WARC/\" is a WARC file, '{' JSON lines, anything else one page.\n"                                              \
+    "\n"                                                                                                               \
+    "input:\n"                                                                                                         \
+    "  -r, --recursive       directories: the pages of their subdirectories too (links to\n"                           \
+    "                        directories are not followed)\n"                                                          \
+    "      --input-list FILE more inputs from FILE, one path a line (- reads the list from stdin)\n"                   \
+    "      --input-format F  auto (default), html, warc, jsonl: how files and stdin are read\n"                        \
     "      --max-bytes N     skip pages over N bytes with a warning (exit 4; default 268435456)\n"
 
-#define PAGE_TEXT                                                                                        \
-    "      --charset NAME    the charset HTTP declared (overrides <meta>, not valid UTF-8)\n"           \
-    "      --url URL         the page's URL (one page)\n"                                              \
-    "      --no-title        do not prepend the headline found before the content block\n"           \
-    "      --model FILE      node classifier from 'winnow train' instead of the built-in one\n"        \
-    "      --no-model        page mode without the node classifier (heuristic scorer alone)\n"        \
-    "      --page-type TYPE  report every page as TYPE (article, forum, product, listing,\n"         \
-    "                        documentation, service, other) instead of the model's judgement\n"      \
-    "      --no-smooth       classifier scores without isotonic smoothing over the tree\n"            \
+#define PAGE_TEXT                                                                                                      \
+    "      --charset NAME    the charset HTTP declared (overrides <meta>, not valid UTF-8)\n"                          \
+    "      --url URL         the page's URL (one page)\n"                                                              \
+    "      --no-title        do not prepend the headline found before the content block\n"                             \
+    "      --model FILE      node classifier from 'winnow train' instead of the built-in one\n"                        \
+    "      --no-model        page mode without the node classifier (heuristic scorer alone)\n"                         \
+    "      --page-type TYPE  report every page as TYPE (article, forum, product, listing,\n"                           \
+    "                        documentation, service, other) instead of the model's judgement\n"                        \
+    "      --no-smooth       classifier scores without isotonic smoothing over the tree\n"                             \
     "      --rule NAME=VALUE set one rule of the table ('winnow rules'), e.g. to turn it off\n"
 
-#define OUTPUT_TEXT                                                                                      \
-    "output:\n"                                                                                        \
-    "  -o, --output PATH     one page: the output file; several pages, or PATH ending in '/' or\n"     \
-    "                        naming a directory: a directory, where page NAME becomes\n"             \
-    "                        PATH/NAME.txt (.md, .json, .html, .jsonl by format; NAME is the file\n"  \
-    "                        stem, its path below the directory with -r ('/' written '_'), or\n"   \
-    "                        CONTAINER-RECORD for WARC and JSONL; a name taken by an earlier page\n"  \
-    "                        gets ~2, ~3, ...), and PATH/manifest.tsv lists every page: output,\n"  \
-    "                        input, record, record_id, url, status, message. A folder that cannot\n" \
-    "                        be written stops the run with one error. An output that would be an\n" \
-    "                        input is refused (exit 2). A directory that holds winnow's earlier\n"  \
-    "                        output (its manifest.tsv) is replaced: the files that manifest lists\n" \
-    "                        are removed first; one holding other files is refused (exit 2)\n"     \
-    "                        unless --overwrite.\n"                                                 \
-    "      --overwrite       write into a directory that holds other files: same-named files\n"   \
-    "                        are replaced, the others left\n"                                      \
-    "                        Without -o, pages go to stdout; in text and markdown a line holding\n"  \
+#define OUTPUT_TEXT                                                                                                    \
+    "output:\n"                                                                                                        \
+    "  -o, --output PATH     one page: the output file; several pages, or PATH ending in '/' or\n"                     \
+    "                        naming a directory: a directory, where page NAME becomes\n"                               \
+    "                        PATH/NAME.txt (.md, .json, .html, .jsonl by format; NAME is the file\n"                   \
+    "                        stem, its path below the directory with -r ('/' written '_'), or\n"                       \
+    "                        CONTAINER-RECORD for WARC and JSONL; a name taken by an earlier page\n"                   \
+    "                        gets ~2, ~3, ...), and PATH/manifest.tsv lists every page: output,\n"                     \
+    "                        input, record, record_id, url, status, message. A folder that cannot\n"                   \
+    "                        be written stops the run with one error. An output that would be an\n"                    \
+    "                        input is refused (exit 2). A directory that holds winnow's earlier\n"                     \
+    "                        output (its manifest.tsv) is replaced: the files that manifest lists\n"                   \
+    "                        are removed first; one holding other files is refused (exit 2)\n"                         \
+    "                        unless --overwrite.\n"                                                                    \
+    "      --overwrite       write into a directory that holds other files: same-named files\n"                        \
+    "                        are replaced, the others left\n"                                                          \
+    "                        Without -o, pages go to stdout; in text and markdown a line holding\n"                    \
     "                        a form feed (\\f) separates one page from the next.\n"
 
-#define SITE_TEXT                                                                                        \
-    "      --mode MODE       auto (default: the site model when its site has >= 5 pages), site\n"     \
-    "                        (needs --db; a site the database lacks is warned about once), page\n"   \
-    "      --method M        site evidence: auto (blocks + chunks), blocks, path-blocks,\n"          \
+#define SITE_TEXT                                                                                                      \
+    "      --mode MODE       auto (default: the site model when its site has >= 5 pages), site\n"                      \
+    "                        (needs --db; a site the database lacks is warned about once), page\n"                     \
+    "      --method M        site evidence: auto (blocks + chunks), blocks, path-blocks,\n"                            \
     "                        chunks, table-chunks, ce (ContentExtractor), fastce\n"
 
 static const char top_usage[] =
@@ -105,8 +105,7 @@ static const char top_usage[] =
 static const char extract_usage[] =
     "usage: winnow extract [OPTIONS] INPUT...\n"
     "The main content of each page, to stdout or -o.\n"
-    "\n" INPUT_TEXT "\npage:\n" PAGE_TEXT
-    "\n" OUTPUT_TEXT
+    "\n" INPUT_TEXT "\npage:\n" PAGE_TEXT "\n" OUTPUT_TEXT
     "  -f, --format FORMAT   text (default), markdown, json, html, blocks, segments,\n"
     "                        fulltext (all visible text, nothing removed: a baseline),\n"
     "                        jsonl (a stream: one JSON object a line per input page, failed\n"
@@ -134,9 +133,7 @@ static const char blocks_usage[] =
     "usage: winnow blocks [OPTIONS] INPUT...\n"
     "Every block candidate of each page as a JSON line: index, parent, tag, DOM path, source\n"
     "range, statistics, fingerprint, templateness, whether it is kept, text.\n"
-    "\n" INPUT_TEXT "\npage:\n" PAGE_TEXT
-    "\n" OUTPUT_TEXT
-    "  -j, --jobs N          threads (default 1)\n"
+    "\n" INPUT_TEXT "\npage:\n" PAGE_TEXT "\n" OUTPUT_TEXT "  -j, --jobs N          threads (default 1)\n"
     "  -q, --quiet           no warnings and no progress line on stderr\n"
     "      --db DB, --site NAME, --mode MODE, --method M, --exclude-self: as for extract\n"
     "\n" EXIT_TEXT;
@@ -145,9 +142,7 @@ static const char segments_usage[] =
     "usage: winnow segments [OPTIONS] INPUT...\n"
     "The nested segments of each page with their smoothed classifier scores, as one JSON\n"
     "object: root, tree_nodes, levels, cost, segments.\n"
-    "\n" INPUT_TEXT "\npage:\n" PAGE_TEXT
-    "\n" OUTPUT_TEXT
-    "  -j, --jobs N          threads (default 1)\n"
+    "\n" INPUT_TEXT "\npage:\n" PAGE_TEXT "\n" OUTPUT_TEXT "  -j, --jobs N          threads (default 1)\n"
     "  -q, --quiet           no warnings and no progress line on stderr\n"
     "\n" EXIT_TEXT;
 
@@ -274,8 +269,7 @@ static const char annotate_usage[] =
     "                        each block's document frequency\n"
     "      --site NAME       the page belongs to site NAME (else its URL's host)\n" SITE_TEXT
     "      --exclude-self    leave the page's own contribution out of the site counts\n"
-    "\npage:\n" PAGE_TEXT
-    "  -r, --recursive, --input-format F, --input-list FILE, --max-bytes N: as for extract\n"
+    "\npage:\n" PAGE_TEXT "  -r, --recursive, --input-format F, --input-list FILE, --max-bytes N: as for extract\n"
     "  -q, --quiet           no warnings on stderr\n"
     "\n"
     "exit status: 0 written; 1 the page failed (empty, binary, unreadable, no such record)\n"
@@ -296,12 +290,10 @@ static const char rules_usage[] =
     "The scorer's rule table as TSV: name, stage, default, off value, reason. 'winnow extract\n"
     "--rule NAME=VALUE' sets one.\n";
 
-static const char help_usage[] =
-    "usage: winnow help [COMMAND]\n"
-    "The commands, or a command's options.\n";
+static const char help_usage[] = "usage: winnow help [COMMAND]\n"
+                                 "The commands, or a command's options.\n";
 
-static const char version_usage[] =
-    "usage: winnow version (or winnow -V, winnow --version)\n";
+static const char version_usage[] = "usage: winnow version (or winnow -V, winnow --version)\n";
 
 extern const char cli_train_usage[]; /* usage_train.c */
 extern const char cli_dedup_usage[], cli_index_usage[], cli_search_usage[];
@@ -310,15 +302,28 @@ extern const char cli_classify_usage[];
 
 const char *cli_usage(const char *cmd)
 {
-    static const struct { const char *cmd, *text; } texts[] = {
-        {"extract", extract_usage}, {"blocks", blocks_usage}, {"segments", segments_usage},
-        {"learn", learn_usage},     {"sites", sites_usage},   {"site", site_usage},
-        {"check", check_usage},     {"merge", merge_usage},
-        {"check", check_usage},     {"annotate", annotate_usage},
-        {"train", cli_train_usage}, {"rules", rules_usage},   {"help", help_usage},
-        {"version", version_usage},
-        {"dedup", cli_dedup_usage}, {"index", cli_index_usage}, {"search", cli_search_usage},
-        {"keywords", cli_keywords_usage}, {"classify", cli_classify_usage},
+    static const struct {
+        const char *cmd, *text;
+    } texts[] = {
+        { "extract", extract_usage },
+        { "blocks", blocks_usage },
+        { "segments", segments_usage },
+        { "learn", learn_usage },
+        { "sites", sites_usage },
+        { "site", site_usage },
+        { "check", check_usage },
+        { "merge", merge_usage },
+        { "check", check_usage },
+        { "annotate", annotate_usage },
+        { "train", cli_train_usage },
+        { "rules", rules_usage },
+        { "help", help_usage },
+        { "version", version_usage },
+        { "dedup", cli_dedup_usage },
+        { "index", cli_index_usage },
+        { "search", cli_search_usage },
+        { "keywords", cli_keywords_usage },
+        { "classify", cli_classify_usage },
     };
     if (!cmd) return top_usage;
     for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)

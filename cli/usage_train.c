@@ -22,4 +22,3 @@ const char cli_train_usage[] =
     "                        (winnow train --page-types --help lists its options)\n"
     "\n"
     "exit status: 0 trained (or measured); 1 a source or the training failed; 2 usage error\n";
-

@@ -31,14 +31,15 @@ int fuzz_json_valid(const char *s, size_t n) { return json_valid(s, n); }
 int fuzz_json_lines_valid(const char *s, size_t n)
 {
     const char *end = s + n;
-    for (const char *line = s, *nl; line < end && (nl = memchr(line, '\n', (size_t)(end - line))) != NULL; line = nl + 1)
+    for (const char *line = s, *nl; line < end && (nl = memchr(line, '\n', (size_t)(end - line))) != NULL;
+         line = nl + 1)
         if (!json_valid(line, (size_t)(nl - line))) return 0;
     return 1;
 }
 
 void fuzz_remove_sqlite(const char *path)
 {
-    static const char *const sides[] = {"", "-wal", "-shm", "-journal"};
+    static const char *const sides[] = { "", "-wal", "-shm", "-journal" };
     char name[4096];
     for (size_t k = 0; k < sizeof sides / sizeof sides[0]; k++) {
         snprintf(name, sizeof name, "%s%s", path, sides[k]);

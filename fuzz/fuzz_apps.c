@@ -29,7 +29,7 @@ static void check_keywords(const winnow_df *df, const char *text, size_t len)
     if (winnow_keywords_extract(df, text, len, NULL, &k) != WINNOW_OK) return;
     double last = INFINITY;
     for (size_t i = 0; i < winnow_keywords_count(k); i++) {
-        winnow_keyword kw = {sizeof kw};
+        winnow_keyword kw = { sizeof kw };
         contract(winnow_keywords_get(k, i, &kw) == WINNOW_OK, "a keyword in range that cannot be read");
         contract(kw.score > 0 && kw.score <= last, "keywords not best first, or a score that is not positive");
         contract(kw.term && kw.term[0] && fuzz_utf8_valid(kw.term, strlen(kw.term)), "an empty or invalid term");

@@ -26,18 +26,11 @@ static void check_rendering(const winnow_doc *doc, winnow_format f)
     contract(strlen(out) == len, "output holds a NUL byte");
     switch (f) {
     case WINNOW_FORMAT_TEXT:
-    case WINNOW_FORMAT_MARKDOWN:
-        contract(fuzz_utf8_valid(out, len), "text output is not valid UTF-8");
-        break;
+    case WINNOW_FORMAT_MARKDOWN: contract(fuzz_utf8_valid(out, len), "text output is not valid UTF-8"); break;
     case WINNOW_FORMAT_JSON:
-    case WINNOW_FORMAT_SEGMENTS:
-        contract(fuzz_json_valid(out, len), "JSON output does not parse");
-        break;
-    case WINNOW_FORMAT_BLOCKS:
-        contract(fuzz_json_lines_valid(out, len), "a blocks line does not parse");
-        break;
-    default:
-        break;
+    case WINNOW_FORMAT_SEGMENTS: contract(fuzz_json_valid(out, len), "JSON output does not parse"); break;
+    case WINNOW_FORMAT_BLOCKS: contract(fuzz_json_lines_valid(out, len), "a blocks line does not parse"); break;
+    default: break;
     }
     free(out);
 }
@@ -49,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         winnow_engine_new(NULL, &engine);
         contract(engine != NULL, "winnow_engine_new failed");
     }
-    winnow_input in = {sizeof in, data, size, NULL, NULL};
+    winnow_input in = { sizeof in, data, size, NULL, NULL };
     winnow_doc *doc = NULL;
     winnow_status s = winnow_extract(engine, &in, &doc);
     if (WINNOW_FAILED(s)) {
@@ -63,8 +56,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
      * by its length, so that each input pays for one more renderer (JSON
      * and blocks write every nested block's text: rendering all of them
      * cost twice the extraction) and the fuzzer still reaches them all */
-    static const winnow_format others[] = {WINNOW_FORMAT_MARKDOWN, WINNOW_FORMAT_JSON, WINNOW_FORMAT_HTML,
-                                           WINNOW_FORMAT_BLOCKS, WINNOW_FORMAT_SEGMENTS};
+    static const winnow_format others[] = { WINNOW_FORMAT_MARKDOWN, WINNOW_FORMAT_JSON, WINNOW_FORMAT_HTML,
+                                            WINNOW_FORMAT_BLOCKS, WINNOW_FORMAT_SEGMENTS };
     check_rendering(doc, WINNOW_FORMAT_TEXT);
     check_rendering(doc, others[size % (sizeof others / sizeof others[0])]);
     for (int m = 0; m < WINNOW_META_COUNT; m++) {
@@ -73,7 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     size_t n = winnow_doc_block_count(doc);
     for (size_t k = 0; k < n; k++) {
-        winnow_block b = {sizeof b};
+        winnow_block b = { sizeof b };
         contract(winnow_doc_block(doc, k, &b) == WINNOW_OK, "winnow_doc_block failed in range");
         contract(b.parent < (long)k, "a block's parent comes after it");
     }

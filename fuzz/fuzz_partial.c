@@ -66,7 +66,7 @@ static const char page[] = "<html><body><nav>Home | About</nav><article><p>The f
 static int sound(winnow_sitedb *db)
 {
     size_t problems = 0;
-    winnow_sitedb_report rep = {sizeof rep};
+    winnow_sitedb_report rep = { sizeof rep };
     return winnow_sitedb_check(db, count_problem, &problems, &rep) == WINNOW_OK && problems == 0;
 }
 
@@ -86,10 +86,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fclose(f);
 
     char err[1024] = "";
-    winnow_partial_info info = {sizeof info};
+    winnow_partial_info info = { sizeof info };
     winnow_status checked = winnow_partial_check(part, &info, err, sizeof err);
-    if (checked == WINNOW_OK)
-        /* every page takes at least 16 bytes, every site 21 */
+    if (checked == WINNOW_OK) /* every page takes at least 16 bytes, every site 21 */
         contract(info.sites * 21 + info.pages * 16 <= size && info.ce_pages <= info.pages,
                  "a check that counts more than the file can hold");
     else
@@ -98,14 +97,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     winnow_sitedb *db = NULL;
     winnow_status st = winnow_sitedb_open(db_path, WINNOW_SITEDB_WRITE, &db, err, sizeof err);
     contract(st == WINNOW_OK, "cannot create the database");
-    const char *parts[1] = {part};
-    winnow_merge_report rep = {sizeof rep};
+    const char *parts[1] = { part };
+    winnow_merge_report rep = { sizeof rep };
     st = winnow_sitedb_merge(db, parts, 1, NULL, &rep);
     if (st != WINNOW_OK) contract(WINNOW_FAILED(st) && winnow_sitedb_error(db)[0], "a failed merge without words");
     if (checked != WINNOW_OK) contract(WINNOW_FAILED(st), "a merge took a file the check refuses");
     contract(sound(db), "a merge left the database damaged");
 
-    names ns = {.n = 0};
+    names ns = { .n = 0 };
     contract(winnow_sitedb_list(db, note_site, &ns) == WINNOW_OK, "cannot list the merged sites");
     if (checked != WINNOW_OK) contract(ns.total == 0, "a refused file left sites in the database");
     if (st == WINNOW_OK) contract((size_t)ns.total == rep.sites && rep.sites == info.sites, "merged sites miscounted");
@@ -115,7 +114,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         winnow_site_options so;
         winnow_site_options_default(&so, sizeof so);
         so.mode = WINNOW_MODE_SITE;
-        winnow_input in = {sizeof in, page, sizeof page - 1, NULL, NULL, NULL};
+        winnow_input in = { sizeof in, page, sizeof page - 1, NULL, NULL, NULL };
         winnow_doc *doc = NULL;
         st = winnow_extract_site(engine, &in, site, &so, &doc);
         contract(!WINNOW_FAILED(st) && doc != NULL, "a merged site did not judge a page");
@@ -124,7 +123,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
 
     if (checked == WINNOW_OK) {
-        winnow_merge_report again = {sizeof again};
+        winnow_merge_report again = { sizeof again };
         st = winnow_sitedb_merge(db, parts, 1, NULL, &again);
         contract(st == WINNOW_OK, "merging a file merged already failed");
         contract(again.counted == 0, "merging a file merged already counted pages again");

@@ -56,7 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     contract(winnow_reader_format(r) == FUZZ_FORMAT, "the reader reads another format than the one asked");
     long long last = -1;
     size_t records = 0;
-    winnow_record rec = {sizeof rec};
+    winnow_record rec = { sizeof rec };
     while ((st = winnow_reader_next(r, &rec)) == WINNOW_OK) {
         records++;
         contract(rec.id && *rec.id && rec.source && *rec.source && rec.file, "a record lacks its id, source or file");

@@ -35,22 +35,36 @@ static int in_list(const char *s, size_t n, const char *const *list)
 
 /* the tags and attributes the writer emits */
 static const char *const tags[] = {
-    "!DOCTYPE", "html", "head", "meta", "link", "title", "style", "body", "header", "h1", "h2", "p", "ul", "li",
-    "span", "b", "div", "button", "details", "summary", "table", "tr", "th", "td", "main", "section", "pre",
-    "script",
+    "!DOCTYPE", "html", "head", "meta", "link", "title", "style", "body", "header", "h1", "h2", "p", "ul", "li", "span",
+    "b", "div", "button", "details", "summary", "table", "tr", "th", "td", "main", "section", "pre", "script",
     /* the page's, kept as they are */
     "a", "abbr", "address", "article", "aside", "bdi", "bdo", "blockquote", "caption", "center", "cite", "code",
     "colgroup", "data", "dd", "del", "dfn", "dir", "dl", "dt", "em", "fieldset", "figcaption", "figure", "font",
-    "footer", "h3", "h4", "h5", "h6", "hgroup", "i", "ins", "kbd", "label", "legend", "mark", "menu", "nav",
-    "object", "ol", "q", "rp", "rt", "ruby", "s", "samp", "small", "strike", "strong", "sub", "sup", "tbody",
-    "tfoot", "thead", "time", "tt", "u", "var", "br", "col", "hr", "wbr", NULL};
-static const char *const attrs[] = {
-    "lang", "charset", "http-equiv", "content", "name", "rel", "href", "id", "class", "hidden", "type",
-    "data-view", "aria-pressed", "nonce", "data-verdict", "data-why", "data-text", "data-status", "colspan",
-    "rowspan", "span", "start", "value", "reversed", "dir", "data-wn-i", "data-wn-v", "data-wn-why",
-    "data-wn-rule", "data-wn-path", "data-wn-chars", "data-wn-ld", "data-wn-hints", "data-wn-trusted",
-    "data-wn-heur", "data-wn-value", "data-wn-clf", "data-wn-smooth", "data-wn-t", "data-wn-df", "data-wn-badge",
-    NULL};
+    "footer", "h3", "h4", "h5", "h6", "hgroup", "i", "ins", "kbd", "label", "legend", "mark", "menu", "nav", "object",
+    "ol", "q", "rp", "rt", "ruby", "s", "samp", "small", "strike", "strong", "sub", "sup", "tbody", "tfoot", "thead",
+    "time", "tt", "u", "var", "br", "col", "hr", "wbr", NULL
+};
+static const char *const attrs[] = { "lang",          "charset",
+                                     "http-equiv",    "content",
+                                     "name",          "rel",
+                                     "href",          "id",
+                                     "class",         "hidden",
+                                     "type",          "data-view",
+                                     "aria-pressed",  "nonce",
+                                     "data-verdict",  "data-why",
+                                     "data-text",     "data-status",
+                                     "colspan",       "rowspan",
+                                     "span",          "start",
+                                     "value",         "reversed",
+                                     "dir",           "data-wn-i",
+                                     "data-wn-v",     "data-wn-why",
+                                     "data-wn-rule",  "data-wn-path",
+                                     "data-wn-chars", "data-wn-ld",
+                                     "data-wn-hints", "data-wn-trusted",
+                                     "data-wn-heur",  "data-wn-value",
+                                     "data-wn-clf",   "data-wn-smooth",
+                                     "data-wn-t",     "data-wn-df",
+                                     "data-wn-badge", NULL };
 
 static void check_markup(const char *s, size_t n)
 {
@@ -109,8 +123,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         winnow_engine_new(NULL, &engine);
         contract(engine != NULL, "winnow_engine_new failed");
     }
-    winnow_input in = {sizeof in, data, size, NULL, NULL};
-    wn_report_options o = {.command = "winnow annotate", .template_share = 0.1};
+    winnow_input in = { sizeof in, data, size, NULL, NULL };
+    wn_report_options o = { .command = "winnow annotate", .template_share = 0.1 };
     wn_buf b;
     wn_buf_init(&b);
     winnow_status s = wn_report_page(engine, &in, &o, to_buf, &b);

@@ -80,7 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         contract(WINNOW_FAILED(st) && db == NULL && err[0], "a failed open without its status, or with a handle");
         return 0;
     }
-    names ns = {.n = 0};
+    names ns = { .n = 0 };
     st = winnow_sitedb_list(db, note_site, &ns);
     contract(st == WINNOW_OK || (WINNOW_FAILED(st) && winnow_sitedb_error(db)[0]), "a failed listing without words");
     for (int i = 0; i < ns.n; i++) {
@@ -95,7 +95,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         winnow_site_options so;
         winnow_site_options_default(&so, sizeof so);
         so.mode = WINNOW_MODE_SITE;
-        winnow_input in = {sizeof in, page, sizeof page - 1, NULL, NULL, NULL};
+        winnow_input in = { sizeof in, page, sizeof page - 1, NULL, NULL, NULL };
         winnow_doc *doc = NULL;
         st = winnow_extract_site(engine, &in, site, &so, &doc);
         contract(!WINNOW_FAILED(st) && doc != NULL, "a loaded site did not judge a page");
@@ -103,11 +103,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         winnow_site_free(site);
     }
     size_t problems = 0;
-    winnow_sitedb_report rep = {sizeof rep};
+    winnow_sitedb_report rep = { sizeof rep };
     st = winnow_sitedb_check(db, count_problem, &problems, &rep);
-    if (st == WINNOW_OK) contract(problems == 0 && rep.problems == 0, "a sound file with problems");
-    else if (st == WINNOW_E_DB_DAMAGED) contract(problems > 0 && rep.problems == problems, "damage without problems");
-    else contract(WINNOW_FAILED(st) && winnow_sitedb_error(db)[0], "a check that failed without words");
+    if (st == WINNOW_OK)
+        contract(problems == 0 && rep.problems == 0, "a sound file with problems");
+    else if (st == WINNOW_E_DB_DAMAGED)
+        contract(problems > 0 && rep.problems == problems, "damage without problems");
+    else
+        contract(WINNOW_FAILED(st) && winnow_sitedb_error(db)[0], "a check that failed without words");
     winnow_sitedb_close(db);
     return 0;
 }

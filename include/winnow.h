@@ -103,40 +103,40 @@ WINNOW_API long winnow_version_number(void);
 
 typedef enum winnow_status {
     WINNOW_OK = 0,
-    WINNOW_PARTIAL = 1,     /* a result, but the input was damaged: invalid bytes replaced,
+    WINNOW_PARTIAL = 1,    /* a result, but the input was damaged: invalid bytes replaced,
                                nesting capped; winnow_doc_warning() says what */
-    WINNOW_NO_CONTENT = 2,  /* the page parsed but holds no visible text (e.g. a frameset) */
-    WINNOW_NO_MAIN = 3,     /* the page has visible text but none was judged main content:
+    WINNOW_NO_CONTENT = 2, /* the page parsed but holds no visible text (e.g. a frameset) */
+    WINNOW_NO_MAIN = 3,    /* the page has visible text but none was judged main content:
                                the result is empty, winnow_doc_warning() says how much text
                                there was */
-    WINNOW_END = 4,         /* winnow_reader_next(): no more records (not a failure) */
-    WINNOW_E_EMPTY = 10,    /* zero bytes of input */
-    WINNOW_E_BINARY,        /* input is not text (image, archive, compressed data) */
-    WINNOW_E_TOO_LARGE,     /* input exceeds winnow_options.max_input_bytes */
+    WINNOW_END = 4,        /* winnow_reader_next(): no more records (not a failure) */
+    WINNOW_E_EMPTY = 10,   /* zero bytes of input */
+    WINNOW_E_BINARY,       /* input is not text (image, archive, compressed data) */
+    WINNOW_E_TOO_LARGE,    /* input exceeds winnow_options.max_input_bytes */
     WINNOW_E_NOMEM,
-    WINNOW_E_PARSE,         /* the HTML parser failed */
-    WINNOW_E_IO,            /* a file could not be opened, read or written, or a write
+    WINNOW_E_PARSE,       /* the HTML parser failed */
+    WINNOW_E_IO,          /* a file could not be opened, read or written, or a write
                                callback failed */
-    WINNOW_E_ARG,           /* invalid argument (NULL, out of range, a struct_size this
+    WINNOW_E_ARG,         /* invalid argument (NULL, out of range, a struct_size this
                                library does not take, a name it does not know) */
-    WINNOW_E_DB_DAMAGED,    /* the site database is damaged: SQLite's integrity check or a site's
+    WINNOW_E_DB_DAMAGED,  /* the site database is damaged: SQLite's integrity check or a site's
                                checksum failed; nothing is written into such a file */
-    WINNOW_E_DB_READONLY,   /* the site database cannot be written (the file or its folder) */
-    WINNOW_E_DB_FORMAT,     /* not a winnow site database, or one of a format this winnow does
+    WINNOW_E_DB_READONLY, /* the site database cannot be written (the file or its folder) */
+    WINNOW_E_DB_FORMAT,   /* not a winnow site database, or one of a format this winnow does
                                not read */
-    WINNOW_E_DB_BUSY,       /* another process kept the site database locked past the timeout */
-    WINNOW_E_FORMAT,        /* a file is not of the format asked for: a model file that is
+    WINNOW_E_DB_BUSY,     /* another process kept the site database locked past the timeout */
+    WINNOW_E_FORMAT,      /* a file is not of the format asked for: a model file that is
                                not one (or of another version or feature layout), a file
                                read as WARC that is not a WARC file, a partial file that is
                                not one, of another version, or damaged */
-    WINNOW_E_DB,            /* the site database failed in a way none of WINNOW_E_DB_* names
+    WINNOW_E_DB,          /* the site database failed in a way none of WINNOW_E_DB_* names
                                (an SQLite error); winnow_sitedb_error() says which */
 } winnow_status;
 
 #define WINNOW_FAILED(s) ((s) >= WINNOW_E_EMPTY)
 
-WINNOW_API const char *winnow_status_name(winnow_status s);     /* "WINNOW_E_BINARY" */
-WINNOW_API const char *winnow_status_message(winnow_status s);  /* one sentence */
+WINNOW_API const char *winnow_status_name(winnow_status s);    /* "WINNOW_E_BINARY" */
+WINNOW_API const char *winnow_status_message(winnow_status s); /* one sentence */
 
 /* The kind of page (winnow_doc_page_type). New kinds are added at the end. */
 typedef enum winnow_page_type {
@@ -159,14 +159,14 @@ WINNOW_API const char *winnow_page_type_name(winnow_page_type t);
 WINNOW_API winnow_page_type winnow_page_type_parse(const char *name);
 
 typedef struct winnow_options {
-    size_t struct_size;      /* sizeof (winnow_options): set by winnow_options_default() */
-    size_t max_input_bytes;  /* larger inputs fail with WINNOW_E_TOO_LARGE; default 256 MiB */
-    unsigned max_depth;      /* element nesting cap (browsers use 512); default 512 */
-    int include_title;       /* prepend the page's headline to the text when it sits
+    size_t struct_size;     /* sizeof (winnow_options): set by winnow_options_default() */
+    size_t max_input_bytes; /* larger inputs fail with WINNOW_E_TOO_LARGE; default 256 MiB */
+    unsigned max_depth;     /* element nesting cap (browsers use 512); default 512 */
+    int include_title;      /* prepend the page's headline to the text when it sits
                                 outside the content block; default 1 */
-    int classifier;          /* page mode: score nodes with the built-in node classifier
+    int classifier;         /* page mode: score nodes with the built-in node classifier
                                 (trained from site-level labels by `winnow train`); default 1 */
-    int smooth;              /* smooth classifier scores over the DOM tree (isotonic
+    int smooth;             /* smooth classifier scores over the DOM tree (isotonic
                                 regression); default 1 */
     /* The node budget, which bounds a page's memory by its size whatever
        its markup: a page gets max(node_floor, its bytes / node_bytes) DOM
@@ -174,14 +174,14 @@ typedef struct winnow_options {
        block's on a line of its own), and the page is WINNOW_PARTIAL with a
        warning. Real pages stay far inside it (about 80 bytes a node is
        usual; 20 is dense). */
-    unsigned node_bytes;     /* page bytes per node; 0: no budget; default 96 */
-    unsigned node_floor;     /* nodes every page gets whatever its size; default 100000 */
+    unsigned node_bytes; /* page bytes per node; 0: no budget; default 96 */
+    unsigned node_floor; /* nodes every page gets whatever its size; default 100000 */
     /* The kind of every page, forced (reported with confidence 1), or
        WINNOW_PAGE_UNKNOWN: the built-in page type model decides. Reported
        only for now: the main content is chosen the same way whatever the
        kind. */
-    int page_type;           /* default WINNOW_PAGE_UNKNOWN */
-    unsigned reserved;       /* keeps the structure free of padding; default 0 */
+    int page_type;     /* default WINNOW_PAGE_UNKNOWN */
+    unsigned reserved; /* keeps the structure free of padding; default 0 */
 } winnow_options;
 
 /* Fills *o with the defaults; struct_size is sizeof *o as the caller
@@ -209,19 +209,19 @@ WINNOW_API int winnow_engine_has_model(const winnow_engine *e);
 /* Where a page came from, for tracing a result back to its input; the JSON
  * output reports it (with the input's url) as "source". */
 typedef struct winnow_source {
-    size_t struct_size;     /* sizeof (winnow_source) */
-    const char *file;       /* the file the page was read from, or NULL */
-    long long record;       /* its record in that file (winnow_record.number), -1 for none */
-    const char *record_id;  /* the record's WARC-Record-ID, or NULL */
+    size_t struct_size;    /* sizeof (winnow_source) */
+    const char *file;      /* the file the page was read from, or NULL */
+    long long record;      /* its record in that file (winnow_record.number), -1 for none */
+    const char *record_id; /* the record's WARC-Record-ID, or NULL */
 } winnow_source;
 
 typedef struct winnow_input {
-    size_t struct_size;   /* sizeof (winnow_input) */
-    const void *data;     /* the page's bytes: read during winnow_extract() only */
+    size_t struct_size; /* sizeof (winnow_input) */
+    const void *data;   /* the page's bytes: read during winnow_extract() only */
     size_t len;
-    const char *charset;  /* from HTTP Content-Type, or NULL */
-    const char *url;      /* page URL, or NULL */
-    const winnow_source *source;  /* where the page came from, or NULL (unknown) */
+    const char *charset;         /* from HTTP Content-Type, or NULL */
+    const char *url;             /* page URL, or NULL */
+    const winnow_source *source; /* where the page came from, or NULL (unknown) */
 } winnow_input;
 
 /* Runs the whole pipeline on one page. On success (OK, PARTIAL, NO_CONTENT,
@@ -252,7 +252,7 @@ WINNOW_API winnow_page_type winnow_doc_page_type(const winnow_doc *d, double *co
  * with its default, the value that turns it off, and its reason. An
  * engine's copy can be changed (experiments, tests that pin a rule). */
 typedef struct winnow_rule {
-    size_t struct_size;     /* sizeof (winnow_rule), set by the caller */
+    size_t struct_size; /* sizeof (winnow_rule), set by the caller */
     const char *name, *stage, *why;
     double default_value, off_value;
     double min_value, max_value; /* the values the rule takes (HUGE_VAL: no bound above), and
@@ -268,17 +268,17 @@ WINNOW_API winnow_status winnow_rule_info(int i, winnow_rule *out);
 WINNOW_API winnow_status winnow_engine_set_rule(winnow_engine *e, const char *name, double value);
 
 typedef enum winnow_format {
-    WINNOW_FORMAT_TEXT,      /* main content as lines: paragraphs, headings, items, rows */
-    WINNOW_FORMAT_MARKDOWN,  /* headings, lists, links, tables, code blocks */
-    WINNOW_FORMAT_JSON,      /* metadata, text and scored blocks, one JSON object */
-    WINNOW_FORMAT_HTML,      /* the kept subtree as clean HTML */
-    WINNOW_FORMAT_BLOCKS,    /* block segmentation, one JSON object per line */
-    WINNOW_FORMAT_SEGMENTS,  /* nested segments from isotonic smoothing of the node
+    WINNOW_FORMAT_TEXT,     /* main content as lines: paragraphs, headings, items, rows */
+    WINNOW_FORMAT_MARKDOWN, /* headings, lists, links, tables, code blocks */
+    WINNOW_FORMAT_JSON,     /* metadata, text and scored blocks, one JSON object */
+    WINNOW_FORMAT_HTML,     /* the kept subtree as clean HTML */
+    WINNOW_FORMAT_BLOCKS,   /* block segmentation, one JSON object per line */
+    WINNOW_FORMAT_SEGMENTS, /* nested segments from isotonic smoothing of the node
                                 classifier's scores, one JSON object */
-    WINNOW_FORMAT_FULLTEXT,  /* every visible text of the page as lines, template and
+    WINNOW_FORMAT_FULLTEXT, /* every visible text of the page as lines, template and
                                 all, nothing removed: the baseline that template
                                 removal is measured against (dedup, search, ...) */
-    WINNOW_FORMAT_JSONL,     /* one JSON object on one line (JSON lines), the same keys for
+    WINNOW_FORMAT_JSONL,    /* one JSON object on one line (JSON lines), the same keys for
                                 every page: id, source, url, site, status, warning, error,
                                 language, metadata, content_source, page_type,
                                 page_type_confidence, text; see
@@ -317,13 +317,13 @@ WINNOW_API winnow_status winnow_render_alloc(const winnow_doc *d, winnow_format 
  * comments and blocks. Strings are JSON-escaped (invalid UTF-8 becomes
  * U+FFFD), so the line holds no raw line break; it ends with "\n". */
 typedef struct winnow_jsonl_options {
-    size_t struct_size;     /* sizeof (winnow_jsonl_options): set by the _default() */
-    const char *id;         /* "id": the page's name (winnow extract: its output name); NULL: null;
+    size_t struct_size; /* sizeof (winnow_jsonl_options): set by the _default() */
+    const char *id;     /* "id": the page's name (winnow extract: its output name); NULL: null;
                                default NULL */
-    const char *site;       /* "site": NULL for the site of the page's URL (winnow_url_site;
+    const char *site;   /* "site": NULL for the site of the page's URL (winnow_url_site;
                                null when it has none); default NULL */
-    int blocks;             /* add "blocks"; default 0 */
-    int comments;           /* add "comments"; default 0 */
+    int blocks;         /* add "blocks"; default 0 */
+    int comments;       /* add "comments"; default 0 */
 } winnow_jsonl_options;
 
 WINNOW_API winnow_status winnow_jsonl_options_default(winnow_jsonl_options *o, size_t struct_size);
@@ -334,40 +334,39 @@ WINNOW_API winnow_status winnow_render_jsonl(const winnow_doc *d, const winnow_j
 /* The line of a page that failed with `failure` (a WINNOW_FAILED status)
  * and the message `error` (NULL: the status's message): source and url
  * from `in` (may be NULL: unknown). */
-WINNOW_API winnow_status winnow_render_jsonl_failure(const winnow_input *in, winnow_status failure,
-                                                     const char *error, const winnow_jsonl_options *opt,
-                                                     winnow_write_fn write, void *ctx);
+WINNOW_API winnow_status winnow_render_jsonl_failure(const winnow_input *in, winnow_status failure, const char *error,
+                                                     const winnow_jsonl_options *opt, winnow_write_fn write, void *ctx);
 
 typedef enum winnow_meta_field {
     WINNOW_META_TITLE,
     WINNOW_META_AUTHOR,
     WINNOW_META_DATE,
-    WINNOW_META_URL,          /* canonical URL */
+    WINNOW_META_URL, /* canonical URL */
     WINNOW_META_SITE_NAME,
     WINNOW_META_DESCRIPTION,
     WINNOW_META_LANGUAGE,
-    WINNOW_META_CHARSET,      /* encoding the bytes were read as */
+    WINNOW_META_CHARSET, /* encoding the bytes were read as */
     WINNOW_META_COUNT
 } winnow_meta_field;
 
 /* Metadata from <title>, <meta>, OpenGraph and JSON-LD; "" when unknown. */
 WINNOW_API const char *winnow_doc_meta(const winnow_doc *d, winnow_meta_field f);
-WINNOW_API const char *winnow_meta_name(winnow_meta_field f);  /* "title", "author", ... */
+WINNOW_API const char *winnow_meta_name(winnow_meta_field f); /* "title", "author", ... */
 
 /* Block candidates in document order (Kolcz & Yih: block tags with at least
  * 40 characters and 3 distinct words), nested blocks included. */
 typedef struct winnow_block {
-    size_t struct_size;        /* sizeof (winnow_block), set by the caller */
+    size_t struct_size; /* sizeof (winnow_block), set by the caller */
     const char *tag;
     const char *path;          /* DOM path, "html.body.div.p" */
     size_t src_begin, src_len; /* byte range in the decoded input */
     unsigned line;             /* 1-based source line */
     unsigned depth, sibling_index;
-    long parent;               /* index of the enclosing block, -1 at top level */
+    long parent; /* index of the enclosing block, -1 at top level */
     unsigned chars, words, distinct_words, punct, link_chars, links, images;
-    uint64_t fingerprint;      /* of the normalized (case-folded, collapsed) text */
-    double templateness;       /* 0 = content, 1 = template */
-    int is_content;            /* kept in the main content */
+    uint64_t fingerprint; /* of the normalized (case-folded, collapsed) text */
+    double templateness;  /* 0 = content, 1 = template */
+    int is_content;       /* kept in the main content */
 } winnow_block;
 
 WINNOW_API size_t winnow_doc_block_count(const winnow_doc *d);
@@ -379,7 +378,7 @@ WINNOW_API winnow_status winnow_doc_block(const winnow_doc *d, size_t i, winnow_
  * content. Strings live as long as the document; author and date are ""
  * when not found. */
 typedef struct winnow_comment {
-    size_t struct_size;     /* sizeof (winnow_comment), set by the caller */
+    size_t struct_size; /* sizeof (winnow_comment), set by the caller */
     const char *author, *date, *text;
 } winnow_comment;
 
@@ -402,24 +401,24 @@ WINNOW_API winnow_status winnow_doc_comment(const winnow_doc *d, size_t i, winno
 typedef struct winnow_reader winnow_reader;
 
 typedef struct winnow_record {
-    size_t struct_size;   /* sizeof (winnow_record), set by the caller */
-    const char *url;      /* WARC-Target-URI, JSONL "url", or NULL for files without one */
-    const void *data;     /* page bytes (WARC: the HTTP payload, headers stripped, chunked
+    size_t struct_size; /* sizeof (winnow_record), set by the caller */
+    const char *url;    /* WARC-Target-URI, JSONL "url", or NULL for files without one */
+    const void *data;   /* page bytes (WARC: the HTTP payload, headers stripped, chunked
                              transfer and gzip/deflate content encodings undone) */
     size_t len;
-    const char *charset;  /* from the HTTP Content-Type header (WARC) or JSONL "charset"; NULL if none */
-    const char *source;   /* where it came from: the file path, "file.warc.gz#offset" (the gzip
+    const char *charset;   /* from the HTTP Content-Type header (WARC) or JSONL "charset"; NULL if none */
+    const char *source;    /* where it came from: the file path, "file.warc.gz#offset" (the gzip
                              member's offset when the record starts a member, else the offset in
                              the decompressed data) or "file.jsonl:line" */
-    const char *id;       /* the page's name: the file stem ("ID" for ID.html and ID.html.gz;
+    const char *id;        /* the page's name: the file stem ("ID" for ID.html and ID.html.gz;
                              "sub/ID" below a directory's subdirectory), or the record number
                              ("00042") */
-    const char *file;     /* the file it was read from: the HTML file (a directory's entry too),
+    const char *file;      /* the file it was read from: the HTML file (a directory's entry too),
                              the WARC or JSONL file, "-" for stdin */
-    long long number;     /* its record in that file: WARC records counted from 0 (every record,
+    long long number;      /* its record in that file: WARC records counted from 0 (every record,
                              warcinfo included), JSONL lines from 1; -1 for a whole file */
     const char *record_id; /* WARC-Record-ID as written ("<urn:uuid:...>"); NULL when none */
-    const char *error;    /* NULL for a page; with winnow_reader_options.damaged, a damaged
+    const char *error;     /* NULL for a page; with winnow_reader_options.damaged, a damaged
                              record that holds no page (a JSONL line that is not a page
                              record, a WARC record cut short by the end of the file): why,
                              with data empty, so that every record of the input is accounted
@@ -428,23 +427,23 @@ typedef struct winnow_record {
 
 /* How a file or stdin is read. */
 typedef enum winnow_input_format {
-    WINNOW_INPUT_AUTO = 0,  /* by the name (.warc[.gz], .jsonl[.gz], .ndjson[.gz], .html, .htm,
+    WINNOW_INPUT_AUTO = 0, /* by the name (.warc[.gz], .jsonl[.gz], .ndjson[.gz], .html, .htm,
                                .html.gz, .htm.gz), else by the first bytes, gzip undone: "WARC/"
                                is a WARC file, '{' (after a BOM and blanks) JSON lines, anything
                                else one page */
-    WINNOW_INPUT_HTML,      /* one page (gzip undone) */
+    WINNOW_INPUT_HTML,     /* one page (gzip undone) */
     WINNOW_INPUT_WARC,
     WINNOW_INPUT_JSONL,
 } winnow_input_format;
 
 typedef struct winnow_reader_options {
-    size_t struct_size;          /* sizeof (winnow_reader_options): set by the _default() */
-    size_t max_record_bytes;     /* records over this are skipped with a warning (0 counts as
+    size_t struct_size;         /* sizeof (winnow_reader_options): set by the _default() */
+    size_t max_record_bytes;    /* records over this are skipped with a warning (0 counts as
                                     256 MiB); default 256 MiB */
-    winnow_input_format format;  /* files and stdin; a directory always lists its pages;
+    winnow_input_format format; /* files and stdin; a directory always lists its pages;
                                     default WINNOW_INPUT_AUTO */
-    int recursive;               /* directories: the pages of subdirectories too; default 0 */
-    int damaged;                 /* hand out damaged records (winnow_record.error) instead of
+    int recursive;              /* directories: the pages of subdirectories too; default 0 */
+    int damaged;                /* hand out damaged records (winnow_record.error) instead of
                                     skipping them; default 0 */
 } winnow_reader_options;
 
@@ -468,14 +467,14 @@ WINNOW_API winnow_status winnow_reader_open(const char *path, const winnow_reade
  * in place: they must stay unchanged until winnow_reader_close(). For
  * bindings and for data that is not in a file (an object store, a socket). */
 WINNOW_API winnow_status winnow_reader_open_memory(const void *data, size_t len, const char *name,
-                                                   const winnow_reader_options *opt, winnow_reader **out,
-                                                   char *err, size_t errcap);
+                                                   const winnow_reader_options *opt, winnow_reader **out, char *err,
+                                                   size_t errcap);
 /* The next page into *rec: WINNOW_OK with *rec filled (valid until the next
  * call or close), WINNOW_END when there are no more, or a failure
  * (WINNOW_E_IO, WINNOW_E_NOMEM; winnow_reader_error() says what), after
  * which the reader gives the same failure again: errors are final. */
 WINNOW_API winnow_status winnow_reader_next(winnow_reader *r, winnow_record *rec);
-WINNOW_API const char *winnow_reader_error(const winnow_reader *r);    /* "" when none */
+WINNOW_API const char *winnow_reader_error(const winnow_reader *r); /* "" when none */
 /* The last non-fatal problem of the last winnow_reader_next(), "" when none. */
 WINNOW_API const char *winnow_reader_warning(const winnow_reader *r);
 /* Records skipped so far: WARC response/resource records that are not 2xx
@@ -514,9 +513,9 @@ typedef struct winnow_site winnow_site;
 
 /* How a site database is opened. */
 typedef enum winnow_sitedb_access {
-    WINNOW_SITEDB_READ = 0,   /* sites, site, extract: works on files and folders that
+    WINNOW_SITEDB_READ = 0,  /* sites, site, extract: works on files and folders that
                                  cannot be written */
-    WINNOW_SITEDB_WRITE = 1,  /* learn: creates the file when there is none */
+    WINNOW_SITEDB_WRITE = 1, /* learn: creates the file when there is none */
 } winnow_sitedb_access;
 
 /* Opens a site database into *out. On failure *out is NULL, err says why
@@ -549,7 +548,7 @@ WINNOW_API winnow_status winnow_site_load(winnow_sitedb *db, const char *name, d
 WINNOW_API winnow_status winnow_site_new(const char *name, double half_life, winnow_site **out);
 WINNOW_API void winnow_site_free(winnow_site *s);
 WINNOW_API const char *winnow_site_name(const winnow_site *s);
-WINNOW_API double winnow_site_pages(const winnow_site *s);   /* aged page count */
+WINNOW_API double winnow_site_pages(const winnow_site *s); /* aged page count */
 
 /* Counts one page into the model. *counted is 0 when the page duplicates
  * one already counted (same I-Match signature: the same page under another
@@ -570,27 +569,27 @@ WINNOW_API winnow_status winnow_site_learn(winnow_engine *e, winnow_site *s, con
 WINNOW_API winnow_status winnow_sitedb_save(winnow_sitedb *db, winnow_site *const *sites, size_t n);
 
 typedef enum winnow_mode {
-    WINNOW_MODE_AUTO = 0,  /* site evidence where the site has enough pages, page scorer elsewhere */
-    WINNOW_MODE_SITE,      /* site evidence whatever the page count */
-    WINNOW_MODE_PAGE,      /* ignore the site model */
+    WINNOW_MODE_AUTO = 0, /* site evidence where the site has enough pages, page scorer elsewhere */
+    WINNOW_MODE_SITE,     /* site evidence whatever the page count */
+    WINNOW_MODE_PAGE,     /* ignore the site model */
 } winnow_mode;
 
 typedef enum winnow_method {
-    WINNOW_METHOD_AUTO = 0,        /* block fingerprints + text chunks, combined with the page scorer */
-    WINNOW_METHOD_BLOCKS,          /* block fingerprints (Gibson et al., Kolcz & Yih) */
-    WINNOW_METHOD_PATH_BLOCKS,     /* fingerprints of DOM path + block text */
-    WINNOW_METHOD_CHUNKS,          /* text chunks between line-breaking tags */
-    WINNOW_METHOD_TABLE_CHUNKS,    /* table text chunks (Ma, Goharian & Chowdhury) */
-    WINNOW_METHOD_CE,              /* ContentExtractor (Debnath et al.), the slow baseline */
-    WINNOW_METHOD_FASTCE,          /* FastContentExtractor (Nguyen et al.) */
+    WINNOW_METHOD_AUTO = 0,     /* block fingerprints + text chunks, combined with the page scorer */
+    WINNOW_METHOD_BLOCKS,       /* block fingerprints (Gibson et al., Kolcz & Yih) */
+    WINNOW_METHOD_PATH_BLOCKS,  /* fingerprints of DOM path + block text */
+    WINNOW_METHOD_CHUNKS,       /* text chunks between line-breaking tags */
+    WINNOW_METHOD_TABLE_CHUNKS, /* table text chunks (Ma, Goharian & Chowdhury) */
+    WINNOW_METHOD_CE,           /* ContentExtractor (Debnath et al.), the slow baseline */
+    WINNOW_METHOD_FASTCE,       /* FastContentExtractor (Nguyen et al.) */
 } winnow_method;
 
 typedef struct winnow_site_options {
-    size_t struct_size;     /* sizeof (winnow_site_options): set by the _default() */
-    winnow_mode mode;       /* default WINNOW_MODE_AUTO */
-    winnow_method method;   /* default WINNOW_METHOD_AUTO */
-    int exclude_self;       /* leave-one-out: the page's own contribution is left out; default 0 */
-    unsigned min_pages;     /* auto mode: pages a site needs before its model is used (0 counts
+    size_t struct_size;   /* sizeof (winnow_site_options): set by the _default() */
+    winnow_mode mode;     /* default WINNOW_MODE_AUTO */
+    winnow_method method; /* default WINNOW_METHOD_AUTO */
+    int exclude_self;     /* leave-one-out: the page's own contribution is left out; default 0 */
+    unsigned min_pages;   /* auto mode: pages a site needs before its model is used (0 counts
                                as 5); default 5 */
 } winnow_site_options;
 
@@ -599,16 +598,16 @@ WINNOW_API winnow_status winnow_site_options_default(winnow_site_options *o, siz
 /* winnow_extract with a site model (site may be NULL: page mode; opt may be
  * NULL for the defaults). */
 WINNOW_API winnow_status winnow_extract_site(winnow_engine *e, const winnow_input *in, const winnow_site *site,
-                                  const winnow_site_options *opt, winnow_doc **out);
+                                             const winnow_site_options *opt, winnow_doc **out);
 
 typedef struct winnow_site_summary {
-    size_t struct_size;     /* the library's sizeof (winnow_site_summary) */
+    size_t struct_size; /* the library's sizeof (winnow_site_summary) */
     const char *name;
-    double pages;           /* aged page count */
-    double pages_learned;   /* pages counted over the site's life */
+    double pages;         /* aged page count */
+    double pages_learned; /* pages counted over the site's life */
     double half_life;
-    long long updated;      /* unix time of the last learn */
-    long long keys;         /* distinct fingerprints stored */
+    long long updated; /* unix time of the last learn */
+    long long keys;    /* distinct fingerprints stored */
 } winnow_site_summary;
 
 /* Called with each site; a non-zero return stops the listing. */
@@ -619,9 +618,9 @@ typedef int (*winnow_site_fn)(void *ctx, const winnow_site_summary *s);
 WINNOW_API winnow_status winnow_sitedb_list(winnow_sitedb *db, winnow_site_fn fn, void *ctx);
 
 typedef struct winnow_sitedb_report {
-    size_t struct_size;     /* sizeof (winnow_sitedb_report), set by the caller */
-    int format;             /* the file's format version (1: without checksums) */
-    size_t sites, keys, pages, ce_pages, ce_blocks;  /* rows checked */
+    size_t struct_size;                             /* sizeof (winnow_sitedb_report), set by the caller */
+    int format;                                     /* the file's format version (1: without checksums) */
+    size_t sites, keys, pages, ce_pages, ce_blocks; /* rows checked */
     size_t problems;
 } winnow_sitedb_report;
 
@@ -641,7 +640,8 @@ typedef int (*winnow_template_fn)(void *ctx, const char *kind, double df, const 
 /* Calls fn for every fingerprint of a loaded site whose document frequency
  * is at least min_share of its pages (0.1: the template threshold), most
  * frequent first. */
-WINNOW_API winnow_status winnow_site_templates(const winnow_site *s, double min_share, winnow_template_fn fn, void *ctx);
+WINNOW_API winnow_status winnow_site_templates(const winnow_site *s, double min_share, winnow_template_fn fn,
+                                               void *ctx);
 
 /* The site a page's URL belongs to, as `winnow learn` and `winnow extract
  * --db` name it: the URL's host, lower-cased, without user info, port and
@@ -705,11 +705,11 @@ WINNOW_API size_t winnow_partial_page_count(const winnow_partial *p);
 WINNOW_API winnow_status winnow_partial_write(winnow_partial *p, const char *path);
 
 typedef struct winnow_partial_info {
-    size_t struct_size;     /* sizeof (winnow_partial_info), set by the caller */
-    size_t format;          /* the file's format version */
-    size_t sites, pages;    /* sites, and pages over all of them */
-    size_t keys;            /* fingerprints over all pages (a page's each counted) */
-    size_t ce_pages;        /* ContentExtractor training pages kept */
+    size_t struct_size;  /* sizeof (winnow_partial_info), set by the caller */
+    size_t format;       /* the file's format version */
+    size_t sites, pages; /* sites, and pages over all of them */
+    size_t keys;         /* fingerprints over all pages (a page's each counted) */
+    size_t ce_pages;     /* ContentExtractor training pages kept */
 } winnow_partial_info;
 
 /* Reads a partial file whole and checks it: the format and version, every
@@ -717,23 +717,22 @@ typedef struct winnow_partial_info {
  * NULL); WINNOW_E_IO (cannot read it), WINNOW_E_FORMAT (not a partial
  * file, another version, or damaged: truncated, a checksum that does not
  * match), WINNOW_E_NOMEM, WINNOW_E_ARG; err says why. */
-WINNOW_API winnow_status winnow_partial_check(const char *path, winnow_partial_info *info, char *err,
-                                              size_t errcap);
+WINNOW_API winnow_status winnow_partial_check(const char *path, winnow_partial_info *info, char *err, size_t errcap);
 
 typedef struct winnow_merge_options {
-    size_t struct_size;     /* sizeof (winnow_merge_options): set by the _default() */
-    size_t commit_every;    /* pages per transaction (whole sites each); default 10000 */
+    size_t struct_size;  /* sizeof (winnow_merge_options): set by the _default() */
+    size_t commit_every; /* pages per transaction (whole sites each); default 10000 */
 } winnow_merge_options;
 
 WINNOW_API winnow_status winnow_merge_options_default(winnow_merge_options *o, size_t struct_size);
 
 typedef struct winnow_merge_report {
-    size_t struct_size;     /* sizeof (winnow_merge_report), set by the caller */
-    size_t parts;           /* partial files merged */
-    size_t sites;           /* sites they hold (each once) */
-    size_t pages;           /* pages they hold */
-    size_t counted;         /* pages counted into the database */
-    size_t duplicates;      /* pages the database or an earlier part had (same I-Match signature) */
+    size_t struct_size; /* sizeof (winnow_merge_report), set by the caller */
+    size_t parts;       /* partial files merged */
+    size_t sites;       /* sites they hold (each once) */
+    size_t pages;       /* pages they hold */
+    size_t counted;     /* pages counted into the database */
+    size_t duplicates;  /* pages the database or an earlier part had (same I-Match signature) */
 } winnow_merge_report;
 
 /* Merges the partial files parts[0 .. nparts) into a database opened with

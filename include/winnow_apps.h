@@ -54,17 +54,17 @@ extern "C" {
  * ------------------------------------------------------------------------ */
 
 typedef struct winnow_dedup_options {
-    size_t struct_size;      /* sizeof (winnow_dedup_options): set by the _default() */
-    unsigned shingle_words;  /* words per shingle; default 6 (1 to 64) */
-    unsigned sketch_size;    /* k, the smallest shingle hashes kept per page; default 8 (1 to 4096) */
-    unsigned min_matches;    /* a pair is near-duplicate when >= this many of the k agree;
+    size_t struct_size;     /* sizeof (winnow_dedup_options): set by the _default() */
+    unsigned shingle_words; /* words per shingle; default 6 (1 to 64) */
+    unsigned sketch_size;   /* k, the smallest shingle hashes kept per page; default 8 (1 to 4096) */
+    unsigned min_matches;   /* a pair is near-duplicate when >= this many of the k agree;
                                 default 4 (1 to sketch_size) */
-    unsigned lsh_bands;      /* 0 (default): compare all pairs; else LSH with this many bands
+    unsigned lsh_bands;     /* 0 (default): compare all pairs; else LSH with this many bands
                                 (1 to 1024) */
-    unsigned lsh_rows;       /* LSH: min-hashes per band; default 2 (1 to 64) */
-    int imatch;              /* pages with the same I-Match signature are duplicates whatever
+    unsigned lsh_rows;      /* LSH: min-hashes per band; default 2 (1 to 64) */
+    int imatch;             /* pages with the same I-Match signature are duplicates whatever
                                 their sketches say; default 1 */
-    unsigned min_words;      /* texts of fewer words are too short to judge: in no pair and
+    unsigned min_words;     /* texts of fewer words are too short to judge: in no pair and
                                 no cluster (winnow_dedup_stats.short_texts counts them);
                                 default WINNOW_DEDUP_MIN_WORDS, 0 judges every text */
 } winnow_dedup_options;
@@ -102,13 +102,13 @@ WINNOW_API winnow_status winnow_dedup_add(winnow_dedup *dd, size_t page, const c
 WINNOW_API winnow_status winnow_dedup_run(winnow_dedup *dd);
 
 typedef struct winnow_dedup_pair {
-    size_t struct_size;   /* sizeof (winnow_dedup_pair), set by the caller */
-    size_t a, b;          /* page numbers, a < b */
-    unsigned matches;     /* sketch hashes the two have in common */
-    unsigned compared;    /* out of: the larger of the two sketches' sizes (<= sketch_size) */
-    double similarity;    /* matches / compared, the estimated resemblance; 1 for exact */
-    int exact;            /* the same I-Match signature */
-    int duplicate;        /* judged near-duplicate (always 1 for the pairs of a run) */
+    size_t struct_size; /* sizeof (winnow_dedup_pair), set by the caller */
+    size_t a, b;        /* page numbers, a < b */
+    unsigned matches;   /* sketch hashes the two have in common */
+    unsigned compared;  /* out of: the larger of the two sketches' sizes (<= sketch_size) */
+    double similarity;  /* matches / compared, the estimated resemblance; 1 for exact */
+    int exact;          /* the same I-Match signature */
+    int duplicate;      /* judged near-duplicate (always 1 for the pairs of a run) */
 } winnow_dedup_pair;
 
 /* The near-duplicate pairs of the last run, in order of (a, b). */
@@ -119,10 +119,10 @@ WINNOW_API winnow_status winnow_dedup_pair_get(const winnow_dedup *dd, size_t i,
 WINNOW_API winnow_status winnow_dedup_compare(const winnow_dedup *dd, size_t a, size_t b, winnow_dedup_pair *p);
 
 typedef struct winnow_dedup_cluster {
-    size_t struct_size;       /* sizeof (winnow_dedup_cluster), set by the caller */
-    size_t representative;    /* its smallest page number */
-    size_t size;              /* pages in it (>= 2) */
-    const size_t *members;    /* their numbers, ascending (the representative first); valid
+    size_t struct_size;    /* sizeof (winnow_dedup_cluster), set by the caller */
+    size_t representative; /* its smallest page number */
+    size_t size;           /* pages in it (>= 2) */
+    const size_t *members; /* their numbers, ascending (the representative first); valid
                                  until the next run or the collection's end */
 } winnow_dedup_cluster;
 
@@ -131,15 +131,15 @@ WINNOW_API size_t winnow_dedup_cluster_count(const winnow_dedup *dd);
 WINNOW_API winnow_status winnow_dedup_cluster_get(const winnow_dedup *dd, size_t i, winnow_dedup_cluster *c);
 
 typedef struct winnow_dedup_stats {
-    size_t struct_size;   /* sizeof (winnow_dedup_stats), set by the caller */
-    size_t pages;         /* added */
-    size_t empty;         /* of them, texts without a word */
-    size_t candidates;    /* pairs compared by the last run (all pairs, or LSH's candidates) */
-    size_t pairs;         /* near-duplicate pairs found */
-    size_t exact_pairs;   /* of them, with the same I-Match signature */
+    size_t struct_size; /* sizeof (winnow_dedup_stats), set by the caller */
+    size_t pages;       /* added */
+    size_t empty;       /* of them, texts without a word */
+    size_t candidates;  /* pairs compared by the last run (all pairs, or LSH's candidates) */
+    size_t pairs;       /* near-duplicate pairs found */
+    size_t exact_pairs; /* of them, with the same I-Match signature */
     size_t clusters;
-    size_t clustered;     /* pages in a cluster */
-    size_t short_texts;   /* of the pages, texts with a word but under min_words: not judged */
+    size_t clustered;   /* pages in a cluster */
+    size_t short_texts; /* of the pages, texts with a word but under min_words: not judged */
 } winnow_dedup_stats;
 
 WINNOW_API winnow_status winnow_dedup_get_stats(const winnow_dedup *dd, winnow_dedup_stats *s);
@@ -167,8 +167,8 @@ WINNOW_API uint64_t winnow_text_imatch(const char *text, size_t len);
 typedef struct winnow_index winnow_index;
 
 typedef enum winnow_index_access {
-    WINNOW_INDEX_READ = 0,    /* search: the file must exist; nothing is written */
-    WINNOW_INDEX_WRITE = 1,   /* put: created when missing */
+    WINNOW_INDEX_READ = 0,  /* search: the file must exist; nothing is written */
+    WINNOW_INDEX_WRITE = 1, /* put: created when missing */
 } winnow_index_access;
 
 /* Opens an index into *out. On failure *out is NULL, err (errcap bytes,
@@ -179,64 +179,64 @@ typedef enum winnow_index_access {
  * file is checked first), WINNOW_E_DB_READONLY (WRITE on a file or folder
  * that cannot be written), WINNOW_E_DB_BUSY, WINNOW_E_DB (another SQLite
  * failure, e.g. a SQLite built without FTS5), WINNOW_E_NOMEM, WINNOW_E_ARG. */
-WINNOW_API winnow_status winnow_index_open(const char *path, winnow_index_access access, winnow_index **out,
-                                           char *err, size_t errcap);
+WINNOW_API winnow_status winnow_index_open(const char *path, winnow_index_access access, winnow_index **out, char *err,
+                                           size_t errcap);
 /* Commits what was put and closes; NULL is taken. */
 WINNOW_API void winnow_index_close(winnow_index *ix);
 WINNOW_API const char *winnow_index_error(const winnow_index *ix);
 
 typedef struct winnow_index_page {
-    size_t struct_size;   /* sizeof (winnow_index_page), set by the caller */
-    const char *key;      /* identity: putting the same key again replaces the page (required) */
-    const char *name;     /* a short name to show (e.g. the file stem), or NULL */
-    const char *url;      /* or NULL */
-    const char *title;    /* or NULL */
-    const char *site;     /* or NULL */
-    const char *text;     /* the text to index (UTF-8), text_len bytes */
+    size_t struct_size; /* sizeof (winnow_index_page), set by the caller */
+    const char *key;    /* identity: putting the same key again replaces the page (required) */
+    const char *name;   /* a short name to show (e.g. the file stem), or NULL */
+    const char *url;    /* or NULL */
+    const char *title;  /* or NULL */
+    const char *site;   /* or NULL */
+    const char *text;   /* the text to index (UTF-8), text_len bytes */
     size_t text_len;
 } winnow_index_page;
 
 typedef enum winnow_index_outcome {
-    WINNOW_INDEX_ADDED = 0,      /* a new key, indexed */
-    WINNOW_INDEX_REPLACED,       /* the key was there: its old page is gone, this one indexed */
-    WINNOW_INDEX_UNCHANGED,      /* the key was there with the same text, title, url and site */
-    WINNOW_INDEX_DUPLICATE,      /* stored as a duplicate of another key's page, not indexed */
+    WINNOW_INDEX_ADDED = 0, /* a new key, indexed */
+    WINNOW_INDEX_REPLACED,  /* the key was there: its old page is gone, this one indexed */
+    WINNOW_INDEX_UNCHANGED, /* the key was there with the same text, title, url and site */
+    WINNOW_INDEX_DUPLICATE, /* stored as a duplicate of another key's page, not indexed */
 } winnow_index_outcome;
 
 /* Puts a page. *outcome (may be NULL) says what was done; for a duplicate
  * dup_of (may be NULL; dup_cap bytes) gets the key of the page it
  * duplicates, cut to fit. */
-WINNOW_API winnow_status winnow_index_put(winnow_index *ix, const winnow_index_page *p,
-                                          winnow_index_outcome *outcome, char *dup_of, size_t dup_cap);
+WINNOW_API winnow_status winnow_index_put(winnow_index *ix, const winnow_index_page *p, winnow_index_outcome *outcome,
+                                          char *dup_of, size_t dup_cap);
 /* Removes the page under key; *removed (may be NULL) is 0 when there was none. */
 WINNOW_API winnow_status winnow_index_remove(winnow_index *ix, const char *key, int *removed);
 /* Commits the open transaction (a no-op when nothing was put). */
 WINNOW_API winnow_status winnow_index_commit(winnow_index *ix);
 
 typedef struct winnow_index_counts {
-    size_t struct_size;   /* sizeof (winnow_index_counts), set by the caller */
-    long long pages;      /* stored, duplicates included */
-    long long indexed;    /* of them, searchable (pages minus duplicates) */
+    size_t struct_size; /* sizeof (winnow_index_counts), set by the caller */
+    long long pages;    /* stored, duplicates included */
+    long long indexed;  /* of them, searchable (pages minus duplicates) */
 } winnow_index_counts;
 WINNOW_API winnow_status winnow_index_get_counts(winnow_index *ix, winnow_index_counts *c);
 
 typedef struct winnow_search_options {
-    size_t struct_size;   /* sizeof (winnow_search_options): set by the _default() */
-    size_t limit;         /* hits at most; default 10 */
-    int raw;              /* the query is FTS5 syntax (AND, OR, NOT, "phrases", prefix*,
+    size_t struct_size; /* sizeof (winnow_search_options): set by the _default() */
+    size_t limit;       /* hits at most; default 10 */
+    int raw;            /* the query is FTS5 syntax (AND, OR, NOT, "phrases", prefix*,
                              title:word); default 0: its words, any of them, ranked */
-    int snippet_words;    /* words of text around the matches in a hit's snippet; default 16 */
+    int snippet_words;  /* words of text around the matches in a hit's snippet; default 16 */
 } winnow_search_options;
 
 WINNOW_API winnow_status winnow_search_options_default(winnow_search_options *o, size_t struct_size);
 
 typedef struct winnow_hit {
-    size_t struct_size;   /* the library's sizeof (winnow_hit) */
-    size_t rank;          /* 1 for the best */
-    double score;         /* BM25 (higher is better) */
-    const char *key, *name, *url, *title, *site;  /* "" when not stored */
-    const char *snippet;  /* text around the matches, matched words in [brackets] */
-    long long duplicates; /* pages stored as duplicates of this one */
+    size_t struct_size;                          /* the library's sizeof (winnow_hit) */
+    size_t rank;                                 /* 1 for the best */
+    double score;                                /* BM25 (higher is better) */
+    const char *key, *name, *url, *title, *site; /* "" when not stored */
+    const char *snippet;                         /* text around the matches, matched words in [brackets] */
+    long long duplicates;                        /* pages stored as duplicates of this one */
 } winnow_hit;
 
 /* Called with each hit, best first; a non-zero return stops. The strings

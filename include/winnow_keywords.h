@@ -99,22 +99,22 @@ WINNOW_API void winnow_df_builder_free(winnow_df_builder *b);
  * ------------------------------------------------------------------------ */
 
 typedef struct winnow_keyword_options {
-    size_t struct_size;   /* sizeof (winnow_keyword_options): set by the _default() */
-    unsigned k;           /* keywords wanted; default 10 */
-    double stop_share;    /* terms in more than this share of the table's documents are
+    size_t struct_size; /* sizeof (winnow_keyword_options): set by the _default() */
+    unsigned k;         /* keywords wanted; default 10 */
+    double stop_share;  /* terms in more than this share of the table's documents are
                              stopwords; default 0.1 */
-    int phrases;          /* two-word phrases too; default 1 */
+    int phrases;        /* two-word phrases too; default 1 */
 } winnow_keyword_options;
 
 WINNOW_API winnow_status winnow_keyword_options_default(winnow_keyword_options *o, size_t struct_size);
 
 typedef struct winnow_keyword {
-    size_t struct_size;   /* sizeof (winnow_keyword), set by the caller */
-    const char *term;     /* lowercase; a phrase's two words joined by a space */
-    double score;         /* tf * idf */
-    unsigned tf;          /* occurrences in the text */
-    unsigned long long df;/* the table's document frequency */
-    int words;            /* 1, or 2 for a phrase */
+    size_t struct_size;    /* sizeof (winnow_keyword), set by the caller */
+    const char *term;      /* lowercase; a phrase's two words joined by a space */
+    double score;          /* tf * idf */
+    unsigned tf;           /* occurrences in the text */
+    unsigned long long df; /* the table's document frequency */
+    int words;             /* 1, or 2 for a phrase */
 } winnow_keyword;
 
 typedef struct winnow_keywords winnow_keywords;
@@ -149,12 +149,12 @@ typedef struct winnow_bag winnow_bag;
 /* The bag of words of text into *out. */
 WINNOW_API winnow_status winnow_bag_new(const char *text, size_t len, winnow_bag **out);
 WINNOW_API void winnow_bag_free(winnow_bag *b);
-WINNOW_API size_t winnow_bag_size(const winnow_bag *b);    /* distinct terms */
-WINNOW_API size_t winnow_bag_tokens(const winnow_bag *b);  /* term occurrences */
+WINNOW_API size_t winnow_bag_size(const winnow_bag *b);   /* distinct terms */
+WINNOW_API size_t winnow_bag_tokens(const winnow_bag *b); /* term occurrences */
 
 typedef struct winnow_textclass_options {
-    size_t struct_size;   /* sizeof (winnow_textclass_options): set by the _default() */
-    double alpha;         /* Laplace smoothing count; default 0.1 */
+    size_t struct_size; /* sizeof (winnow_textclass_options): set by the _default() */
+    double alpha;       /* Laplace smoothing count; default 0.1 */
 } winnow_textclass_options;
 
 WINNOW_API winnow_status winnow_textclass_options_default(winnow_textclass_options *o, size_t struct_size);
@@ -164,7 +164,7 @@ WINNOW_API winnow_status winnow_textclass_new(const winnow_textclass_options *op
 /* Counts bag b under label (a new label is added; at most 65,535). */
 WINNOW_API winnow_status winnow_textclass_add(winnow_textclass *c, const winnow_bag *b, const char *label);
 WINNOW_API size_t winnow_textclass_labels(const winnow_textclass *c);
-WINNOW_API const char *winnow_textclass_label(const winnow_textclass *c, size_t i);  /* NULL when out of range */
+WINNOW_API const char *winnow_textclass_label(const winnow_textclass *c, size_t i); /* NULL when out of range */
 /* The most probable label of b: its index into *label and its posterior
  * probability into *prob (either may be NULL). WINNOW_E_ARG when the
  * classifier has no label yet. Terms no training bag had count for none. */

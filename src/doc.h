@@ -35,40 +35,40 @@ typedef enum wn_source {
  * says which): the page scorer allocates them and writes its values, the
  * later stages refine them, the selection settles keep. */
 typedef struct wn_labels {
-    float *templ;        /* page score (site score, classify, select): per node: templateness in [0, 1] */
-    float *value;        /* page score, then site score and classify: per node: content value of the
+    float *templ;     /* page score (site score, classify, select): per node: templateness in [0, 1] */
+    float *value;     /* page score, then site score and classify: per node: content value of the
                           * node's own text unit */
-    uint32_t *unit;      /* page score (site signals when learning): per node: index of the text unit
+    uint32_t *unit;   /* page score (site signals when learning): per node: index of the text unit
                           * (nearest line-breaking element) */
-    uint8_t *keep;       /* select (allocated by page score): per node: 1 when the node's text is main content */
-    uint8_t *unique;     /* site score: per node: the site model has this unit's text on no other page
+    uint8_t *keep;    /* select (allocated by page score): per node: 1 when the node's text is main content */
+    uint8_t *unique;  /* site score: per node: the site model has this unit's text on no other page
                           * (NULL in page mode) */
-    float *clf;          /* classify: per node: classifier P(template), NULL when no classifier ran; -1
+    float *clf;       /* classify: per node: classifier P(template), NULL when no classifier ran; -1
                           * where unscored */
-    float *smoothed;     /* classify/smooth: per node: after isotonic smoothing (NULL when off) */
-    uint8_t *segment;    /* classify/smooth: per node: 1 where a smoothed segment starts */
+    float *smoothed;  /* classify/smooth: per node: after isotonic smoothing (NULL when off) */
+    uint8_t *segment; /* classify/smooth: per node: 1 where a smoothed segment starts */
     /* select: */
-    uint32_t container;  /* root of the main content, WN_NONE when nothing */
-    uint32_t headline;   /* heading kept outside the container, WN_NONE when none */
+    uint32_t container;       /* root of the main content, WN_NONE when nothing */
+    uint32_t headline;        /* heading kept outside the container, WN_NONE when none */
     uint32_t headline_inline; /* the kept headline when it is an inline element, not a unit (its
                                  * own text is kept, not its unit's); WN_NONE when none */
-    wn_source source;    /* how the container was chosen */
-    uint32_t teasers;    /* WN_SOURCE_LISTING: the teasers the page shows */
+    wn_source source;         /* how the container was chosen */
+    uint32_t teasers;         /* WN_SOURCE_LISTING: the teasers the page shows */
 } wn_labels;
 
 struct winnow_doc {
     /* ---- the pipeline (pipeline/pipeline.c): the run and the caller's input ---- */
     winnow_engine *engine;
-    const wn_rules *rules;   /* the engine's rule values */
+    const wn_rules *rules; /* the engine's rule values */
     wn_arena arena;
     /* during the pipeline run, the engine's scratch arena: a stage's
      * temporaries go there between wn_arena_save and wn_arena_release, so
      * that the next stage reuses their memory instead of adding to the
      * page's; NULL outside a run (wn_doc_scratch then gives scratch_own) */
     wn_arena *scratch;
-    wn_arena scratch_own;    /* a stage run on the doc after the pipeline (tests) */
+    wn_arena scratch_own; /* a stage run on the doc after the pipeline (tests) */
     /* ---- decode (decode/decode.h) ---- */
-    wn_buf utf8;             /* decoded input, when the bytes needed converting */
+    wn_buf utf8; /* decoded input, when the bytes needed converting */
     wn_decode_info decode;
     /* ---- parse (parse/parser.h) ---- */
     wn_dom dom;
@@ -81,19 +81,19 @@ struct winnow_doc {
     /* ---- metadata (meta/meta.h) ---- */
     wn_meta meta;
     /* ---- page type (pagetype/pagetype.h) ---- */
-    int page_type;           /* winnow_page_type */
-    float page_type_conf;    /* the model's probability of it; 1 when forced */
-    float *page_type_x;      /* its features (in the arena), NULL when forced or not run */
+    int page_type;        /* winnow_page_type */
+    float page_type_conf; /* the model's probability of it; 1 when forced */
+    float *page_type_x;   /* its features (in the arena), NULL when forced or not run */
     /* ---- the block list (blocks/list.h: a wn_block_list) ---- */
-    uint32_t *blocks;        /* block candidate node indices, document order */
+    uint32_t *blocks; /* block candidate node indices, document order */
     long *block_parent;
     const char **block_path;
     uint32_t nblocks;
     /* ---- site score (score/site_score.h: its wn_site_judgement) ---- */
-    double site_pages;       /* pages of the site model used, 0 in page mode */
+    double site_pages;                               /* pages of the site model used, 0 in page mode */
     uint64_t site_template_chars, site_unique_chars; /* text the site model judged */
     /* ---- page score (score/records.h): worked out on demand, kept ---- */
-    uint64_t page_host;      /* the page's own host (wn_page_host), 0 until worked out */
+    uint64_t page_host;          /* the page's own host (wn_page_host), 0 until worked out */
     struct wn_comment *comments; /* reader comments told by structure (score/records.h) */
     size_t ncomments;
     /* ---- the pipeline, after the last stage: the page's status ---- */
@@ -102,7 +102,7 @@ struct winnow_doc {
     /* ---- the pipeline, before decode: where the page came from, as the
      * caller said (in the arena; NULL when unknown) ---- */
     const char *src_url, *src_file, *src_record_id;
-    long long src_record;    /* -1 when unknown */
+    long long src_record; /* -1 when unknown */
     /* ---- explaining only (rules/why.h): why each unit was kept or left out,
      * written by the page score, site score and select ---- */
     wn_explain *explain;

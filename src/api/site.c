@@ -40,7 +40,7 @@ winnow_status winnow_site_learn(winnow_engine *e, winnow_site *s, const winnow_i
     if (!e || !s) return WINNOW_E_ARG;
     wn_site_model *m = wn_site_unwrap(s);
     wn_page_signals sig;
-    site_hook hook = {m, NULL, &sig, NULL, NULL};
+    site_hook hook = { m, NULL, &sig, NULL, NULL };
     winnow_doc *d = NULL;
     winnow_status st = wn_pipeline_run(e, WN_RUN_LEARN, in, &hook, &d);
     if (WINNOW_FAILED(st)) return st;
@@ -91,17 +91,19 @@ winnow_status winnow_extract_site(winnow_engine *e, const winnow_input *in, cons
     if (opt && wn_struct_in(&o, sizeof o, opt, SITE_OPTIONS_V1) != 0) {
         if (out) *out = NULL;
         if (!e || !out) return WINNOW_E_ARG;
-        return wn_engine_fail(e, WINNOW_E_ARG, "winnow_site_options.struct_size is not sizeof (winnow_site_options) "
-                                               "of a winnow.h this library reads");
+        return wn_engine_fail(e, WINNOW_E_ARG,
+                              "winnow_site_options.struct_size is not sizeof (winnow_site_options) "
+                              "of a winnow.h this library reads");
     }
     if (!site) return wn_pipeline_run(e, WN_RUN_EXTRACT, in, NULL, out);
     const wn_site_model *m = wn_site_unwrap(site);
     if (m->journal_only) {
         if (out) *out = NULL;
         if (!e || !out) return WINNOW_E_ARG;
-        return wn_engine_fail(e, WINNOW_E_ARG, "a partial's site model only records pages: merge the partial into "
-                                               "a site database and load the site from there");
+        return wn_engine_fail(e, WINNOW_E_ARG,
+                              "a partial's site model only records pages: merge the partial into "
+                              "a site database and load the site from there");
     }
-    site_hook hook = {m, &o, NULL, NULL, NULL};
+    site_hook hook = { m, &o, NULL, NULL, NULL };
     return wn_pipeline_run(e, WN_RUN_EXTRACT, in, &hook, out);
 }

@@ -88,13 +88,15 @@ winnow_status winnow_engine_new(const winnow_options *opt, winnow_engine **out)
      * code cannot read) runs the heuristic scorer alone */
     if (e->opt.classifier && wn_default_model_len > 0) {
         char err[256];
-        if (wn_classifier_parse((const char *)wn_default_model, wn_default_model_len, &e->clf_store, err, sizeof err) == 0)
+        if (wn_classifier_parse((const char *)wn_default_model, wn_default_model_len, &e->clf_store, err, sizeof err) ==
+            0)
             e->clf = &e->clf_store;
     }
     /* the page type model built in, likewise: without one kinds are unknown */
     if (wn_pagetype_model_len > 0) {
         char err[256];
-        if (wn_pt_model_parse((const char *)wn_pagetype_model, wn_pagetype_model_len, &e->pt_store, err, sizeof err) == 0)
+        if (wn_pt_model_parse((const char *)wn_pagetype_model, wn_pagetype_model_len, &e->pt_store, err, sizeof err) ==
+            0)
             e->pt = &e->pt_store;
     }
     *out = e;
@@ -157,8 +159,14 @@ int winnow_rule_count(void) { return WN_RULE_COUNT; }
 winnow_status winnow_rule_info(int i, winnow_rule *out)
 {
     if (!out || i < 0 || i >= WN_RULE_COUNT) return WINNOW_E_ARG;
-    winnow_rule r = {sizeof r, wn_rule_defs[i].name, wn_rule_defs[i].stage, wn_rule_defs[i].why,
-                     wn_rule_defs[i].def, wn_rule_defs[i].off, 0, 0};
+    winnow_rule r = { sizeof r,
+                      wn_rule_defs[i].name,
+                      wn_rule_defs[i].stage,
+                      wn_rule_defs[i].why,
+                      wn_rule_defs[i].def,
+                      wn_rule_defs[i].off,
+                      0,
+                      0 };
     if (wn_rule_range(i, &r.min_value, &r.max_value, NULL) != 0) r.min_value = r.max_value = wn_rule_defs[i].def;
     return wn_struct_out(out, &r, sizeof r, RULE_V1) == 0 ? WINNOW_OK : WINNOW_E_ARG;
 }
@@ -178,14 +186,22 @@ winnow_status winnow_engine_set_rule(winnow_engine *e, const char *name, double 
 
 winnow_status winnow_format_parse(const char *name, winnow_format *out)
 {
-    static const struct { const char *name; winnow_format f; } map[] = {
-        {"text", WINNOW_FORMAT_TEXT}, {"txt", WINNOW_FORMAT_TEXT}, {"markdown", WINNOW_FORMAT_MARKDOWN},
-        {"md", WINNOW_FORMAT_MARKDOWN}, {"json", WINNOW_FORMAT_JSON}, {"html", WINNOW_FORMAT_HTML},
-        {"blocks", WINNOW_FORMAT_BLOCKS}, {"segments", WINNOW_FORMAT_SEGMENTS}, {"fulltext", WINNOW_FORMAT_FULLTEXT},
-        {"jsonl", WINNOW_FORMAT_JSONL}, {"ndjson", WINNOW_FORMAT_JSONL},
+    static const struct {
+        const char *name;
+        winnow_format f;
+    } map[] = {
+        { "text", WINNOW_FORMAT_TEXT },         { "txt", WINNOW_FORMAT_TEXT },
+        { "markdown", WINNOW_FORMAT_MARKDOWN }, { "md", WINNOW_FORMAT_MARKDOWN },
+        { "json", WINNOW_FORMAT_JSON },         { "html", WINNOW_FORMAT_HTML },
+        { "blocks", WINNOW_FORMAT_BLOCKS },     { "segments", WINNOW_FORMAT_SEGMENTS },
+        { "fulltext", WINNOW_FORMAT_FULLTEXT }, { "jsonl", WINNOW_FORMAT_JSONL },
+        { "ndjson", WINNOW_FORMAT_JSONL },
     };
     for (size_t i = 0; name && out && i < sizeof map / sizeof map[0]; i++)
-        if (!strcmp(name, map[i].name)) { *out = map[i].f; return WINNOW_OK; }
+        if (!strcmp(name, map[i].name)) {
+            *out = map[i].f;
+            return WINNOW_OK;
+        }
     return WINNOW_E_ARG;
 }
 
@@ -206,7 +222,7 @@ winnow_status winnow_render(const winnow_doc *d, winnow_format f, winnow_write_f
     case WINNOW_FORMAT_SEGMENTS: wn_render_segments(d, &o); break;
     case WINNOW_FORMAT_FULLTEXT: wn_render_fulltext(d, &o); break;
     case WINNOW_FORMAT_JSONL: {
-        wn_jsonl_opts jo = {NULL, NULL, 0, 0};
+        wn_jsonl_opts jo = { NULL, NULL, 0, 0 };
         wn_render_jsonl(d, &jo, &o);
         break;
     }
@@ -239,7 +255,7 @@ static int jsonl_opts_in(const winnow_jsonl_options *opt, wn_jsonl_opts *jo)
     winnow_jsonl_options o;
     jsonl_options_default(&o);
     if (opt && wn_struct_in(&o, sizeof o, opt, JSONL_OPTIONS_V1) != 0) return -1;
-    *jo = (wn_jsonl_opts){o.id, o.site, o.blocks != 0, o.comments != 0};
+    *jo = (wn_jsonl_opts){ o.id, o.site, o.blocks != 0, o.comments != 0 };
     return 0;
 }
 
@@ -309,9 +325,15 @@ winnow_status winnow_render_alloc(const winnow_doc *d, winnow_format f, char **o
     winnow_status st = winnow_render(d, f, to_buf, &b);
     /* the only write that fails is one out of memory */
     if (st == WINNOW_E_IO) st = WINNOW_E_NOMEM;
-    if (st != WINNOW_OK) { wn_buf_free(&b); return st; }
+    if (st != WINNOW_OK) {
+        wn_buf_free(&b);
+        return st;
+    }
     wn_buf_cstr(&b);
-    if (b.oom) { wn_buf_free(&b); return WINNOW_E_NOMEM; }
+    if (b.oom) {
+        wn_buf_free(&b);
+        return WINNOW_E_NOMEM;
+    }
     *out = b.data ? b.data : calloc(1, 1);
     if (!*out) return WINNOW_E_NOMEM;
     if (len) *len = b.len;
@@ -329,7 +351,7 @@ size_t winnow_doc_comment_count(const winnow_doc *d) { return d ? d->ncomments :
 winnow_status winnow_doc_comment(const winnow_doc *d, size_t i, winnow_comment *c)
 {
     if (!d || !c || i >= d->ncomments) return WINNOW_E_ARG;
-    winnow_comment r = {sizeof r, d->comments[i].author, d->comments[i].date, d->comments[i].text};
+    winnow_comment r = { sizeof r, d->comments[i].author, d->comments[i].date, d->comments[i].text };
     return wn_struct_out(c, &r, sizeof r, COMMENT_V1) == 0 ? WINNOW_OK : WINNOW_E_ARG;
 }
 

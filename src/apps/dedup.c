@@ -23,33 +23,33 @@
 
 /* One page: where its sketch and LSH signature start in the pools. */
 typedef struct dd_page {
-    size_t page;       /* the caller's number */
+    size_t page; /* the caller's number */
     uint64_t imatch;
-    size_t sketch;     /* offset in dd->hashes: sketch_size slots, then lsh_bands band keys */
-    uint32_t nsketch;  /* distinct shingle hashes kept (< sketch_size for short texts) */
+    size_t sketch;    /* offset in dd->hashes: sketch_size slots, then lsh_bands band keys */
+    uint32_t nsketch; /* distinct shingle hashes kept (< sketch_size for short texts) */
     uint32_t words;
 } dd_page;
 
 struct winnow_dedup {
     winnow_dedup_options opt;
     pthread_mutex_t lock;
-    dd_page *pages;         /* in the order added; sorted by page number by a run */
+    dd_page *pages; /* in the order added; sorted by page number by a run */
     size_t npages, cap;
-    uint64_t *hashes;       /* per page: sketch_size + lsh_bands slots */
+    uint64_t *hashes; /* per page: sketch_size + lsh_bands slots */
     size_t stride;
-    int sorted;             /* pages sorted by number since the last add */
+    int sorted; /* pages sorted by number since the last add */
     winnow_dedup_pair *pairs;
     size_t npairs, pairs_cap;
     size_t candidates;
-    size_t *members;        /* clusters' members, one after another */
-    size_t *cluster_start;  /* cluster i: members[cluster_start[i] .. cluster_start[i + 1]) */
+    size_t *members;       /* clusters' members, one after another */
+    size_t *cluster_start; /* cluster i: members[cluster_start[i] .. cluster_start[i + 1]) */
     size_t nclusters;
     char error[256];
 };
 
 winnow_status winnow_dedup_options_default(winnow_dedup_options *o, size_t struct_size)
 {
-    winnow_dedup_options d = {sizeof d, 6, 8, 4, 0, 2, 1, WINNOW_DEDUP_MIN_WORDS};
+    winnow_dedup_options d = { sizeof d, 6, 8, 4, 0, 2, 1, WINNOW_DEDUP_MIN_WORDS };
     if (!o) return WINNOW_E_ARG;
     memcpy(o, &struct_size, sizeof struct_size);
     return wn_struct_out(o, &d, sizeof d, OPTIONS_V1) == 0 ? WINNOW_OK : WINNOW_E_ARG;
@@ -62,9 +62,8 @@ winnow_status winnow_dedup_new(const winnow_dedup_options *opt, winnow_dedup **o
     winnow_dedup_options o;
     winnow_dedup_options_default(&o, sizeof o);
     if (opt && wn_struct_in(&o, sizeof o, opt, OPTIONS_V1) != 0) return WINNOW_E_ARG;
-    if (o.shingle_words < 1 || o.shingle_words > 64 || o.sketch_size < 1 || o.sketch_size > 4096 ||
-        o.min_matches < 1 || o.min_matches > o.sketch_size || o.lsh_bands > 1024 ||
-        (o.lsh_bands && (o.lsh_rows < 1 || o.lsh_rows > 64)))
+    if (o.shingle_words < 1 || o.shingle_words > 64 || o.sketch_size < 1 || o.sketch_size > 4096 || o.min_matches < 1 ||
+        o.min_matches > o.sketch_size || o.lsh_bands > 1024 || (o.lsh_bands && (o.lsh_rows < 1 || o.lsh_rows > 64)))
         return WINNOW_E_ARG;
     winnow_dedup *dd = calloc(1, sizeof *dd);
     if (!dd) return WINNOW_E_NOMEM;
@@ -110,8 +109,10 @@ static void bottom_k_add(uint64_t *s, uint32_t *n, uint32_t k, uint64_t h)
     uint32_t lo = 0, hi = *n;
     while (lo < hi) {
         uint32_t mid = (lo + hi) / 2;
-        if (s[mid] < h) lo = mid + 1;
-        else hi = mid;
+        if (s[mid] < h)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     if (lo < *n && s[lo] == h) return;
     uint32_t end = *n < k ? *n : k - 1;
@@ -122,10 +123,7 @@ static void bottom_k_add(uint64_t *s, uint32_t *n, uint32_t k, uint64_t h)
 
 /* The shingle hashes of a text's words: each window of `width` words (the
  * whole text when it is shorter), hashed with XXH3. */
-static uint64_t shingle_hash(const uint64_t *w, uint32_t width)
-{
-    return XXH3_64bits(w, (size_t)width * sizeof *w);
-}
+static uint64_t shingle_hash(const uint64_t *w, uint32_t width) { return XXH3_64bits(w, (size_t)width * sizeof *w); }
 
 /* LSH: a one-permutation min-hash signature (Li, Owen & Zhang) of
  * bands * rows bins, empty bins filled from the next full one (Shrivastava
@@ -146,7 +144,10 @@ static void lsh_keys(const uint64_t *w, uint32_t nshingles, uint32_t width, unsi
         /* the next full bin's value, marked by the distance */
         for (uint32_t d = 1; d < nbins; d++) {
             uint64_t v = bins[(b + d) % nbins];
-            if (v != UINT64_MAX && v < (1ull << 32)) { bins[b] = v | ((uint64_t)d << 32); break; }
+            if (v != UINT64_MAX && v < (1ull << 32)) {
+                bins[b] = v | ((uint64_t)d << 32);
+                break;
+            }
         }
     }
     for (unsigned band = 0; band < bands; band++)
@@ -162,19 +163,25 @@ winnow_status winnow_dedup_add(winnow_dedup *dd, size_t page, const char *text, 
     uint64_t *slots = malloc((dd->stride + (size_t)o->lsh_bands * o->lsh_rows + 1) * sizeof *slots);
     wn_arena a;
     wn_arena_init(&a);
-    if (!slots) { wn_text_words_free(&w); return WINNOW_E_NOMEM; }
-    dd_page p = {page, wn_imatch(w.hash, w.n, &a), 0, 0, w.n};
+    if (!slots) {
+        wn_text_words_free(&w);
+        return WINNOW_E_NOMEM;
+    }
+    dd_page p = { page, wn_imatch(w.hash, w.n, &a), 0, 0, w.n };
     wn_arena_free(&a);
     uint32_t width = o->shingle_words, nshingles = 0;
     if (w.n > 0) {
         if (w.n < width) width = w.n;
         nshingles = w.n - width + 1;
     }
-    for (uint32_t i = 0; i < nshingles; i++) bottom_k_add(slots, &p.nsketch, o->sketch_size, shingle_hash(w.hash + i, width));
+    for (uint32_t i = 0; i < nshingles; i++)
+        bottom_k_add(slots, &p.nsketch, o->sketch_size, shingle_hash(w.hash + i, width));
     for (uint32_t i = p.nsketch; i < o->sketch_size; i++) slots[i] = 0;
     if (o->lsh_bands) {
-        if (nshingles) lsh_keys(w.hash, nshingles, width, o->lsh_bands, o->lsh_rows, slots + dd->stride, slots + o->sketch_size);
-        else memset(slots + o->sketch_size, 0, o->lsh_bands * sizeof *slots);
+        if (nshingles)
+            lsh_keys(w.hash, nshingles, width, o->lsh_bands, o->lsh_rows, slots + dd->stride, slots + o->sketch_size);
+        else
+            memset(slots + o->sketch_size, 0, o->lsh_bands * sizeof *slots);
     }
     wn_text_words_free(&w);
     if (p.words < o->min_words) {
@@ -192,8 +199,11 @@ winnow_status winnow_dedup_add(winnow_dedup *dd, size_t page, const char *text, 
         dd_page *np = realloc(dd->pages, cap * sizeof *np);
         if (np) dd->pages = np;
         uint64_t *nh = np ? realloc(dd->hashes, cap * dd->stride * sizeof *nh) : NULL;
-        if (nh) { dd->hashes = nh; dd->cap = cap; }
-        else st = WINNOW_E_NOMEM;
+        if (nh) {
+            dd->hashes = nh;
+            dd->cap = cap;
+        } else
+            st = WINNOW_E_NOMEM;
     }
     if (st == WINNOW_OK) {
         p.sketch = dd->npages * dd->stride;
@@ -218,8 +228,10 @@ static const dd_page *find_page(const winnow_dedup *dd, size_t page)
     size_t lo = 0, hi = dd->npages;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        if (dd->pages[mid].page < page) lo = mid + 1;
-        else hi = mid;
+        if (dd->pages[mid].page < page)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return lo < dd->npages && dd->pages[lo].page == page ? &dd->pages[lo] : NULL;
 }
@@ -230,16 +242,22 @@ static int compare(const winnow_dedup *dd, const dd_page *x, const dd_page *y, w
     const uint64_t *a = dd->hashes + x->sketch, *b = dd->hashes + y->sketch;
     uint32_t i = 0, j = 0, m = 0;
     while (i < x->nsketch && j < y->nsketch) {
-        if (a[i] == b[j]) { m++; i++; j++; }
-        else if (a[i] < b[j]) i++;
-        else j++;
+        if (a[i] == b[j]) {
+            m++;
+            i++;
+            j++;
+        } else if (a[i] < b[j])
+            i++;
+        else
+            j++;
     }
     uint32_t compared = x->nsketch > y->nsketch ? x->nsketch : y->nsketch;
     int exact = x->imatch && x->imatch == y->imatch;
     /* a sketch of fewer than k hashes asks for the same share of what it has */
-    uint32_t need = compared >= dd->opt.sketch_size
-                        ? dd->opt.min_matches
-                        : (uint32_t)(((uint64_t)dd->opt.min_matches * compared + dd->opt.sketch_size - 1) / dd->opt.sketch_size);
+    uint32_t need =
+        compared >= dd->opt.sketch_size
+            ? dd->opt.min_matches
+            : (uint32_t)(((uint64_t)dd->opt.min_matches * compared + dd->opt.sketch_size - 1) / dd->opt.sketch_size);
     if (need < 1) need = 1;
     int dup = (compared > 0 && m >= need) || (exact && dd->opt.imatch);
     if (out) {
@@ -297,9 +315,9 @@ static int run_lsh(winnow_dedup *dd)
         const dd_page *p = &dd->pages[i];
         const uint64_t *keys = dd->hashes + p->sketch + dd->opt.sketch_size;
         if (p->nsketch)
-            for (size_t b = 0; b < bands; b++) e[ne++] = (lsh_entry){keys[b], (uint32_t)i};
+            for (size_t b = 0; b < bands; b++) e[ne++] = (lsh_entry){ keys[b], (uint32_t)i };
         /* I-Match signatures are even keys' kin: kept apart by the low bit */
-        if (p->imatch && dd->opt.imatch) e[ne++] = (lsh_entry){p->imatch & ~1ull, (uint32_t)i};
+        if (p->imatch && dd->opt.imatch) e[ne++] = (lsh_entry){ p->imatch & ~1ull, (uint32_t)i };
     }
     qsort(e, ne, sizeof *e, cmp_entry);
     /* candidate pairs as (i << 32 | j), then made distinct */
@@ -314,7 +332,11 @@ static int run_lsh(winnow_dedup *dd)
                 if (nc == cc) {
                     size_t ncap = cc ? cc * 2 : 4096;
                     uint64_t *nn = realloc(cand, ncap * sizeof *nn);
-                    if (!nn) { free(cand); free(e); return -1; }
+                    if (!nn) {
+                        free(cand);
+                        free(e);
+                        return -1;
+                    }
                     cand = nn;
                     cc = ncap;
                 }
@@ -328,7 +350,7 @@ static int run_lsh(winnow_dedup *dd)
     for (size_t k = 0; k < nc && rc == 0; k++) {
         if (k && cand[k] == cand[k - 1]) continue;
         dd->candidates++;
-        winnow_dedup_pair p = {sizeof p};
+        winnow_dedup_pair p = { sizeof p };
         if (compare(dd, &dd->pages[cand[k] >> 32], &dd->pages[cand[k] & 0xffffffffu], &p)) rc = add_pair(dd, &p);
     }
     free(cand);
@@ -358,24 +380,38 @@ static int make_clusters(winnow_dedup *dd)
     size_t n = dd->npages;
     size_t *parent = malloc((n + 1) * sizeof *parent);
     size_t *count = calloc(n + 1, sizeof *count);
-    if (!parent || !count) { free(parent); free(count); return -1; }
+    if (!parent || !count) {
+        free(parent);
+        free(count);
+        return -1;
+    }
     for (size_t i = 0; i < n; i++) parent[i] = i;
     for (size_t k = 0; k < dd->npairs; k++) {
         size_t a = (size_t)(find_page(dd, dd->pairs[k].a) - dd->pages);
         size_t b = (size_t)(find_page(dd, dd->pairs[k].b) - dd->pages);
         size_t ra = uf_find(parent, a), rb = uf_find(parent, b);
         /* the smaller index (page number) stays the root: the representative */
-        if (ra < rb) parent[rb] = ra;
-        else if (rb < ra) parent[ra] = rb;
+        if (ra < rb)
+            parent[rb] = ra;
+        else if (rb < ra)
+            parent[ra] = rb;
     }
     size_t clustered = 0, nclusters = 0;
     for (size_t i = 0; i < n; i++) count[uf_find(parent, i)]++;
     for (size_t i = 0; i < n; i++)
-        if (count[i] >= 2) { nclusters++; clustered += count[i]; }
+        if (count[i] >= 2) {
+            nclusters++;
+            clustered += count[i];
+        }
     dd->members = malloc((clustered + 1) * sizeof *dd->members);
     dd->cluster_start = malloc((nclusters + 1) * sizeof *dd->cluster_start);
     size_t *slot = malloc((n + 1) * sizeof *slot);
-    if (!dd->members || !dd->cluster_start || !slot) { free(parent); free(count); free(slot); return -1; }
+    if (!dd->members || !dd->cluster_start || !slot) {
+        free(parent);
+        free(count);
+        free(slot);
+        return -1;
+    }
     /* clusters in order of their root (the representative), members in order */
     size_t at = 0, c = 0;
     for (size_t i = 0; i < n; i++) {
@@ -424,7 +460,7 @@ winnow_status winnow_dedup_run(winnow_dedup *dd)
     } else {
         for (size_t i = 0; i < dd->npages && rc == 0; i++)
             for (size_t j = i + 1; j < dd->npages && rc == 0; j++) {
-                winnow_dedup_pair p = {sizeof p};
+                winnow_dedup_pair p = { sizeof p };
                 if (compare(dd, &dd->pages[i], &dd->pages[j], &p)) rc = add_pair(dd, &p);
             }
         dd->candidates = dd->npages * (dd->npages ? dd->npages - 1 : 0) / 2;
@@ -460,7 +496,7 @@ winnow_status winnow_dedup_compare(const winnow_dedup *dd, size_t a, size_t b, w
     }
     const dd_page *x = find_page(dd, a), *y = find_page(dd, b);
     if (!x || !y) return WINNOW_E_ARG;
-    winnow_dedup_pair r = {sizeof r};
+    winnow_dedup_pair r = { sizeof r };
     compare(dd, x, y, &r);
     return wn_struct_out(p, &r, sizeof r, PAIR_V1) == 0 ? WINNOW_OK : WINNOW_E_ARG;
 }
@@ -471,14 +507,14 @@ winnow_status winnow_dedup_cluster_get(const winnow_dedup *dd, size_t i, winnow_
 {
     if (!dd || !c || i >= dd->nclusters) return WINNOW_E_ARG;
     size_t s = dd->cluster_start[i];
-    winnow_dedup_cluster r = {sizeof r, dd->members[s], dd->cluster_start[i + 1] - s, dd->members + s};
+    winnow_dedup_cluster r = { sizeof r, dd->members[s], dd->cluster_start[i + 1] - s, dd->members + s };
     return wn_struct_out(c, &r, sizeof r, CLUSTER_V1) == 0 ? WINNOW_OK : WINNOW_E_ARG;
 }
 
 winnow_status winnow_dedup_get_stats(const winnow_dedup *dd, winnow_dedup_stats *s)
 {
     if (!dd || !s) return WINNOW_E_ARG;
-    winnow_dedup_stats r = {sizeof r};
+    winnow_dedup_stats r = { sizeof r };
     r.pages = dd->npages;
     for (size_t i = 0; i < dd->npages; i++) {
         r.empty += dd->pages[i].words == 0;

@@ -34,14 +34,20 @@ int wn_apps_gunzip(const unsigned char *data, size_t len, char **out, size_t *ou
     if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) return -1;
     size_t cap = len * 4 + 4096, n = 0;
     char *buf = malloc(cap + 1);
-    if (!buf) { inflateEnd(&z); return -1; }
+    if (!buf) {
+        inflateEnd(&z);
+        return -1;
+    }
     z.next_in = (unsigned char *)data;
     z.avail_in = (uInt)len;
     int rc = Z_OK;
     for (;;) {
         if (cap - n < 65536) {
             char *g = realloc(buf, cap * 2 + 1);
-            if (!g) { rc = Z_MEM_ERROR; break; }
+            if (!g) {
+                rc = Z_MEM_ERROR;
+                break;
+            }
             buf = g;
             cap *= 2;
         }
@@ -51,14 +57,23 @@ int wn_apps_gunzip(const unsigned char *data, size_t len, char **out, size_t *ou
         n = cap - z.avail_out;
         if (rc == Z_STREAM_END) {
             /* concatenated members */
-            if (z.avail_in > 0) { inflateReset(&z); continue; }
+            if (z.avail_in > 0) {
+                inflateReset(&z);
+                continue;
+            }
             break;
         }
         if (rc != Z_OK) break;
-        if (z.avail_in == 0 && z.avail_out != 0) { rc = Z_DATA_ERROR; break; }  /* cut short */
+        if (z.avail_in == 0 && z.avail_out != 0) {
+            rc = Z_DATA_ERROR;
+            break;
+        } /* cut short */
     }
     inflateEnd(&z);
-    if (rc != Z_STREAM_END) { free(buf); return rc == Z_MEM_ERROR ? -1 : -2; }
+    if (rc != Z_STREAM_END) {
+        free(buf);
+        return rc == Z_MEM_ERROR ? -1 : -2;
+    }
     buf[n] = '\0';
     *out = buf;
     *outlen = n;
@@ -69,7 +84,10 @@ winnow_status wn_apps_read_file(const char *path, char **out, size_t *len, char 
 {
     *out = NULL;
     FILE *f = fopen(path, "rb");
-    if (!f) { wn_apps_err(err, errcap, "cannot open %s: %s", path, strerror(errno)); return WINNOW_E_IO; }
+    if (!f) {
+        wn_apps_err(err, errcap, "cannot open %s: %s", path, strerror(errno));
+        return WINNOW_E_IO;
+    }
     size_t cap = 65536, n = 0;
     char *buf = malloc(cap + 1);
     while (buf) {
@@ -77,21 +95,38 @@ winnow_status wn_apps_read_file(const char *path, char **out, size_t *len, char 
         n += got;
         if (n < cap) break;
         char *g = realloc(buf, cap * 2 + 1);
-        if (!g) { free(buf); buf = NULL; break; }
+        if (!g) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
         buf = g;
         cap *= 2;
     }
     int bad = ferror(f);
     fclose(f);
-    if (!buf) { wn_apps_err(err, errcap, "out of memory reading %s", path); return WINNOW_E_NOMEM; }
-    if (bad) { free(buf); wn_apps_err(err, errcap, "cannot read %s", path); return WINNOW_E_IO; }
+    if (!buf) {
+        wn_apps_err(err, errcap, "out of memory reading %s", path);
+        return WINNOW_E_NOMEM;
+    }
+    if (bad) {
+        free(buf);
+        wn_apps_err(err, errcap, "cannot read %s", path);
+        return WINNOW_E_IO;
+    }
     if (n >= 2 && (unsigned char)buf[0] == 0x1f && (unsigned char)buf[1] == 0x8b) {
         char *plain = NULL;
         size_t plen = 0;
         int rc = wn_apps_gunzip((unsigned char *)buf, n, &plain, &plen);
         free(buf);
-        if (rc == -1) { wn_apps_err(err, errcap, "out of memory reading %s", path); return WINNOW_E_NOMEM; }
-        if (rc) { wn_apps_err(err, errcap, "%s: damaged gzip data", path); return WINNOW_E_FORMAT; }
+        if (rc == -1) {
+            wn_apps_err(err, errcap, "out of memory reading %s", path);
+            return WINNOW_E_NOMEM;
+        }
+        if (rc) {
+            wn_apps_err(err, errcap, "%s: damaged gzip data", path);
+            return WINNOW_E_FORMAT;
+        }
         buf = plain;
         n = plen;
     }
@@ -134,8 +169,13 @@ int wn_apps_line(char *data, size_t len, size_t *pos, char **line)
     if (*pos >= len) return 0;
     char *s = data + *pos;
     char *nl = memchr(s, '\n', len - *pos);
-    if (nl) { *nl = '\0'; *pos = (size_t)(nl - data) + 1; }
-    else { data[len] = '\0'; *pos = len; }
+    if (nl) {
+        *nl = '\0';
+        *pos = (size_t)(nl - data) + 1;
+    } else {
+        data[len] = '\0';
+        *pos = len;
+    }
     *line = s;
     return 1;
 }
@@ -172,10 +212,16 @@ int wn_out_open(wn_out **o, const char *path, char *err, size_t errcap)
 {
     wn_out *w = calloc(1, sizeof *w);
     size_t n = strlen(path);
-    if (!w || !(w->tmp = malloc(n + 16))) { free(w); wn_apps_err(err, errcap, "out of memory"); return -1; }
+    if (!w || !(w->tmp = malloc(n + 16))) {
+        free(w);
+        wn_apps_err(err, errcap, "out of memory");
+        return -1;
+    }
     snprintf(w->tmp, n + 16, "%s.tmp%ld", path, (long)getpid());
-    if (ends_with(path, ".gz")) w->gz = gzopen(w->tmp, "wb9");
-    else w->f = fopen(w->tmp, "wb");
+    if (ends_with(path, ".gz"))
+        w->gz = gzopen(w->tmp, "wb9");
+    else
+        w->f = fopen(w->tmp, "wb");
     if (!w->gz && !w->f) {
         wn_apps_err(err, errcap, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
         free(w->tmp);
@@ -189,15 +235,19 @@ int wn_out_open(wn_out **o, const char *path, char *err, size_t errcap)
 void wn_out_write(wn_out *w, const char *s, size_t n)
 {
     if (w->failed || !n) return;
-    if (w->gz) { if (gzwrite(w->gz, s, (unsigned)n) != (int)n) w->failed = 1; }
-    else if (fwrite(s, 1, n, w->f) != n) w->failed = 1;
+    if (w->gz) {
+        if (gzwrite(w->gz, s, (unsigned)n) != (int)n) w->failed = 1;
+    } else if (fwrite(s, 1, n, w->f) != n)
+        w->failed = 1;
 }
 
 int wn_out_close(wn_out *w, const char *path, int keep, char *err, size_t errcap)
 {
     int bad = w->failed;
-    if (w->gz) bad |= gzclose(w->gz) != Z_OK;
-    else bad |= fclose(w->f) != 0;
+    if (w->gz)
+        bad |= gzclose(w->gz) != Z_OK;
+    else
+        bad |= fclose(w->f) != 0;
     if (!bad && keep && rename(w->tmp, path) != 0) bad = 1;
     if (bad || !keep) remove(w->tmp);
     if (bad) wn_apps_err(err, errcap, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
@@ -209,7 +259,7 @@ int wn_out_close(wn_out *w, const char *path, int keep, char *err, size_t errcap
 /* ---- the table ---- */
 
 struct winnow_df {
-    wn_termmap map;             /* term hash -> its DF */
+    wn_termmap map; /* term hash -> its DF */
     unsigned long long docs;
     unsigned min_df;
 };
@@ -224,15 +274,23 @@ void winnow_df_free(winnow_df *df)
 winnow_status wn_df_parse(char *data, size_t len, const char *name, winnow_df **out, char *err, size_t errcap)
 {
     winnow_df *df = calloc(1, sizeof *df);
-    if (!df) { wn_apps_err(err, errcap, "out of memory"); return WINNOW_E_NOMEM; }
+    if (!df) {
+        wn_apps_err(err, errcap, "out of memory");
+        return WINNOW_E_NOMEM;
+    }
     size_t pos = 0, lineno = 0;
     char *line;
     unsigned long long v, terms = 0, min_df = 0;
     winnow_status st = WINNOW_E_FORMAT;
-#define BAD(...) do { wn_apps_err(err, errcap, __VA_ARGS__); goto fail; } while (0)
+#define BAD(...)                                                                                                       \
+    do {                                                                                                               \
+        wn_apps_err(err, errcap, __VA_ARGS__);                                                                         \
+        goto fail;                                                                                                     \
+    } while (0)
     if (!wn_apps_line(data, len, &pos, &line)) BAD("%s: empty file: not a winnow DF table", name);
     lineno++;
-    if (strncmp(line, "winnow-df\t", 10) != 0) BAD("%s: not a winnow DF table (its first line is not 'winnow-df<TAB>1')", name);
+    if (strncmp(line, "winnow-df\t", 10) != 0)
+        BAD("%s: not a winnow DF table (its first line is not 'winnow-df<TAB>1')", name);
     if (wn_apps_field(line, "winnow-df", &v) != 0 || v != 1)
         BAD("%s: DF table of format version '%s': this winnow reads version 1", name, line + 10);
     if (!wn_apps_line(data, len, &pos, &line) || (lineno++, wn_apps_field(line, "docs", &v)) != 0 || v == 0)
@@ -262,16 +320,21 @@ winnow_status wn_df_parse(char *data, size_t len, const char *name, winnow_df **
         const char *p = tab + 1;
         if (!*p) BAD("%s: line %zu: no DF after the term", name, lineno);
         for (; *p; p++) {
-            if (*p < '0' || *p > '9' || d > (~0ull - 9) / 10) BAD("%s: line %zu: DF '%s' is not a whole number", name, lineno, tab + 1);
+            if (*p < '0' || *p > '9' || d > (~0ull - 9) / 10)
+                BAD("%s: line %zu: DF '%s' is not a whole number", name, lineno, tab + 1);
             d = d * 10 + (unsigned long long)(*p - '0');
         }
-        if (d < 1 || d > df->docs) BAD("%s: line %zu: DF %llu out of range (1 to docs = %llu)", name, lineno, d, df->docs);
+        if (d < 1 || d > df->docs)
+            BAD("%s: line %zu: DF %llu out of range (1 to docs = %llu)", name, lineno, d, df->docs);
         if (prev && strcmp(prev, line) >= 0)
             BAD("%s: line %zu: term '%s' out of order or repeated (terms are sorted by byte)", name, lineno, line);
         prev = line;
         int added;
         uint32_t *slot = wn_termmap_put(&df->map, wn_term_hash(line, (size_t)(tab - line)), &added);
-        if (!slot) { st = WINNOW_E_NOMEM; BAD("out of memory"); }
+        if (!slot) {
+            st = WINNOW_E_NOMEM;
+            BAD("out of memory");
+        }
         *slot = d > UINT32_MAX - 1 ? UINT32_MAX - 1 : (uint32_t)d;
     }
     if (wn_apps_no_more_lines(data, len, &pos, lineno, name, terms, err, errcap) != 0) goto fail;
@@ -345,7 +408,11 @@ winnow_status winnow_df_builder_new(winnow_df_builder **out)
 {
     if (!out) return WINNOW_E_ARG;
     winnow_df_builder *b = calloc(1, sizeof *b);
-    if (!b || wn_termmap_init(&b->map, 1 << 16) != 0) { free(b); *out = NULL; return WINNOW_E_NOMEM; }
+    if (!b || wn_termmap_init(&b->map, 1 << 16) != 0) {
+        free(b);
+        *out = NULL;
+        return WINNOW_E_NOMEM;
+    }
     wn_buf_init(&b->strings);
     wn_buf_init(&b->scratch);
     wn_tokens_init(&b->tk);
@@ -383,7 +450,7 @@ static int count_term(winnow_df_builder *b, const char *s, size_t n, int phrase)
         wn_buf_put(&b->strings, s, n);
         wn_buf_putc(&b->strings, '\0');
         if (b->strings.oom || off > UINT32_MAX) return -1;
-        b->t[b->n] = (bterm){0, UINT32_MAX, (uint32_t)off, (uint8_t)phrase};
+        b->t[b->n] = (bterm){ 0, UINT32_MAX, (uint32_t)off, (uint8_t)phrase };
         *slot = (uint32_t)b->n++;
     }
     bterm *t = &b->t[*slot];
@@ -418,18 +485,30 @@ static int by_string(const void *a, const void *b) { return strcmp(*(char *const
 
 winnow_status winnow_df_builder_save(winnow_df_builder *b, const char *path, unsigned min_df, char *err, size_t errcap)
 {
-    if (!b || !path) { wn_apps_err(err, errcap, "no path given"); return WINNOW_E_ARG; }
-    if (b->docs == 0) { wn_apps_err(err, errcap, "no documents counted: a DF table needs at least one"); return WINNOW_E_ARG; }
+    if (!b || !path) {
+        wn_apps_err(err, errcap, "no path given");
+        return WINNOW_E_ARG;
+    }
+    if (b->docs == 0) {
+        wn_apps_err(err, errcap, "no documents counted: a DF table needs at least one");
+        return WINNOW_E_ARG;
+    }
     if (min_df < 1) min_df = 1;
     const char **keep = malloc((b->n ? b->n : 1) * sizeof *keep);
-    if (!keep) { wn_apps_err(err, errcap, "out of memory"); return WINNOW_E_NOMEM; }
+    if (!keep) {
+        wn_apps_err(err, errcap, "out of memory");
+        return WINNOW_E_NOMEM;
+    }
     size_t nk = 0;
     for (size_t i = 0; i < b->n; i++)
         if (b->t[i].df >= (b->t[i].phrase ? 2 * min_df : min_df)) keep[nk++] = b->strings.data + b->t[i].str;
     /* sorted by string; each string's DF is found again by its hash */
     qsort(keep, nk, sizeof *keep, by_string);
     wn_out *o;
-    if (wn_out_open(&o, path, err, errcap) != 0) { free(keep); return WINNOW_E_IO; }
+    if (wn_out_open(&o, path, err, errcap) != 0) {
+        free(keep);
+        return WINNOW_E_IO;
+    }
     char line[256];
     int n = snprintf(line, sizeof line, "winnow-df\t1\ndocs\t%llu\nmin_df\t%u\nterms\t%zu\n", b->docs, min_df, nk);
     wn_out_write(o, line, (size_t)n);
@@ -469,8 +548,8 @@ winnow_status winnow_keyword_options_default(winnow_keyword_options *o, size_t s
 }
 
 typedef struct kterm {
-    uint32_t tf, str, len;  /* its string in the result's buffer */
-    uint32_t w1, w2;        /* a phrase's words (indexes), else UINT32_MAX */
+    uint32_t tf, str, len; /* its string in the result's buffer */
+    uint32_t w1, w2;       /* a phrase's words (indexes), else UINT32_MAX */
     unsigned long long df;
     double score;
     uint8_t stop, out;
@@ -513,7 +592,7 @@ winnow_status winnow_keywords_extract(const winnow_df *df, const char *text, siz
     winnow_status st = WINNOW_E_NOMEM;
     wn_tokens tk;
     wn_tokens_init(&tk);
-    wn_termmap map = {0};
+    wn_termmap map = { 0 };
     kterm *t = NULL;
     kcand *order = NULL;
     uint32_t *tokterm = NULL;
@@ -574,7 +653,7 @@ winnow_status winnow_keywords_extract(const winnow_df *df, const char *text, siz
                 k->stop = (double)k->df > stop_df;
                 *slot = (uint32_t)nt++;
             } else {
-                tk.text.len = off;  /* seen: drop the copy */
+                tk.text.len = off; /* seen: drop the copy */
             }
             t[*slot].tf++;
         }
@@ -593,7 +672,7 @@ winnow_status winnow_keywords_extract(const winnow_df *df, const char *text, siz
         if (k->stop || k->out || (k->w1 != UINT32_MAX && k->tf < 2)) continue;
         k->score = (double)k->tf * (ln_n - log((double)k->df + 1));
         if (!(k->score > 0)) continue;
-        order[nc++] = (kcand){k->score, tk.text.data + k->str, k->len, (uint32_t)i};
+        order[nc++] = (kcand){ k->score, tk.text.data + k->str, k->len, (uint32_t)i };
     }
     qsort(order, nc, sizeof *order, by_score);
     size_t want = nc < o.k ? nc : o.k;
@@ -606,9 +685,13 @@ winnow_status winnow_keywords_extract(const winnow_df *df, const char *text, siz
         offs[j] = res->strings.len;
         wn_buf_put(&res->strings, tk.text.data + k->str, k->len);
         wn_buf_putc(&res->strings, '\0');
-        res->k[j] = (winnow_keyword){sizeof(winnow_keyword), NULL, k->score, k->tf, k->df, k->w1 == UINT32_MAX ? 1 : 2};
+        res->k[j] =
+            (winnow_keyword){ sizeof(winnow_keyword), NULL, k->score, k->tf, k->df, k->w1 == UINT32_MAX ? 1 : 2 };
     }
-    if (res->strings.oom) { free(offs); goto done; }
+    if (res->strings.oom) {
+        free(offs);
+        goto done;
+    }
     for (size_t j = 0; j < want; j++) res->k[j].term = res->strings.data + offs[j];
     free(offs);
     res->n = want;
@@ -619,8 +702,10 @@ done:
     free(t);
     free(tokterm);
     free(order);
-    if (st != WINNOW_OK) winnow_keywords_free(res);
-    else *out = res;
+    if (st != WINNOW_OK)
+        winnow_keywords_free(res);
+    else
+        *out = res;
     return st;
 }
 

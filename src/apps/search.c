@@ -43,13 +43,21 @@ static const char schema[] =
 static winnow_status status_of(int rc)
 {
     switch (rc & 0xff) {
-    case SQLITE_OK: case SQLITE_ROW: case SQLITE_DONE: return WINNOW_OK;
+    case SQLITE_OK:
+    case SQLITE_ROW:
+    case SQLITE_DONE: return WINNOW_OK;
     case SQLITE_NOMEM: return WINNOW_E_NOMEM;
-    case SQLITE_CORRUPT: case SQLITE_FORMAT: case SQLITE_MISMATCH: return WINNOW_E_DB_DAMAGED;
+    case SQLITE_CORRUPT:
+    case SQLITE_FORMAT:
+    case SQLITE_MISMATCH: return WINNOW_E_DB_DAMAGED;
     case SQLITE_NOTADB: return WINNOW_E_DB_FORMAT;
     case SQLITE_READONLY: return WINNOW_E_DB_READONLY;
-    case SQLITE_BUSY: case SQLITE_LOCKED: return WINNOW_E_DB_BUSY;
-    case SQLITE_IOERR: case SQLITE_CANTOPEN: case SQLITE_FULL: case SQLITE_PERM: return WINNOW_E_IO;
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED: return WINNOW_E_DB_BUSY;
+    case SQLITE_IOERR:
+    case SQLITE_CANTOPEN:
+    case SQLITE_FULL:
+    case SQLITE_PERM: return WINNOW_E_IO;
     default: return WINNOW_E_DB;
     }
 }
@@ -85,8 +93,13 @@ static int query_int(winnow_index *ix, const char *sql, long long *out)
     int rc = sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL);
     if (rc == SQLITE_OK) {
         rc = sqlite3_step(st);
-        if (rc == SQLITE_ROW) { *out = sqlite3_column_int64(st, 0); rc = SQLITE_OK; }
-        else if (rc == SQLITE_DONE) { *out = 0; rc = SQLITE_OK; }
+        if (rc == SQLITE_ROW) {
+            *out = sqlite3_column_int64(st, 0);
+            rc = SQLITE_OK;
+        } else if (rc == SQLITE_DONE) {
+            *out = 0;
+            rc = SQLITE_OK;
+        }
     }
     sqlite3_finalize(st);
     return rc;
@@ -104,11 +117,20 @@ winnow_status winnow_index_open(const char *path, winnow_index_access mode, winn
                                 size_t errcap)
 {
     char local[1024];
-    if (!err || !errcap) { err = local; errcap = sizeof local; }
+    if (!err || !errcap) {
+        err = local;
+        errcap = sizeof local;
+    }
     err[0] = '\0';
-    if (!out) { snprintf(err, errcap, "no handle to fill"); return WINNOW_E_ARG; }
+    if (!out) {
+        snprintf(err, errcap, "no handle to fill");
+        return WINNOW_E_ARG;
+    }
     *out = NULL;
-    if (!path || !*path) { snprintf(err, errcap, "no index path given"); return WINNOW_E_ARG; }
+    if (!path || !*path) {
+        snprintf(err, errcap, "no index path given");
+        return WINNOW_E_ARG;
+    }
     if (mode != WINNOW_INDEX_READ && mode != WINNOW_INDEX_WRITE) {
         snprintf(err, errcap, "access is neither WINNOW_INDEX_READ nor WINNOW_INDEX_WRITE");
         return WINNOW_E_ARG;
@@ -124,7 +146,10 @@ winnow_status winnow_index_open(const char *path, winnow_index_access mode, winn
     int found = access(path, F_OK) == 0;
     int flags = SQLITE_OPEN_NOMUTEX;
     if (!ix->writable) {
-        if (!found) { st = fail(ix, WINNOW_E_IO, "no index at %s (make one with 'winnow index SOURCES --db %s')", path, path); goto failed; }
+        if (!found) {
+            st = fail(ix, WINNOW_E_IO, "no index at %s (make one with 'winnow index SOURCES --db %s')", path, path);
+            goto failed;
+        }
         flags |= SQLITE_OPEN_READONLY;
     } else {
         char *dir = dir_of(path);
@@ -133,8 +158,9 @@ winnow_status winnow_index_open(const char *path, winnow_index_access mode, winn
         if (found && access(path, W_OK) != 0)
             st = fail(ix, WINNOW_E_DB_READONLY, "index %s is read-only: %s", path, strerror(errno));
         else if (!dir_ok)
-            st = fail(ix, found ? WINNOW_E_DB_READONLY : WINNOW_E_IO, "cannot %s index %s: folder %s cannot be written: %s",
-                      found ? "write" : "create", path, dir ? dir : "?", strerror(dir_errno));
+            st = fail(ix, found ? WINNOW_E_DB_READONLY : WINNOW_E_IO,
+                      "cannot %s index %s: folder %s cannot be written: %s", found ? "write" : "create", path,
+                      dir ? dir : "?", strerror(dir_errno));
         free(dir);
         if (st != WINNOW_OK) goto failed;
         flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
@@ -185,9 +211,13 @@ winnow_status winnow_index_open(const char *path, winnow_index_access mode, winn
             snprintf(msg, sizeof msg, "%s", first ? first : "");
         }
         sqlite3_finalize(q);
-        if (rc != SQLITE_ROW && rc != SQLITE_DONE && rc != SQLITE_OK) { st = db_fail(ix, "checking the file"); goto failed; }
+        if (rc != SQLITE_ROW && rc != SQLITE_DONE && rc != SQLITE_OK) {
+            st = db_fail(ix, "checking the file");
+            goto failed;
+        }
         if (strcmp(msg, "ok") != 0) {
-            st = fail(ix, WINNOW_E_DB_DAMAGED, "index %s is damaged (SQLite's check: %s); nothing was written", path, msg);
+            st = fail(ix, WINNOW_E_DB_DAMAGED, "index %s is damaged (SQLite's check: %s); nothing was written", path,
+                      msg);
             goto failed;
         }
     }
@@ -204,7 +234,10 @@ winnow_status winnow_index_open(const char *path, winnow_index_access mode, winn
             sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
             goto failed;
         }
-        if (exec(ix, "COMMIT") != SQLITE_OK) { st = db_fail(ix, "creating the tables"); goto failed; }
+        if (exec(ix, "COMMIT") != SQLITE_OK) {
+            st = db_fail(ix, "creating the tables");
+            goto failed;
+        }
     }
     /* FTS5 merges its segments in the page cache: 64 MB instead of 2 */
     if (ix->writable) exec(ix, "PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536");
@@ -311,7 +344,7 @@ winnow_status winnow_index_put(winnow_index *ix, const winnow_index_page *page, 
 {
     if (!ix) return WINNOW_E_ARG;
     ix->error[0] = '\0';
-    winnow_index_page p = {sizeof p};
+    winnow_index_page p = { sizeof p };
     if (!page || wn_struct_in(&p, sizeof p, page, PAGE_V1) != 0)
         return fail(ix, WINNOW_E_ARG, "winnow_index_page.struct_size is not sizeof (winnow_index_page)");
     if (!p.key || !*p.key) return fail(ix, WINNOW_E_ARG, "a page needs a key (its URL or name)");
@@ -325,7 +358,8 @@ winnow_status winnow_index_put(winnow_index *ix, const winnow_index_page *page, 
 
     winnow_index_outcome what = WINNOW_INDEX_ADDED;
     /* the page under this key now */
-    sqlite3_stmt *st = prep(ix, "SELECT id, dup_of IS NULL, imatch, url, title, site, body, name FROM pages WHERE key = ?1");
+    sqlite3_stmt *st =
+        prep(ix, "SELECT id, dup_of IS NULL, imatch, url, title, site, body, name FROM pages WHERE key = ?1");
     if (!st) return db_fail(ix, "reading a page");
     sqlite3_bind_text(st, 1, p.key, -1, SQLITE_STATIC);
     int rc = sqlite3_step(st);
@@ -363,7 +397,9 @@ winnow_status winnow_index_put(winnow_index *ix, const winnow_index_page *page, 
         sqlite3_finalize(st);
         if (rc != SQLITE_ROW && rc != SQLITE_DONE) return db_fail(ix, "looking for duplicates");
     }
-    st = prep(ix, "INSERT INTO pages(key, name, url, title, site, body, imatch, dup_of) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
+    st = prep(
+        ix,
+        "INSERT INTO pages(key, name, url, title, site, body, imatch, dup_of) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
     if (!st) return db_fail(ix, "adding a page");
     sqlite3_bind_text(st, 1, p.key, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, p.name, -1, SQLITE_STATIC);
@@ -372,14 +408,18 @@ winnow_status winnow_index_put(winnow_index *ix, const winnow_index_page *page, 
     sqlite3_bind_text(st, 5, p.site, -1, SQLITE_STATIC);
     sqlite3_bind_text64(st, 6, text, p.text_len, SQLITE_STATIC, SQLITE_UTF8);
     sqlite3_bind_int64(st, 7, imatch);
-    if (orig) sqlite3_bind_int64(st, 8, orig);
-    else sqlite3_bind_null(st, 8);
+    if (orig)
+        sqlite3_bind_int64(st, 8, orig);
+    else
+        sqlite3_bind_null(st, 8);
     rc = sqlite3_step(st);
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE) return db_fail(ix, "adding a page");
     long long id = sqlite3_last_insert_rowid(ix->db);
-    if (orig) what = WINNOW_INDEX_DUPLICATE;
-    else if (fts_row(ix, id, 1) != 0) return db_fail(ix, "indexing a page");
+    if (orig)
+        what = WINNOW_INDEX_DUPLICATE;
+    else if (fts_row(ix, id, 1) != 0)
+        return db_fail(ix, "indexing a page");
     if (outcome) *outcome = what;
     return WINNOW_OK;
 }
@@ -408,7 +448,7 @@ winnow_status winnow_index_get_counts(winnow_index *ix, winnow_index_counts *c)
 {
     if (!ix || !c) return WINNOW_E_ARG;
     ix->error[0] = '\0';
-    winnow_index_counts r = {sizeof r};
+    winnow_index_counts r = { sizeof r };
     if (query_int(ix, "SELECT count(*) FROM pages", &r.pages) != SQLITE_OK ||
         query_int(ix, "SELECT count(*) FROM pages WHERE dup_of IS NULL", &r.indexed) != SQLITE_OK)
         return db_fail(ix, "counting pages");
@@ -417,7 +457,7 @@ winnow_status winnow_index_get_counts(winnow_index *ix, winnow_index_counts *c)
 
 winnow_status winnow_search_options_default(winnow_search_options *o, size_t struct_size)
 {
-    winnow_search_options d = {sizeof d, 10, 0, 16};
+    winnow_search_options d = { sizeof d, 10, 0, 16 };
     if (!o) return WINNOW_E_ARG;
     memcpy(o, &struct_size, sizeof struct_size);
     return wn_struct_out(o, &d, sizeof d, SEARCH_V1) == 0 ? WINNOW_OK : WINNOW_E_ARG;
@@ -436,14 +476,20 @@ static char *plain_query(const char *q, int *oom)
     for (size_t i = 0; i < n;) {
         unsigned char c = (unsigned char)q[i];
         int word = c >= 0x80 || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
-        if (!word) { i++; continue; }
+        if (!word) {
+            i++;
+            continue;
+        }
         size_t j = i;
         while (j < n) {
             unsigned char d = (unsigned char)q[j];
             if (!(d >= 0x80 || (d >= '0' && d <= '9') || ((d | 0x20) >= 'a' && (d | 0x20) <= 'z'))) break;
             j++;
         }
-        if (words++) { memcpy(out + len, " OR ", 4); len += 4; }
+        if (words++) {
+            memcpy(out + len, " OR ", 4);
+            len += 4;
+        }
         out[len++] = '"';
         memcpy(out + len, q + i, j - i);
         len += j - i;
@@ -451,7 +497,10 @@ static char *plain_query(const char *q, int *oom)
         i = j;
     }
     out[len] = '\0';
-    if (!words) { free(out); return NULL; }
+    if (!words) {
+        free(out);
+        return NULL;
+    }
     return out;
 }
 
@@ -503,7 +552,7 @@ winnow_status winnow_index_search(winnow_index *ix, const char *query, const win
     size_t rank = 0;
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        winnow_hit h = {sizeof h};
+        winnow_hit h = { sizeof h };
         h.rank = ++rank;
         h.score = -sqlite3_column_double(st, 6);
         h.key = col_text(st, 0);
@@ -513,11 +562,15 @@ winnow_status winnow_index_search(winnow_index *ix, const char *query, const win
         h.site = col_text(st, 4);
         h.snippet = col_text(st, 5);
         h.duplicates = sqlite3_column_int64(st, 7);
-        if (fn(ctx, &h) != 0) { rc = SQLITE_DONE; break; }
+        if (fn(ctx, &h) != 0) {
+            rc = SQLITE_DONE;
+            break;
+        }
     }
     if (rc != SQLITE_DONE) {
         const char *m = sqlite3_errmsg(ix->db);
-        if ((rc & 0xff) == SQLITE_ERROR && o.raw && (strstr(m, "fts5") || strstr(m, "syntax") || strstr(m, "no such column")))
+        if ((rc & 0xff) == SQLITE_ERROR && o.raw &&
+            (strstr(m, "fts5") || strstr(m, "syntax") || strstr(m, "no such column")))
             res = fail(ix, WINNOW_E_ARG, "the query is not valid FTS5 syntax: %s", m);
         else
             res = db_fail(ix, "searching");

@@ -28,11 +28,14 @@ static void push(wn_tokens *tk, size_t off, size_t len, int cjk, int brk)
     if (tk->n == tk->cap) {
         size_t cap = tk->cap ? tk->cap * 2 : 256;
         wn_token *t = realloc(tk->t, cap * sizeof *t);
-        if (!t) { tk->oom = 1; return; }
+        if (!t) {
+            tk->oom = 1;
+            return;
+        }
         tk->t = t;
         tk->cap = cap;
     }
-    tk->t[tk->n++] = (wn_token){(uint32_t)off, (uint32_t)len, (uint8_t)cjk, (uint8_t)brk};
+    tk->t[tk->n++] = (wn_token){ (uint32_t)off, (uint32_t)len, (uint8_t)cjk, (uint8_t)brk };
 }
 
 /* wn_char_class of each ASCII character (text.c's rules), looked up without a call */
@@ -54,7 +57,7 @@ int wn_tokenize(const char *s, size_t n, wn_tokens *tk)
     wn_buf_clear(&tk->text);
     tk->n = 0;
     tk->oom = 0;
-    size_t word = 0, cps = 0;  /* the word being read: its start in text, its code points */
+    size_t word = 0, cps = 0; /* the word being read: its start in text, its code points */
     int letters = 0, brk = 0;
     int32_t prev_cjk = -1;
     size_t cjk_run = 0;
@@ -149,8 +152,10 @@ int wn_tokenize(const char *s, size_t n, wn_tokens *tk)
     }
     if (cps) {
         size_t len = tk->text.len - word;
-        if (cps >= 2 && letters && len <= WN_TERM_MAX_BYTES) push(tk, word, len, 0, brk);
-        else tk->text.len = word;
+        if (cps >= 2 && letters && len <= WN_TERM_MAX_BYTES)
+            push(tk, word, len, 0, brk);
+        else
+            tk->text.len = word;
     }
     if (cjk_run == 1) {
         size_t off = tk->text.len, k = wn_utf8_put(enc, prev_cjk);

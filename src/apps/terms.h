@@ -11,13 +11,13 @@
 #include "util/buf.h"
 
 typedef struct wn_token {
-    uint32_t off, len;  /* the folded term in wn_tokens.text */
-    uint8_t cjk;        /* a bigram (or lone character) of an unspaced script */
-    uint8_t brk;        /* a phrase may not join it to the token before */
+    uint32_t off, len; /* the folded term in wn_tokens.text */
+    uint8_t cjk;       /* a bigram (or lone character) of an unspaced script */
+    uint8_t brk;       /* a phrase may not join it to the token before */
 } wn_token;
 
 typedef struct wn_tokens {
-    wn_buf text;        /* folded terms, back to back */
+    wn_buf text; /* folded terms, back to back */
     wn_token *t;
     size_t n, cap;
     int oom;
@@ -43,7 +43,7 @@ typedef struct wn_termmap {
     size_t mask, n;
 } wn_termmap;
 
-int wn_termmap_init(wn_termmap *m, size_t expect);  /* 0 or -1 */
+int wn_termmap_init(wn_termmap *m, size_t expect); /* 0 or -1 */
 void wn_termmap_free(wn_termmap *m);
 /* The value of key, or UINT32_MAX. */
 uint32_t wn_termmap_get(const wn_termmap *m, uint64_t key);

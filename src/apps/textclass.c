@@ -38,7 +38,7 @@ winnow_status winnow_bag_new(const char *text, size_t len, winnow_bag **out)
     winnow_bag *b = calloc(1, sizeof *b);
     wn_tokens tk;
     wn_tokens_init(&tk);
-    wn_termmap map = {0};
+    wn_termmap map = { 0 };
     winnow_status st = WINNOW_E_NOMEM;
     if (!b) goto done;
     wn_buf_init(&b->strings);
@@ -55,7 +55,7 @@ winnow_status winnow_bag_new(const char *text, size_t len, winnow_bag **out)
             size_t off = b->strings.len;
             wn_buf_put(&b->strings, s, tk.t[i].len);
             wn_buf_putc(&b->strings, '\0');
-            b->t[b->n] = (bag_term){h, 0, (uint32_t)off};
+            b->t[b->n] = (bag_term){ h, 0, (uint32_t)off };
             *slot = (uint32_t)b->n++;
         }
         b->t[*slot].count++;
@@ -65,8 +65,10 @@ winnow_status winnow_bag_new(const char *text, size_t len, winnow_bag **out)
 done:
     wn_tokens_free(&tk);
     wn_termmap_free(&map);
-    if (st != WINNOW_OK) winnow_bag_free(b);
-    else *out = b;
+    if (st != WINNOW_OK)
+        winnow_bag_free(b);
+    else
+        *out = b;
     return st;
 }
 
@@ -87,9 +89,9 @@ struct winnow_textclass {
     double alpha;
     tc_label *label;
     size_t nl, lcap;
-    wn_termmap map;     /* term hash -> term index */
-    double *count;      /* count[term * lcap + label] */
-    uint32_t *str;      /* each term's string in strings */
+    wn_termmap map; /* term hash -> term index */
+    double *count;  /* count[term * lcap + label] */
+    uint32_t *str;  /* each term's string in strings */
     size_t nt, tcap;
     wn_buf strings;
     double docs;
@@ -130,7 +132,10 @@ static winnow_textclass *tc_alloc(double alpha)
     c->alpha = alpha;
     wn_buf_init(&c->strings);
     c->lcap = 4;
-    if (wn_termmap_init(&c->map, 1024) != 0) { free(c); return NULL; }
+    if (wn_termmap_init(&c->map, 1024) != 0) {
+        free(c);
+        return NULL;
+    }
     return c;
 }
 
@@ -173,7 +178,7 @@ static long tc_label_index(winnow_textclass *c, const char *name)
     }
     char *n = strdup(name);
     if (!n) return -1;
-    c->label[c->nl] = (tc_label){n, 0, 0};
+    c->label[c->nl] = (tc_label){ n, 0, 0 };
     return (long)c->nl++;
 }
 
@@ -255,7 +260,10 @@ winnow_status winnow_textclass_predict(const winnow_textclass *c, const winnow_b
 
 winnow_status winnow_textclass_save(const winnow_textclass *c, const char *path, char *err, size_t errcap)
 {
-    if (!c || !path) { wn_apps_err(err, errcap, "no classifier or path given"); return WINNOW_E_ARG; }
+    if (!c || !path) {
+        wn_apps_err(err, errcap, "no classifier or path given");
+        return WINNOW_E_ARG;
+    }
     wn_out *o;
     if (wn_out_open(&o, path, err, errcap) != 0) return WINNOW_E_IO;
     wn_buf b;
@@ -268,12 +276,19 @@ winnow_status winnow_textclass_save(const winnow_textclass *c, const char *path,
         wn_buf_puts(&b, c->strings.data + c->str[t]);
         for (size_t l = 0; l < c->nl; l++) wn_buf_printf(&b, "\t%.17g", c->count[t * c->lcap + l]);
         wn_buf_putc(&b, '\n');
-        if (b.len > 65536) { wn_out_write(o, b.data, b.len); wn_buf_clear(&b); }
+        if (b.len > 65536) {
+            wn_out_write(o, b.data, b.len);
+            wn_buf_clear(&b);
+        }
     }
     wn_out_write(o, b.data, b.len);
     int oom = b.oom;
     wn_buf_free(&b);
-    if (oom) { wn_out_close(o, path, 0, NULL, 0); wn_apps_err(err, errcap, "out of memory"); return WINNOW_E_NOMEM; }
+    if (oom) {
+        wn_out_close(o, path, 0, NULL, 0);
+        wn_apps_err(err, errcap, "out of memory");
+        return WINNOW_E_NOMEM;
+    }
     return wn_out_close(o, path, 1, err, errcap) == 0 ? WINNOW_OK : WINNOW_E_IO;
 }
 
@@ -285,7 +300,7 @@ static int count_field(const char *s, char **end, double *v)
 }
 
 winnow_status wn_textclass_parse(char *data, size_t len, const char *path, winnow_textclass **out, char *err,
-                                  size_t errcap)
+                                 size_t errcap)
 {
     *out = NULL;
     size_t pos = 0, lineno = 1;
@@ -294,7 +309,11 @@ winnow_status wn_textclass_parse(char *data, size_t len, const char *path, winno
     char *line, *end;
     unsigned long long v, nl = 0, nt = 0;
     double alpha;
-#define BAD(...) do { wn_apps_err(err, errcap, __VA_ARGS__); goto fail; } while (0)
+#define BAD(...)                                                                                                       \
+    do {                                                                                                               \
+        wn_apps_err(err, errcap, __VA_ARGS__);                                                                         \
+        goto fail;                                                                                                     \
+    } while (0)
     if (!wn_apps_line(data, len, &pos, &line) || strncmp(line, "winnow-nb\t", 10) != 0)
         BAD("%s: not a winnow classifier (its first line is not 'winnow-nb<TAB>1')", path);
     if (wn_apps_field(line, "winnow-nb", &v) != 0 || v != 1)
@@ -307,7 +326,10 @@ winnow_status wn_textclass_parse(char *data, size_t len, const char *path, winno
     if (!wn_apps_line(data, len, &pos, &line) || wn_apps_field(line, "labels", &nl) != 0 || nl < 1 ||
         nl > TC_MAX_LABELS)
         BAD("%s: line 3: 'labels<TAB>L' with 1 <= L <= %d expected", path, TC_MAX_LABELS);
-    if (!(c = tc_alloc(alpha))) { st = WINNOW_E_NOMEM; BAD("out of memory"); }
+    if (!(c = tc_alloc(alpha))) {
+        st = WINNOW_E_NOMEM;
+        BAD("out of memory");
+    }
     for (unsigned long long l = 0; l < nl; l++) {
         lineno++;
         if (!wn_apps_line(data, len, &pos, &line) || strncmp(line, "label\t", 6) != 0)
@@ -320,7 +342,10 @@ winnow_status wn_textclass_parse(char *data, size_t len, const char *path, winno
             BAD("%s: line %zu: DOCS and TOKENS must be numbers >= 0", path, lineno);
         size_t before = c->nl;
         long idx = tc_label_index(c, name);
-        if (idx < 0) { st = WINNOW_E_NOMEM; BAD("out of memory"); }
+        if (idx < 0) {
+            st = WINNOW_E_NOMEM;
+            BAD("out of memory");
+        }
         if (c->nl == before) BAD("%s: line %zu: label '%s' given twice", path, lineno, name);
         c->label[idx].docs = docs;
         c->label[idx].tokens = tokens;
@@ -339,7 +364,10 @@ winnow_status wn_textclass_parse(char *data, size_t len, const char *path, winno
         uint64_t h = wn_term_hash(line, (size_t)(tab - line));
         if (wn_termmap_get(&c->map, h) != UINT32_MAX) BAD("%s: line %zu: term '%s' given twice", path, lineno, line);
         uint32_t ti = tc_term(c, h, line);
-        if (ti == UINT32_MAX) { st = WINNOW_E_NOMEM; BAD("out of memory"); }
+        if (ti == UINT32_MAX) {
+            st = WINNOW_E_NOMEM;
+            BAD("out of memory");
+        }
         char *p = tab;
         for (size_t l = 0; l < c->nl; l++) {
             double x;

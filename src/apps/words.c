@@ -22,11 +22,18 @@ int wn_text_words(const char *text, size_t len, wn_words *w)
     while (i < len) {
         unsigned char b = (unsigned char)text[i];
         int32_t cp;
-        if (b < 0x80) { cp = b; i++; }
-        else cp = wn_utf8_next(text, len, &i);
+        if (b < 0x80) {
+            cp = b;
+            i++;
+        } else
+            cp = wn_utf8_next(text, len, &i);
         wn_cclass cc = wn_char_class(cp);
         if (cc == WN_CC_WORD) {
-            if (!in_word) { in_word = 1; alpha = 0; h = FNV_OFFSET; }
+            if (!in_word) {
+                in_word = 1;
+                alpha = 0;
+                h = FNV_OFFSET;
+            }
             char enc[4];
             size_t el = wn_utf8_put(enc, wn_fold(cp));
             for (size_t k = 0; k < el; k++) h = (h ^ (unsigned char)enc[k]) * FNV_PRIME;

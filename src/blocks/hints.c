@@ -21,78 +21,103 @@ typedef struct hint_word {
     const char *unless; /* a longer word that cancels a match inside it */
 } hint_word;
 
-#define W(word, bits, sub) {word, (uint8_t)(sizeof(word) - 1), sub, bits, NULL}
-#define WX(word, bits, unless) {word, (uint8_t)(sizeof(word) - 1), 1, bits, unless}
+#define W(word, bits, sub)                                                                                             \
+    {                                                                                                                  \
+        word, (uint8_t)(sizeof(word) - 1), sub, bits, NULL                                                             \
+    }
+#define WX(word, bits, unless)                                                                                         \
+    {                                                                                                                  \
+        word, (uint8_t)(sizeof(word) - 1), 1, bits, unless                                                             \
+    }
 
 /* The words by their first letter: a token is tried against the words
  * whose first letter it has, not against all of them. */
 static const hint_word words_a[] = {
     W("aside", WN_HINT_SIDEBAR, 0), W("addthis", WN_HINT_SHARE, 1), W("ad", WN_HINT_AD, 0),
-    W("ads", WN_HINT_AD, 0), W("advert", WN_HINT_AD, 1), W("advertisement", WN_HINT_AD, 1),
-    W("adsense", WN_HINT_AD, 1), W("author", WN_HINT_META, 0), W("article", WN_HINT_CONTENT, 1),
+    W("ads", WN_HINT_AD, 0),        W("advert", WN_HINT_AD, 1),     W("advertisement", WN_HINT_AD, 1),
+    W("adsense", WN_HINT_AD, 1),    W("author", WN_HINT_META, 0),   W("article", WN_HINT_CONTENT, 1),
 };
 static const hint_word words_b[] = {
     W("breadcrumb", WN_HINT_NAV, 1), W("breadcrumbs", WN_HINT_NAV, 1), W("banner", WN_HINT_AD, 1),
-    W("byline", WN_HINT_META, 1), W("body", WN_HINT_CONTENT, 0), W("blog", WN_HINT_CONTENT, 0),
+    W("byline", WN_HINT_META, 1),    W("body", WN_HINT_CONTENT, 0),    W("blog", WN_HINT_CONTENT, 0),
 };
 static const hint_word words_c[] = {
     W("copyright", WN_HINT_FOOTER, 1), W("colophon", WN_HINT_FOOTER, 1), W("comment", WN_HINT_COMMENT, 1),
-    W("comments", WN_HINT_COMMENT, 1), W("cookie", WN_HINT_OVERLAY, 1), W("consent", WN_HINT_OVERLAY, 1),
-    W("carousel", WN_HINT_GALLERY, 1), W("credit", WN_HINT_META, 0), W("content", WN_HINT_CONTENT, 1),
+    W("comments", WN_HINT_COMMENT, 1), W("cookie", WN_HINT_OVERLAY, 1),  W("consent", WN_HINT_OVERLAY, 1),
+    W("carousel", WN_HINT_GALLERY, 1), W("credit", WN_HINT_META, 0),     W("content", WN_HINT_CONTENT, 1),
 };
 static const hint_word words_d[] = {
-    W("disqus", WN_HINT_COMMENT, 1), W("dfp", WN_HINT_AD, 0), W("dateline", WN_HINT_META, 1),
+    W("disqus", WN_HINT_COMMENT, 1),
+    W("dfp", WN_HINT_AD, 0),
+    W("dateline", WN_HINT_META, 1),
 };
 static const hint_word words_e[] = {
-    W("email", WN_HINT_SHARE, 0), W("entry", WN_HINT_CONTENT, 1),
+    W("email", WN_HINT_SHARE, 0),
+    W("entry", WN_HINT_CONTENT, 1),
 };
 static const hint_word words_f[] = {
-    W("footer", WN_HINT_FOOTER, 1), W("foot", WN_HINT_FOOTER, 0), W("follow", WN_HINT_SHARE, 0),
+    W("footer", WN_HINT_FOOTER, 1),
+    W("foot", WN_HINT_FOOTER, 0),
+    W("follow", WN_HINT_SHARE, 0),
 };
 static const hint_word words_g[] = {
-    W("gpt", WN_HINT_AD, 0), W("gdpr", WN_HINT_OVERLAY, 1), W("gallery", WN_HINT_GALLERY, 1),
+    W("gpt", WN_HINT_AD, 0),
+    W("gdpr", WN_HINT_OVERLAY, 1),
+    W("gallery", WN_HINT_GALLERY, 1),
 };
 static const hint_word words_h[] = {
-    W("header", WN_HINT_HEADER, 0), W("hentry", WN_HINT_CONTENT, 1), W("headline", WN_HINT_TITLE, 1),
+    W("header", WN_HINT_HEADER, 0),
+    W("hentry", WN_HINT_CONTENT, 1),
+    W("headline", WN_HINT_TITLE, 1),
 };
 static const hint_word words_l[] = {
-    W("lightbox", WN_HINT_OVERLAY, 1), W("login", WN_HINT_OVERLAY, 0),
+    W("lightbox", WN_HINT_OVERLAY, 1),
+    W("login", WN_HINT_OVERLAY, 0),
 };
 static const hint_word words_m[] = {
-    W("menu", WN_HINT_NAV, 1), W("masthead", WN_HINT_HEADER, 1), W("more", WN_HINT_RELATED, 0),
-    W("modal", WN_HINT_OVERLAY, 1), W("meta", WN_HINT_META, 0), W("main", WN_HINT_CONTENT, 0),
+    W("menu", WN_HINT_NAV, 1),         W("masthead", WN_HINT_HEADER, 1), W("more", WN_HINT_RELATED, 0),
+    W("modal", WN_HINT_OVERLAY, 1),    W("meta", WN_HINT_META, 0),       W("main", WN_HINT_CONTENT, 0),
     W("markdown", WN_HINT_CONTENT, 1),
 };
 static const hint_word words_n[] = {
-    W("nav", WN_HINT_NAV, 0), W("navbar", WN_HINT_NAV, 1), W("navigation", WN_HINT_NAV, 1),
+    W("nav", WN_HINT_NAV, 0),
+    W("navbar", WN_HINT_NAV, 1),
+    W("navigation", WN_HINT_NAV, 1),
     W("newsletter", WN_HINT_OVERLAY, 1),
 };
 static const hint_word words_o[] = {
     W("outbrain", WN_HINT_RELATED, 1),
 };
 static const hint_word words_p[] = {
-    W("pagination", WN_HINT_NAV, 1), W("pager", WN_HINT_NAV, 0), W("print", WN_HINT_SHARE, 0),
-    W("popular", WN_HINT_RELATED, 1), W("promo", WN_HINT_AD, 1), W("popup", WN_HINT_OVERLAY, 1),
+    W("pagination", WN_HINT_NAV, 1),  W("pager", WN_HINT_NAV, 0),    W("print", WN_HINT_SHARE, 0),
+    W("popular", WN_HINT_RELATED, 1), W("promo", WN_HINT_AD, 1),     W("popup", WN_HINT_OVERLAY, 1),
     W("popover", WN_HINT_OVERLAY, 1), W("post", WN_HINT_CONTENT, 0), W("prose", WN_HINT_CONTENT, 0),
 };
 static const hint_word words_r[] = {
-    W("rail", WN_HINT_SIDEBAR, 0), W("replies", WN_HINT_COMMENT, 0), W("respond", WN_HINT_COMMENT, 0),
+    W("rail", WN_HINT_SIDEBAR, 0),    W("replies", WN_HINT_COMMENT, 0),     W("respond", WN_HINT_COMMENT, 0),
     W("related", WN_HINT_RELATED, 1), W("recommended", WN_HINT_RELATED, 1), W("recommend", WN_HINT_RELATED, 1),
 };
 static const hint_word words_s[] = {
-    W("skip", WN_HINT_NAV, 0), W("sidebar", WN_HINT_SIDEBAR, 1),
-    W("sidenav", WN_HINT_SIDEBAR | WN_HINT_NAV, 1), W("share", WN_HINT_SHARE, 1),
-    W("sharing", WN_HINT_SHARE, 1), W("social", WN_HINT_SHARE, 1), W("sociable", WN_HINT_SHARE, 1),
-    W("sponsor", WN_HINT_AD, 1), W("sponsored", WN_HINT_AD, 1),
+    W("skip", WN_HINT_NAV, 0),
+    W("sidebar", WN_HINT_SIDEBAR, 1),
+    W("sidenav", WN_HINT_SIDEBAR | WN_HINT_NAV, 1),
+    W("share", WN_HINT_SHARE, 1),
+    W("sharing", WN_HINT_SHARE, 1),
+    W("social", WN_HINT_SHARE, 1),
+    W("sociable", WN_HINT_SHARE, 1),
+    W("sponsor", WN_HINT_AD, 1),
+    W("sponsored", WN_HINT_AD, 1),
     /* "subscriber-premium" wraps the article for subscribers, not a prompt */
-    WX("subscribe", WN_HINT_OVERLAY, "subscriber"), W("signup", WN_HINT_OVERLAY, 1),
-    W("slideshow", WN_HINT_GALLERY, 1), W("story", WN_HINT_CONTENT, 1),
+    WX("subscribe", WN_HINT_OVERLAY, "subscriber"),
+    W("signup", WN_HINT_OVERLAY, 1),
+    W("slideshow", WN_HINT_GALLERY, 1),
+    W("story", WN_HINT_CONTENT, 1),
 };
 static const hint_word words_t[] = {
-    W("toolbar", WN_HINT_NAV, 1), W("topbar", WN_HINT_HEADER, 1), W("tools", WN_HINT_SHARE, 0),
+    W("toolbar", WN_HINT_NAV, 1),      W("topbar", WN_HINT_HEADER, 1),   W("tools", WN_HINT_SHARE, 0),
     W("trending", WN_HINT_RELATED, 1), W("taboola", WN_HINT_RELATED, 1), W("teaser", WN_HINT_RELATED, 1),
-    W("timestamp", WN_HINT_META, 1), W("tags", WN_HINT_META, 0), W("tag", WN_HINT_META, 0),
-    W("text", WN_HINT_CONTENT, 0), W("title", WN_HINT_TITLE, 0),
+    W("timestamp", WN_HINT_META, 1),   W("tags", WN_HINT_META, 0),       W("tag", WN_HINT_META, 0),
+    W("text", WN_HINT_CONTENT, 0),     W("title", WN_HINT_TITLE, 0),
 };
 static const hint_word words_w[] = {
     W("widget", WN_HINT_SIDEBAR, 1),
@@ -103,7 +128,10 @@ typedef struct hint_bucket {
     size_t count;
 } hint_bucket;
 
-#define BUCKET(words) {words, sizeof words / sizeof words[0]}
+#define BUCKET(words)                                                                                                  \
+    {                                                                                                                  \
+        words, sizeof words / sizeof words[0]                                                                          \
+    }
 static const hint_bucket by_first[26] = {
     ['a' - 'a'] = BUCKET(words_a), ['b' - 'a'] = BUCKET(words_b), ['c' - 'a'] = BUCKET(words_c),
     ['d' - 'a'] = BUCKET(words_d), ['e' - 'a'] = BUCKET(words_e), ['f' - 'a'] = BUCKET(words_f),
@@ -175,11 +203,43 @@ uint16_t wn_hints_from_name(const char *v, size_t n, int is_id, double id_anchor
  * NAME_UPPER; 0 for any other byte (tokens end there) */
 enum { NAME_DIGIT = 1, NAME_LOWER = 2, NAME_UPPER = 3 };
 static const uint8_t name_char[256] = {
-    ['0'] = NAME_DIGIT, ['1'] = NAME_DIGIT, ['2'] = NAME_DIGIT, ['3'] = NAME_DIGIT, ['4'] = NAME_DIGIT,
-    ['5'] = NAME_DIGIT, ['6'] = NAME_DIGIT, ['7'] = NAME_DIGIT, ['8'] = NAME_DIGIT, ['9'] = NAME_DIGIT,
+    ['0'] = NAME_DIGIT,
+    ['1'] = NAME_DIGIT,
+    ['2'] = NAME_DIGIT,
+    ['3'] = NAME_DIGIT,
+    ['4'] = NAME_DIGIT,
+    ['5'] = NAME_DIGIT,
+    ['6'] = NAME_DIGIT,
+    ['7'] = NAME_DIGIT,
+    ['8'] = NAME_DIGIT,
+    ['9'] = NAME_DIGIT,
 #define L(c) [c] = NAME_LOWER, [c - 32] = NAME_UPPER
-    L('a'), L('b'), L('c'), L('d'), L('e'), L('f'), L('g'), L('h'), L('i'), L('j'), L('k'), L('l'), L('m'),
-    L('n'), L('o'), L('p'), L('q'), L('r'), L('s'), L('t'), L('u'), L('v'), L('w'), L('x'), L('y'), L('z'),
+    L('a'),
+    L('b'),
+    L('c'),
+    L('d'),
+    L('e'),
+    L('f'),
+    L('g'),
+    L('h'),
+    L('i'),
+    L('j'),
+    L('k'),
+    L('l'),
+    L('m'),
+    L('n'),
+    L('o'),
+    L('p'),
+    L('q'),
+    L('r'),
+    L('s'),
+    L('t'),
+    L('u'),
+    L('v'),
+    L('w'),
+    L('x'),
+    L('y'),
+    L('z'),
 #undef L
 };
 
@@ -229,12 +289,12 @@ static uint16_t name_hints(wn_hint_cache *cache, const char *v, size_t n, int is
     }
     /* a name like "article-comments" or "post-footer" describes the
      * boilerplate part, not the content */
-    if ((bits & WN_HINT_BOILER) && (bits & WN_HINT_CONTENT)) bits = (uint16_t)((bits & ~WN_HINT_CONTENT) | WN_HINT_MIXED);
+    if ((bits & WN_HINT_BOILER) && (bits & WN_HINT_CONTENT))
+        bits = (uint16_t)((bits & ~WN_HINT_CONTENT) | WN_HINT_MIXED);
     return bits;
 }
 
-uint16_t wn_hints_from_name_cached(wn_hint_cache *cache, const char *v, size_t n, int is_id,
-                                   double id_anchor_words)
+uint16_t wn_hints_from_name_cached(wn_hint_cache *cache, const char *v, size_t n, int is_id, double id_anchor_words)
 {
     if (!cache) return name_hints(NULL, v, n, is_id, id_anchor_words);
     /* an id's bits depend on the anchor words: the whole values stored

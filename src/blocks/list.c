@@ -7,7 +7,7 @@
 
 typedef struct path_slot {
     uint64_t hash;
-    const char *path;   /* NULL: empty slot */
+    const char *path; /* NULL: empty slot */
     size_t len;
 } path_slot;
 
@@ -38,7 +38,10 @@ static int path_append(const wn_dom *dom, const uint32_t *chain, size_t depth, c
     while (depth) {
         const char *nm = dom->nodes[chain[--depth]].name;
         size_t nl = strlen(nm);
-        if (l + nl + 2 > cap) { whole = 0; break; }
+        if (l + nl + 2 > cap) {
+            whole = 0;
+            break;
+        }
         if (l) out[l++] = '.';
         memcpy(out + l, nm, nl);
         l += nl;

@@ -15,9 +15,8 @@
 
 #include "../text/text.h"
 
-const char *const wn_hist_names[WN_HIST_N] = {
-    "a", "p", "div", "inline", "li", "list", "table", "heading", "img", "br", "form", "format",
-    "section", "pre", "quote", "other"};
+const char *const wn_hist_names[WN_HIST_N] = { "a",   "p",  "div",  "inline", "li",      "list", "table", "heading",
+                                               "img", "br", "form", "format", "section", "pre",  "quote", "other" };
 
 static int hist_bucket(unsigned tag)
 {
@@ -25,20 +24,53 @@ static int hist_bucket(unsigned tag)
     case WN_TAG_A: return WN_HIST_A;
     case WN_TAG_P: return WN_HIST_P;
     case WN_TAG_DIV: return WN_HIST_DIV;
-    case WN_TAG_SPAN: case WN_TAG_FONT: case WN_TAG_SMALL: case WN_TAG_SUB: case WN_TAG_SUP:
-    case WN_TAG_ABBR: case WN_TAG_TIME: case WN_TAG_CITE: case WN_TAG_LABEL: return WN_HIST_INLINE;
-    case WN_TAG_LI: case WN_TAG_DT: case WN_TAG_DD: return WN_HIST_LI;
-    case WN_TAG_UL: case WN_TAG_OL: case WN_TAG_DL: case WN_TAG_MENU: case WN_TAG_DIR: return WN_HIST_LIST;
-    case WN_TAG_IMG: case WN_TAG_PICTURE: case WN_TAG_FIGURE: case WN_TAG_SVG: return WN_HIST_IMG;
-    case WN_TAG_BR: case WN_TAG_HR: return WN_HIST_BR;
-    case WN_TAG_FORM: case WN_TAG_INPUT: case WN_TAG_BUTTON: case WN_TAG_FIELDSET: case WN_TAG_OPTION:
-        return WN_HIST_FORM;
-    case WN_TAG_B: case WN_TAG_I: case WN_TAG_EM: case WN_TAG_STRONG: case WN_TAG_U: case WN_TAG_MARK:
-        return WN_HIST_FORMAT;
-    case WN_TAG_ARTICLE: case WN_TAG_SECTION: case WN_TAG_MAIN: case WN_TAG_NAV: case WN_TAG_ASIDE:
-    case WN_TAG_HEADER: case WN_TAG_FOOTER: return WN_HIST_SECTION;
-    case WN_TAG_PRE: case WN_TAG_CODE: case WN_TAG_KBD: case WN_TAG_SAMP: return WN_HIST_PRE;
-    case WN_TAG_BLOCKQUOTE: case WN_TAG_Q: return WN_HIST_QUOTE;
+    case WN_TAG_SPAN:
+    case WN_TAG_FONT:
+    case WN_TAG_SMALL:
+    case WN_TAG_SUB:
+    case WN_TAG_SUP:
+    case WN_TAG_ABBR:
+    case WN_TAG_TIME:
+    case WN_TAG_CITE:
+    case WN_TAG_LABEL: return WN_HIST_INLINE;
+    case WN_TAG_LI:
+    case WN_TAG_DT:
+    case WN_TAG_DD: return WN_HIST_LI;
+    case WN_TAG_UL:
+    case WN_TAG_OL:
+    case WN_TAG_DL:
+    case WN_TAG_MENU:
+    case WN_TAG_DIR: return WN_HIST_LIST;
+    case WN_TAG_IMG:
+    case WN_TAG_PICTURE:
+    case WN_TAG_FIGURE:
+    case WN_TAG_SVG: return WN_HIST_IMG;
+    case WN_TAG_BR:
+    case WN_TAG_HR: return WN_HIST_BR;
+    case WN_TAG_FORM:
+    case WN_TAG_INPUT:
+    case WN_TAG_BUTTON:
+    case WN_TAG_FIELDSET:
+    case WN_TAG_OPTION: return WN_HIST_FORM;
+    case WN_TAG_B:
+    case WN_TAG_I:
+    case WN_TAG_EM:
+    case WN_TAG_STRONG:
+    case WN_TAG_U:
+    case WN_TAG_MARK: return WN_HIST_FORMAT;
+    case WN_TAG_ARTICLE:
+    case WN_TAG_SECTION:
+    case WN_TAG_MAIN:
+    case WN_TAG_NAV:
+    case WN_TAG_ASIDE:
+    case WN_TAG_HEADER:
+    case WN_TAG_FOOTER: return WN_HIST_SECTION;
+    case WN_TAG_PRE:
+    case WN_TAG_CODE:
+    case WN_TAG_KBD:
+    case WN_TAG_SAMP: return WN_HIST_PRE;
+    case WN_TAG_BLOCKQUOTE:
+    case WN_TAG_Q: return WN_HIST_QUOTE;
     default:
         if (wn_tag_has(tag, WN_TF_HEADING)) return WN_HIST_HEADING;
         if (wn_tag_has(tag, WN_TF_TABLE)) return WN_HIST_TABLE;
@@ -66,10 +98,10 @@ static void hist_add(uint16_t *dst, const uint16_t *src)
 
 typedef struct scan_state {
     wn_page_text *pt;
-    uint32_t cp;         /* code points emitted */
+    uint32_t cp; /* code points emitted */
     int pending_space;
     int in_word;
-    int word_alpha;      /* the current word has a letter (not only digits) */
+    int word_alpha; /* the current word has a letter (not only digits) */
     uint64_t word_hash;
     uint32_t words_cap;
 } scan_state;
@@ -80,7 +112,8 @@ typedef struct scan_state {
 
 static void end_word(scan_state *s)
 {
-    if (s->in_word && s->pt->nwords < s->words_cap) s->pt->words[s->pt->nwords++] = WORD_KEY(s->word_hash, s->word_alpha);
+    if (s->in_word && s->pt->nwords < s->words_cap)
+        s->pt->words[s->pt->nwords++] = WORD_KEY(s->word_hash, s->word_alpha);
     s->in_word = 0;
 }
 
@@ -93,16 +126,17 @@ static const uint8_t ascii_class[128] = {
 };
 
 /* the ASCII white space of ascii_class (WN_CC_SPACE); 0 for every other byte */
-static const uint8_t ascii_space[256] = {['\t'] = 1, ['\n'] = 1, ['\v'] = 1, ['\f'] = 1, ['\r'] = 1, [' '] = 1};
+static const uint8_t ascii_space[256] = { ['\t'] = 1, ['\n'] = 1, ['\v'] = 1, ['\f'] = 1, ['\r'] = 1, [' '] = 1 };
 
 /* ASCII letters and digits, case-folded; 0 for every other byte. Folded
  * letters have bit 0x40, digits do not. */
 static const uint8_t alnum_fold[256] = {
-    ['0'] = '0', ['1'] = '1', ['2'] = '2', ['3'] = '3', ['4'] = '4',
-    ['5'] = '5', ['6'] = '6', ['7'] = '7', ['8'] = '8', ['9'] = '9',
+    ['0'] = '0', ['1'] = '1', ['2'] = '2', ['3'] = '3', ['4'] = '4', ['5'] = '5', ['6'] = '6', ['7'] = '7', ['8'] = '8',
+    ['9'] = '9',
 #define L(c) [c] = c, [c - 32] = c
-    L('a'), L('b'), L('c'), L('d'), L('e'), L('f'), L('g'), L('h'), L('i'), L('j'), L('k'), L('l'), L('m'),
-    L('n'), L('o'), L('p'), L('q'), L('r'), L('s'), L('t'), L('u'), L('v'), L('w'), L('x'), L('y'), L('z'),
+    L('a'),      L('b'),      L('c'),      L('d'),      L('e'),      L('f'),      L('g'),      L('h'),      L('i'),
+    L('j'),      L('k'),      L('l'),      L('m'),      L('n'),      L('o'),      L('p'),      L('q'),      L('r'),
+    L('s'),      L('t'),      L('u'),      L('v'),      L('w'),      L('x'),      L('y'),      L('z'),
 #undef L
 };
 
@@ -118,10 +152,10 @@ static void scan_text(scan_state *s, const char *t, size_t n, wn_stats *st)
     int pending = s->pending_space, in_word = s->in_word, alpha = s->word_alpha;
     uint64_t wh = s->word_hash;
     size_t i = 0;
-#define PUSH_WORD()                                                          \
-    do {                                                                     \
-        if (in_word && nwords < wcap) wout[nwords++] = WORD_KEY(wh, alpha); \
-        in_word = 0;                                                         \
+#define PUSH_WORD()                                                                                                    \
+    do {                                                                                                               \
+        if (in_word && nwords < wcap) wout[nwords++] = WORD_KEY(wh, alpha);                                            \
+        in_word = 0;                                                                                                   \
     } while (0)
     while (i < n) {
         unsigned char b = (unsigned char)t[i];
@@ -130,10 +164,18 @@ static void scan_text(scan_state *s, const char *t, size_t n, wn_stats *st)
             if (c == WN_CC_WORD) {
                 /* a run of ASCII letters and digits, the bulk of most pages */
                 if (pending) {
-                    if (len) { out[len++] = ' '; cp_count++; }
+                    if (len) {
+                        out[len++] = ' ';
+                        cp_count++;
+                    }
                     pending = 0;
                 }
-                if (!in_word) { in_word = 1; alpha = 0; wh = WN_FNV_OFFSET; words++; }
+                if (!in_word) {
+                    in_word = 1;
+                    alpha = 0;
+                    wh = WN_FNV_OFFSET;
+                    words++;
+                }
                 for (;;) {
                     size_t j = i;
                     unsigned f = alnum_fold[b], seen = 0;
@@ -173,7 +215,10 @@ static void scan_text(scan_state *s, const char *t, size_t n, wn_stats *st)
             }
             /* punctuation and other symbols: one byte, no case */
             if (pending) {
-                if (len) { out[len++] = ' '; cp_count++; }
+                if (len) {
+                    out[len++] = ' ';
+                    cp_count++;
+                }
                 pending = 0;
             }
             out[len++] = (char)b;
@@ -182,7 +227,8 @@ static void scan_text(scan_state *s, const char *t, size_t n, wn_stats *st)
             PUSH_WORD();
             /* script marks: braces, and = glued to what follows (a=b, ==), not
              * the spaced = of prose and rendered equations */
-            code += (b == '{') + (b == '}') + (b == '=' && i < n && (unsigned char)t[i] > ' ' && (unsigned char)t[i] < 0x80);
+            code += (b == '{') + (b == '}') +
+                    (b == '=' && i < n && (unsigned char)t[i] > ' ' && (unsigned char)t[i] < 0x80);
             if (c == WN_CC_PUNCT) {
                 punct++;
                 commas += b == ',';
@@ -198,7 +244,10 @@ static void scan_text(scan_state *s, const char *t, size_t n, wn_stats *st)
             continue;
         }
         if (pending) {
-            if (len) { out[len++] = ' '; cp_count++; }
+            if (len) {
+                out[len++] = ' ';
+                cp_count++;
+            }
             pending = 0;
         }
         int32_t f = wn_fold(cp);
@@ -209,7 +258,12 @@ static void scan_text(scan_state *s, const char *t, size_t n, wn_stats *st)
         cp_count++;
         chars++;
         if (cc == WN_CC_WORD) {
-            if (!in_word) { in_word = 1; alpha = 0; wh = WN_FNV_OFFSET; words++; }
+            if (!in_word) {
+                in_word = 1;
+                alpha = 0;
+                wh = WN_FNV_OFFSET;
+                words++;
+            }
             alpha = 1; /* non-ASCII word characters: letters and marks, almost always */
             for (size_t k = 0; k < el; k++) wh = (wh ^ (unsigned char)enc[k]) * WN_FNV_PRIME;
             continue;
@@ -253,9 +307,9 @@ static void scan_text(scan_state *s, const char *t, size_t n, wn_stats *st)
  * distinct words. The ancestor is found on the stack of the owner's
  * ancestors, whose ranges begin in increasing order. */
 typedef struct dw_slot {
-    uint64_t key;        /* word hash | 1; 0 marks an empty slot */
-    uint32_t pos;        /* its last position */
-    uint32_t id;         /* its number, in order of first occurrence */
+    uint64_t key; /* word hash | 1; 0 marks an empty slot */
+    uint32_t pos; /* its last position */
+    uint32_t id;  /* its number, in order of first occurrence */
 } dw_slot;
 
 typedef struct dw_state {
@@ -267,7 +321,7 @@ typedef struct dw_state {
     uint32_t *word_id; /* out, per word position: its number (in the page arena) */
     uint64_t *dkeys;   /* per number: the word, room for half the table's slots */
     uint32_t *stack, *stack_end, *stack_wb, sp;
-    uint32_t *wb;   /* malloc'd, with delta, stack, stack_end and tab: freed by dw_free */
+    uint32_t *wb; /* malloc'd, with delta, stack, stack_end and tab: freed by dw_free */
 } dw_state;
 
 static void dw_free(dw_state *d)
@@ -385,8 +439,10 @@ static int dw_node(dw_state *d, uint32_t i, uint32_t size, uint32_t w_begin, uin
                 uint32_t lo = 0, hi = k; /* wb[lo] <= prev < wb[hi] (wb[0] is 0) */
                 while (hi - lo > 1) {
                     uint32_t mid = lo + (hi - lo) / 2;
-                    if (wb[mid] <= prev) lo = mid;
-                    else hi = mid;
+                    if (wb[mid] <= prev)
+                        lo = mid;
+                    else
+                        hi = mid;
                 }
                 k = lo;
             }
@@ -437,12 +493,19 @@ uint32_t wn_word_keys(const char *s, size_t n, uint64_t *out, uint32_t cap)
         if (cc == WN_CC_WORD) {
             char enc[4];
             size_t el = wn_utf8_put(enc, wn_fold(cp));
-            if (!in_word) { in_word = 1; alpha = 0; h = WN_FNV_OFFSET; }
+            if (!in_word) {
+                in_word = 1;
+                alpha = 0;
+                h = WN_FNV_OFFSET;
+            }
             if (cp > '9' || cp < '0') alpha = 1;
             for (size_t k = 0; k < el; k++) h = (h ^ (unsigned char)enc[k]) * WN_FNV_PRIME;
             continue;
         }
-        if (in_word) { out[count++] = WORD_KEY(h, alpha); in_word = 0; }
+        if (in_word) {
+            out[count++] = WORD_KEY(h, alpha);
+            in_word = 0;
+        }
         if (cc == WN_CC_CJK && count < cap) {
             char enc[4];
             size_t el = wn_utf8_put(enc, wn_fold(cp));
@@ -464,7 +527,7 @@ int wn_stats_compute(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page
 int wn_stats_compute_learn(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page_text *pt)
 {
     /* learning reads no hints: the anchor words are not used */
-    const wn_stats_rules none = {0};
+    const wn_stats_rules none = { 0 };
     return stats_run(dom, arena, out, pt, 1, NULL, &none);
 }
 
@@ -481,9 +544,12 @@ static void stats_scan(const wn_dom *dom, wn_stats *st, uint8_t *boundary, scan_
         const wn_node *x = &dom->nodes[i];
         wn_stats *sx = &st[i];
         memset(sx, 0, sizeof *sx);
-        int brk = boundary[i] || wn_tag_has(x->tag, WN_TF_BREAK) || x->tag == WN_TAG_BR ||
-                  wn_tag_has(x->tag, WN_TF_TABLE);
-        if (brk) { s->pending_space = 1; end_word(s); }
+        int brk =
+            boundary[i] || wn_tag_has(x->tag, WN_TF_BREAK) || x->tag == WN_TAG_BR || wn_tag_has(x->tag, WN_TF_TABLE);
+        if (brk) {
+            s->pending_space = 1;
+            end_word(s);
+        }
         sx->nt_begin = pt->len;
         sx->w_begin = pt->nwords;
         sx->text_cp = s->cp; /* start, turned into a length below */
@@ -595,10 +661,12 @@ static void stats_fingerprints(const wn_dom *dom, wn_stats *st, const wn_page_te
                        sx->text_cp >= WN_BLOCK_MIN_CHARS && three_distinct;
         /* learning fingerprints text nodes and blocks only */
         uint32_t par = i ? x->parent : WN_NONE;
-        if (e <= b || (learn && x->tag != WN_TAG_TEXT && !sx->is_block)) sx->fingerprint = 0;
+        if (e <= b || (learn && x->tag != WN_TAG_TEXT && !sx->is_block))
+            sx->fingerprint = 0;
         else if (par != WN_NONE && tb[par] == b && te[par] == e && (!learn || st[par].is_block))
             sx->fingerprint = st[par].fingerprint;
-        else sx->fingerprint = XXH3_64bits(pt->text + b, e - b);
+        else
+            sx->fingerprint = XXH3_64bits(pt->text + b, e - b);
     }
 }
 
@@ -635,7 +703,7 @@ static int stats_run(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page
     pt->words = wn_arena_alloc(arena, (size_t)wcap * sizeof(uint64_t));
     if (!st || !boundary || !cpb || !pt->text || !pt->words) goto done;
 
-    scan_state s = {.pt = pt, .words_cap = wcap};
+    scan_state s = { .pt = pt, .words_cap = wcap };
     stats_scan(dom, st, boundary, &s, learn, cache, rules);
 
     uint32_t W = pt->nwords;

@@ -19,59 +19,75 @@
 #include "../util/arena.h"
 
 enum {
-    WN_HIST_A, WN_HIST_P, WN_HIST_DIV, WN_HIST_INLINE, WN_HIST_LI, WN_HIST_LIST, WN_HIST_TABLE,
-    WN_HIST_HEADING, WN_HIST_IMG, WN_HIST_BR, WN_HIST_FORM, WN_HIST_FORMAT, WN_HIST_SECTION,
-    WN_HIST_PRE, WN_HIST_QUOTE, WN_HIST_OTHER, WN_HIST_N
+    WN_HIST_A,
+    WN_HIST_P,
+    WN_HIST_DIV,
+    WN_HIST_INLINE,
+    WN_HIST_LI,
+    WN_HIST_LIST,
+    WN_HIST_TABLE,
+    WN_HIST_HEADING,
+    WN_HIST_IMG,
+    WN_HIST_BR,
+    WN_HIST_FORM,
+    WN_HIST_FORMAT,
+    WN_HIST_SECTION,
+    WN_HIST_PRE,
+    WN_HIST_QUOTE,
+    WN_HIST_OTHER,
+    WN_HIST_N
 };
 extern const char *const wn_hist_names[WN_HIST_N];
 
 /* Hints read from class and id tokens of the element itself. */
 enum {
-    WN_HINT_NAV        = 1 << 0,  /* nav, menu, breadcrumb, pagination, skip links */
-    WN_HINT_HEADER     = 1 << 1,  /* masthead, site header, top bar */
-    WN_HINT_FOOTER     = 1 << 2,
-    WN_HINT_SIDEBAR    = 1 << 3,  /* sidebar, aside, widget, rail */
-    WN_HINT_COMMENT    = 1 << 4,
-    WN_HINT_SHARE      = 1 << 5,  /* share, social, follow, print/email tools */
-    WN_HINT_RELATED    = 1 << 6,  /* related, recommended, more stories, trending */
-    WN_HINT_AD         = 1 << 7,  /* ad, sponsor, promo, banner */
-    WN_HINT_OVERLAY    = 1 << 8,  /* cookie, consent, modal, popup, newsletter, subscribe */
-    WN_HINT_META       = 1 << 9,  /* byline, author, date, tags, caption credit */
-    WN_HINT_CONTENT    = 1 << 10, /* article, content, entry, post, story, body text */
-    WN_HINT_TITLE      = 1 << 11, /* headline, title */
-    WN_HINT_SITE       = 1 << 12, /* not a name: the site model found the text on many pages */
-    WN_HINT_MIXED      = 1 << 13, /* the name also had content words, dropped for its boilerplate ones */
-    WN_HINT_GALLERY    = 1 << 14, /* gallery, slideshow, carousel: photo captions beside the text */
-    WN_HINT_SCRIPT     = 1 << 15, /* not a name: script or template code shown as text */
+    WN_HINT_NAV = 1 << 0,    /* nav, menu, breadcrumb, pagination, skip links */
+    WN_HINT_HEADER = 1 << 1, /* masthead, site header, top bar */
+    WN_HINT_FOOTER = 1 << 2,
+    WN_HINT_SIDEBAR = 1 << 3, /* sidebar, aside, widget, rail */
+    WN_HINT_COMMENT = 1 << 4,
+    WN_HINT_SHARE = 1 << 5,    /* share, social, follow, print/email tools */
+    WN_HINT_RELATED = 1 << 6,  /* related, recommended, more stories, trending */
+    WN_HINT_AD = 1 << 7,       /* ad, sponsor, promo, banner */
+    WN_HINT_OVERLAY = 1 << 8,  /* cookie, consent, modal, popup, newsletter, subscribe */
+    WN_HINT_META = 1 << 9,     /* byline, author, date, tags, caption credit */
+    WN_HINT_CONTENT = 1 << 10, /* article, content, entry, post, story, body text */
+    WN_HINT_TITLE = 1 << 11,   /* headline, title */
+    WN_HINT_SITE = 1 << 12,    /* not a name: the site model found the text on many pages */
+    WN_HINT_MIXED = 1 << 13,   /* the name also had content words, dropped for its boilerplate ones */
+    WN_HINT_GALLERY = 1 << 14, /* gallery, slideshow, carousel: photo captions beside the text */
+    WN_HINT_SCRIPT = 1 << 15,  /* not a name: script or template code shown as text */
 };
-#define WN_HINT_BOILER (WN_HINT_NAV | WN_HINT_HEADER | WN_HINT_FOOTER | WN_HINT_SIDEBAR | WN_HINT_COMMENT | \
-                        WN_HINT_SHARE | WN_HINT_RELATED | WN_HINT_AD | WN_HINT_OVERLAY | WN_HINT_GALLERY)
+#define WN_HINT_BOILER                                                                                                 \
+    (WN_HINT_NAV | WN_HINT_HEADER | WN_HINT_FOOTER | WN_HINT_SIDEBAR | WN_HINT_COMMENT | WN_HINT_SHARE |               \
+     WN_HINT_RELATED | WN_HINT_AD | WN_HINT_OVERLAY | WN_HINT_GALLERY)
 
 typedef struct wn_stats {
-    uint32_t chars;          /* non-space code points */
-    uint32_t text_cp;        /* code points of the normalized (collapsed) text */
+    uint32_t chars;   /* non-space code points */
+    uint32_t text_cp; /* code points of the normalized (collapsed) text */
     uint32_t words, distinct_words, punct, commas, stops, cjk;
     uint32_t link_chars, links, images, elements;
-    uint32_t nt_begin, nt_end;   /* normalized text range in wn_page_text.text */
-    uint32_t w_begin, w_end;     /* word range in wn_page_text.words */
-    uint64_t fingerprint;        /* XXH3 of the normalized text, 0 when empty */
-    uint64_t path_hash;          /* XXH3 chain over the tag names from <html> */
+    uint32_t nt_begin, nt_end; /* normalized text range in wn_page_text.text */
+    uint32_t w_begin, w_end;   /* word range in wn_page_text.words */
+    uint64_t fingerprint;      /* XXH3 of the normalized text, 0 when empty */
+    uint64_t path_hash;        /* XXH3 chain over the tag names from <html> */
     uint16_t hist[WN_HIST_N];
     uint16_t hints;
-    uint16_t code_syms;          /* text nodes only: braces and '=' glued to what follows (saturating), the mark of script text shown as text */
-    uint8_t  is_block;           /* Kolcz & Yih block candidate */
+    uint16_t
+        code_syms; /* text nodes only: braces and '=' glued to what follows (saturating), the mark of script text shown as text */
+    uint8_t is_block; /* Kolcz & Yih block candidate */
 } wn_stats;
 
 typedef struct wn_page_text {
-    char *text;                  /* casefolded, whitespace-collapsed text of the page */
+    char *text; /* casefolded, whitespace-collapsed text of the page */
     uint32_t len;
-    uint64_t *words;             /* hash of each word, in document order; bit 0: it has a letter */
+    uint64_t *words; /* hash of each word, in document order; bit 0: it has a letter */
     uint32_t nwords;
     /* the distinct-word count numbers the distinct words (hash | 1) in order
      * of first occurrence, for the classifier's features to reuse: NULL
      * when learning or without words */
-    uint32_t *word_id;           /* per word: its number */
-    uint64_t *distinct;          /* per number: the word (hash | 1) */
+    uint32_t *word_id;  /* per word: its number */
+    uint64_t *distinct; /* per number: the word (hash | 1) */
     uint32_t ndistinct;
 } wn_page_text;
 
@@ -89,7 +105,7 @@ typedef struct wn_page_text {
  * table (rules/ reads the statistics' types), so the caller passes them
  * from the page's rules. */
 typedef struct wn_stats_rules {
-    double id_anchor_words;  /* ID_ANCHOR_WORDS: an id of this many words is a heading's anchor */
+    double id_anchor_words; /* ID_ANCHOR_WORDS: an id of this many words is a heading's anchor */
 } wn_stats_rules;
 
 /* hints: the class and id tokens already seen and their hint bits, kept by
@@ -98,8 +114,8 @@ typedef struct wn_stats_rules {
  * ID_ANCHOR_WORDS (the cache empties its whole values then), so a cache
  * carried from page to page gives the same bits as none. */
 struct wn_hint_cache;
-int wn_stats_compute(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page_text *pt,
-                     struct wn_hint_cache *hints, const wn_stats_rules *rules);
+int wn_stats_compute(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page_text *pt, struct wn_hint_cache *hints,
+                     const wn_stats_rules *rules);
 
 /* Word keys of a string, hashed as the statistics hash page words (so they
  * compare with wn_page_text.words); at most cap of them. */
@@ -125,10 +141,9 @@ typedef struct wn_hint_slot {
 } wn_hint_slot;
 typedef struct wn_hint_cache {
     wn_hint_slot token[WN_HINT_CACHE_SLOTS];
-    wn_hint_slot name[WN_HINT_CACHE_SLOTS];  /* whole attribute values */
-    double id_anchor_words;  /* the value the name slots were filled under */
+    wn_hint_slot name[WN_HINT_CACHE_SLOTS]; /* whole attribute values */
+    double id_anchor_words;                 /* the value the name slots were filled under */
 } wn_hint_cache;
-uint16_t wn_hints_from_name_cached(wn_hint_cache *cache, const char *v, size_t n, int is_id,
-                                   double id_anchor_words);
+uint16_t wn_hints_from_name_cached(wn_hint_cache *cache, const char *v, size_t n, int is_id, double id_anchor_words);
 
 #endif

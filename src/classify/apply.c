@@ -68,8 +68,10 @@ int wn_classify_page(winnow_doc *d, wn_page_scores *ps, const wn_classifier *clf
         wn_arena_release(scratch, smooth_mark);
     } else {
         for (uint32_t i = 0; i < n; i++) {
-            if (lb->clf[i] >= 0) y[i] = lb->clf[i];
-            else y[i] = i > 0 ? y[dom->nodes[i].parent] : 0.5f;
+            if (lb->clf[i] >= 0)
+                y[i] = lb->clf[i];
+            else
+                y[i] = i > 0 ? y[dom->nodes[i].parent] : 0.5f;
         }
     }
 

@@ -21,7 +21,7 @@
 #include "classifier.h"
 
 typedef struct wn_classify_options {
-    int smooth;              /* isotonic smoothing of the scores (default on) */
+    int smooth; /* isotonic smoothing of the scores (default on) */
     wn_smooth_options so;
     /* how far the classifier moves a unit's value: rule CLASSIFIER_WEIGHT */
 } wn_classify_options;

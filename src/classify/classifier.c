@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const kind_names[] = {NULL, "nb", "logreg", "forest", "boost"};
+static const char *const kind_names[] = { NULL, "nb", "logreg", "forest", "boost" };
 
 const char *wn_clf_kind_name(int kind) { return kind >= 1 && kind <= 4 ? kind_names[kind] : "unknown"; }
 
@@ -30,7 +30,7 @@ typedef struct cursor {
     char *err;
     size_t errcap;
     int failed;
-    int oom;         /* it failed for want of memory, not for the text */
+    int oom; /* it failed for want of memory, not for the text */
 } cursor;
 
 static int fail(cursor *c, const char *fmt, ...)
@@ -88,8 +88,8 @@ static int expect(cursor *c, const char *word)
  * an engine took to start. */
 static int plain_decimal(const char *t, size_t n, double *v)
 {
-    static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    static const double pow10[] = { 1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
     const char *end = t + n;
     int neg = n && *t == '-';
     if (n && (*t == '-' || *t == '+')) t++;
@@ -271,16 +271,22 @@ static int parse_trees(cursor *c, wn_clf_bucket *b, uint32_t ntrees)
 int wn_classifier_parse(const char *text, size_t len, wn_classifier *out, char *err, size_t errcap)
 {
     memset(out, 0, sizeof *out);
-    cursor c = {text, text + len, 1, err, errcap, 0};
+    cursor c = { text, text + len, 1, err, errcap, 0 };
     char t[128];
     uint32_t v;
     if (expect(&c, "winnow-model") || unum(&c, &v, 1000)) goto bad;
-    if (v != WN_MODEL_FORMAT) { fail(&c, "model format %u, this winnow reads format %u", v, WN_MODEL_FORMAT); goto bad; }
+    if (v != WN_MODEL_FORMAT) {
+        fail(&c, "model format %u, this winnow reads format %u", v, WN_MODEL_FORMAT);
+        goto bad;
+    }
     next_line(&c);
     if (expect(&c, "kind")) goto bad;
     token(&c, t, sizeof t);
     out->kind = wn_clf_kind_parse(t);
-    if (!out->kind) { fail(&c, "unknown model kind \"%s\"", t); goto bad; }
+    if (!out->kind) {
+        fail(&c, "unknown model kind \"%s\"", t);
+        goto bad;
+    }
     next_line(&c);
     if (expect(&c, "feature_version") || unum(&c, &v, 1000)) goto bad;
     if (v != WN_FEATURE_VERSION) {
@@ -289,10 +295,16 @@ int wn_classifier_parse(const char *text, size_t len, wn_classifier *out, char *
     }
     next_line(&c);
     if (expect(&c, "features") || unum(&c, &v, 10000)) goto bad;
-    if (v != WN_NFEAT) { fail(&c, "model has %u features, this winnow computes %d: retrain it", v, WN_NFEAT); goto bad; }
+    if (v != WN_NFEAT) {
+        fail(&c, "model has %u features, this winnow computes %d: retrain it", v, WN_NFEAT);
+        goto bad;
+    }
     for (uint32_t k = 0; k < WN_NFEAT; k++) {
         token(&c, t, sizeof t);
-        if (strcmp(t, wn_feature_names[k])) { fail(&c, "feature %u is \"%s\", expected \"%s\"", k, t, wn_feature_names[k]); goto bad; }
+        if (strcmp(t, wn_feature_names[k])) {
+            fail(&c, "feature %u is \"%s\", expected \"%s\"", k, t, wn_feature_names[k]);
+            goto bad;
+        }
     }
     next_line(&c);
     if (expect(&c, "digest")) goto bad;
@@ -320,7 +332,10 @@ int wn_classifier_parse(const char *text, size_t len, wn_classifier *out, char *
     out->nb.prior = prior;
     out->nb.word = malloc(((size_t)nw + 1) * sizeof(uint64_t));
     out->nb.weight = malloc(((size_t)nw + 1) * sizeof(float));
-    if (!out->nb.word || !out->nb.weight) { fail_oom(&c); goto bad; }
+    if (!out->nb.word || !out->nb.weight) {
+        fail_oom(&c);
+        goto bad;
+    }
     for (uint32_t k = 0; k < nw; k++) {
         /* a key is 1-16 hex digits (train writes 16) */
         size_t tl = token(&c, t, sizeof t);
@@ -328,24 +343,37 @@ int wn_classifier_parse(const char *text, size_t len, wn_classifier *out, char *
         int ok = tl >= 1 && tl <= 16;
         for (size_t i = 0; ok && i < tl; i++) {
             char ch = t[i];
-            unsigned dv = ch >= '0' && ch <= '9' ? (unsigned)(ch - '0')
-                        : ch >= 'a' && ch <= 'f' ? (unsigned)(ch - 'a' + 10)
-                        : ch >= 'A' && ch <= 'F' ? (unsigned)(ch - 'A' + 10) : 16u;
+            unsigned dv = ch >= '0' && ch <= '9'   ? (unsigned)(ch - '0')
+                          : ch >= 'a' && ch <= 'f' ? (unsigned)(ch - 'a' + 10)
+                          : ch >= 'A' && ch <= 'F' ? (unsigned)(ch - 'A' + 10)
+                                                   : 16u;
             ok = dv < 16;
             h = h << 4 | dv;
         }
-        if (!ok) { fail(&c, "bad word key \"%s\"", t); goto bad; }
+        if (!ok) {
+            fail(&c, "bad word key \"%s\"", t);
+            goto bad;
+        }
         double w;
         if (num(&c, &w)) goto bad;
-        if (k > 0 && h <= out->nb.word[k - 1]) { fail(&c, "word keys are not sorted"); goto bad; }
+        if (k > 0 && h <= out->nb.word[k - 1]) {
+            fail(&c, "word keys are not sorted");
+            goto bad;
+        }
         out->nb.word[k] = h;
         out->nb.weight[k] = (float)w;
         out->nb.count = k + 1;
         next_line(&c);
     }
-    if (wn_nb_index(&out->nb) != 0) { fail_oom(&c); goto bad; }
+    if (wn_nb_index(&out->nb) != 0) {
+        fail_oom(&c);
+        goto bad;
+    }
     if (expect(&c, "buckets") || unum(&c, &out->nbuckets, WN_MAX_BUCKETS)) goto bad;
-    if (out->nbuckets == 0) { fail(&c, "no buckets"); goto bad; }
+    if (out->nbuckets == 0) {
+        fail(&c, "no buckets");
+        goto bad;
+    }
     /* B - 1 edges between buckets; the last bucket is open-ended */
     for (uint32_t b = 0; b + 1 < out->nbuckets; b++) {
         double e;
@@ -357,7 +385,10 @@ int wn_classifier_parse(const char *text, size_t len, wn_classifier *out, char *
     for (uint32_t b = 0; b < out->nbuckets; b++) {
         wn_clf_bucket *bk = &out->bucket[b];
         uint32_t idx;
-        if (expect(&c, "bucket") || unum(&c, &idx, WN_MAX_BUCKETS) || idx != b) { fail(&c, "bucket %u expected", b); goto bad; }
+        if (expect(&c, "bucket") || unum(&c, &idx, WN_MAX_BUCKETS) || idx != b) {
+            fail(&c, "bucket %u expected", b);
+            goto bad;
+        }
         token(&c, t, sizeof t);
         if (!strcmp(t, "linear")) {
             next_line(&c);
@@ -433,10 +464,11 @@ int wn_classifier_write(const wn_classifier *c, FILE *f)
     fprintf(f, "winnow-model %d\nkind %s\nfeature_version %d\nfeatures %d", WN_MODEL_FORMAT, wn_clf_kind_name(c->kind),
             WN_FEATURE_VERSION, WN_NFEAT);
     for (int k = 0; k < WN_NFEAT; k++) fprintf(f, " %s", wn_feature_names[k]);
-    fprintf(f, "\ndigest %s\nsites %u examples %u\nsettings %s\n", c->digest[0] ? c->digest : "-", c->sites, c->examples,
-            c->settings);
+    fprintf(f, "\ndigest %s\nsites %u examples %u\nsettings %s\n", c->digest[0] ? c->digest : "-", c->sites,
+            c->examples, c->settings);
     fprintf(f, "nb %.9g %u\n", c->nb.prior, c->nb.count);
-    for (uint32_t k = 0; k < c->nb.count; k++) fprintf(f, "%016llx %.5g\n", (unsigned long long)c->nb.word[k], c->nb.weight[k]);
+    for (uint32_t k = 0; k < c->nb.count; k++)
+        fprintf(f, "%016llx %.5g\n", (unsigned long long)c->nb.word[k], c->nb.weight[k]);
     fprintf(f, "buckets %u", c->nbuckets);
     for (uint32_t b = 0; b + 1 < c->nbuckets; b++) fprintf(f, " %.9g", c->edges[b]);
     fputc('\n', f);
@@ -455,8 +487,10 @@ int wn_classifier_write(const wn_classifier *c, FILE *f)
                 fprintf(f, "tree %u\n", e - s);
                 for (uint32_t k = s; k < e; k++) {
                     const wn_tree_node *x = &bk->nodes[k];
-                    if (x->feature < 0) fprintf(f, "-1 0 0 0 %.9g\n", x->leaf);
-                    else fprintf(f, "%d %.9g %d %d 0\n", x->feature, x->threshold, x->yes, x->no);
+                    if (x->feature < 0)
+                        fprintf(f, "-1 0 0 0 %.9g\n", x->leaf);
+                    else
+                        fprintf(f, "%d %.9g %d %d 0\n", x->feature, x->threshold, x->yes, x->no);
                 }
             }
         } else {
@@ -505,7 +539,7 @@ static inline void flat_margin_group(const wn_clf_bucket *bk, uint32_t depth, in
         const uint8_t *feature = bk->flat_feature + t * splits;
         const float *threshold = bk->flat_threshold + t * splits;
         const float *leaf = bk->flat_leaf + t * leaves;
-        size_t k[FLAT_GROUP] = {0};
+        size_t k[FLAT_GROUP] = { 0 };
         for (uint32_t l = 0; l < depth; l++)
             for (int j = 0; j < g; j++)
                 k[j] = 2 * k[j] + 1 + !(f[(size_t)j * WN_NFEAT + feature[k[j]]] < threshold[k[j]]);
@@ -522,8 +556,10 @@ static inline uint32_t flat_groups(const wn_clf_bucket *bk, int g, const float *
 {
     for (; rows - r >= (uint32_t)g; r += (uint32_t)g) {
         const float *f = x + (size_t)r * WN_NFEAT;
-        if (bk->flat_depth == 6) flat_margin_group(bk, 6, g, f, out + r);
-        else flat_margin_group(bk, bk->flat_depth, g, f, out + r);
+        if (bk->flat_depth == 6)
+            flat_margin_group(bk, 6, g, f, out + r);
+        else
+            flat_margin_group(bk, bk->flat_depth, g, f, out + r);
     }
     return r;
 }

@@ -28,19 +28,19 @@
 #define WN_MAX_BUCKETS 8
 
 typedef enum wn_clf_kind {
-    WN_CLF_NB = 1,       /* text Naive Bayes score alone */
-    WN_CLF_LOGREG = 2,   /* logistic regression over standardized features */
-    WN_CLF_FOREST = 3,   /* random forest (XGBoost, one round of parallel trees) */
-    WN_CLF_BOOST = 4,    /* gradient-boosted trees (XGBoost) */
+    WN_CLF_NB = 1,     /* text Naive Bayes score alone */
+    WN_CLF_LOGREG = 2, /* logistic regression over standardized features */
+    WN_CLF_FOREST = 3, /* random forest (XGBoost, one round of parallel trees) */
+    WN_CLF_BOOST = 4,  /* gradient-boosted trees (XGBoost) */
 } wn_clf_kind;
 
 const char *wn_clf_kind_name(int kind);
 int wn_clf_kind_parse(const char *s); /* 0 when unknown */
 
 typedef struct wn_tree_node {
-    int32_t feature;     /* -1: leaf */
-    float threshold;     /* go to `yes` when x[feature] < threshold */
-    int32_t yes, no;     /* node indices within the tree */
+    int32_t feature; /* -1: leaf */
+    float threshold; /* go to `yes` when x[feature] < threshold */
+    int32_t yes, no; /* node indices within the tree */
     float leaf;
 } wn_tree_node;
 
@@ -53,7 +53,7 @@ typedef struct wn_clf_bucket {
     uint32_t *tree_start;
     wn_tree_node *nodes;
     float base_margin;
-    int paired;          /* every split's `no` child directly follows its `yes` child */
+    int paired; /* every split's `no` child directly follows its `yes` child */
     /* prediction layout built by wn_clf_bucket_finish: every tree padded to
      * a perfect binary tree of depth flat_depth (a leaf above that depth
      * becomes splits whose two sides end in copies of it), so a walk is
@@ -73,11 +73,11 @@ _Static_assert(WN_NFEAT <= 256, "flat_feature holds feature indices in one byte"
 
 typedef struct wn_classifier {
     int kind;
-    uint32_t nbuckets;                 /* 1, or one model per node size */
-    float edges[WN_MAX_BUCKETS];       /* bucket b: log_chars < edges[b] (last is +inf) */
+    uint32_t nbuckets;           /* 1, or one model per node size */
+    float edges[WN_MAX_BUCKETS]; /* bucket b: log_chars < edges[b] (last is +inf) */
     wn_clf_bucket bucket[WN_MAX_BUCKETS];
     wn_nb_model nb;
-    char digest[80];                   /* training corpus digest */
+    char digest[80]; /* training corpus digest */
     char settings[512];
     uint32_t sites, examples;
 } wn_classifier;

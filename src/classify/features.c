@@ -6,26 +6,90 @@
 #include <string.h>
 #include <strings.h>
 
-
 const char *const wn_feature_names[WN_NFEAT] = {
-    "log_chars", "log_words", "char_share", "word_share", "distinct_ratio",
-    "punct_per_char", "commas_per_word", "stops_per_word", "cjk_share", "avg_word_chars",
-    "anchor_text", "links_per_word", "anchor_size", "intra_site_links", "log_links",
-    "log_images", "images_per_word", "log_elements", "tags_per_char", "element_share",
-    "visible_per_html", "src_begin", "src_end", "text_begin", "text_end",
-    "line", "depth", "depth_share", "sibling_index", "siblings", "sibling_pos",
-    "title_words", "title_cover", "xent_page", "xent_gap",
-    "hist_a", "hist_p", "hist_div", "hist_inline", "hist_li", "hist_list", "hist_table",
-    "hist_heading", "hist_img", "hist_br", "hist_form", "hist_format", "hist_section",
-    "hist_pre", "hist_quote", "hist_other",
-    "hint_nav", "hint_header", "hint_footer", "hint_sidebar", "hint_comment", "hint_share",
-    "hint_related", "hint_ad", "hint_overlay", "hint_meta", "hint_content", "hint_title",
-    "boiler_inherited", "content_inherited",
-    "tag_heading", "tag_list", "tag_li", "tag_table", "tag_p", "tag_div",
-    "tag_landmark", "tag_article", "tag_form", "tag_block",
-    "pos_mass", "neg_mass", "unit_value", "best_share",
-    "log_page_chars", "page_link_share",
-    "nb_mean", "nb_sum",
+    "log_chars",
+    "log_words",
+    "char_share",
+    "word_share",
+    "distinct_ratio",
+    "punct_per_char",
+    "commas_per_word",
+    "stops_per_word",
+    "cjk_share",
+    "avg_word_chars",
+    "anchor_text",
+    "links_per_word",
+    "anchor_size",
+    "intra_site_links",
+    "log_links",
+    "log_images",
+    "images_per_word",
+    "log_elements",
+    "tags_per_char",
+    "element_share",
+    "visible_per_html",
+    "src_begin",
+    "src_end",
+    "text_begin",
+    "text_end",
+    "line",
+    "depth",
+    "depth_share",
+    "sibling_index",
+    "siblings",
+    "sibling_pos",
+    "title_words",
+    "title_cover",
+    "xent_page",
+    "xent_gap",
+    "hist_a",
+    "hist_p",
+    "hist_div",
+    "hist_inline",
+    "hist_li",
+    "hist_list",
+    "hist_table",
+    "hist_heading",
+    "hist_img",
+    "hist_br",
+    "hist_form",
+    "hist_format",
+    "hist_section",
+    "hist_pre",
+    "hist_quote",
+    "hist_other",
+    "hint_nav",
+    "hint_header",
+    "hint_footer",
+    "hint_sidebar",
+    "hint_comment",
+    "hint_share",
+    "hint_related",
+    "hint_ad",
+    "hint_overlay",
+    "hint_meta",
+    "hint_content",
+    "hint_title",
+    "boiler_inherited",
+    "content_inherited",
+    "tag_heading",
+    "tag_list",
+    "tag_li",
+    "tag_table",
+    "tag_p",
+    "tag_div",
+    "tag_landmark",
+    "tag_article",
+    "tag_form",
+    "tag_block",
+    "pos_mass",
+    "neg_mass",
+    "unit_value",
+    "best_share",
+    "log_page_chars",
+    "page_link_share",
+    "nb_mean",
+    "nb_sum",
 };
 
 /* Host part of an absolute URL ("http://a.b/c" -> "a.b"), lower case
@@ -33,9 +97,12 @@ const char *const wn_feature_names[WN_NFEAT] = {
 static size_t url_host(const char *u, const char **host)
 {
     const char *p = strstr(u, "://");
-    if (p) p += 3;
-    else if (u[0] == '/' && u[1] == '/') p = u + 2;
-    else return 0;
+    if (p)
+        p += 3;
+    else if (u[0] == '/' && u[1] == '/')
+        p = u + 2;
+    else
+        return 0;
     const char *e = p;
     while (*e && *e != '/' && *e != '?' && *e != '#' && *e != ':') e++;
     *host = p;
@@ -56,7 +123,10 @@ static int link_intra(const char *href, const char *page_host, size_t page_len)
     size_t hl = url_host(href, &h);
     if (hl == 0) return strchr(href, ':') == NULL || strchr(href, ':') > strchr(href, '/');
     if (!page_len) return 0;
-    if (hl > 4 && !strncasecmp(h, "www.", 4)) { h += 4; hl -= 4; }
+    if (hl > 4 && !strncasecmp(h, "www.", 4)) {
+        h += 4;
+        hl -= 4;
+    }
     return hl == page_len && !strncasecmp(h, page_host, hl);
 }
 
@@ -199,7 +269,10 @@ static void node_sums(const winnow_doc *d, const char *url, wn_node_features *ou
     /* page host for intra-site links */
     const char *page_host = NULL;
     size_t page_host_len = url ? url_host(url, &page_host) : 0;
-    if (page_host_len > 4 && !strncasecmp(page_host, "www.", 4)) { page_host += 4; page_host_len -= 4; }
+    if (page_host_len > 4 && !strncasecmp(page_host, "www.", 4)) {
+        page_host += 4;
+        page_host_len -= 4;
+    }
 
     /* one forward pass: the scored nodes, and each node's own part of the
      * sums and maxima */
@@ -219,8 +292,10 @@ static void node_sums(const winnow_doc *d, const char *url, wn_node_features *ou
         }
         posm[i] = negm[i] = 0.0f;
         if (lb->unit[i] == i) {
-            if (lb->value[i] > 0) posm[i] = lb->value[i];
-            else negm[i] = -lb->value[i];
+            if (lb->value[i] > 0)
+                posm[i] = lb->value[i];
+            else
+                negm[i] = -lb->value[i];
         }
         kids[i] = 0; /* counted from its children, which come after it */
         if (i > 0 && x->tag != WN_TAG_TEXT && kids[x->parent] < UINT16_MAX) kids[x->parent]++;
@@ -278,15 +353,17 @@ static int word_prefixes(const winnow_doc *d, const wn_nb_model *nb, word_prefix
     }
     uint64_t title[64];
     uint32_t nt = dom->title ? wn_word_keys(dom->title, strlen(dom->title), title, 64) : 0;
-    uint64_t tslots[256] = {0};
-    word_set ts = {nt ? tslots : NULL, 255};
+    uint64_t tslots[256] = { 0 };
+    word_set ts = { nt ? tslots : NULL, 255 };
     for (uint32_t k = 0; k < nt; k++) set_add(&ts, title[k]);
     dlog = malloc(((size_t)nd + 1) * sizeof(double));
     dnb = malloc(((size_t)nd + 1) * sizeof(float));
     dtitle = malloc((size_t)nd + 1);
     if (!dlog || !dnb || !dtitle) goto done;
-    if (nb) wn_nb_weights(nb, dw, nd, dnb);
-    else memset(dnb, 0, (size_t)nd * sizeof *dnb);
+    if (nb)
+        wn_nb_weights(nb, dw, nd, dnb);
+    else
+        memset(dnb, 0, (size_t)nd * sizeof *dnb);
     /* most distinct words occur a few times each: log(c / W) of a small
      * count c is computed once (the same expression, the same value) */
     double small_log[64];
@@ -304,7 +381,7 @@ static int word_prefixes(const winnow_doc *d, const wn_nb_model *nb, word_prefix
         }
         dtitle[k] = (uint8_t)set_has(&ts, dw[k]);
     }
-    word_prefix acc = {0, 0, 0};
+    word_prefix acc = { 0, 0, 0 };
     uint32_t node = 0;
     for (uint32_t t = 0;; t++) {
         /* nodes in document order begin at non-decreasing word positions */
@@ -436,7 +513,8 @@ void wn_features_rows(wn_feature_rows *fr, uint32_t r0, uint32_t r1, float *xout
         f[WN_F_ELEMENT_SHARE] = ratio(s->elements, page_elems);
         f[WN_F_VISIBLE_PER_HTML] = x->src_len ? (float)fmin(chars / x->src_len, 1.0) : 0.0f;
         f[WN_F_SRC_BEGIN] = x->src_begin != UINT32_MAX ? (float)fmin(x->src_begin / doc_len, 1.0) : 0.0f;
-        f[WN_F_SRC_END] = x->src_begin != UINT32_MAX ? (float)fmin(((double)x->src_begin + x->src_len) / doc_len, 1.0) : 0.0f;
+        f[WN_F_SRC_END] =
+            x->src_begin != UINT32_MAX ? (float)fmin(((double)x->src_begin + x->src_len) / doc_len, 1.0) : 0.0f;
         f[WN_F_TEXT_BEGIN] = (float)(s->nt_begin / text_len);
         f[WN_F_TEXT_END] = (float)(s->nt_end / text_len);
         f[WN_F_LINE] = ratio(x->line, max_line);
@@ -470,8 +548,8 @@ void wn_features_rows(wn_feature_rows *fr, uint32_t r0, uint32_t r1, float *xout
         f[WN_F_TAG_TABLE] = wn_tag_has(tag, WN_TF_TABLE) ? 1.0f : 0.0f;
         f[WN_F_TAG_P] = tag == WN_TAG_P ? 1.0f : 0.0f;
         f[WN_F_TAG_DIV] = (tag == WN_TAG_DIV || tag == WN_TAG_SECTION) ? 1.0f : 0.0f;
-        f[WN_F_TAG_LANDMARK] = (tag == WN_TAG_NAV || tag == WN_TAG_ASIDE || tag == WN_TAG_FOOTER || tag == WN_TAG_HEADER)
-                                   ? 1.0f : 0.0f;
+        f[WN_F_TAG_LANDMARK] =
+            (tag == WN_TAG_NAV || tag == WN_TAG_ASIDE || tag == WN_TAG_FOOTER || tag == WN_TAG_HEADER) ? 1.0f : 0.0f;
         f[WN_F_TAG_ARTICLE] = (tag == WN_TAG_ARTICLE || tag == WN_TAG_MAIN) ? 1.0f : 0.0f;
         f[WN_F_TAG_FORM] = (tag == WN_TAG_FORM || wn_tag_has(tag, WN_TF_FORM)) ? 1.0f : 0.0f;
         f[WN_F_TAG_BLOCK] = s->is_block ? 1.0f : 0.0f;

@@ -40,30 +40,72 @@
 #define WN_FEATURE_MIN_CHARS 20 /* = the smoothing's default min_area (SMOOTH_MIN_AREA) */
 
 enum {
-    WN_F_LOG_CHARS, WN_F_LOG_WORDS, WN_F_CHAR_SHARE, WN_F_WORD_SHARE, WN_F_DISTINCT_RATIO,
-    WN_F_PUNCT_PER_CHAR, WN_F_COMMAS_PER_WORD, WN_F_STOPS_PER_WORD, WN_F_CJK_SHARE, WN_F_AVG_WORD_CHARS,
-    WN_F_ANCHOR_TEXT, WN_F_LINKS_PER_WORD, WN_F_ANCHOR_SIZE, WN_F_INTRA_SITE, WN_F_LOG_LINKS,
-    WN_F_LOG_IMAGES, WN_F_IMAGES_PER_WORD, WN_F_LOG_ELEMENTS, WN_F_TAGS_PER_CHAR, WN_F_ELEMENT_SHARE,
-    WN_F_VISIBLE_PER_HTML, WN_F_SRC_BEGIN, WN_F_SRC_END, WN_F_TEXT_BEGIN, WN_F_TEXT_END,
-    WN_F_LINE, WN_F_DEPTH, WN_F_DEPTH_SHARE, WN_F_SIBLING_INDEX, WN_F_SIBLINGS, WN_F_SIBLING_POS,
-    WN_F_TITLE_WORDS, WN_F_TITLE_COVER, WN_F_XENT_PAGE, WN_F_XENT_GAP,
-    WN_F_HIST0, /* WN_HIST_N tag-histogram shares */
+    WN_F_LOG_CHARS,
+    WN_F_LOG_WORDS,
+    WN_F_CHAR_SHARE,
+    WN_F_WORD_SHARE,
+    WN_F_DISTINCT_RATIO,
+    WN_F_PUNCT_PER_CHAR,
+    WN_F_COMMAS_PER_WORD,
+    WN_F_STOPS_PER_WORD,
+    WN_F_CJK_SHARE,
+    WN_F_AVG_WORD_CHARS,
+    WN_F_ANCHOR_TEXT,
+    WN_F_LINKS_PER_WORD,
+    WN_F_ANCHOR_SIZE,
+    WN_F_INTRA_SITE,
+    WN_F_LOG_LINKS,
+    WN_F_LOG_IMAGES,
+    WN_F_IMAGES_PER_WORD,
+    WN_F_LOG_ELEMENTS,
+    WN_F_TAGS_PER_CHAR,
+    WN_F_ELEMENT_SHARE,
+    WN_F_VISIBLE_PER_HTML,
+    WN_F_SRC_BEGIN,
+    WN_F_SRC_END,
+    WN_F_TEXT_BEGIN,
+    WN_F_TEXT_END,
+    WN_F_LINE,
+    WN_F_DEPTH,
+    WN_F_DEPTH_SHARE,
+    WN_F_SIBLING_INDEX,
+    WN_F_SIBLINGS,
+    WN_F_SIBLING_POS,
+    WN_F_TITLE_WORDS,
+    WN_F_TITLE_COVER,
+    WN_F_XENT_PAGE,
+    WN_F_XENT_GAP,
+    WN_F_HIST0,                          /* WN_HIST_N tag-histogram shares */
     WN_F_HINT0 = WN_F_HIST0 + WN_HIST_N, /* 12 own class/id hint bits */
-    WN_F_BOILER_INHERITED = WN_F_HINT0 + 12, WN_F_CONTENT_INHERITED,
-    WN_F_TAG_HEADING, WN_F_TAG_LIST, WN_F_TAG_LI, WN_F_TAG_TABLE, WN_F_TAG_P, WN_F_TAG_DIV,
-    WN_F_TAG_LANDMARK, WN_F_TAG_ARTICLE, WN_F_TAG_FORM, WN_F_TAG_BLOCK,
-    WN_F_POS_MASS, WN_F_NEG_MASS, WN_F_UNIT_VALUE, WN_F_BEST_SHARE,
-    WN_F_LOG_PAGE_CHARS, WN_F_PAGE_LINK_SHARE,
-    WN_F_NB_MEAN, WN_F_NB_SUM,
+    WN_F_BOILER_INHERITED = WN_F_HINT0 + 12,
+    WN_F_CONTENT_INHERITED,
+    WN_F_TAG_HEADING,
+    WN_F_TAG_LIST,
+    WN_F_TAG_LI,
+    WN_F_TAG_TABLE,
+    WN_F_TAG_P,
+    WN_F_TAG_DIV,
+    WN_F_TAG_LANDMARK,
+    WN_F_TAG_ARTICLE,
+    WN_F_TAG_FORM,
+    WN_F_TAG_BLOCK,
+    WN_F_POS_MASS,
+    WN_F_NEG_MASS,
+    WN_F_UNIT_VALUE,
+    WN_F_BEST_SHARE,
+    WN_F_LOG_PAGE_CHARS,
+    WN_F_PAGE_LINK_SHARE,
+    WN_F_NB_MEAN,
+    WN_F_NB_SUM,
     WN_NFEAT
 };
 extern const char *const wn_feature_names[WN_NFEAT];
 
 typedef struct wn_node_features {
-    uint32_t count;     /* scored nodes */
-    uint32_t *node;     /* their DOM indices, document order */
-    float *x;           /* count * WN_NFEAT, row-major */
-    int32_t *row_of;    /* per DOM node: its row, -1 when not scored */
+    uint32_t count;  /* scored nodes */
+    uint32_t *node;  /* their DOM indices, document order */
+    float *x;        /* count * WN_NFEAT, row-major */
+    int32_t *row_of; /* per DOM node: its row, -1 when not scored */
 } wn_node_features;
 
 /* Features of every scored node of a processed page (stats and page scores
@@ -78,8 +120,8 @@ int wn_features_compute(const winnow_doc *d, const wn_page_scores *ps, const cha
  * page-wide sums in fr, then wn_features_rows writes rows [r0, r1) into x
  * ((r1 - r0) * WN_NFEAT floats), the values wn_features_compute gives. */
 typedef struct wn_word_prefix {
-    double xent, nb;     /* prefix sums of -log p_page(w) and the NB log-ratio */
-    uint32_t title;      /* words of the title so far */
+    double xent, nb; /* prefix sums of -log p_page(w) and the NB log-ratio */
+    uint32_t title;  /* words of the title so far */
 } wn_word_prefix;
 
 #define WN_LOG1P_CACHE 1024
@@ -93,7 +135,7 @@ typedef struct wn_feature_rows {
     const wn_word_prefix *pre;
     uint32_t nt, max_depth, max_line;
     double best_pos, page_chars, page_words, page_elems, total_pos, total_neg, doc_len, text_len, page_xent;
-    float l1p[WN_LOG1P_CACHE];   /* log1p of small counts, filled as rows need them */
+    float l1p[WN_LOG1P_CACHE]; /* log1p of small counts, filled as rows need them */
 } wn_feature_rows;
 
 int wn_features_begin(const winnow_doc *d, const wn_page_scores *ps, const char *url, const wn_nb_model *nb,

@@ -25,7 +25,12 @@ int wn_nb_index(wn_nb_model *m)
     uint64_t *sw = calloc(cap, sizeof *sw);
     float *sv = calloc(cap, sizeof *sv);
     uint64_t *fl = calloc(cap / 16, sizeof *fl); /* 4 * cap bits */
-    if (!sw || !sv || !fl) { free(sw); free(sv); free(fl); return -1; }
+    if (!sw || !sv || !fl) {
+        free(sw);
+        free(sv);
+        free(fl);
+        return -1;
+    }
     for (uint32_t k = 0; k < m->count; k++) {
         uint64_t w = m->word[k];
         if (!(w & 1)) continue; /* lookups set bit 0: an even key never matches */
@@ -57,8 +62,10 @@ float wn_nb_weight(const wn_nb_model *m, uint64_t word)
     uint32_t lo = 0, hi = m->count;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (m->word[mid] < word) lo = mid + 1;
-        else hi = mid;
+        if (m->word[mid] < word)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return lo < m->count && m->word[lo] == word ? m->weight[lo] : 0.0f;
 }
@@ -94,7 +101,10 @@ void wn_nb_weights(const wn_nb_model *m, const uint64_t *words, uint32_t n, floa
             out[i] = 0.0f;
             if (!(m->filter[h >> 6] >> (h & 63) & 1)) continue;
             for (uint32_t s = h & m->slot_mask;; s = (s + 1) & m->slot_mask) {
-                if (m->slot_word[s] == word) { out[i] = m->slot_weight[s]; break; }
+                if (m->slot_word[s] == word) {
+                    out[i] = m->slot_weight[s];
+                    break;
+                }
                 if (!m->slot_word[s]) break;
             }
         }
@@ -116,7 +126,10 @@ wn_nb_counts *wn_nb_counts_new(void)
     c->cap = 1u << 16;
     c->key = calloc(c->cap, sizeof *c->key);
     c->n = calloc(c->cap, sizeof *c->n);
-    if (!c->key || !c->n) { wn_nb_counts_free(c); return NULL; }
+    if (!c->key || !c->n) {
+        wn_nb_counts_free(c);
+        return NULL;
+    }
     return c;
 }
 
@@ -140,7 +153,11 @@ static int grow(wn_nb_counts *c)
     size_t cap = c->cap * 2;
     uint64_t *key = calloc(cap, sizeof *key);
     uint32_t(*n)[2] = calloc(cap, sizeof *n);
-    if (!key || !n) { free(key); free(n); return -1; }
+    if (!key || !n) {
+        free(key);
+        free(n);
+        return -1;
+    }
     for (size_t i = 0; i < c->cap; i++) {
         if (!c->key[i]) continue;
         size_t s = slot_of(key, cap, c->key[i]);
@@ -164,14 +181,21 @@ int wn_nb_counts_add(wn_nb_counts *c, const uint64_t *words, uint32_t nw, int la
         if (c->used * 2 >= c->cap && grow(c) != 0) return -1;
         uint64_t k = words[i] | 1; /* 0 marks an empty slot; bit 0 is the has-letter flag */
         size_t s = slot_of(c->key, c->cap, k);
-        if (!c->key[s]) { c->key[s] = k; c->used++; }
+        if (!c->key[s]) {
+            c->key[s] = k;
+            c->used++;
+        }
         c->n[s][y]++;
         c->tokens[y] += 1;
     }
     return 0;
 }
 
-typedef struct kept { uint64_t word; uint32_t total; float w; } kept;
+typedef struct kept {
+    uint64_t word;
+    uint32_t total;
+    float w;
+} kept;
 
 static int by_total_desc(const void *a, const void *b)
 {
@@ -203,14 +227,18 @@ int wn_nb_build(const wn_nb_counts *c, uint32_t min_count, uint32_t max_words, w
     for (size_t i = 0; i < c->cap; i++) {
         if (!c->key[i] || c->n[i][0] + c->n[i][1] < min_count) continue;
         double p1 = (c->n[i][1] + 1.0) / d1, p0 = (c->n[i][0] + 1.0) / d0;
-        k[nk++] = (kept){c->key[i], c->n[i][0] + c->n[i][1], (float)log(p1 / p0)};
+        k[nk++] = (kept){ c->key[i], c->n[i][0] + c->n[i][1], (float)log(p1 / p0) };
     }
     qsort(k, nk, sizeof *k, by_total_desc);
     if (nk > max_words) nk = max_words;
     qsort(k, nk, sizeof *k, by_word);
     out->word = malloc((nk + 1) * sizeof *out->word);
     out->weight = malloc((nk + 1) * sizeof *out->weight);
-    if (!out->word || !out->weight) { free(k); wn_nb_free(out); return -1; }
+    if (!out->word || !out->weight) {
+        free(k);
+        wn_nb_free(out);
+        return -1;
+    }
     for (size_t i = 0; i < nk; i++) {
         out->word[i] = k[i].word;
         out->weight[i] = k[i].w;

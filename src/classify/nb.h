@@ -14,13 +14,13 @@
 #include <stdint.h>
 
 typedef struct wn_nb_model {
-    double prior;          /* log P(template) - log P(content) */
-    uint32_t count;        /* words kept */
-    uint64_t *word;        /* sorted word keys */
-    float *weight;         /* log-ratio per word */
+    double prior;   /* log P(template) - log P(content) */
+    uint32_t count; /* words kept */
+    uint64_t *word; /* sorted word keys */
+    float *weight;  /* log-ratio per word */
     /* open-addressing index of the same table (wn_nb_index), read-only
      * once built; NULL: lookups binary-search the sorted keys */
-    uint64_t *slot_word;   /* 0: empty slot */
+    uint64_t *slot_word; /* 0: empty slot */
     float *slot_weight;
     uint32_t slot_mask;
     /* 4 * (slot_mask + 1) bits, a word's bit set when it is in the table

@@ -13,7 +13,6 @@
 
 #define PRESCAN_BYTES (16u * 1024u)
 
-
 int wn_utf8_valid(const unsigned char *s, size_t n, size_t *invalid_count, int *has_non_ascii)
 {
     size_t i = 0, bad = 0;
@@ -35,11 +34,18 @@ int wn_utf8_valid(const unsigned char *s, size_t n, size_t *invalid_count, int *
             i += 8;
         }
         if (i >= n) break;
-        if (s[i] < 0x80) { i++; continue; }
+        if (s[i] < 0x80) {
+            i++;
+            continue;
+        }
         non_ascii = 1;
         size_t k = wn_utf8_seq_len(s + i, n - i);
-        if (k) i += k;
-        else { bad++; i++; }
+        if (k)
+            i += k;
+        else {
+            bad++;
+            i++;
+        }
     }
     if (invalid_count) *invalid_count = bad;
     if (has_non_ascii) *has_non_ascii = non_ascii;
@@ -120,21 +126,50 @@ size_t wn_meta_charset(const unsigned char *s, size_t n, char *out, size_t cap)
  * passed through and iconv_open decides. */
 const char *wn_charset_canonical(const char *label, char *buf, size_t cap)
 {
-    static const struct { const char *label, *iconv; } map[] = {
-        {"utf-8", "UTF-8"}, {"utf8", "UTF-8"}, {"unicode-1-1-utf-8", "UTF-8"},
-        {"us-ascii", "WINDOWS-1252"}, {"ascii", "WINDOWS-1252"},
-        {"iso-8859-1", "WINDOWS-1252"}, {"iso8859-1", "WINDOWS-1252"}, {"latin1", "WINDOWS-1252"},
-        {"iso_8859-1", "WINDOWS-1252"}, {"l1", "WINDOWS-1252"}, {"cp1252", "WINDOWS-1252"},
-        {"windows-1252", "WINDOWS-1252"}, {"x-cp1252", "WINDOWS-1252"},
-        {"iso-8859-9", "WINDOWS-1254"}, {"latin5", "WINDOWS-1254"},
-        {"iso-8859-11", "WINDOWS-874"}, {"tis-620", "WINDOWS-874"},
-        {"gb2312", "GB18030"}, {"gbk", "GB18030"}, {"x-gbk", "GB18030"}, {"gb_2312-80", "GB18030"},
-        {"chinese", "GB18030"}, {"csgb2312", "GB18030"}, {"gb18030", "GB18030"}, {"cp936", "GB18030"},
-        {"big5", "BIG5-HKSCS"}, {"big5-hkscs", "BIG5-HKSCS"}, {"x-x-big5", "BIG5-HKSCS"},
-        {"shift_jis", "CP932"}, {"shift-jis", "CP932"}, {"sjis", "CP932"}, {"x-sjis", "CP932"},
-        {"ms_kanji", "CP932"}, {"windows-31j", "CP932"}, {"cp932", "CP932"},
-        {"euc-kr", "CP949"}, {"ks_c_5601-1987", "CP949"}, {"windows-949", "CP949"},
-        {"utf-16", "UTF-16LE"}, {"utf-16le", "UTF-16LE"}, {"utf-16be", "UTF-16BE"},
+    static const struct {
+        const char *label, *iconv;
+    } map[] = {
+        { "utf-8", "UTF-8" },
+        { "utf8", "UTF-8" },
+        { "unicode-1-1-utf-8", "UTF-8" },
+        { "us-ascii", "WINDOWS-1252" },
+        { "ascii", "WINDOWS-1252" },
+        { "iso-8859-1", "WINDOWS-1252" },
+        { "iso8859-1", "WINDOWS-1252" },
+        { "latin1", "WINDOWS-1252" },
+        { "iso_8859-1", "WINDOWS-1252" },
+        { "l1", "WINDOWS-1252" },
+        { "cp1252", "WINDOWS-1252" },
+        { "windows-1252", "WINDOWS-1252" },
+        { "x-cp1252", "WINDOWS-1252" },
+        { "iso-8859-9", "WINDOWS-1254" },
+        { "latin5", "WINDOWS-1254" },
+        { "iso-8859-11", "WINDOWS-874" },
+        { "tis-620", "WINDOWS-874" },
+        { "gb2312", "GB18030" },
+        { "gbk", "GB18030" },
+        { "x-gbk", "GB18030" },
+        { "gb_2312-80", "GB18030" },
+        { "chinese", "GB18030" },
+        { "csgb2312", "GB18030" },
+        { "gb18030", "GB18030" },
+        { "cp936", "GB18030" },
+        { "big5", "BIG5-HKSCS" },
+        { "big5-hkscs", "BIG5-HKSCS" },
+        { "x-x-big5", "BIG5-HKSCS" },
+        { "shift_jis", "CP932" },
+        { "shift-jis", "CP932" },
+        { "sjis", "CP932" },
+        { "x-sjis", "CP932" },
+        { "ms_kanji", "CP932" },
+        { "windows-31j", "CP932" },
+        { "cp932", "CP932" },
+        { "euc-kr", "CP949" },
+        { "ks_c_5601-1987", "CP949" },
+        { "windows-949", "CP949" },
+        { "utf-16", "UTF-16LE" },
+        { "utf-16le", "UTF-16LE" },
+        { "utf-16be", "UTF-16BE" },
     };
     size_t n = strlen(label);
     if (n + 1 > cap) n = cap - 1;
@@ -155,11 +190,26 @@ static size_t sanitize_utf8(const unsigned char *s, size_t n, wn_buf *out)
     while (i < n) {
         size_t run = i;
         while (run < n && s[run] < 0x80 && s[run] != 0) run++;
-        if (run > i) { wn_buf_put(out, s + i, run - i); i = run; continue; }
-        if (s[i] == 0) { put_fffd(out); replaced++; i++; continue; }
+        if (run > i) {
+            wn_buf_put(out, s + i, run - i);
+            i = run;
+            continue;
+        }
+        if (s[i] == 0) {
+            put_fffd(out);
+            replaced++;
+            i++;
+            continue;
+        }
         size_t k = wn_utf8_seq_len(s + i, n - i);
-        if (k) { wn_buf_put(out, s + i, k); i += k; }
-        else { put_fffd(out); replaced++; i++; }
+        if (k) {
+            wn_buf_put(out, s + i, k);
+            i += k;
+        } else {
+            put_fffd(out);
+            replaced++;
+            i++;
+        }
     }
     return replaced;
 }
@@ -176,7 +226,10 @@ static long convert(const unsigned char *s, size_t n, const char *from, wn_buf *
     long replaced = 0;
     char *in = (char *)s;
     size_t inleft = n;
-    if (!wn_buf_reserve(&tmp, n * 2 + 64)) { iconv_close(cd); return -2; }
+    if (!wn_buf_reserve(&tmp, n * 2 + 64)) {
+        iconv_close(cd);
+        return -2;
+    }
     while (inleft > 0) {
         char *o = tmp.data + tmp.len;
         size_t oleft = tmp.cap - tmp.len - 1;
@@ -197,7 +250,10 @@ static long convert(const unsigned char *s, size_t n, const char *from, wn_buf *
         }
     }
     iconv_close(cd);
-    if (tmp.oom) { wn_buf_free(&tmp); return -2; }
+    if (tmp.oom) {
+        wn_buf_free(&tmp);
+        return -2;
+    }
     replaced += (long)sanitize_utf8((const unsigned char *)tmp.data, tmp.len, out);
     wn_buf_free(&tmp);
     return replaced;
@@ -213,9 +269,17 @@ static const char *binary_kind(const unsigned char *s, size_t n)
     if (n >= 4 && memcmp(s, "GIF8", 4) == 0) return "a GIF image";
     if (n >= 5 && memcmp(s, "%PDF-", 5) == 0) return "a PDF document";
     if (n >= 4 && memcmp(s, "PK\x03\x04", 4) == 0) return "a ZIP archive";
-    if (n >= 4 && memcmp(s, "\x7F" "ELF", 4) == 0) return "an ELF executable";
+    if (n >= 4 && memcmp(s,
+                         "\x7F"
+                         "ELF",
+                         4) == 0)
+        return "an ELF executable";
     if (n >= 3 && memcmp(s, "BZh", 3) == 0) return "bzip2-compressed data";
-    if (n >= 6 && memcmp(s, "\xFD" "7zXZ", 5) == 0) return "xz-compressed data";
+    if (n >= 6 && memcmp(s,
+                         "\xFD"
+                         "7zXZ",
+                         5) == 0)
+        return "xz-compressed data";
     if (n >= 4 && memcmp(s, "\x28\xB5\x2F\xFD", 4) == 0) return "zstd-compressed data";
     return control_heavy(s, n) ? "binary data (over 5% control bytes)" : NULL;
 }
@@ -228,8 +292,7 @@ static const char *binary_kind(const unsigned char *s, size_t n)
 static int control_heavy(const unsigned char *s, size_t n)
 {
     static const uint8_t control[256] = {
-        1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1,
-        [0x7F] = 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, [0x7F] = 1,
     };
     size_t lim = n < 4096 ? n : 4096, ctl = 0;
     for (size_t i = 0; i < lim; i++) ctl += control[s[i]];
@@ -256,15 +319,14 @@ static const char *utf16_guess(const unsigned char *s, size_t n)
 static wn_decode_status utf16_binary(wn_buf *out, const char *cs, char *err, size_t errcap)
 {
     if (!control_heavy((const unsigned char *)out->data, out->len)) return WN_DECODE_OK;
-    if (err) snprintf(err, errcap, "input is not HTML: it looks like binary data (over 5%% control characters read as %s)", cs);
+    if (err)
+        snprintf(err, errcap, "input is not HTML: it looks like binary data (over 5%% control characters read as %s)",
+                 cs);
     wn_buf_clear(out);
     return WN_DECODE_BINARY;
 }
 
-static void set_name(char *dst, size_t cap, const char *src)
-{
-    snprintf(dst, cap, "%s", src);
-}
+static void set_name(char *dst, size_t cap, const char *src) { snprintf(dst, cap, "%s", src); }
 
 static wn_decode_status decode_impl(const unsigned char *in, size_t n, const char *caller_charset, wn_buf *out,
                                     wn_decode_info *info, char *err, size_t errcap, int *zero_copy)
@@ -311,8 +373,10 @@ static wn_decode_status decode_impl(const unsigned char *in, size_t n, const cha
     /* 2. declarations */
     char label[40] = "", canon_buf[40];
     wn_charset_source decl_source = WN_CS_CALLER;
-    if (caller_charset && *caller_charset) snprintf(label, sizeof label, "%s", caller_charset);
-    else if (wn_meta_charset(in, n, label, sizeof label)) decl_source = WN_CS_META;
+    if (caller_charset && *caller_charset)
+        snprintf(label, sizeof label, "%s", caller_charset);
+    else if (wn_meta_charset(in, n, label, sizeof label))
+        decl_source = WN_CS_META;
     const char *canon = label[0] ? wn_charset_canonical(label, canon_buf, sizeof canon_buf) : NULL;
     if (label[0]) set_name(info->declared, sizeof info->declared, label);
     /* A document cannot declare UTF-16 in-band once it is read as ASCII. */

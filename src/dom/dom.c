@@ -40,7 +40,10 @@ void wn_node_text(const wn_dom *d, uint32_t i, wn_buf *out, int (*skip)(const vo
         const char *s = d->text + x->text_begin;
         for (uint32_t j = 0; j < x->text_len; j++) {
             unsigned char c = (unsigned char)s[j];
-            if (c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f') { space = 1; continue; }
+            if (c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f') {
+                space = 1;
+                continue;
+            }
             if (space && out->len) wn_buf_putc(out, ' ');
             space = 0;
             wn_buf_putc(out, (char)c);

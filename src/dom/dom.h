@@ -15,31 +15,31 @@
 #define WN_NONE UINT32_MAX
 
 enum {
-    WN_NF_HIDDEN = 1 << 0,   /* hidden attribute / display:none / aria-hidden */
-    WN_NF_LINK   = 1 << 1,   /* inside an <a href> */
-    WN_NF_PRE    = 1 << 2,   /* inside <pre>: whitespace is kept */
-    WN_NF_FLAT   = 1 << 3,   /* text of elements past the node budget: '\n' ends a block's line */
-    WN_NF_MEDIA  = 1 << 4,   /* held a player or an embedded frame (<iframe>, <video>, <audio>,
+    WN_NF_HIDDEN = 1 << 0, /* hidden attribute / display:none / aria-hidden */
+    WN_NF_LINK = 1 << 1,   /* inside an <a href> */
+    WN_NF_PRE = 1 << 2,    /* inside <pre>: whitespace is kept */
+    WN_NF_FLAT = 1 << 3,   /* text of elements past the node budget: '\n' ends a block's line */
+    WN_NF_MEDIA = 1 << 4,  /* held a player or an embedded frame (<iframe>, <video>, <audio>,
                               * <embed>, <canvas>), dropped at build: a reader sees one there */
-    WN_NF_GLYPH  = 1 << 5,   /* a heading's anchor glyph ("#", a pilcrow) and its text: hidden
+    WN_NF_GLYPH = 1 << 5,  /* a heading's anchor glyph ("#", a pilcrow) and its text: hidden
                               * too, and left out of every rendering, the full text's too */
 };
 
 typedef struct wn_attr {
-    const char *name;   /* lower-case, NUL-terminated, in the arena */
-    const char *value;  /* NUL-terminated, entities decoded */
+    const char *name;  /* lower-case, NUL-terminated, in the arena */
+    const char *value; /* NUL-terminated, entities decoded */
     uint32_t name_len, value_len;
 } wn_attr;
 
 typedef struct wn_node {
     uint32_t parent, first_child, last_child, next_sibling;
-    uint32_t size;          /* nodes in the subtree including this one */
-    uint32_t depth;         /* document node = 0 */
-    uint32_t src_begin;     /* element/text position in the decoded input */
+    uint32_t size;      /* nodes in the subtree including this one */
+    uint32_t depth;     /* document node = 0 */
+    uint32_t src_begin; /* element/text position in the decoded input */
     uint32_t src_len;
-    uint32_t text_begin;    /* TEXT: raw text in dom->text */
+    uint32_t text_begin; /* TEXT: raw text in dom->text */
     uint32_t text_len;
-    uint32_t attr_begin;    /* index into dom->attrs */
+    uint32_t attr_begin; /* index into dom->attrs */
     uint16_t attr_count;
     uint16_t tag;           /* wn_tag */
     uint16_t flags;         /* WN_NF_* */
@@ -53,15 +53,15 @@ typedef struct wn_dom {
     uint32_t count;
     wn_attr *attrs;
     uint32_t attr_count;
-    char *text;             /* raw text of all text nodes, back to back */
+    char *text; /* raw text of all text nodes, back to back */
     size_t text_len;
-    uint32_t body;          /* <body> index or the root when there is none */
-    const char *title;      /* <title> text, whitespace collapsed, may be "" */
+    uint32_t body;     /* <body> index or the root when there is none */
+    const char *title; /* <title> text, whitespace collapsed, may be "" */
     /* <script type=application/ld+json> payloads, kept for metadata */
     const char **jsonld;
     uint32_t *jsonld_len;
     uint32_t jsonld_count;
-    const char *lang;       /* <html lang> or "" */
+    const char *lang; /* <html lang> or "" */
     /* set when the input was cut to stay within limits (depth, size) */
     uint32_t depth_capped;
     uint32_t flattened;     /* elements past the node budget read as text (wn_parser_set_node_budget) */

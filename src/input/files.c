@@ -20,18 +20,18 @@
 /* A page of a directory, or a problem met while listing it (reported
  * where the entry would have come). */
 typedef struct dir_entry {
-    char *rel;        /* path below the directory */
+    char *rel; /* path below the directory */
     uint64_t size;
-    char *problem;    /* NULL for a page */
+    char *problem; /* NULL for a page */
 } dir_entry;
 
 typedef struct file_state {
-    dir_entry *entries;  /* directory: pages sorted by relative path in byte order */
+    dir_entry *entries; /* directory: pages sorted by relative path in byte order */
     size_t count, cap, next;
-    int done;            /* one file or stdin: the page was handed out */
-    wn_in *in;           /* one file or stdin: the stream the page is read from (owned) */
-    wn_buf data;         /* page bytes, reused from page to page */
-    wn_buf raw;          /* a gzip file's bytes as stored */
+    int done;    /* one file or stdin: the page was handed out */
+    wn_in *in;   /* one file or stdin: the stream the page is read from (owned) */
+    wn_buf data; /* page bytes, reused from page to page */
+    wn_buf raw;  /* a gzip file's bytes as stored */
     wn_buf path;
 } file_state;
 
@@ -190,8 +190,10 @@ static int dir_next(winnow_reader *r, winnow_record *rec)
         int fd = open(path, O_RDONLY | O_CLOEXEC);
         struct stat st;
         if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-            if (fd < 0) wn_reader_set_warning(r, "cannot open %s: %s; skipped", path, strerror(errno));
-            else wn_reader_set_warning(r, "%s: not a regular file; skipped", path);
+            if (fd < 0)
+                wn_reader_set_warning(r, "cannot open %s: %s; skipped", path, strerror(errno));
+            else
+                wn_reader_set_warning(r, "%s: not a regular file; skipped", path);
             if (fd >= 0) close(fd);
             r->skipped++;
             continue;
@@ -269,7 +271,9 @@ static int list_dir(winnow_reader *r, file_state *f, const char *rel, unsigned d
             wn_reader_fail(r, WINNOW_E_IO, "%s", msg);
             return -1;
         }
-        return add_entry(f, rel, 0, msg) == 0 ? 0 : (wn_reader_fail(r, WINNOW_E_NOMEM, "out of memory listing %s", r->name), -1);
+        return add_entry(f, rel, 0, msg) == 0
+                   ? 0
+                   : (wn_reader_fail(r, WINNOW_E_NOMEM, "out of memory listing %s", r->name), -1);
     }
     struct dirent *e;
     errno = 0;
@@ -305,7 +309,9 @@ static int list_dir(winnow_reader *r, file_state *f, const char *rel, unsigned d
             wn_reader_fail(r, WINNOW_E_IO, "%s", msg);
             return -1;
         }
-        return add_entry(f, rel, 0, msg) == 0 ? 0 : (wn_reader_fail(r, WINNOW_E_NOMEM, "out of memory listing %s", r->name), -1);
+        return add_entry(f, rel, 0, msg) == 0
+                   ? 0
+                   : (wn_reader_fail(r, WINNOW_E_NOMEM, "out of memory listing %s", r->name), -1);
     }
     closedir(d);
     return 0;
@@ -372,7 +378,8 @@ static int stream_next(winnow_reader *r, winnow_record *rec)
         wn_reader_fail(r, WINNOW_E_NOMEM, "out of memory");
         return -1;
     }
-    if (is_stdin) wn_reader_str(&r->id, "stdin", 5);
+    if (is_stdin)
+        wn_reader_str(&r->id, "stdin", 5);
     else {
         const char *base = strrchr(r->path, '/');
         set_stem(r, base ? base + 1 : r->path);

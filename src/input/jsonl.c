@@ -16,10 +16,10 @@
 #define SKIP_DEPTH 256
 
 typedef struct jsonl_state {
-    wn_in *in;       /* owned */
+    wn_in *in; /* owned */
     wn_buf line;
-    wn_buf key;      /* decoded member name */
-    wn_buf html;     /* decoded page */
+    wn_buf key;  /* decoded member name */
+    wn_buf html; /* decoded page */
     size_t lineno;
     size_t line_max; /* longer lines are skipped without being stored whole */
 } jsonl_state;
@@ -59,10 +59,14 @@ static int hex4(const char *p, const char *end, unsigned *out)
     unsigned v = 0;
     for (int i = 0; i < 4; i++) {
         int c = (unsigned char)p[i], d;
-        if (c >= '0' && c <= '9') d = c - '0';
-        else if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
-        else if (c >= 'A' && c <= 'F') d = c - 'A' + 10;
-        else return 0;
+        if (c >= '0' && c <= '9')
+            d = c - '0';
+        else if (c >= 'a' && c <= 'f')
+            d = c - 'a' + 10;
+        else if (c >= 'A' && c <= 'F')
+            d = c - 'A' + 10;
+        else
+            return 0;
         v = v << 4 | (unsigned)d;
     }
     *out = v;
@@ -169,7 +173,7 @@ static void decode_string(const char *s, size_t n, wn_buf *b)
 /* A number or true/false/null. */
 static const char *skip_scalar(const char *p, const char *end)
 {
-    static const char *const words[] = {"true", "false", "null"};
+    static const char *const words[] = { "true", "false", "null" };
     for (size_t i = 0; i < 3; i++) {
         size_t n = strlen(words[i]);
         if ((size_t)(end - p) >= n && memcmp(p, words[i], n) == 0) return p + n;
@@ -177,8 +181,7 @@ static const char *skip_scalar(const char *p, const char *end)
     const char *q = p;
     if (q < end && *q == '-') q++;
     if (q == end || *q < '0' || *q > '9') return NULL;
-    while (q < end && ((*q >= '0' && *q <= '9') || *q == '.' || *q == 'e' || *q == 'E' || *q == '+' || *q == '-'))
-        q++;
+    while (q < end && ((*q >= '0' && *q <= '9') || *q == '.' || *q == 'e' || *q == 'E' || *q == '+' || *q == '-')) q++;
     return q;
 }
 
@@ -259,11 +262,16 @@ static const char *scan_line(jsonl_state *j, const char *p, const char *end, spa
             span *want = NULL;
             const char *key = wn_buf_cstr(&j->key);
             if (strlen(key) == j->key.len) { /* a name with an escaped NUL matches nothing */
-                if (!strcmp(key, "html")) want = html;
-                else if (!strcmp(key, "content")) want = content;
-                else if (!strcmp(key, "body")) want = body;
-                else if (!strcmp(key, "url")) want = url;
-                else if (!strcmp(key, "charset")) want = charset;
+                if (!strcmp(key, "html"))
+                    want = html;
+                else if (!strcmp(key, "content"))
+                    want = content;
+                else if (!strcmp(key, "body"))
+                    want = body;
+                else if (!strcmp(key, "url"))
+                    want = url;
+                else if (!strcmp(key, "charset"))
+                    want = charset;
             }
             if (p < end && *p == '"') {
                 const char *v = p;
@@ -330,9 +338,9 @@ static int jsonl_next(winnow_reader *r, winnow_record *rec)
         }
         const char *p = j->line.data, *end = p + j->line.len;
         if (lineno == 1 && end - p >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0) p += 3; /* BOM */
-        if (skip_ws(p, end) == end) continue; /* blank lines are not records */
+        if (skip_ws(p, end) == end) continue;                                         /* blank lines are not records */
 
-        span html = {0}, content = {0}, body = {0}, url = {0}, charset = {0};
+        span html = { 0 }, content = { 0 }, body = { 0 }, url = { 0 }, charset = { 0 };
         const char *why = scan_line(j, p, end, &html, &content, &body, &url, &charset);
         if (why && !strcmp(why, "out of memory")) {
             wn_reader_fail(r, WINNOW_E_NOMEM, "out of memory reading %s", r->name);
@@ -350,8 +358,7 @@ static int jsonl_next(winnow_reader *r, winnow_record *rec)
             r->skipped++;
             if (url.set) decode_string(url.p, url.n, &r->url);
             int dg = wn_reader_damaged(r, rec, (long long)lineno, -1,
-                                        "%s:%zu: no \"html\", \"content\" or \"body\" string; skipped", r->name,
-                                        lineno);
+                                       "%s:%zu: no \"html\", \"content\" or \"body\" string; skipped", r->name, lineno);
             if (dg > 0 && url.set && !r->url.oom) rec->url = wn_buf_cstr(&r->url);
             return dg;
         }

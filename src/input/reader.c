@@ -43,8 +43,10 @@ int wn_reader_damaged(winnow_reader *r, winnow_record *rec, long long number, lo
     wn_buf_clear(&r->damage);
     wn_buf_put(&r->damage, r->warning, strlen(r->warning));
     wn_buf_clear(&r->source);
-    if (offset >= 0) wn_buf_printf(&r->source, "%s#%lld", r->name, offset);
-    else wn_buf_printf(&r->source, "%s:%lld", r->name, number);
+    if (offset >= 0)
+        wn_buf_printf(&r->source, "%s#%lld", r->name, offset);
+    else
+        wn_buf_printf(&r->source, "%s:%lld", r->name, number);
     wn_buf_clear(&r->id);
     wn_buf_printf(&r->id, "%05lld", number);
     if (r->damage.oom || r->source.oom || r->id.oom) {
@@ -168,9 +170,12 @@ static void open_stream(winnow_reader *r, wn_in *in, winnow_input_format fmt)
         wn_in_free(in);
         return;
     }
-    if (fmt == WINNOW_INPUT_WARC) wn_warc_open(r, in);
-    else if (fmt == WINNOW_INPUT_JSONL) wn_jsonl_open(r, in);
-    else wn_open_stream_page(r, in);
+    if (fmt == WINNOW_INPUT_WARC)
+        wn_warc_open(r, in);
+    else if (fmt == WINNOW_INPUT_JSONL)
+        wn_jsonl_open(r, in);
+    else
+        wn_open_stream_page(r, in);
 }
 
 /* The format a name's ending says; AUTO when it says none. */
@@ -194,8 +199,10 @@ static void open_path(winnow_reader *r, const char *path, winnow_input_format fm
         }
         if (S_ISDIR(st.st_mode)) {
             file_state *f = wn_new_file_state(r);
-            if (f) wn_open_dir(r, f);
-            else r->status = WINNOW_E_NOMEM;
+            if (f)
+                wn_open_dir(r, f);
+            else
+                r->status = WINNOW_E_NOMEM;
             return;
         }
         if (S_ISREG(st.st_mode)) r->total_bytes = (unsigned long long)st.st_size;
@@ -228,8 +235,9 @@ static winnow_status open_args(const winnow_reader_options *opt, winnow_reader *
     reader_options_default(o);
     if (opt && wn_struct_in(o, sizeof *o, opt, READER_OPTIONS_V1) != 0) {
         if (err && errcap)
-            snprintf(err, errcap, "winnow_reader_options.struct_size is not sizeof (winnow_reader_options) of a "
-                                  "winnow.h this library reads");
+            snprintf(err, errcap,
+                     "winnow_reader_options.struct_size is not sizeof (winnow_reader_options) of a "
+                     "winnow.h this library reads");
         return WINNOW_E_ARG;
     }
     return WINNOW_OK;
@@ -257,8 +265,8 @@ winnow_status winnow_reader_open(const char *path, const winnow_reader_options *
 
 /* A reader over the stream fp (taken: closed on failure) named name; o is
  * already checked. */
-static winnow_status open_fp_as(FILE *fp, const char *name, const winnow_reader_options *o,
-                                unsigned long long total, winnow_reader **out, char *err, size_t errcap)
+static winnow_status open_fp_as(FILE *fp, const char *name, const winnow_reader_options *o, unsigned long long total,
+                                winnow_reader **out, char *err, size_t errcap)
 {
     winnow_reader *r = reader_new(name, o);
     wn_in *in = r ? malloc(sizeof *in) : NULL;
@@ -279,13 +287,15 @@ winnow_status wn_reader_open_fp(FILE *fp, const char *name, const winnow_reader_
 {
     winnow_reader_options o;
     winnow_status st = open_args(opt, out, &o, err, errcap);
-    if (st != WINNOW_OK) { fclose(fp); return st; }
+    if (st != WINNOW_OK) {
+        fclose(fp);
+        return st;
+    }
     return open_fp_as(fp, name, &o, 0, out, err, errcap);
 }
 
 winnow_status winnow_reader_open_memory(const void *data, size_t len, const char *name,
-                                        const winnow_reader_options *opt, winnow_reader **out, char *err,
-                                        size_t errcap)
+                                        const winnow_reader_options *opt, winnow_reader **out, char *err, size_t errcap)
 {
     winnow_reader_options o;
     winnow_status st = open_args(opt, out, &o, err, errcap);
@@ -296,7 +306,7 @@ winnow_status winnow_reader_open_memory(const void *data, size_t len, const char
     }
     /* a stream over the caller's bytes: the readers of files and stdin
      * then serve memory too (fmemopen does not take a size of 0) */
-    static const char none[1] = {0};
+    static const char none[1] = { 0 };
     FILE *fp = len ? fmemopen((void *)data, len, "rb") : fmemopen((void *)none, 1, "rb");
     if (fp && !len) fgetc(fp); /* at its end: no bytes */
     if (!fp) {

@@ -29,23 +29,23 @@
 
 typedef struct wn_in {
     FILE *fp;
-    int own_fp;              /* fclose it at the end (not stdin) */
-    const char *name;        /* for messages; owned by the reader */
-    int gz;                  /* the file starts with the gzip magic */
+    int own_fp;       /* fclose it at the end (not stdin) */
+    const char *name; /* for messages; owned by the reader */
+    int gz;           /* the file starts with the gzip magic */
 
     /* compressed side (gz only) */
     z_stream z;
-    int z_init, z_live;      /* inflate initialised / inside a member */
+    int z_init, z_live; /* inflate initialised / inside a member */
     unsigned char *raw;
     size_t raw_len, raw_pos;
-    uint64_t raw_off;        /* file offset of raw[0] */
-    uint64_t member_off;     /* file offset of the current member's first byte */
-    uint64_t member_pos;     /* stream position of its first output byte */
+    uint64_t raw_off;    /* file offset of raw[0] */
+    uint64_t member_off; /* file offset of the current member's first byte */
+    uint64_t member_pos; /* stream position of its first output byte */
 
     /* decompressed side */
     unsigned char *out;
     size_t out_cap, out_pos, out_len;
-    uint64_t out_base;       /* stream position of out[0] */
+    uint64_t out_base; /* stream position of out[0] */
 
     /* bytes given back with wn_in_unread(), delivered before `out` */
     wn_buf back;
@@ -67,10 +67,10 @@ typedef struct wn_in {
 /* Opens `path` (s->name points to it: keep it alive). Returns 0, or -1 with
  * the reason in s->err ("cannot open X: No such file or directory"). Call
  * wn_in_close() either way. */
-int  wn_in_open(wn_in *s, const char *path);
+int wn_in_open(wn_in *s, const char *path);
 /* The same over a stream that is already open (stdin); fp is not closed
  * at the end unless own is set. */
-int  wn_in_open_fp(wn_in *s, FILE *fp, const char *name, int own);
+int wn_in_open_fp(wn_in *s, FILE *fp, const char *name, int own);
 void wn_in_close(wn_in *s);
 /* A heap-allocated stream over path ("-": stdin), for a reader to own;
  * NULL only on OOM, else check ->failed (the reason is in ->err). Freed,
@@ -94,9 +94,9 @@ size_t wn_in_read(wn_in *s, void *dst, size_t n);
  * `keep` bytes are stored in `line` (cleared first); the rest of a longer
  * line is consumed and dropped. *total gets the full length. Returns 1 for a
  * line, 0 when nothing was left, -1 when `line` ran out of memory. */
-int  wn_in_getline(wn_in *s, wn_buf *line, size_t keep, size_t *total);
+int wn_in_getline(wn_in *s, wn_buf *line, size_t keep, size_t *total);
 /* Puts bytes back in front of the cursor (they were read before). */
-int  wn_in_unread(wn_in *s, const void *p, size_t n);
+int wn_in_unread(wn_in *s, const void *p, size_t n);
 /* Stream position of the cursor (decompressed bytes before it). */
 uint64_t wn_in_tell(const wn_in *s);
 /* Where a record starting at the cursor can be found: for gzip files whose
@@ -115,17 +115,17 @@ winnow_status wn_in_status(const wn_in *s);
 
 struct winnow_reader {
     char *path;
-    const char *name;         /* path for messages and sources: "<stdin>" for "-" */
+    const char *name; /* path for messages and sources: "<stdin>" for "-" */
     size_t max_record;
     size_t skipped;
-    size_t too_large;         /* of the skipped: over max_record */
-    int recursive;            /* directories: subdirectories too */
-    int damaged;              /* damaged records are handed out (winnow_record.error), not skipped */
-    winnow_input_format format; /* what the input is read as (HTML for directories) */
+    size_t too_large;               /* of the skipped: over max_record */
+    int recursive;                  /* directories: subdirectories too */
+    int damaged;                    /* damaged records are handed out (winnow_record.error), not skipped */
+    winnow_input_format format;     /* what the input is read as (HTML for directories) */
     unsigned long long total_bytes; /* the input's size, 0 when unknown */
     unsigned long long done_bytes;  /* directories: bytes of the files handed out or skipped */
-    const wn_in *stream;      /* WARC, JSONL, stdin: the stream read (its position is the progress) */
-    winnow_status status;     /* WINNOW_OK until it fails; then what error says */
+    const wn_in *stream;            /* WARC, JSONL, stdin: the stream read (its position is the progress) */
+    winnow_status status;           /* WINNOW_OK until it fails; then what error says */
     char error[600];
     char warning[600];
 
@@ -134,7 +134,7 @@ struct winnow_reader {
 
     /* kind-specific state and its two operations */
     void *state;
-    int  (*next)(winnow_reader *r, winnow_record *rec);
+    int (*next)(winnow_reader *r, winnow_record *rec);
     void (*close_state)(winnow_reader *r);
     /* winnow_reader_take: the last record's bytes, given up; NULL: none */
     void *(*take)(winnow_reader *r, size_t *len);
@@ -182,7 +182,7 @@ int wn_is_page_name(const char *name);
 const char *wn_inflate_all(const unsigned char *src, size_t n, int gzip, wn_buf *dst, size_t limit);
 
 /* Lower-case ASCII comparisons used by the header and key parsers. */
-int wn_ascii_ieq(const char *a, size_t an, const char *b);           /* a[0..an) == b, ignoring case */
-int wn_ascii_iends(const char *s, const char *suffix);               /* s ends with suffix, ignoring case */
+int wn_ascii_ieq(const char *a, size_t an, const char *b); /* a[0..an) == b, ignoring case */
+int wn_ascii_iends(const char *s, const char *suffix);     /* s ends with suffix, ignoring case */
 
 #endif

@@ -72,9 +72,15 @@ static int gz_find_member(wn_in *s)
         size_t i = 0;
         while (i + 4 <= have) {
             const unsigned char *q = memchr(p + i, 0x1f, have - 3 - i);
-            if (!q) { i = have - 3; break; }
+            if (!q) {
+                i = have - 3;
+                break;
+            }
             i = (size_t)(q - p);
-            if (gz_magic_at(q)) { s->raw_pos += i; return 1; }
+            if (gz_magic_at(q)) {
+                s->raw_pos += i;
+                return 1;
+            }
             i++;
         }
         /* keep the last 3 bytes: a magic may straddle the refill */
@@ -97,7 +103,10 @@ static int gz_start_member(wn_in *s, int quiet_skip)
         if (s->raw_len - s->raw_pos == before) break;
     }
     size_t have = s->raw_len - s->raw_pos;
-    if (have == 0) { s->eof = 1; return 0; }
+    if (have == 0) {
+        s->eof = 1;
+        return 0;
+    }
     if (have < 4 || !gz_magic_at(s->raw + s->raw_pos)) {
         uint64_t at = s->raw_off + s->raw_pos;
         int found = gz_find_member(s);
@@ -183,8 +192,9 @@ static int gz_more(wn_in *s)
         }
         if (zr == Z_MEM_ERROR) return in_oom(s, "out of memory in zlib");
         /* Z_DATA_ERROR and friends: this member is damaged */
-        snprintf(s->warn, sizeof s->warn, "%s: corrupt gzip data in the member at offset %llu (%s); skipped to the next member",
-                 s->name, (unsigned long long)s->member_off, s->z.msg ? s->z.msg : "invalid data");
+        snprintf(s->warn, sizeof s->warn,
+                 "%s: corrupt gzip data in the member at offset %llu (%s); skipped to the next member", s->name,
+                 (unsigned long long)s->member_off, s->z.msg ? s->z.msg : "invalid data");
         s->gap = 1;
         s->gap_member_pos = s->member_pos;
         gz_resync(s, s->member_off + 1);
@@ -275,8 +285,10 @@ wn_in *wn_in_new(const char *path, const char *name)
 {
     wn_in *s = malloc(sizeof *s);
     if (!s) return NULL;
-    if (strcmp(path, "-") == 0) wn_in_open_fp(s, stdin, name, 0);
-    else wn_in_open(s, path);
+    if (strcmp(path, "-") == 0)
+        wn_in_open_fp(s, stdin, name, 0);
+    else
+        wn_in_open(s, path);
     s->name = name;
     return s;
 }
@@ -335,7 +347,10 @@ size_t wn_in_peek(wn_in *s, size_t n, const unsigned char **p)
             size_t take = s->out_len - s->out_pos, want = n - (s->back.len - s->back_pos);
             if (take > want) take = want;
             wn_buf_put(&s->back, s->out + s->out_pos, take);
-            if (s->back.oom) { in_oom(s, "out of memory"); break; }
+            if (s->back.oom) {
+                in_oom(s, "out of memory");
+                break;
+            }
             s->out_pos += take;
         }
         *p = (const unsigned char *)s->back.data + s->back_pos;
@@ -410,10 +425,7 @@ int wn_in_unread(wn_in *s, const void *p, size_t n)
     return 0;
 }
 
-uint64_t wn_in_tell(const wn_in *s)
-{
-    return s->out_base + s->out_pos - (s->back.len - s->back_pos);
-}
+uint64_t wn_in_tell(const wn_in *s) { return s->out_base + s->out_pos - (s->back.len - s->back_pos); }
 
 uint64_t wn_in_record_offset(wn_in *s)
 {

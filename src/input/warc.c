@@ -23,7 +23,7 @@
 #define HEAD_MAX ((size_t)1 << 20)
 
 typedef struct warc_state {
-    wn_in *in;       /* owned */
+    wn_in *in; /* owned */
     wn_buf line;
     wn_buf blk;      /* the record block */
     wn_buf dec, tmp; /* payload decoding: result and scratch, swapped */
@@ -374,8 +374,7 @@ static trailer_result check_trailer(winnow_reader *r, warc_state *w)
     if (got && !is_blank_line(w->line.data, w->line.len)) {
         if (wn_in_unread(w->in, w->line.data, w->line.len) < 0) return trailer_error(r, w);
         size_t at = find_version_line(w->blk.data, w->blk.len);
-        if (at < w->blk.len && wn_in_unread(w->in, w->blk.data + at, w->blk.len - at) < 0)
-            return trailer_error(r, w);
+        if (at < w->blk.len && wn_in_unread(w->in, w->blk.data + at, w->blk.len - at) < 0) return trailer_error(r, w);
         w->resyncing = 1;
         return TRAILER_BAD_LENGTH;
     }
@@ -384,8 +383,10 @@ static trailer_result check_trailer(winnow_reader *r, warc_state *w)
      * checksum is charged to this record, not to the next one. */
     const unsigned char *p;
     size_t k = wn_in_peek(w->in, 2, &p);
-    if (k >= 1 && p[0] == '\n') wn_in_consume(w->in, 1);
-    else if (k == 2 && p[0] == '\r' && p[1] == '\n') wn_in_consume(w->in, 2);
+    if (k >= 1 && p[0] == '\n')
+        wn_in_consume(w->in, 1);
+    else if (k == 2 && p[0] == '\r' && p[1] == '\n')
+        wn_in_consume(w->in, 2);
     /* The gap flag goes up as soon as zlib fails, but the gap is reached
      * only when the bytes decoded before the failure are used up; and it is
      * this record's only if the failed member held some of its bytes (else
@@ -416,16 +417,21 @@ static chunked_result dechunk(char *p, size_t n, size_t *out_len)
         size_t j = i, size = 0, digits = 0;
         for (; j < n; j++) {
             int c = (unsigned char)p[j], d;
-            if (c >= '0' && c <= '9') d = c - '0';
-            else if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
-            else if (c >= 'A' && c <= 'F') d = c - 'A' + 10;
-            else break;
+            if (c >= '0' && c <= '9')
+                d = c - '0';
+            else if (c >= 'a' && c <= 'f')
+                d = c - 'a' + 10;
+            else if (c >= 'A' && c <= 'F')
+                d = c - 'A' + 10;
+            else
+                break;
             if (size > (SIZE_MAX >> 4)) return i == 0 ? CHUNKED_NOT : (*out_len = o, CHUNKED_PARTIAL);
             size = size * 16 + (size_t)d;
             digits++;
         }
         /* after the size: optional blanks, extensions (";..."), the line end */
-        int size_line = digits > 0 && j < n && (p[j] == '\r' || p[j] == '\n' || p[j] == ';' || p[j] == ' ' || p[j] == '\t');
+        int size_line =
+            digits > 0 && j < n && (p[j] == '\r' || p[j] == '\n' || p[j] == ';' || p[j] == ' ' || p[j] == '\t');
         if (!size_line) {
             if (i == 0) return CHUNKED_NOT;
             *out_len = o;
@@ -468,7 +474,10 @@ const char *wn_inflate_all(const unsigned char *src, size_t n, int gzip, wn_buf 
     const char *why = NULL;
     size_t used = 0;
     for (;;) {
-        if (!wn_buf_reserve(dst, 64 << 10)) { why = "out of memory"; break; }
+        if (!wn_buf_reserve(dst, 64 << 10)) {
+            why = "out of memory";
+            break;
+        }
         size_t in_n = n - used > (1u << 30) ? (1u << 30) : n - used;
         size_t room = dst->cap - dst->len - 1;
         if (room > (1u << 30)) room = 1u << 30;
@@ -479,17 +488,26 @@ const char *wn_inflate_all(const unsigned char *src, size_t n, int gzip, wn_buf 
         int zr = inflate(&z, Z_NO_FLUSH);
         used += in_n - z.avail_in;
         dst->len += room - z.avail_out;
-        if (dst->len > limit) { why = "decoded payload over the size limit"; break; }
+        if (dst->len > limit) {
+            why = "decoded payload over the size limit";
+            break;
+        }
         if (zr == Z_STREAM_END) {
             /* gzip may hold several members back to back */
             if (gzip && n - used >= 2 && src[used] == 0x1f && src[used + 1] == 0x8b) {
-                if (inflateReset(&z) != Z_OK) { why = "zlib failure"; break; }
+                if (inflateReset(&z) != Z_OK) {
+                    why = "zlib failure";
+                    break;
+                }
                 continue;
             }
             break;
         }
         if (zr == Z_OK) continue;
-        if (zr == Z_BUF_ERROR && used == n) { why = "compressed data cut short"; break; }
+        if (zr == Z_BUF_ERROR && used == n) {
+            why = "compressed data cut short";
+            break;
+        }
         if (zr == Z_BUF_ERROR) continue; /* output full: grow and go on */
         why = zr == Z_MEM_ERROR ? "out of memory" : (z.msg ? z.msg : "invalid compressed data");
         break;
@@ -501,8 +519,8 @@ const char *wn_inflate_all(const unsigned char *src, size_t n, int gzip, wn_buf 
 /* Undoes the codings of a comma-separated Transfer- or Content-Encoding
  * list, last applied first. *data and *len point into w->blk (writable) or a
  * decoding buffer. REC_OK or REC_SKIP (warning set) or REC_ERROR. */
-static rec_result undo_codings(winnow_reader *r, warc_state *w, const char *list, const char *header,
-                               char **data, size_t *len, uint64_t off)
+static rec_result undo_codings(winnow_reader *r, warc_state *w, const char *list, const char *header, char **data,
+                               size_t *len, uint64_t off)
 {
     const char *end = list + strlen(list);
     while (end > list) {
@@ -519,8 +537,9 @@ static rec_result undo_codings(winnow_reader *r, warc_state *w, const char *list
             size_t out;
             chunked_result c = dechunk(*data, *len, &out);
             if (c == CHUNKED_NOT) {
-                wn_reader_set_warning(r, "%s#%llu: Transfer-Encoding: chunked, but the payload is not chunked; used as it is",
-                                      r->name, (unsigned long long)off);
+                wn_reader_set_warning(
+                    r, "%s#%llu: Transfer-Encoding: chunked, but the payload is not chunked; used as it is", r->name,
+                    (unsigned long long)off);
             } else {
                 if (c == CHUNKED_PARTIAL)
                     wn_reader_set_warning(r, "%s#%llu: chunked payload cut short; kept the %zu bytes decoded", r->name,
@@ -554,8 +573,8 @@ static rec_result undo_codings(winnow_reader *r, warc_state *w, const char *list
             return REC_SKIP;
         }
         if (why) {
-            wn_reader_set_warning(r, "%s#%llu: cannot decode %s: %.*s (%s); skipped", r->name,
-                                  (unsigned long long)off, header, (int)n, tok, why);
+            wn_reader_set_warning(r, "%s#%llu: cannot decode %s: %.*s (%s); skipped", r->name, (unsigned long long)off,
+                                  header, (int)n, tok, why);
             return REC_SKIP;
         }
         /* the result becomes the input of the next step */
@@ -571,8 +590,7 @@ static rec_result undo_codings(winnow_reader *r, warc_state *w, const char *list
 /* Turns the block of a response or resource record into a page.
  * REC_OK: rec->data/len/charset set; REC_SKIP: not a page, or damaged
  * (then with a warning); REC_ERROR. */
-static rec_result record_payload(winnow_reader *r, warc_state *w, const warc_head *h, winnow_record *rec,
-                                 uint64_t off)
+static rec_result record_payload(winnow_reader *r, warc_state *w, const warc_head *h, winnow_record *rec, uint64_t off)
 {
     char charset[128] = "";
     char *data = w->blk.data;
@@ -719,8 +737,8 @@ static int warc_next(winnow_reader *r, winnow_record *rec)
 
         wn_buf_clear(&w->blk);
         if (!wn_buf_reserve(&w->blk, (size_t)h.len)) {
-            wn_reader_fail(r, WINNOW_E_NOMEM, "out of memory for a record of %llu bytes in %s", (unsigned long long)h.len,
-                                r->name);
+            wn_reader_fail(r, WINNOW_E_NOMEM, "out of memory for a record of %llu bytes in %s",
+                           (unsigned long long)h.len, r->name);
             return -1;
         }
         w->blk.len = wn_in_read(w->in, w->blk.data, (size_t)h.len);

@@ -18,8 +18,7 @@ typedef struct jreader {
 
 static void skip_ws(jreader *r)
 {
-    while (r->i < r->n && (r->s[r->i] == ' ' || r->s[r->i] == '\t' || r->s[r->i] == '\n' || r->s[r->i] == '\r'))
-        r->i++;
+    while (r->i < r->n && (r->s[r->i] == ' ' || r->s[r->i] == '\t' || r->s[r->i] == '\n' || r->s[r->i] == '\r')) r->i++;
 }
 
 /* Up to four hex digits at s[i..end): how many there are, value in *out. */
@@ -30,10 +29,14 @@ static int hex4(const char *s, size_t i, size_t end, unsigned *out)
     for (; d < 4 && i + (size_t)d < end; d++) {
         char h = s[i + (size_t)d];
         unsigned v;
-        if (h >= '0' && h <= '9') v = (unsigned)(h - '0');
-        else if (h >= 'a' && h <= 'f') v = (unsigned)(h - 'a' + 10);
-        else if (h >= 'A' && h <= 'F') v = (unsigned)(h - 'A' + 10);
-        else break;
+        if (h >= '0' && h <= '9')
+            v = (unsigned)(h - '0');
+        else if (h >= 'a' && h <= 'f')
+            v = (unsigned)(h - 'a' + 10);
+        else if (h >= 'A' && h <= 'F')
+            v = (unsigned)(h - 'A' + 10);
+        else
+            break;
         *out = *out << 4 | v;
     }
     return d;
@@ -43,7 +46,10 @@ static int hex4(const char *s, size_t i, size_t end, unsigned *out)
  * escapes decoded, or NULL. */
 static const char *read_string(jreader *r)
 {
-    if (r->i >= r->n || r->s[r->i] != '"') { r->failed = 1; return NULL; }
+    if (r->i >= r->n || r->s[r->i] != '"') {
+        r->failed = 1;
+        return NULL;
+    }
     r->i++;
     size_t start = r->i;
     /* the closing quote: the first '"' not escaped, found with memchr
@@ -65,7 +71,10 @@ static const char *read_string(jreader *r)
     size_t end = r->i;
     r->i++;
     char *out = wn_arena_alloc(r->arena, (end - start) * 2 + 4);
-    if (!out) { r->failed = 1; return NULL; }
+    if (!out) {
+        r->failed = 1;
+        return NULL;
+    }
     size_t o = 0;
     for (size_t k = start; k < end; k++) {
         /* the bytes up to the next escape, at once */
@@ -76,20 +85,25 @@ static const char *read_string(jreader *r)
         k += run;
         if (k >= end) break;
         char c = r->s[k];
-        if (k + 1 >= end) { out[o++] = c; continue; }
+        if (k + 1 >= end) {
+            out[o++] = c;
+            continue;
+        }
         c = r->s[++k];
         switch (c) {
         case 'n': out[o++] = ' '; break;
         case 't': out[o++] = ' '; break;
         case 'r': out[o++] = ' '; break;
-        case 'b': case 'f': break;
+        case 'b':
+        case 'f': break;
         case 'u': {
             /* four hex digits; fewer is an invalid escape: U+FFFD, and the
              * bytes after the digits present are text again */
             unsigned cp = 0;
             int digits = hex4(r->s, k + 1, end, &cp);
             k += (size_t)digits;
-            if (digits < 4) cp = 0xFFFD;
+            if (digits < 4)
+                cp = 0xFFFD;
             else if (cp >= 0xD800 && cp <= 0xDBFF && k + 2 < end && r->s[k + 1] == '\\' && r->s[k + 2] == 'u') {
                 unsigned lo = 0;
                 int ld = hex4(r->s, k + 3, end, &lo);
@@ -100,9 +114,12 @@ static const char *read_string(jreader *r)
             }
             if (cp >= 0xD800 && cp <= 0xDFFF) cp = 0xFFFD;
             if (cp == 0) cp = 0xFFFD;
-            if (cp < 0x80) out[o++] = (char)cp;
-            else if (cp < 0x800) { out[o++] = (char)(0xC0 | (cp >> 6)); out[o++] = (char)(0x80 | (cp & 0x3F)); }
-            else if (cp < 0x10000) {
+            if (cp < 0x80)
+                out[o++] = (char)cp;
+            else if (cp < 0x800) {
+                out[o++] = (char)(0xC0 | (cp >> 6));
+                out[o++] = (char)(0x80 | (cp & 0x3F));
+            } else if (cp < 0x10000) {
                 out[o++] = (char)(0xE0 | (cp >> 12));
                 out[o++] = (char)(0x80 | ((cp >> 6) & 0x3F));
                 out[o++] = (char)(0x80 | (cp & 0x3F));
@@ -131,10 +148,24 @@ static void parse_value(jreader *r, jobject *parent, const char *key, wn_meta *m
 
 static int type_is_article(const char *t)
 {
-    static const char *const kinds[] = {"Article", "NewsArticle", "BlogPosting", "Report", "ScholarlyArticle",
-                                        "TechArticle", "WebPage", "ReportageNewsArticle", "AnalysisNewsArticle",
-                                        "OpinionNewsArticle", "Posting", "SocialMediaPosting", "LiveBlogPosting",
-                                        "Recipe", "Review", "HowTo", "Question", NULL};
+    static const char *const kinds[] = { "Article",
+                                         "NewsArticle",
+                                         "BlogPosting",
+                                         "Report",
+                                         "ScholarlyArticle",
+                                         "TechArticle",
+                                         "WebPage",
+                                         "ReportageNewsArticle",
+                                         "AnalysisNewsArticle",
+                                         "OpinionNewsArticle",
+                                         "Posting",
+                                         "SocialMediaPosting",
+                                         "LiveBlogPosting",
+                                         "Recipe",
+                                         "Review",
+                                         "HowTo",
+                                         "Question",
+                                         NULL };
     if (!t) return 0;
     for (int k = 0; kinds[k]; k++)
         if (strstr(t, kinds[k])) return 1;
@@ -146,21 +177,37 @@ static void parse_object(jreader *r, jobject *parent, const char *parent_key, wn
     jobject o;
     memset(&o, 0, sizeof o);
     r->i++; /* '{' */
-    if (++r->depth > JSON_MAX_DEPTH) { r->failed = 1; return; }
+    if (++r->depth > JSON_MAX_DEPTH) {
+        r->failed = 1;
+        return;
+    }
     skip_ws(r);
-    if (r->i < r->n && r->s[r->i] == '}') { r->i++; r->depth--; return; }
+    if (r->i < r->n && r->s[r->i] == '}') {
+        r->i++;
+        r->depth--;
+        return;
+    }
     while (!r->failed && r->i < r->n) {
         skip_ws(r);
         const char *k = read_string(r);
         if (!k) return;
         skip_ws(r);
-        if (r->i >= r->n || r->s[r->i] != ':') { r->failed = 1; return; }
+        if (r->i >= r->n || r->s[r->i] != ':') {
+            r->failed = 1;
+            return;
+        }
         r->i++;
         skip_ws(r);
         parse_value(r, &o, k, m);
         skip_ws(r);
-        if (r->i < r->n && r->s[r->i] == ',') { r->i++; continue; }
-        if (r->i < r->n && r->s[r->i] == '}') { r->i++; break; }
+        if (r->i < r->n && r->s[r->i] == ',') {
+            r->i++;
+            continue;
+        }
+        if (r->i < r->n && r->s[r->i] == '}') {
+            r->i++;
+            break;
+        }
         r->failed = 1;
         return;
     }
@@ -195,15 +242,28 @@ static void skip_scalar(jreader *r)
 static void parse_array(jreader *r, jobject *parent, const char *key, wn_meta *m)
 {
     r->i++; /* '[' */
-    if (++r->depth > JSON_MAX_DEPTH) { r->failed = 1; return; }
+    if (++r->depth > JSON_MAX_DEPTH) {
+        r->failed = 1;
+        return;
+    }
     skip_ws(r);
-    if (r->i < r->n && r->s[r->i] == ']') { r->i++; r->depth--; return; }
+    if (r->i < r->n && r->s[r->i] == ']') {
+        r->i++;
+        r->depth--;
+        return;
+    }
     while (!r->failed && r->i < r->n) {
         skip_ws(r);
         parse_value(r, parent, key, m);
         skip_ws(r);
-        if (r->i < r->n && r->s[r->i] == ',') { r->i++; continue; }
-        if (r->i < r->n && r->s[r->i] == ']') { r->i++; break; }
+        if (r->i < r->n && r->s[r->i] == ',') {
+            r->i++;
+            continue;
+        }
+        if (r->i < r->n && r->s[r->i] == ']') {
+            r->i++;
+            break;
+        }
         r->failed = 1;
         return;
     }
@@ -212,26 +272,46 @@ static void parse_array(jreader *r, jobject *parent, const char *key, wn_meta *m
 
 static void parse_value(jreader *r, jobject *o, const char *key, wn_meta *m)
 {
-    if (r->i >= r->n) { r->failed = 1; return; }
+    if (r->i >= r->n) {
+        r->failed = 1;
+        return;
+    }
     char c = r->s[r->i];
-    if (c == '{') { parse_object(r, o, key, m); return; }
-    if (c == '[') { parse_array(r, o, key, m); return; }
-    if (c != '"') { skip_scalar(r); return; }
+    if (c == '{') {
+        parse_object(r, o, key, m);
+        return;
+    }
+    if (c == '[') {
+        parse_array(r, o, key, m);
+        return;
+    }
+    if (c != '"') {
+        skip_scalar(r);
+        return;
+    }
     const char *v = read_string(r);
     if (!v || !o || !key) return;
     if (!strcmp(key, "@type")) {
         /* every type named, arrays' too: the kind of page reads the set */
         m->ld_types |= wn_schema_bits(v, strlen(v));
         if (!o->type) o->type = v;
+    } else if (!strcmp(key, "headline"))
+        o->headline = v;
+    else if (!strcmp(key, "name")) {
+        if (!o->name) o->name = v;
+    } else if (!strcmp(key, "datePublished"))
+        o->date = v;
+    else if (!strcmp(key, "dateCreated")) {
+        if (!o->date) o->date = v;
+    } else if (!strcmp(key, "description"))
+        o->description = v;
+    else if (!strcmp(key, "author") || !strcmp(key, "creator")) {
+        if (!o->author) o->author = v;
+    } else if (!strcmp(key, "publisher")) {
+        if (!o->publisher) o->publisher = v;
+    } else if (!strcmp(key, "url")) {
+        if (!o->url) o->url = v;
     }
-    else if (!strcmp(key, "headline")) o->headline = v;
-    else if (!strcmp(key, "name")) { if (!o->name) o->name = v; }
-    else if (!strcmp(key, "datePublished")) o->date = v;
-    else if (!strcmp(key, "dateCreated")) { if (!o->date) o->date = v; }
-    else if (!strcmp(key, "description")) o->description = v;
-    else if (!strcmp(key, "author") || !strcmp(key, "creator")) { if (!o->author) o->author = v; }
-    else if (!strcmp(key, "publisher")) { if (!o->publisher) o->publisher = v; }
-    else if (!strcmp(key, "url")) { if (!o->url) o->url = v; }
 }
 
 uint32_t wn_schema_bits(const char *s, size_t n)
@@ -243,29 +323,61 @@ uint32_t wn_schema_bits(const char *s, size_t n)
             n -= k;
             break;
         }
-    static const struct { const char *name; int group; } types[] = {
-        {"Article", WN_SCHEMA_ARTICLE}, {"NewsArticle", WN_SCHEMA_ARTICLE}, {"BlogPosting", WN_SCHEMA_ARTICLE},
-        {"Report", WN_SCHEMA_ARTICLE}, {"ScholarlyArticle", WN_SCHEMA_ARTICLE},
-        {"ReportageNewsArticle", WN_SCHEMA_ARTICLE}, {"AnalysisNewsArticle", WN_SCHEMA_ARTICLE},
-        {"OpinionNewsArticle", WN_SCHEMA_ARTICLE}, {"LiveBlogPosting", WN_SCHEMA_ARTICLE},
-        {"Blog", WN_SCHEMA_ARTICLE},
-        {"TechArticle", WN_SCHEMA_TECH}, {"APIReference", WN_SCHEMA_TECH}, {"SoftwareSourceCode", WN_SCHEMA_TECH},
-        {"Product", WN_SCHEMA_PRODUCT}, {"ProductGroup", WN_SCHEMA_PRODUCT}, {"IndividualProduct", WN_SCHEMA_PRODUCT},
-        {"Offer", WN_SCHEMA_PRODUCT}, {"AggregateOffer", WN_SCHEMA_PRODUCT}, {"ProductModel", WN_SCHEMA_PRODUCT},
-        {"AggregateRating", WN_SCHEMA_RATING}, {"Review", WN_SCHEMA_RATING}, {"Rating", WN_SCHEMA_RATING},
-        {"QAPage", WN_SCHEMA_QA}, {"Question", WN_SCHEMA_QA}, {"Answer", WN_SCHEMA_QA},
-        {"DiscussionForumPosting", WN_SCHEMA_DISCUSSION}, {"SocialMediaPosting", WN_SCHEMA_DISCUSSION},
-        {"Comment", WN_SCHEMA_COMMENT}, {"UserComments", WN_SCHEMA_COMMENT},
-        {"ItemList", WN_SCHEMA_LIST}, {"CollectionPage", WN_SCHEMA_LIST}, {"SearchResultsPage", WN_SCHEMA_LIST},
-        {"OfferCatalog", WN_SCHEMA_LIST},
-        {"FAQPage", WN_SCHEMA_FAQ},
-        {"Organization", WN_SCHEMA_ORG}, {"LocalBusiness", WN_SCHEMA_ORG}, {"Service", WN_SCHEMA_ORG},
-        {"ProfessionalService", WN_SCHEMA_ORG}, {"Corporation", WN_SCHEMA_ORG}, {"ContactPage", WN_SCHEMA_ORG},
-        {"AboutPage", WN_SCHEMA_ORG}, {"Store", WN_SCHEMA_ORG},
-        {"BreadcrumbList", WN_SCHEMA_BREADCRUMB},
-        {"WebPage", WN_SCHEMA_WEBPAGE}, {"WebSite", WN_SCHEMA_WEBPAGE},
-        {"HowTo", WN_SCHEMA_HOWTO}, {"Recipe", WN_SCHEMA_HOWTO}, {"Event", WN_SCHEMA_HOWTO}, {"Course", WN_SCHEMA_HOWTO},
-        {"Person", WN_SCHEMA_PERSON}, {"ProfilePage", WN_SCHEMA_PERSON},
+    static const struct {
+        const char *name;
+        int group;
+    } types[] = {
+        { "Article", WN_SCHEMA_ARTICLE },
+        { "NewsArticle", WN_SCHEMA_ARTICLE },
+        { "BlogPosting", WN_SCHEMA_ARTICLE },
+        { "Report", WN_SCHEMA_ARTICLE },
+        { "ScholarlyArticle", WN_SCHEMA_ARTICLE },
+        { "ReportageNewsArticle", WN_SCHEMA_ARTICLE },
+        { "AnalysisNewsArticle", WN_SCHEMA_ARTICLE },
+        { "OpinionNewsArticle", WN_SCHEMA_ARTICLE },
+        { "LiveBlogPosting", WN_SCHEMA_ARTICLE },
+        { "Blog", WN_SCHEMA_ARTICLE },
+        { "TechArticle", WN_SCHEMA_TECH },
+        { "APIReference", WN_SCHEMA_TECH },
+        { "SoftwareSourceCode", WN_SCHEMA_TECH },
+        { "Product", WN_SCHEMA_PRODUCT },
+        { "ProductGroup", WN_SCHEMA_PRODUCT },
+        { "IndividualProduct", WN_SCHEMA_PRODUCT },
+        { "Offer", WN_SCHEMA_PRODUCT },
+        { "AggregateOffer", WN_SCHEMA_PRODUCT },
+        { "ProductModel", WN_SCHEMA_PRODUCT },
+        { "AggregateRating", WN_SCHEMA_RATING },
+        { "Review", WN_SCHEMA_RATING },
+        { "Rating", WN_SCHEMA_RATING },
+        { "QAPage", WN_SCHEMA_QA },
+        { "Question", WN_SCHEMA_QA },
+        { "Answer", WN_SCHEMA_QA },
+        { "DiscussionForumPosting", WN_SCHEMA_DISCUSSION },
+        { "SocialMediaPosting", WN_SCHEMA_DISCUSSION },
+        { "Comment", WN_SCHEMA_COMMENT },
+        { "UserComments", WN_SCHEMA_COMMENT },
+        { "ItemList", WN_SCHEMA_LIST },
+        { "CollectionPage", WN_SCHEMA_LIST },
+        { "SearchResultsPage", WN_SCHEMA_LIST },
+        { "OfferCatalog", WN_SCHEMA_LIST },
+        { "FAQPage", WN_SCHEMA_FAQ },
+        { "Organization", WN_SCHEMA_ORG },
+        { "LocalBusiness", WN_SCHEMA_ORG },
+        { "Service", WN_SCHEMA_ORG },
+        { "ProfessionalService", WN_SCHEMA_ORG },
+        { "Corporation", WN_SCHEMA_ORG },
+        { "ContactPage", WN_SCHEMA_ORG },
+        { "AboutPage", WN_SCHEMA_ORG },
+        { "Store", WN_SCHEMA_ORG },
+        { "BreadcrumbList", WN_SCHEMA_BREADCRUMB },
+        { "WebPage", WN_SCHEMA_WEBPAGE },
+        { "WebSite", WN_SCHEMA_WEBPAGE },
+        { "HowTo", WN_SCHEMA_HOWTO },
+        { "Recipe", WN_SCHEMA_HOWTO },
+        { "Event", WN_SCHEMA_HOWTO },
+        { "Course", WN_SCHEMA_HOWTO },
+        { "Person", WN_SCHEMA_PERSON },
+        { "ProfilePage", WN_SCHEMA_PERSON },
     };
     for (size_t k = 0; k < sizeof types / sizeof types[0]; k++)
         if (strlen(types[k].name) == n && !memcmp(types[k].name, s, n)) return (uint32_t)1 << types[k].group;
@@ -274,7 +386,7 @@ uint32_t wn_schema_bits(const char *s, size_t n)
 
 void wn_meta_from_jsonld(const char *json, size_t n, wn_arena *arena, wn_meta *m)
 {
-    jreader r = {.s = json, .n = n, .arena = arena};
+    jreader r = { .s = json, .n = n, .arena = arena };
     skip_ws(&r);
     /* some sites wrap the payload in HTML comments or CDATA */
     while (r.i < n && r.s[r.i] != '{' && r.s[r.i] != '[') r.i++;

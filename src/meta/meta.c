@@ -12,9 +12,16 @@ const char *wn_meta_clean(wn_arena *arena, const char *s, size_t n)
     int space = 0;
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
-        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f') { space = 1; continue; }
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f') {
+            space = 1;
+            continue;
+        }
         /* U+00A0 no-break space */
-        if (c == 0xC2 && i + 1 < n && (unsigned char)s[i + 1] == 0xA0) { space = 1; i++; continue; }
+        if (c == 0xC2 && i + 1 < n && (unsigned char)s[i + 1] == 0xA0) {
+            space = 1;
+            i++;
+            continue;
+        }
         if (space && len) out[len++] = ' ';
         space = 0;
         out[len++] = (char)c;
@@ -90,7 +97,7 @@ static const char *jsonld_title(const wn_meta *m, const char *const *refs, size_
 {
     const char *fallback = NULL;
     for (unsigned k = m->ld_count; k-- > 0;) {
-        const char *vals[2] = {m->ld_headline[k], m->ld_name[k]};
+        const char *vals[2] = { m->ld_headline[k], m->ld_name[k] };
         for (int v = 0; v < 2; v++) {
             if (!vals[v] || !*vals[v]) continue;
             if (!fallback) fallback = vals[v];
@@ -161,29 +168,36 @@ int wn_meta_extract(const wn_dom *dom, const wn_decode_info *dec, const char *ur
              * viewport, robots, twitter:card ...) */
             const char **og = NULL;
             winnow_meta_field f = WINNOW_META_COUNT;
-            if (key_is(key, "og:title") || key_is(key, "twitter:title")) og = &og_title;
-            else if (key_is(key, "og:site_name") || key_is(key, "application-name")) og = &og_site;
-            else if (key_is(key, "og:description") || key_is(key, "twitter:description")) og = &og_desc;
-            else if (key_is(key, "og:url")) og = &og_url;
-            else if (key_is(key, "description") || key_is(key, "dc.description")) f = WINNOW_META_DESCRIPTION;
+            if (key_is(key, "og:title") || key_is(key, "twitter:title"))
+                og = &og_title;
+            else if (key_is(key, "og:site_name") || key_is(key, "application-name"))
+                og = &og_site;
+            else if (key_is(key, "og:description") || key_is(key, "twitter:description"))
+                og = &og_desc;
+            else if (key_is(key, "og:url"))
+                og = &og_url;
+            else if (key_is(key, "description") || key_is(key, "dc.description"))
+                f = WINNOW_META_DESCRIPTION;
             else if (key_is(key, "author") || key_is(key, "article:author") || key_is(key, "dc.creator") ||
                      key_is(key, "byl") || key_is(key, "parsely-author") || key_is(key, "sailthru.author"))
                 f = WINNOW_META_AUTHOR;
-            else if (key_is(key, "article:published_time") || key_is(key, "datepublished") ||
-                     key_is(key, "date") || key_is(key, "dc.date") || key_is(key, "dc.date.issued") ||
-                     key_is(key, "pubdate") || key_is(key, "publish-date") || key_is(key, "og:pubdate") ||
-                     key_is(key, "parsely-pub-date") || key_is(key, "sailthru.date"))
+            else if (key_is(key, "article:published_time") || key_is(key, "datepublished") || key_is(key, "date") ||
+                     key_is(key, "dc.date") || key_is(key, "dc.date.issued") || key_is(key, "pubdate") ||
+                     key_is(key, "publish-date") || key_is(key, "og:pubdate") || key_is(key, "parsely-pub-date") ||
+                     key_is(key, "sailthru.date"))
                 f = WINNOW_META_DATE;
             else if (key_is(key, "dc.language") || key_is(key, "language") || key_is(key, "content-language"))
                 f = WINNOW_META_LANGUAGE;
-            if (og && !*og) *og = wn_meta_clean(arena, content, cl);
+            if (og && !*og)
+                *og = wn_meta_clean(arena, content, cl);
             else if (f != WINNOW_META_COUNT && (!m->field[f] || !*m->field[f]))
                 set_if_empty(m, f, wn_meta_clean(arena, content, cl));
         } else if (x->tag == WN_TAG_LINK) {
             const char *rel = wn_node_attr(dom, x, "rel", NULL);
             size_t hl = 0;
             const char *href = wn_node_attr(dom, x, "href", &hl);
-            if (rel && href && !strcasecmp(rel, "canonical")) set_if_empty(m, WINNOW_META_URL, wn_meta_clean(arena, href, hl));
+            if (rel && href && !strcasecmp(rel, "canonical"))
+                set_if_empty(m, WINNOW_META_URL, wn_meta_clean(arena, href, hl));
         } else if (x->tag == WN_TAG_TIME && !*m->field[WINNOW_META_DATE]) {
             size_t dl = 0;
             const char *dt = wn_node_attr(dom, x, "datetime", &dl);
@@ -232,7 +246,7 @@ int wn_meta_extract(const wn_dom *dom, const wn_decode_info *dec, const char *ur
 
 const char *winnow_meta_name(winnow_meta_field f)
 {
-    static const char *const names[WINNOW_META_COUNT] = {"title", "author", "date", "url", "site_name",
-                                                         "description", "language", "charset"};
+    static const char *const names[WINNOW_META_COUNT] = { "title",     "author",      "date",     "url",
+                                                          "site_name", "description", "language", "charset" };
     return f >= 0 && f < WINNOW_META_COUNT ? names[f] : "";
 }

@@ -19,7 +19,7 @@
 #define WN_META_LD_TITLES 16
 
 typedef struct wn_meta {
-    const char *field[WINNOW_META_COUNT];  /* never NULL after extraction; "" when unknown */
+    const char *field[WINNOW_META_COUNT]; /* never NULL after extraction; "" when unknown */
     /* JSON-LD article objects (not web pages) in document order: their
      * headline and name (NULL when absent), from which wn_meta_extract
      * picks the title */
@@ -62,8 +62,8 @@ typedef struct wn_meta_rules {
 } wn_meta_rules;
 #define WN_META_TITLE_MATCH_MIN_WORDS 2.0 /* the default, for callers without a rule table */
 
-int wn_meta_extract(const wn_dom *dom, const wn_decode_info *dec, const char *url, wn_arena *arena,
-                    wn_meta *out, const wn_meta_rules *rules);
+int wn_meta_extract(const wn_dom *dom, const wn_decode_info *dec, const char *url, wn_arena *arena, wn_meta *out,
+                    const wn_meta_rules *rules);
 
 /* Collapse whitespace and trim: arena copy. */
 const char *wn_meta_clean(wn_arena *arena, const char *s, size_t n);

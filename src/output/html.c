@@ -23,36 +23,74 @@
 
 /* per-node flags over the walked range */
 enum {
-    HF_CONTENT = 1 << 0,  /* kept text that is not only white space, or a kept image, in the subtree */
-    HF_PBLOCK = 1 << 1,   /* below: an element whose start tag closes an open <p> */
-    HF_HEADING = 1 << 2,  /* below: a heading with content */
-    HF_LINK = 1 << 3,     /* below: a link with content */
-    HF_WRAP_SHIFT = 4,    /* bits 4-7: the wrapper written around the element (enum wrap) */
+    HF_CONTENT = 1 << 0, /* kept text that is not only white space, or a kept image, in the subtree */
+    HF_PBLOCK = 1 << 1,  /* below: an element whose start tag closes an open <p> */
+    HF_HEADING = 1 << 2, /* below: a heading with content */
+    HF_LINK = 1 << 3,    /* below: a link with content */
+    HF_WRAP_SHIFT = 4,   /* bits 4-7: the wrapper written around the element (enum wrap) */
 };
 
 enum wrap { WRAP_NONE, WRAP_UL, WRAP_OL, WRAP_DL, WRAP_FIGURE, WRAP_TABLE, WRAP_TBODY, WRAP_TR };
 
 typedef struct html_out {
     wn_buf *b;
-    uint8_t *flags;  /* per DOM node */
-    int after_pre;   /* the last thing written was a <pre> start tag */
+    uint8_t *flags; /* per DOM node */
+    int after_pre;  /* the last thing written was a <pre> start tag */
 } html_out;
 
 static int keep_tag(unsigned t)
 {
     switch (t) {
-    case WN_TAG_P: case WN_TAG_H1: case WN_TAG_H2: case WN_TAG_H3: case WN_TAG_H4: case WN_TAG_H5:
-    case WN_TAG_H6: case WN_TAG_UL: case WN_TAG_OL: case WN_TAG_LI: case WN_TAG_DL: case WN_TAG_DT:
-    case WN_TAG_DD: case WN_TAG_TABLE: case WN_TAG_THEAD: case WN_TAG_TBODY: case WN_TAG_TFOOT:
-    case WN_TAG_TR: case WN_TAG_TD: case WN_TAG_TH: case WN_TAG_CAPTION: case WN_TAG_BLOCKQUOTE:
-    case WN_TAG_PRE: case WN_TAG_CODE: case WN_TAG_A: case WN_TAG_IMG: case WN_TAG_BR: case WN_TAG_HR:
-    case WN_TAG_EM: case WN_TAG_STRONG: case WN_TAG_B: case WN_TAG_I: case WN_TAG_SUB: case WN_TAG_SUP:
-    case WN_TAG_FIGURE: case WN_TAG_FIGCAPTION: case WN_TAG_Q: case WN_TAG_CITE: case WN_TAG_ABBR:
-    case WN_TAG_KBD: case WN_TAG_SAMP: case WN_TAG_VAR: case WN_TAG_MARK: case WN_TAG_DEL: case WN_TAG_INS:
-    case WN_TAG_SECTION: case WN_TAG_ARTICLE: case WN_TAG_DIV: case WN_TAG_TIME:
-        return 1;
-    default:
-        return 0;
+    case WN_TAG_P:
+    case WN_TAG_H1:
+    case WN_TAG_H2:
+    case WN_TAG_H3:
+    case WN_TAG_H4:
+    case WN_TAG_H5:
+    case WN_TAG_H6:
+    case WN_TAG_UL:
+    case WN_TAG_OL:
+    case WN_TAG_LI:
+    case WN_TAG_DL:
+    case WN_TAG_DT:
+    case WN_TAG_DD:
+    case WN_TAG_TABLE:
+    case WN_TAG_THEAD:
+    case WN_TAG_TBODY:
+    case WN_TAG_TFOOT:
+    case WN_TAG_TR:
+    case WN_TAG_TD:
+    case WN_TAG_TH:
+    case WN_TAG_CAPTION:
+    case WN_TAG_BLOCKQUOTE:
+    case WN_TAG_PRE:
+    case WN_TAG_CODE:
+    case WN_TAG_A:
+    case WN_TAG_IMG:
+    case WN_TAG_BR:
+    case WN_TAG_HR:
+    case WN_TAG_EM:
+    case WN_TAG_STRONG:
+    case WN_TAG_B:
+    case WN_TAG_I:
+    case WN_TAG_SUB:
+    case WN_TAG_SUP:
+    case WN_TAG_FIGURE:
+    case WN_TAG_FIGCAPTION:
+    case WN_TAG_Q:
+    case WN_TAG_CITE:
+    case WN_TAG_ABBR:
+    case WN_TAG_KBD:
+    case WN_TAG_SAMP:
+    case WN_TAG_VAR:
+    case WN_TAG_MARK:
+    case WN_TAG_DEL:
+    case WN_TAG_INS:
+    case WN_TAG_SECTION:
+    case WN_TAG_ARTICLE:
+    case WN_TAG_DIV:
+    case WN_TAG_TIME: return 1;
+    default: return 0;
     }
 }
 
@@ -60,13 +98,29 @@ static int keep_tag(unsigned t)
 static int closes_p(unsigned t)
 {
     switch (t) {
-    case WN_TAG_ARTICLE: case WN_TAG_BLOCKQUOTE: case WN_TAG_DIV: case WN_TAG_DL: case WN_TAG_DT:
-    case WN_TAG_DD: case WN_TAG_LI: case WN_TAG_FIGCAPTION: case WN_TAG_FIGURE: case WN_TAG_OL:
-    case WN_TAG_UL: case WN_TAG_P: case WN_TAG_SECTION: case WN_TAG_PRE: case WN_TAG_TABLE: case WN_TAG_HR:
-    case WN_TAG_H1: case WN_TAG_H2: case WN_TAG_H3: case WN_TAG_H4: case WN_TAG_H5: case WN_TAG_H6:
-        return 1;
-    default:
-        return 0;
+    case WN_TAG_ARTICLE:
+    case WN_TAG_BLOCKQUOTE:
+    case WN_TAG_DIV:
+    case WN_TAG_DL:
+    case WN_TAG_DT:
+    case WN_TAG_DD:
+    case WN_TAG_LI:
+    case WN_TAG_FIGCAPTION:
+    case WN_TAG_FIGURE:
+    case WN_TAG_OL:
+    case WN_TAG_UL:
+    case WN_TAG_P:
+    case WN_TAG_SECTION:
+    case WN_TAG_PRE:
+    case WN_TAG_TABLE:
+    case WN_TAG_HR:
+    case WN_TAG_H1:
+    case WN_TAG_H2:
+    case WN_TAG_H3:
+    case WN_TAG_H4:
+    case WN_TAG_H5:
+    case WN_TAG_H6: return 1;
+    default: return 0;
     }
 }
 
@@ -90,8 +144,10 @@ static int emitted(const winnow_doc *d, const uint8_t *fl, uint32_t i)
     switch (x->tag) {
     case WN_TAG_IMG: return image_kept(d, i);
     /* breaks and rules inside content; cells of a row with content */
-    case WN_TAG_BR: case WN_TAG_HR: case WN_TAG_TD: case WN_TAG_TH:
-        return root ? (fl[i] & HF_CONTENT) != 0 : (fl[x->parent] & HF_CONTENT) != 0;
+    case WN_TAG_BR:
+    case WN_TAG_HR:
+    case WN_TAG_TD:
+    case WN_TAG_TH: return root ? (fl[i] & HF_CONTENT) != 0 : (fl[x->parent] & HF_CONTENT) != 0;
     case WN_TAG_A: return (fl[i] & HF_CONTENT) && !(fl[i] & HF_LINK);
     default: return (fl[i] & HF_CONTENT) != 0;
     }
@@ -163,34 +219,36 @@ static enum wrap wrap_for(const winnow_doc *d, const uint8_t *fl, uint32_t i)
         p = written_parent(d, fl, i);
         if (parent_is(d, fl, p, "ul") || parent_is(d, fl, p, "ol")) return WRAP_NONE;
         return x->parent != WN_NONE && d->dom.nodes[x->parent].tag == WN_TAG_OL ? WRAP_OL : WRAP_UL;
-    case WN_TAG_DT: case WN_TAG_DD:
+    case WN_TAG_DT:
+    case WN_TAG_DD:
         p = written_parent(d, fl, i);
         if (parent_is(d, fl, p, "dl")) return WRAP_NONE;
         /* <dl><div><dt> is allowed too */
         if (parent_is(d, fl, p, "div") && parent_is(d, fl, written_parent(d, fl, p), "dl")) return WRAP_NONE;
         return WRAP_DL;
-    case WN_TAG_FIGCAPTION:
-        return parent_is(d, fl, written_parent(d, fl, i), "figure") ? WRAP_NONE : WRAP_FIGURE;
-    case WN_TAG_TBODY: case WN_TAG_THEAD: case WN_TAG_TFOOT: case WN_TAG_CAPTION:
-        return parent_is(d, fl, written_parent(d, fl, i), "table") ? WRAP_NONE : WRAP_TABLE;
+    case WN_TAG_FIGCAPTION: return parent_is(d, fl, written_parent(d, fl, i), "figure") ? WRAP_NONE : WRAP_FIGURE;
+    case WN_TAG_TBODY:
+    case WN_TAG_THEAD:
+    case WN_TAG_TFOOT:
+    case WN_TAG_CAPTION: return parent_is(d, fl, written_parent(d, fl, i), "table") ? WRAP_NONE : WRAP_TABLE;
     case WN_TAG_TR:
         p = written_parent(d, fl, i);
         return parent_is(d, fl, p, "tbody") || parent_is(d, fl, p, "thead") || parent_is(d, fl, p, "tfoot")
-                   ? WRAP_NONE : WRAP_TBODY;
-    case WN_TAG_TD: case WN_TAG_TH:
-        return parent_is(d, fl, written_parent(d, fl, i), "tr") ? WRAP_NONE : WRAP_TR;
-    default:
-        return WRAP_NONE;
+                   ? WRAP_NONE
+                   : WRAP_TBODY;
+    case WN_TAG_TD:
+    case WN_TAG_TH: return parent_is(d, fl, written_parent(d, fl, i), "tr") ? WRAP_NONE : WRAP_TR;
+    default: return WRAP_NONE;
     }
 }
 
 /* The tags a wrapper opens, outermost first. */
 static const char *const *wrap_tags(enum wrap w)
 {
-    static const char *const ul[] = {"ul", NULL}, *const ol[] = {"ol", NULL}, *const dl[] = {"dl", NULL},
-                             *const fig[] = {"figure", NULL}, *const table[] = {"table", NULL},
-                             *const tbody[] = {"table", "tbody", NULL},
-                             *const tr[] = {"table", "tbody", "tr", NULL}, *const none[] = {NULL};
+    static const char *const ul[] = { "ul", NULL }, *const ol[] = { "ol", NULL }, *const dl[] = { "dl", NULL },
+                             *const fig[] = { "figure", NULL }, *const table[] = { "table", NULL },
+                             *const tbody[] = { "table", "tbody", NULL },
+                             *const tr[] = { "table", "tbody", "tr", NULL }, *const none[] = { NULL };
     switch (w) {
     case WRAP_UL: return ul;
     case WRAP_OL: return ol;
@@ -225,7 +283,10 @@ static void h_enter(void *ctx, const winnow_doc *d, uint32_t i)
     wn_buf_putc(h->b, '<');
     wn_buf_puts(h->b, out_name(d, h->flags, i));
     if (x->tag == WN_TAG_A) attr_out(h->b, d, x, "href");
-    if (x->tag == WN_TAG_IMG) { attr_out(h->b, d, x, "src"); attr_out(h->b, d, x, "alt"); }
+    if (x->tag == WN_TAG_IMG) {
+        attr_out(h->b, d, x, "src");
+        attr_out(h->b, d, x, "alt");
+    }
     if (x->tag == WN_TAG_ABBR) attr_out(h->b, d, x, "title");
     if (x->tag == WN_TAG_TIME) attr_out(h->b, d, x, "datetime");
     wn_buf_putc(h->b, '>');
@@ -277,15 +338,20 @@ void wn_render_html(const winnow_doc *d, wn_out *o)
     const char *title = d->meta.field[WINNOW_META_TITLE];
     const char *lang = d->meta.field[WINNOW_META_LANGUAGE];
     wn_buf_puts(b, "<!DOCTYPE html>\n<html");
-    if (*lang) { wn_buf_puts(b, " lang=\""); wn_buf_html_escape(b, lang, strlen(lang), 1); wn_buf_putc(b, '"'); }
+    if (*lang) {
+        wn_buf_puts(b, " lang=\"");
+        wn_buf_html_escape(b, lang, strlen(lang), 1);
+        wn_buf_putc(b, '"');
+    }
     wn_buf_puts(b, ">\n<head>\n<meta charset=\"utf-8\">\n<title>");
     wn_buf_html_escape(b, title, strlen(title), 0);
     wn_buf_puts(b, "</title>\n</head>\n<body>\n<article>\n");
     const wn_labels *lb = &d->labels;
     if (lb->container != WN_NONE) {
-        html_out h = {b, malloc(d->dom.count ? d->dom.count : 1), 0};
-        wn_walk_cb cb = {h_enter, h_leave, h_text};
-        if (!h.flags) o->nomem = 1;
+        html_out h = { b, malloc(d->dom.count ? d->dom.count : 1), 0 };
+        wn_walk_cb cb = { h_enter, h_leave, h_text };
+        if (!h.flags)
+            o->nomem = 1;
         else {
             if (lb->headline != WN_NONE) compute_flags(d, lb->headline, h.flags);
             compute_flags(d, lb->container, h.flags);

@@ -18,8 +18,10 @@ static void json_kv(wn_buf *b, const char *key, const char *v, int comma)
 
 static void json_kv_or_null(wn_buf *b, const char *key, const char *v, int comma)
 {
-    if (v) json_kv(b, key, v, comma);
-    else wn_buf_printf(b, "%s\"%s\":null", comma ? "," : "", key);
+    if (v)
+        json_kv(b, key, v, comma);
+    else
+        wn_buf_printf(b, "%s\"%s\":null", comma ? "," : "", key);
 }
 
 /* Most bytes of a block's text in the blocks and JSON outputs. */
@@ -37,8 +39,9 @@ static void block_json(const winnow_doc *d, uint32_t k, wn_buf *b, wn_buf *scrat
     wn_buf_json_str(b, blk.path, strlen(blk.path));
     wn_buf_printf(b, "\",\"src_begin\":%zu,\"src_len\":%zu,\"line\":%u,\"depth\":%u,\"sibling_index\":%u",
                   blk.src_begin, blk.src_len, blk.line, blk.depth, blk.sibling_index);
-    wn_buf_printf(b, ",\"chars\":%u,\"words\":%u,\"distinct_words\":%u,\"punct\":%u,\"link_chars\":%u,"
-                     "\"links\":%u,\"images\":%u",
+    wn_buf_printf(b,
+                  ",\"chars\":%u,\"words\":%u,\"distinct_words\":%u,\"punct\":%u,\"link_chars\":%u,"
+                  "\"links\":%u,\"images\":%u",
                   blk.chars, blk.words, blk.distinct_words, blk.punct, blk.link_chars, blk.links, blk.images);
     wn_buf_puts(b, ",\"tags\":{");
     int first = 1;
@@ -136,8 +139,10 @@ void wn_render_json(const winnow_doc *d, wn_out *o)
     /* where the page came from, as the caller said: null when unknown */
     wn_buf_puts(b, ",\"source\":{");
     json_kv_or_null(b, "file", d->src_file, 0);
-    if (d->src_record >= 0) wn_buf_printf(b, ",\"record\":%lld", d->src_record);
-    else wn_buf_puts(b, ",\"record\":null");
+    if (d->src_record >= 0)
+        wn_buf_printf(b, ",\"record\":%lld", d->src_record);
+    else
+        wn_buf_puts(b, ",\"record\":null");
     json_kv_or_null(b, "record_id", d->src_record_id, 1);
     json_kv_or_null(b, "url", d->src_url, 1);
     wn_buf_putc(b, '}');
@@ -177,7 +182,10 @@ void wn_render_json(const winnow_doc *d, wn_out *o)
 static void jsonl_str_or_null(wn_buf *b, const char *key, const char *v)
 {
     wn_buf_printf(b, ",\"%s\":", key);
-    if (!v) { wn_buf_puts(b, "null"); return; }
+    if (!v) {
+        wn_buf_puts(b, "null");
+        return;
+    }
     wn_buf_putc(b, '"');
     wn_buf_json_str(b, v, strlen(v));
     wn_buf_putc(b, '"');
@@ -203,8 +211,10 @@ static void jsonl_head(wn_buf *b, const wn_jsonl_opts *jo, const char *file, lon
     } else {
         wn_buf_puts(b, "null");
     }
-    if (record >= 0) wn_buf_printf(b, ",\"record\":%lld", record);
-    else wn_buf_puts(b, ",\"record\":null");
+    if (record >= 0)
+        wn_buf_printf(b, ",\"record\":%lld", record);
+    else
+        wn_buf_puts(b, ",\"record\":null");
     jsonl_str_or_null(b, "record_id", record_id);
     wn_buf_putc(b, '}');
     jsonl_str_or_null(b, "url", url);
@@ -259,9 +269,10 @@ void wn_render_jsonl_failure(const winnow_input *in, winnow_status st, const cha
 {
     wn_buf *b = &o->buf;
     const winnow_source *src = in ? in->source : NULL;
-    jsonl_head(b, jo, src ? src->file : NULL, src ? src->record : -1, src ? src->record_id : NULL,
-               in ? in->url : NULL, st, NULL, error ? error : winnow_status_message(st));
-    wn_buf_puts(b, ",\"language\":null,\"metadata\":null,\"content_source\":null,\"page_type\":null,\"page_type_confidence\":null,\"text\":null");
+    jsonl_head(b, jo, src ? src->file : NULL, src ? src->record : -1, src ? src->record_id : NULL, in ? in->url : NULL,
+               st, NULL, error ? error : winnow_status_message(st));
+    wn_buf_puts(b, ",\"language\":null,\"metadata\":null,\"content_source\":null,\"page_type\":null,\"page_type_"
+                   "confidence\":null,\"text\":null");
     if (jo->comments) wn_buf_puts(b, ",\"comments\":null");
     if (jo->blocks) wn_buf_puts(b, ",\"blocks\":null");
     wn_buf_puts(b, "}\n");

@@ -15,7 +15,7 @@ typedef struct lines {
     int markdown;
     int pending_space;
     int in_pre;
-    int pre_break;       /* a block inside <pre> ended: its next text starts a line */
+    int pre_break; /* a block inside <pre> ended: its next text starts a line */
     int quote_depth;
     int list_depth;
     char prefix[64];     /* put before the next line's text (bullet, heading mark) */
@@ -23,13 +23,13 @@ typedef struct lines {
                             or the row group or row the walk started at), WN_NONE */
     int rows_in_table;   /* rows written in the data table */
     int cells_in_row;
-    int cell_depth;      /* open <td>/<th> of the data table: inside one, blocks and
+    int cell_depth;    /* open <td>/<th> of the data table: inside one, blocks and
                             breaks become spaces, so that a row stays one line */
-    size_t cell_start;   /* where the current cell's text begins in line */
-    int link_open;       /* markdown: '[' written, waiting for "](url)" */
+    size_t cell_start; /* where the current cell's text begins in line */
+    int link_open;     /* markdown: '[' written, waiting for "](url)" */
     size_t link_start;
     const char *link_href;
-    int blank_before;    /* markdown: blank line before the next block */
+    int blank_before; /* markdown: blank line before the next block */
 } lines;
 
 /* wn_buf_clear forgets a failed append: the output keeps it */
@@ -50,7 +50,10 @@ static void put_line(lines *L)
      * left out (a gutter of line numbers leaves its <br>s) */
     while (L->line.len && (L->line.data[L->line.len - 1] == ' ' || L->line.data[L->line.len - 1] == '\n'))
         L->line.len--;
-    if (L->line.len == 0) { L->prefix[0] = '\0'; return; }
+    if (L->line.len == 0) {
+        L->prefix[0] = '\0';
+        return;
+    }
     if (L->markdown && L->blank_before && L->out->len) wn_buf_putc(L->out, '\n');
     if (L->markdown) {
         for (int q = 0; q < L->quote_depth; q++) wn_buf_put(L->out, "> ", 2);
@@ -78,7 +81,10 @@ static void pre_newline(lines *L)
 {
     L->pre_break = 0;
     if (L->line.len == 0 || L->line.data[L->line.len - 1] == '\n') return;
-    if (!L->markdown) { put_line(L); return; }
+    if (!L->markdown) {
+        put_line(L);
+        return;
+    }
     wn_buf_put(L->out, L->line.data, L->line.len);
     wn_buf_putc(L->out, '\n');
     line_clear(L);
@@ -88,8 +94,7 @@ static void pre_newline(lines *L)
  * (wn_char_class's spaces), nor a '|' escaped in a Markdown table */
 static int plain_ascii(const lines *L, unsigned char c)
 {
-    return c < 0x80 && c != ' ' && (c < 0x09 || c > 0x0D) &&
-           !(c == '|' && L->markdown && L->data_table != WN_NONE);
+    return c < 0x80 && c != ' ' && (c < 0x09 || c > 0x0D) && !(c == '|' && L->markdown && L->data_table != WN_NONE);
 }
 
 static void append_text(lines *L, const char *s, size_t n, int flat)
@@ -124,8 +129,10 @@ static void append_text(lines *L, const char *s, size_t n, int flat)
         }
         if (L->in_pre) {
             if (L->pre_break) {
-                if (cp == '\n') L->pre_break = 0;
-                else pre_newline(L);
+                if (cp == '\n')
+                    L->pre_break = 0;
+                else
+                    pre_newline(L);
             }
             if (cp == '\n') {
                 if (L->markdown) {
@@ -146,7 +153,10 @@ static void append_text(lines *L, const char *s, size_t n, int flat)
         }
         if (L->pending_space && L->line.len > text_start(L)) wn_buf_putc(&L->line, ' ');
         L->pending_space = 0;
-        if (L->markdown && L->data_table != WN_NONE && cp == '|') { wn_buf_put(&L->line, "\\|", 2); continue; }
+        if (L->markdown && L->data_table != WN_NONE && cp == '|') {
+            wn_buf_put(&L->line, "\\|", 2);
+            continue;
+        }
         wn_buf_put(&L->line, s + start, i - start);
     }
 }
@@ -154,8 +164,12 @@ static void append_text(lines *L, const char *s, size_t n, int flat)
 static int heading_level(unsigned tag)
 {
     switch (tag) {
-    case WN_TAG_H1: return 1; case WN_TAG_H2: return 2; case WN_TAG_H3: return 3;
-    case WN_TAG_H4: return 4; case WN_TAG_H5: return 5; case WN_TAG_H6: return 6;
+    case WN_TAG_H1: return 1;
+    case WN_TAG_H2: return 2;
+    case WN_TAG_H3: return 3;
+    case WN_TAG_H4: return 4;
+    case WN_TAG_H5: return 5;
+    case WN_TAG_H6: return 6;
     default: return 0;
     }
 }
@@ -208,7 +222,8 @@ static int starts_data_table(const lines *L, const winnow_doc *d, uint32_t i)
     if (t == WN_TAG_TABLE) return is_data_table(d, i);
     if (t != WN_TAG_TBODY && t != WN_TAG_THEAD && t != WN_TAG_TFOOT && t != WN_TAG_TR) return 0;
     uint32_t a = d->dom.nodes[i].parent;
-    for (int hops = 0; a != WN_NONE && d->dom.nodes[a].tag != WN_TAG_TABLE && hops < 3; hops++) a = d->dom.nodes[a].parent;
+    for (int hops = 0; a != WN_NONE && d->dom.nodes[a].tag != WN_TAG_TABLE && hops < 3; hops++)
+        a = d->dom.nodes[a].parent;
     if (a == WN_NONE || d->dom.nodes[a].tag != WN_TAG_TABLE || walked(d, a)) return 0;
     return is_data_table(d, a);
 }
@@ -256,11 +271,19 @@ static void on_enter(void *ctx, const winnow_doc *d, uint32_t i)
     const wn_node *x = &d->dom.nodes[i];
     unsigned t = x->tag;
     if (t == WN_TAG_TD || t == WN_TAG_TH) {
-        if (L->data_table == WN_NONE) { block_break(L, 1); return; } /* a layout cell: a block */
-        if (L->cell_depth++) { L->pending_space = 1; return; }
+        if (L->data_table == WN_NONE) {
+            block_break(L, 1);
+            return;
+        } /* a layout cell: a block */
+        if (L->cell_depth++) {
+            L->pending_space = 1;
+            return;
+        }
         if (L->markdown) {
-            if (L->cells_in_row == 0) wn_buf_puts(&L->line, "| ");
-            else wn_buf_puts(&L->line, " | ");
+            if (L->cells_in_row == 0)
+                wn_buf_puts(&L->line, "| ");
+            else
+                wn_buf_puts(&L->line, " | ");
         } else if (L->cells_in_row > 0) {
             wn_buf_putc(&L->line, '\t');
         }
@@ -270,12 +293,17 @@ static void on_enter(void *ctx, const winnow_doc *d, uint32_t i)
         return;
     }
     if (L->cell_depth && !L->in_pre) {
-        if (breaks_in_cell(t)) L->pending_space = 1;
-        else if (L->markdown && t == WN_TAG_A) open_link(L, d, i);
+        if (breaks_in_cell(t))
+            L->pending_space = 1;
+        else if (L->markdown && t == WN_TAG_A)
+            open_link(L, d, i);
         return;
     }
     if (t == WN_TAG_BR) {
-        if (L->in_pre) { wn_buf_putc(&L->line, '\n'); return; }
+        if (L->in_pre) {
+            wn_buf_putc(&L->line, '\n');
+            return;
+        }
         put_line(L);
         return;
     }
@@ -304,7 +332,10 @@ static void on_enter(void *ctx, const winnow_doc *d, uint32_t i)
         }
         return;
     }
-    if (t == WN_TAG_TABLE) { block_break(L, 1); return; }
+    if (t == WN_TAG_TABLE) {
+        block_break(L, 1);
+        return;
+    }
     if (is_pre(t)) {
         block_break(L, 1);
         if (L->markdown && !L->in_pre) wn_buf_puts(L->out, L->out->len ? "\n```\n" : "```\n");
@@ -315,7 +346,10 @@ static void on_enter(void *ctx, const winnow_doc *d, uint32_t i)
         open_link(L, d, i);
         return;
     }
-    if (L->in_pre && wn_tag_has(t, WN_TF_BREAK)) { pre_newline(L); return; }
+    if (L->in_pre && wn_tag_has(t, WN_TF_BREAK)) {
+        pre_newline(L);
+        return;
+    }
     if (!wn_tag_has(t, WN_TF_BREAK) || L->in_pre) return;
     int level = heading_level(t);
     if (level) {
@@ -339,13 +373,18 @@ static void on_enter(void *ctx, const winnow_doc *d, uint32_t i)
             int indent = L->list_depth > 1 ? (L->list_depth - 1) * 2 : 0;
             if (indent > 40) indent = 40;
             memset(L->prefix, ' ', (size_t)indent);
-            if (ordered) snprintf(L->prefix + indent, sizeof L->prefix - (size_t)indent, "%u. ",
-                                  (unsigned)x->sibling_index + 1);
-            else snprintf(L->prefix + indent, sizeof L->prefix - (size_t)indent, "- ");
+            if (ordered)
+                snprintf(L->prefix + indent, sizeof L->prefix - (size_t)indent, "%u. ", (unsigned)x->sibling_index + 1);
+            else
+                snprintf(L->prefix + indent, sizeof L->prefix - (size_t)indent, "- ");
         }
         return;
     }
-    if (t == WN_TAG_BLOCKQUOTE) { block_break(L, 1); L->quote_depth++; return; }
+    if (t == WN_TAG_BLOCKQUOTE) {
+        block_break(L, 1);
+        L->quote_depth++;
+        return;
+    }
     block_break(L, t == WN_TAG_P || t == WN_TAG_DIV || t == WN_TAG_SECTION || t == WN_TAG_FIGURE);
 }
 
@@ -402,7 +441,10 @@ static void on_leave(void *ctx, const winnow_doc *d, uint32_t i)
         }
         if (L->cells_in_row) L->rows_in_table++;
         L->cells_in_row = 0;
-        if (i == L->data_table) { L->data_table = WN_NONE; L->blank_before = 1; }
+        if (i == L->data_table) {
+            L->data_table = WN_NONE;
+            L->blank_before = 1;
+        }
         return;
     }
     if (i == L->data_table) {
@@ -420,7 +462,11 @@ static void on_leave(void *ctx, const winnow_doc *d, uint32_t i)
         if (L->in_pre) L->in_pre--;
         L->pre_break = 0;
         if (L->markdown && !L->in_pre) {
-            if (L->line.len) { wn_buf_put(L->out, L->line.data, L->line.len); wn_buf_putc(L->out, '\n'); line_clear(L); }
+            if (L->line.len) {
+                wn_buf_put(L->out, L->line.data, L->line.len);
+                wn_buf_putc(L->out, '\n');
+                line_clear(L);
+            }
             wn_buf_puts(L->out, "```\n");
             L->blank_before = 1;
         } else {
@@ -428,7 +474,10 @@ static void on_leave(void *ctx, const winnow_doc *d, uint32_t i)
         }
         return;
     }
-    if (L->in_pre && wn_tag_has(t, WN_TF_BREAK)) { L->pre_break = L->line.len != 0; return; }
+    if (L->in_pre && wn_tag_has(t, WN_TF_BREAK)) {
+        L->pre_break = L->line.len != 0;
+        return;
+    }
     if (!wn_tag_has(t, WN_TF_BREAK) || L->in_pre) return;
     if (t == WN_TAG_UL || t == WN_TAG_OL || t == WN_TAG_MENU || t == WN_TAG_DIR) {
         put_line(L);
@@ -461,7 +510,7 @@ static void render_into(const winnow_doc *d, wn_buf *out, int markdown, int all)
     L.markdown = markdown;
     L.data_table = WN_NONE;
     wn_buf_init(&L.line);
-    wn_walk_cb cb = {on_enter, on_leave, on_text};
+    wn_walk_cb cb = { on_enter, on_leave, on_text };
     if ((all ? wn_walk_all(d, &cb, &L) : wn_walk_kept(d, &cb, &L)) != 0) out->oom = 1;
     L.in_pre = 0;
     put_line(&L);

@@ -14,8 +14,8 @@ typedef struct wn_out {
     wn_buf buf;
     winnow_write_fn write;
     void *ctx;
-    int failed;  /* the write callback failed (WINNOW_E_IO) */
-    int nomem;   /* an allocation failed: the output is incomplete (WINNOW_E_NOMEM) */
+    int failed; /* the write callback failed (WINNOW_E_IO) */
+    int nomem;  /* an allocation failed: the output is incomplete (WINNOW_E_NOMEM) */
 } wn_out;
 
 /* Hands the buffer to the write callback once it holds 64 KiB (or always,

@@ -11,7 +11,10 @@ void wn_render_segments(const winnow_doc *d, wn_out *o)
 {
     uint32_t n = d->dom.count;
     float *score = malloc(((size_t)n + 1) * sizeof *score);
-    if (!score) { o->nomem = 1; return; }
+    if (!score) {
+        o->nomem = 1;
+        return;
+    }
     const wn_labels *lb = &d->labels;
     for (uint32_t i = 0; i < n; i++) {
         float s = lb->clf ? lb->clf[i] : lb->templ[i];

@@ -6,7 +6,10 @@ void wn_out_flush(wn_out *o, int force)
 {
     /* wn_buf_clear resets the buffer's oom flag: nomem keeps it */
     if (o->buf.oom) o->nomem = 1;
-    if (o->failed || o->nomem) { wn_buf_clear(&o->buf); return; }
+    if (o->failed || o->nomem) {
+        wn_buf_clear(&o->buf);
+        return;
+    }
     if (!force && o->buf.len < 64 * 1024) return;
     if (o->buf.len && o->write(o->ctx, o->buf.data, o->buf.len) != 0) o->failed = 1;
     wn_buf_clear(&o->buf);
@@ -31,8 +34,10 @@ static void walk_range(const winnow_doc *d, uint32_t root, const wn_walk_cb *cb,
             continue;
         }
         if (cb->enter) cb->enter(ctx, d, i);
-        if (x->size > 1) stack[sp++] = i;
-        else if (cb->leave) cb->leave(ctx, d, i);
+        if (x->size > 1)
+            stack[sp++] = i;
+        else if (cb->leave)
+            cb->leave(ctx, d, i);
     }
     while (sp) {
         uint32_t top = stack[--sp];

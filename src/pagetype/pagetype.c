@@ -13,26 +13,28 @@
  * Counts enter as log1p(count) / scale so that every value is about in
  * [0, 1] (one regularisation strength suits them all); shares and flags
  * as they are. */
-#define PT_FEATURES(X)                                                                   \
-    X(chars) X(link_share) X(links) X(images) X(paragraphs) X(p_share) X(p_avg)         \
-    X(headings) X(h1) X(list_items) X(tables) X(forms) X(inputs) X(buttons)            \
-    X(pre) X(code_share) X(articles) X(times) X(navs) X(asides) X(quotes) X(comments)   \
-    X(prices) X(has_price) X(run_max) X(run_records) X(run_share) X(meta_author)        \
-    X(meta_date)                                                                         \
-    X(ld_article) X(ld_tech) X(ld_product) X(ld_rating) X(ld_qa) X(ld_discussion)       \
-    X(ld_comment) X(ld_list) X(ld_faq) X(ld_org) X(ld_breadcrumb) X(ld_webpage)         \
-    X(ld_howto) X(ld_person)                                                             \
-    X(md_article) X(md_tech) X(md_product) X(md_rating) X(md_qa) X(md_discussion)       \
-    X(md_comment) X(md_list) X(md_faq) X(md_org) X(md_breadcrumb) X(md_webpage)         \
-    X(md_howto) X(md_person)                                                             \
-    X(og_article) X(og_product) X(og_website) X(og_other)                               \
-    X(url_forum) X(url_product) X(url_docs) X(url_listing) X(url_article) X(url_date)   \
+/* clang-format off */
+#define PT_FEATURES(X)                                                                                                 \
+    X(chars) X(link_share) X(links) X(images) X(paragraphs) X(p_share) X(p_avg)                                        \
+    X(headings) X(h1) X(list_items) X(tables) X(forms) X(inputs) X(buttons)                                            \
+    X(pre) X(code_share) X(articles) X(times) X(navs) X(asides) X(quotes) X(comments)                                  \
+    X(prices) X(has_price) X(run_max) X(run_records) X(run_share) X(meta_author)                                       \
+    X(meta_date)                                                                                                       \
+    X(ld_article) X(ld_tech) X(ld_product) X(ld_rating) X(ld_qa) X(ld_discussion)                                      \
+    X(ld_comment) X(ld_list) X(ld_faq) X(ld_org) X(ld_breadcrumb) X(ld_webpage)                                        \
+    X(ld_howto) X(ld_person)                                                                                           \
+    X(md_article) X(md_tech) X(md_product) X(md_rating) X(md_qa) X(md_discussion)                                      \
+    X(md_comment) X(md_list) X(md_faq) X(md_org) X(md_breadcrumb) X(md_webpage)                                        \
+    X(md_howto) X(md_person)                                                                                           \
+    X(og_article) X(og_product) X(og_website) X(og_other)                                                              \
+    X(url_forum) X(url_product) X(url_docs) X(url_listing) X(url_article) X(url_date)                                  \
     X(url_service) X(url_root) X(url_depth) X(url_slug) X(url_id)
+/* clang-format on */
 
 #define PT_ENUM(n) F_##n,
 enum { PT_FEATURES(PT_ENUM) F_COUNT };
 #define PT_NAME(n) #n,
-static const char *const feature_names[F_COUNT] = {PT_FEATURES(PT_NAME)};
+static const char *const feature_names[F_COUNT] = { PT_FEATURES(PT_NAME) };
 
 _Static_assert(F_COUNT <= WN_PT_MAX_FEATURES, "WN_PT_MAX_FEATURES too small");
 /* the two schema blocks follow WN_SCHEMA_* order */
@@ -51,20 +53,23 @@ static float lg(double count, double scale)
 /* ---- the URL's path words ---- */
 
 /* Generic words of a path segment that name a kind of page on any site. */
-static const char *const url_forum[] = {"forum", "forums", "thread", "threads", "t", "topic", "topics", "questions",
-                                        "question", "q", "community", "discussion", "discussions", "board", "boards",
-                                        "viewtopic", "showthread", "comments", NULL};
-static const char *const url_product[] = {"product", "products", "p", "dp", "shop", "store", "item", "items", "buy",
-                                          "sku", NULL};
-static const char *const url_docs[] = {"docs", "doc", "documentation", "api", "reference", "manual", "guide", "guides",
-                                       "developer", "developers", "sdk", "wiki", "kb", "help", "learn", "tutorial",
-                                       "tutorials", NULL};
-static const char *const url_listing[] = {"category", "categories", "collections", "collection", "search", "tag",
-                                          "tags", "archive", "archives", "c", "list", "browse", "page", "author", NULL};
-static const char *const url_article[] = {"blog", "news", "article", "articles", "story", "stories", "post", "posts",
-                                          "press", "insights", NULL};
-static const char *const url_service[] = {"services", "service", "solutions", "solution", "pricing", "features",
-                                          "about", "contact", "company", "industries", "platform", "enterprise", NULL};
+static const char *const url_forum[] = { "forum",     "forums",     "thread",      "threads",  "t",
+                                         "topic",     "topics",     "questions",   "question", "q",
+                                         "community", "discussion", "discussions", "board",    "boards",
+                                         "viewtopic", "showthread", "comments",    NULL };
+static const char *const url_product[] = { "product", "products", "p",   "dp",  "shop", "store",
+                                           "item",    "items",    "buy", "sku", NULL };
+static const char *const url_docs[] = { "docs",  "doc",    "documentation", "api",        "reference", "manual",
+                                        "guide", "guides", "developer",     "developers", "sdk",       "wiki",
+                                        "kb",    "help",   "learn",         "tutorial",   "tutorials", NULL };
+static const char *const url_listing[] = { "category", "categories", "collections", "collection", "search",
+                                           "tag",      "tags",       "archive",     "archives",   "c",
+                                           "list",     "browse",     "page",        "author",     NULL };
+static const char *const url_article[] = { "blog", "news",  "article", "articles", "story", "stories",
+                                           "post", "posts", "press",   "insights", NULL };
+static const char *const url_service[] = { "services", "service",    "solutions", "solution", "pricing",
+                                           "features", "about",      "contact",   "company",  "industries",
+                                           "platform", "enterprise", NULL };
 
 static int word_in(const char *s, size_t n, const char *const *list)
 {
@@ -109,8 +114,10 @@ static void url_features(const char *url, float *x)
             hyphens += s[k] == '-' || s[k] == '_';
         }
         /* a year as a segment of its own: dated stories */
-        if (n == 4 && digits == 4 && (s[0] == '1' || s[0] == '2') && (s[1] == '9' || s[1] == '0')) x[F_url_date] = 1;
-        else if (digits >= 4 && digits * 2 >= n) x[F_url_id] = 1;
+        if (n == 4 && digits == 4 && (s[0] == '1' || s[0] == '2') && (s[1] == '9' || s[1] == '0'))
+            x[F_url_date] = 1;
+        else if (digits >= 4 && digits * 2 >= n)
+            x[F_url_id] = 1;
         if (hyphens >= 3) x[F_url_slug] = 1; /* a title written into the path */
     }
     x[F_url_root] = (float)root;
@@ -165,9 +172,9 @@ static int same_shape(const wn_dom *dom, const wn_node *a, const wn_node *b)
 }
 
 typedef struct runs {
-    unsigned max_run;     /* longest run of same-shaped siblings with text */
-    unsigned records;     /* records of runs of 3 or more holding 40+ characters each on average */
-    uint64_t chars;       /* their text */
+    unsigned max_run; /* longest run of same-shaped siblings with text */
+    unsigned records; /* records of runs of 3 or more holding 40+ characters each on average */
+    uint64_t chars;   /* their text */
 } runs;
 
 /* Runs of same-shaped element children of p: listings' cards, threads' posts. */
@@ -214,14 +221,24 @@ void wn_pt_features(winnow_doc *d, float *x)
     uint64_t p_chars = 0, code_chars = 0;
     uint32_t code_end = 0; /* end of the <pre>/<code> being counted: nested ones are inside it */
     uint32_t md = 0;
-    runs r = {0, 0, 0};
+    runs r = { 0, 0, 0 };
     for (uint32_t i = 1; i < dom->count; i++) {
         const wn_node *n = &dom->nodes[i];
         if (n->tag == WN_TAG_TEXT) continue;
         switch (n->tag) {
-        case WN_TAG_P: paragraphs++; p_chars += st[i].chars; break;
-        case WN_TAG_H1: h1++; headings++; break;
-        case WN_TAG_H2: case WN_TAG_H3: case WN_TAG_H4: case WN_TAG_H5: case WN_TAG_H6: headings++; break;
+        case WN_TAG_P:
+            paragraphs++;
+            p_chars += st[i].chars;
+            break;
+        case WN_TAG_H1:
+            h1++;
+            headings++;
+            break;
+        case WN_TAG_H2:
+        case WN_TAG_H3:
+        case WN_TAG_H4:
+        case WN_TAG_H5:
+        case WN_TAG_H6: headings++; break;
         case WN_TAG_LI: items++; break;
         case WN_TAG_TABLE: tables++; break;
         case WN_TAG_FORM: forms++; break;
@@ -234,7 +251,8 @@ void wn_pt_features(winnow_doc *d, float *x)
         case WN_TAG_NAV: navs++; break;
         case WN_TAG_ASIDE: asides++; break;
         case WN_TAG_BLOCKQUOTE: quotes++; break;
-        case WN_TAG_PRE: case WN_TAG_CODE:
+        case WN_TAG_PRE:
+        case WN_TAG_CODE:
             if (n->tag == WN_TAG_PRE) pre++;
             if (i >= code_end) {
                 code_chars += st[i].chars;
@@ -247,10 +265,14 @@ void wn_pt_features(winnow_doc *d, float *x)
                 if (key && !strcasecmp(key, "og:type")) {
                     const char *v = wn_node_attr(dom, n, "content", NULL);
                     if (!v) break;
-                    if (!strncasecmp(v, "article", 7) || !strncasecmp(v, "blog", 4)) x[F_og_article] = 1;
-                    else if (strcasestr(v, "product")) x[F_og_product] = 1;
-                    else if (!strcasecmp(v, "website")) x[F_og_website] = 1;
-                    else x[F_og_other] = 1;
+                    if (!strncasecmp(v, "article", 7) || !strncasecmp(v, "blog", 4))
+                        x[F_og_article] = 1;
+                    else if (strcasestr(v, "product"))
+                        x[F_og_product] = 1;
+                    else if (!strcasecmp(v, "website"))
+                        x[F_og_website] = 1;
+                    else
+                        x[F_og_other] = 1;
                 }
             }
             break;
@@ -309,8 +331,8 @@ void wn_pt_features(winnow_doc *d, float *x)
 
 /* ---- the model ---- */
 
-static const char *const type_names[WINNOW_PAGE_TYPE_COUNT] = {
-    "unknown", "article", "forum", "product", "listing", "documentation", "service", "other"};
+static const char *const type_names[WINNOW_PAGE_TYPE_COUNT] = { "unknown", "article",       "forum",   "product",
+                                                                "listing", "documentation", "service", "other" };
 
 const char *winnow_page_type_name(winnow_page_type t)
 {
@@ -369,10 +391,10 @@ int wn_pagetype_run(winnow_doc *d, const wn_pt_model *m, int forced)
 size_t wn_pt_model_write(const wn_pt_model *m, char *out, size_t cap)
 {
     size_t w = 0;
-#define PUT(...)                                                                           \
-    do {                                                                                   \
-        int k_ = snprintf(out ? out + (w < cap ? w : cap) : NULL, out && w < cap ? cap - w : 0, __VA_ARGS__); \
-        if (k_ > 0) w += (size_t)k_;                                                       \
+#define PUT(...)                                                                                                       \
+    do {                                                                                                               \
+        int k_ = snprintf(out ? out + (w < cap ? w : cap) : NULL, out && w < cap ? cap - w : 0, __VA_ARGS__);          \
+        if (k_ > 0) w += (size_t)k_;                                                                                   \
     } while (0)
     PUT("%s\nfeatures %u", MODEL_MAGIC, (unsigned)F_COUNT);
     for (unsigned f = 0; f < F_COUNT; f++) PUT(" %s", feature_names[f]);
@@ -438,8 +460,7 @@ int wn_pt_model_parse(const char *text, size_t n, wn_pt_model *m, char *err, siz
             double v = 0;
             if (next_token(text, n, &at, tok, sizeof tok)) v = strtod(tok, &e);
             if (!e || e == tok || *e) {
-                snprintf(err, cap, "the model's weights for %s are cut short or not numbers",
-                         winnow_page_type_name(t));
+                snprintf(err, cap, "the model's weights for %s are cut short or not numbers", winnow_page_type_name(t));
                 return -1;
             }
             m->w[m->nclass][f] = v;

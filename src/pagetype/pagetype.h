@@ -27,8 +27,8 @@
 #define WN_PT_MAX_FEATURES 80
 
 typedef struct wn_pt_model {
-    unsigned nclass;                              /* kinds the model scores */
-    int kind[WINNOW_PAGE_TYPE_COUNT];             /* winnow_page_type of each */
+    unsigned nclass;                                          /* kinds the model scores */
+    int kind[WINNOW_PAGE_TYPE_COUNT];                         /* winnow_page_type of each */
     double w[WINNOW_PAGE_TYPE_COUNT][WN_PT_MAX_FEATURES + 1]; /* weights, bias last */
 } wn_pt_model;
 

@@ -26,7 +26,10 @@ static int ci_contains_nospace(const char *v, size_t n, const char *needle)
         size_t a = i, b = 0;
         while (a < n && b < nl) {
             char c = (char)tolower((unsigned char)v[a]);
-            if (c == ' ' || c == '\t') { a++; continue; }
+            if (c == ' ' || c == '\t') {
+                a++;
+                continue;
+            }
             if (c != needle[b]) break;
             a++;
             b++;
@@ -68,8 +71,7 @@ static int offscreen_class(const char *v, size_t n)
         case 'i':
             if (at >= 12 && starts(q - 12, left + 12, "element-invisible")) return 1;
             break;
-        default:
-            break;
+        default: break;
         }
     }
     return 0;

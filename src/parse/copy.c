@@ -24,8 +24,10 @@ static uint32_t line_of(const uint32_t *nl, uint32_t count, size_t pos)
     uint32_t lo = 0, hi = count;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (nl[mid] < pos) lo = mid + 1;
-        else hi = mid;
+        if (nl[mid] < pos)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return lo + 1;
 }
@@ -50,7 +52,8 @@ static myhtml_position_t chunked_element_position(const build_ctx *b, myhtml_tre
              (raw.begin - beg == 1 || (raw.begin - beg == 2 && b->src[beg + 1] == '/'));
     if (!ok && raw.length && raw.begin >= 2 && b->src[raw.begin - 1] == '/' && b->src[raw.begin - 2] == '<')
         beg = raw.begin - 2; /* an end tag read as an element: </br>, </p> */
-    else if (!ok && raw.length && raw.begin > 0) beg = raw.begin - 1;
+    else if (!ok && raw.length && raw.begin > 0)
+        beg = raw.begin - 1;
     pos.begin = beg;
     pos.length = end >= beg ? end - beg : 0;
     return pos;
@@ -146,8 +149,10 @@ static int merge_text(build_ctx *b, myhtml_tree_node_t *n, uint32_t parent, uint
     }
     b->merge_total += len;
     if (b->flat_link || (dom->nodes[parent].flags & WN_NF_LINK)) b->merge_link += len;
-    if ((double)b->merge_link > b->merged_link_share * (double)b->merge_total) x->flags |= WN_NF_LINK;
-    else x->flags &= (uint16_t)~WN_NF_LINK;
+    if ((double)b->merge_link > b->merged_link_share * (double)b->merge_total)
+        x->flags |= WN_NF_LINK;
+    else
+        x->flags &= (uint16_t)~WN_NF_LINK;
     if (!grow((void **)&p->text, &p->text_cap, dom->text_len + sep + len + 1, 1)) return WN_PARSE_NOMEM;
     dom->text = p->text;
     char *end = dom->text + dom->text_len - 1; /* over the terminating NUL */
@@ -221,8 +226,10 @@ int wn_parse_emit_node(build_ctx *b, myhtml_tree_node_t *n, uint32_t parent, uin
     x->tag = t;
     x->depth = par->depth + 1;
     x->flags = par->flags & (WN_NF_HIDDEN | WN_NF_LINK | WN_NF_PRE);
-    if (par->last_child != WN_NONE) dom->nodes[par->last_child].next_sibling = i;
-    else par->first_child = i;
+    if (par->last_child != WN_NONE)
+        dom->nodes[par->last_child].next_sibling = i;
+    else
+        par->first_child = i;
     par->last_child = i;
     *idx = i;
 
@@ -326,7 +333,7 @@ int wn_parse_emit_subtree(build_ctx *b, myhtml_tree_node_t *root, uint32_t paren
             if (!grow((void **)&b->walk, &b->walk_cap, depth + 1, sizeof *b->walk)) return WN_PARSE_NOMEM;
             uint8_t kind = b->flattened != before ? b->flat_last : 0;
             if (kind & FLAT_LINK) b->flat_link++;
-            b->walk[depth++] = (walk_ent){parent, kind};
+            b->walk[depth++] = (walk_ent){ parent, kind };
             parent = i;
             n = mh_child(n);
             continue;

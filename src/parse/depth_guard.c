@@ -18,7 +18,10 @@ typedef struct tag_name {
     size_t len;
 } tag_name;
 
-#define T(name) {name, sizeof(name) - 1}
+#define T(name)                                                                                                        \
+    {                                                                                                                  \
+        name, sizeof(name) - 1                                                                                         \
+    }
 
 static int name_is(const char *name, size_t len, const tag_name *list)
 {
@@ -27,16 +30,47 @@ static int name_is(const char *name, size_t len, const tag_name *list)
     return 0;
 }
 
-static const tag_name void_or_sibling_closing[] = {
-    T("area"), T("base"), T("br"), T("col"), T("embed"), T("hr"), T("img"), T("input"), T("link"), T("meta"), T("param"),
-    T("source"), T("track"), T("wbr"), T("keygen"), T("basefont"), T("bgsound"), T("frame"), T("image"),
-    /* implied end tags: a new one closes the previous sibling */
-    T("p"), T("li"), T("dt"), T("dd"), T("option"), T("optgroup"), T("tr"), T("td"), T("th"), T("tbody"), T("thead"),
-    T("tfoot"), T("colgroup"), T("rb"), T("rt"), T("rp"), T("rtc"), {NULL, 0}};
+static const tag_name void_or_sibling_closing[] = { T("area"),
+                                                    T("base"),
+                                                    T("br"),
+                                                    T("col"),
+                                                    T("embed"),
+                                                    T("hr"),
+                                                    T("img"),
+                                                    T("input"),
+                                                    T("link"),
+                                                    T("meta"),
+                                                    T("param"),
+                                                    T("source"),
+                                                    T("track"),
+                                                    T("wbr"),
+                                                    T("keygen"),
+                                                    T("basefont"),
+                                                    T("bgsound"),
+                                                    T("frame"),
+                                                    T("image"),
+                                                    /* implied end tags: a new one closes the previous sibling */
+                                                    T("p"),
+                                                    T("li"),
+                                                    T("dt"),
+                                                    T("dd"),
+                                                    T("option"),
+                                                    T("optgroup"),
+                                                    T("tr"),
+                                                    T("td"),
+                                                    T("th"),
+                                                    T("tbody"),
+                                                    T("thead"),
+                                                    T("tfoot"),
+                                                    T("colgroup"),
+                                                    T("rb"),
+                                                    T("rt"),
+                                                    T("rp"),
+                                                    T("rtc"),
+                                                    { NULL, 0 } };
 
-static const tag_name raw_text[] = {
-    T("script"), T("style"), T("textarea"), T("title"), T("xmp"), T("iframe"), T("noembed"), T("noframes"),
-    T("noscript"), {NULL, 0}};
+static const tag_name raw_text[] = { T("script"), T("style"),   T("textarea"), T("title"),    T("xmp"),
+                                     T("iframe"), T("noembed"), T("noframes"), T("noscript"), { NULL, 0 } };
 
 /* Case-insensitive search for "</name" from s[i]. */
 static size_t find_end_tag(const char *s, size_t n, size_t i, const char *name, size_t len)
@@ -51,8 +85,9 @@ static size_t find_end_tag(const char *s, size_t n, size_t i, const char *name, 
             /* the name must end there, as the tokenizer's appropriate end
              * tag requires: "</titlevalue" does not close a <title> */
             size_t e = j + 2 + len;
-            if (k == len && e < n && (s[e] == '>' || s[e] == '/' || s[e] == ' ' || s[e] == '\t' || s[e] == '\n' ||
-                                      s[e] == '\r' || s[e] == '\f'))
+            if (k == len && e < n &&
+                (s[e] == '>' || s[e] == '/' || s[e] == ' ' || s[e] == '\t' || s[e] == '\n' || s[e] == '\r' ||
+                 s[e] == '\f'))
                 return j;
         }
         i = j + 1;
@@ -66,9 +101,12 @@ static size_t tag_end(const char *s, size_t n, size_t i)
     char q = 0;
     for (i++; i < n; i++) {
         char c = s[i];
-        if (q) { if (c == q) q = 0; }
-        else if (c == '"' || c == '\'') { if (s[i - 1] == '=' || s[i - 1] == ' ') q = c; }
-        else if (c == '>') return i + 1;
+        if (q) {
+            if (c == q) q = 0;
+        } else if (c == '"' || c == '\'') {
+            if (s[i - 1] == '=' || s[i - 1] == ' ') q = c;
+        } else if (c == '>')
+            return i + 1;
     }
     return n;
 }
@@ -87,7 +125,10 @@ static int ed_reserve(editor *e, size_t extra)
     size_t cap = e->ocap ? e->ocap : 4096;
     while (cap < e->olen + extra + 1) cap *= 2;
     char *o = realloc(e->out, cap);
-    if (!o) { e->oom = 1; return 0; }
+    if (!o) {
+        e->oom = 1;
+        return 0;
+    }
     e->out = o;
     e->ocap = cap;
     return 1;
@@ -163,10 +204,13 @@ char *wn_markup_repair(const char *s, size_t n, unsigned max_depth, size_t *out_
      * tag closes the nearest open element of its name and is ignored when
      * there is none ("<div></x>" nests as deep as "<div>") */
     uint64_t *stack = malloc(((size_t)max_depth + 1) * sizeof *stack);
-    if (!stack) { rep->oom = 1; return NULL; }
+    if (!stack) {
+        rep->oom = 1;
+        return NULL;
+    }
     size_t depth = 0, foreign = 0;
     const uint64_t svg = name_key("svg", 3), math = name_key("math", 4);
-    editor ed = {.s = s};
+    editor ed = { .s = s };
     size_t i = 0;
     while (i < n) {
         const char *p = memchr(s + i, '<', n - i);
@@ -181,7 +225,10 @@ char *wn_markup_repair(const char *s, size_t n, unsigned max_depth, size_t *out_
                     const char *d = memchr(s + k, '-', n - k - 2);
                     if (!d) break;
                     k = (size_t)(d - s);
-                    if (s[k + 1] == '-' && s[k + 2] == '>') { e = k + 3; break; }
+                    if (s[k + 1] == '-' && s[k + 2] == '>') {
+                        e = k + 3;
+                        break;
+                    }
                     k++;
                 }
                 i = e;
@@ -192,7 +239,10 @@ char *wn_markup_repair(const char *s, size_t n, unsigned max_depth, size_t *out_
         }
         int end = (c == '/');
         size_t ns = j + 1 + (size_t)end;
-        if (ns >= n || !isalpha((unsigned char)s[ns])) { i = j + 1; continue; }
+        if (ns >= n || !isalpha((unsigned char)s[ns])) {
+            i = j + 1;
+            continue;
+        }
         char name[16];
         size_t nl = 0, k = ns;
         while (k < n && (isalnum((unsigned char)s[k]) || s[k] == '-' || s[k] == ':')) {
@@ -231,10 +281,12 @@ char *wn_markup_repair(const char *s, size_t n, unsigned max_depth, size_t *out_
                 char q = 0;
                 for (size_t x = k; x < inner; x++) {
                     char ch = s[x];
-                    if (q) { if (ch == q) q = 0; }
-                    else if ((ch == '"' || ch == '\'') && (s[x - 1] == '=' || s[x - 1] == ' ')) q = ch;
+                    if (q) {
+                        if (ch == q) q = 0;
+                    } else if ((ch == '"' || ch == '\'') && (s[x - 1] == '=' || s[x - 1] == ' '))
+                        q = ch;
                 }
-                char fix[2] = {q, '>'};
+                char fix[2] = { q, '>' };
                 ed_edit(&ed, inner, inner, q ? fix : fix + 1, q ? 2 : 1);
                 rep->closed++;
                 i = inner;
@@ -275,10 +327,18 @@ char *wn_markup_repair(const char *s, size_t n, unsigned max_depth, size_t *out_
         i = te;
     }
     free(stack);
-    if (ed.oom) { free(ed.out); rep->oom = 1; return NULL; }
+    if (ed.oom) {
+        free(ed.out);
+        rep->oom = 1;
+        return NULL;
+    }
     if (!rep->dropped && !rep->closed && !rep->attrs_dropped) return NULL;
     ed_edit(&ed, n, n, "", 0);
-    if (ed.oom) { free(ed.out); rep->oom = 1; return NULL; }
+    if (ed.oom) {
+        free(ed.out);
+        rep->oom = 1;
+        return NULL;
+    }
     ed.out[ed.olen] = '\0';
     *out_len = ed.olen;
     return ed.out;

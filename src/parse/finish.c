@@ -43,7 +43,7 @@ static int breaks_line(const wn_dom *dom, uint32_t k)
 static int blank_text(const wn_dom *dom, uint32_t k)
 {
     /* HTML's white space */
-    static const uint8_t space[256] = {[' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1, ['\f'] = 1};
+    static const uint8_t space[256] = { [' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1, ['\f'] = 1 };
     const wn_node *x = &dom->nodes[k];
     if (x->tag != WN_TAG_TEXT || (x->flags & WN_NF_PRE)) return 0;
     const unsigned char *t = (const unsigned char *)dom->text + x->text_begin;
@@ -71,7 +71,10 @@ static wn_parse_status drop_blank_text(wn_dom *dom)
             if (blank) {
                 int left = prev == WN_NONE ? edge : breaks_line(dom, prev) || map[prev];
                 int right = next == WN_NONE ? edge : breaks_line(dom, next) || next_blank;
-                if (left && right) { map[c] = 1; dropped++; }
+                if (left && right) {
+                    map[c] = 1;
+                    dropped++;
+                }
             }
             prev = c;
             c = next;
@@ -82,7 +85,10 @@ static wn_parse_status drop_blank_text(wn_dom *dom)
         /* compact: map old index -> new, then relink children in order */
         uint32_t w = 0;
         for (uint32_t i = 0; i < n; i++) {
-            if (map[i]) { map[i] = WN_NONE; continue; }
+            if (map[i]) {
+                map[i] = WN_NONE;
+                continue;
+            }
             map[i] = w;
             if (w != i) dom->nodes[w] = dom->nodes[i];
             wn_node *x = &dom->nodes[w];
@@ -90,8 +96,10 @@ static wn_parse_status drop_blank_text(wn_dom *dom)
             x->first_child = x->last_child = x->next_sibling = WN_NONE;
             if (x->parent != WN_NONE) {
                 wn_node *p = &dom->nodes[x->parent];
-                if (p->last_child != WN_NONE) dom->nodes[p->last_child].next_sibling = w;
-                else p->first_child = w;
+                if (p->last_child != WN_NONE)
+                    dom->nodes[p->last_child].next_sibling = w;
+                else
+                    p->first_child = w;
                 p->last_child = w;
             }
             w++;
@@ -217,8 +225,14 @@ void wn_parse_hide_anchor_glyphs(wn_dom *dom)
             const unsigned char *t = (const unsigned char *)dom->text + y->text_begin;
             for (uint32_t j = 0; j < y->text_len && !other;) {
                 unsigned c = t[j];
-                if (c == ' ' || c == '\t' || c == '\n' || c == '\r') { j++; continue; }
-                if (c == 0xC2 && j + 1 < y->text_len && t[j + 1] == 0xA0) { j += 2; continue; }
+                if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+                    j++;
+                    continue;
+                }
+                if (c == 0xC2 && j + 1 < y->text_len && t[j + 1] == 0xA0) {
+                    j += 2;
+                    continue;
+                }
                 if (c < 0x80) {
                     if ((c | 0x20) - 'a' < 26u || c - '0' < 10u) other = 1;
                     symbol++;

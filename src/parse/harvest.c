@@ -34,7 +34,7 @@
 
 static int cmp_ptr(const void *a, const void *b)
 {
-    uintptr_t x = (uintptr_t)*(const void *const *)a, y = (uintptr_t)*(const void *const *)b;
+    uintptr_t x = (uintptr_t) * (const void *const *)a, y = (uintptr_t) * (const void *const *)b;
     return x < y ? -1 : x > y;
 }
 
@@ -59,7 +59,7 @@ static int harvest_sets(build_ctx *b)
     myhtml_tree_list_t *oe = tree->open_elements, *af = tree->active_formatting;
     for (size_t k = 0; oe && k < oe->length; k++)
         if (!add_ptr(&b->open, &b->nopen, &b->open_cap, oe->list[k])) return 0;
-    myhtml_tree_node_t *pin[4] = {tree->node_head, tree->node_form, tree->node_html, tree->node_body};
+    myhtml_tree_node_t *pin[4] = { tree->node_head, tree->node_form, tree->node_html, tree->node_body };
     size_t naf = af ? af->length : 0;
     for (size_t k = 0; k < naf + 4; k++) {
         for (myhtml_tree_node_t *q = k < naf ? af->list[k] : pin[k - naf]; q; q = mh_parent(q))
@@ -103,20 +103,49 @@ static int tag_blocks_spine(myhtml_tree_node_t *n)
 {
     if (mh_namespace(n) != MyHTML_NAMESPACE_HTML) return 1;
     switch (mh_tag_id(n)) {
-    case MyHTML_TAG_A: case MyHTML_TAG_B: case MyHTML_TAG_BIG: case MyHTML_TAG_CODE: case MyHTML_TAG_EM:
-    case MyHTML_TAG_FONT: case MyHTML_TAG_I: case MyHTML_TAG_NOBR: case MyHTML_TAG_S: case MyHTML_TAG_SMALL:
-    case MyHTML_TAG_STRIKE: case MyHTML_TAG_STRONG: case MyHTML_TAG_TT: case MyHTML_TAG_U:
-    case MyHTML_TAG_TABLE: case MyHTML_TAG_TBODY: case MyHTML_TAG_THEAD: case MyHTML_TAG_TFOOT: case MyHTML_TAG_TR:
-    case MyHTML_TAG_TD: case MyHTML_TAG_TH: case MyHTML_TAG_CAPTION: case MyHTML_TAG_COLGROUP:
-    case MyHTML_TAG_TEMPLATE: case MyHTML_TAG_SELECT: case MyHTML_TAG_APPLET: case MyHTML_TAG_OBJECT:
-    case MyHTML_TAG_MARQUEE: case MyHTML_TAG__TEXT: case MyHTML_TAG__COMMENT:
+    case MyHTML_TAG_A:
+    case MyHTML_TAG_B:
+    case MyHTML_TAG_BIG:
+    case MyHTML_TAG_CODE:
+    case MyHTML_TAG_EM:
+    case MyHTML_TAG_FONT:
+    case MyHTML_TAG_I:
+    case MyHTML_TAG_NOBR:
+    case MyHTML_TAG_S:
+    case MyHTML_TAG_SMALL:
+    case MyHTML_TAG_STRIKE:
+    case MyHTML_TAG_STRONG:
+    case MyHTML_TAG_TT:
+    case MyHTML_TAG_U:
+    case MyHTML_TAG_TABLE:
+    case MyHTML_TAG_TBODY:
+    case MyHTML_TAG_THEAD:
+    case MyHTML_TAG_TFOOT:
+    case MyHTML_TAG_TR:
+    case MyHTML_TAG_TD:
+    case MyHTML_TAG_TH:
+    case MyHTML_TAG_CAPTION:
+    case MyHTML_TAG_COLGROUP:
+    case MyHTML_TAG_TEMPLATE:
+    case MyHTML_TAG_SELECT:
+    case MyHTML_TAG_APPLET:
+    case MyHTML_TAG_OBJECT:
+    case MyHTML_TAG_MARQUEE:
+    case MyHTML_TAG__TEXT:
+    case MyHTML_TAG__COMMENT:
     /* text-only elements: the title's text is read when it is copied */
-    case MyHTML_TAG_HEAD: case MyHTML_TAG_TITLE: case MyHTML_TAG_TEXTAREA: case MyHTML_TAG_SCRIPT: case MyHTML_TAG_STYLE:
-    case MyHTML_TAG_XMP: case MyHTML_TAG_IFRAME: case MyHTML_TAG_NOEMBED: case MyHTML_TAG_NOFRAMES:
-    case MyHTML_TAG_NOSCRIPT: case MyHTML_TAG_PLAINTEXT:
-        return 1;
-    default:
-        return 0;
+    case MyHTML_TAG_HEAD:
+    case MyHTML_TAG_TITLE:
+    case MyHTML_TAG_TEXTAREA:
+    case MyHTML_TAG_SCRIPT:
+    case MyHTML_TAG_STYLE:
+    case MyHTML_TAG_XMP:
+    case MyHTML_TAG_IFRAME:
+    case MyHTML_TAG_NOEMBED:
+    case MyHTML_TAG_NOFRAMES:
+    case MyHTML_TAG_NOSCRIPT:
+    case MyHTML_TAG_PLAINTEXT: return 1;
+    default: return 0;
     }
 }
 
@@ -151,18 +180,19 @@ int wn_parse_harvest(build_ctx *b, int final)
                     uint8_t flat = b->flattened != before;
                     uint8_t kind = flat ? b->flat_last : 0;
                     if (kind & FLAT_LINK) b->flat_link++;
-                    p->spine[p->nspine++] = (spine_ent){c, i, NULL, wn_parse_attr_count(c), flat, kind};
+                    p->spine[p->nspine++] = (spine_ent){ c, i, NULL, wn_parse_attr_count(c), flat, kind };
                     break;
                 }
-                if (top_open && (!next || (mh_tag_id(c) == MyHTML_TAG__TEXT &&
-                                           mh_tag_id(next) == MyHTML_TAG_TABLE &&
+                if (top_open && (!next || (mh_tag_id(c) == MyHTML_TAG__TEXT && mh_tag_id(next) == MyHTML_TAG_TABLE &&
                                            in_set(b->open, b->nopen, next))))
                     return BUILD_OK;
             }
             int rc = wn_parse_emit_subtree(b, c, top->idx);
             if (rc != BUILD_OK) return rc;
-            if (!final && !in_set(b->pinned, b->npinned, c)) delete_subtree(p->tree, c);
-            else top->cursor = c;
+            if (!final && !in_set(b->pinned, b->npinned, c))
+                delete_subtree(p->tree, c);
+            else
+                top->cursor = c;
             c = next;
         }
         if (c) continue; /* a new spine element */
@@ -178,7 +208,8 @@ int wn_parse_harvest(build_ctx *b, int final)
         p->nspine--;
         if (!final && !in_set(b->pinned, b->npinned, top->mh) && !mh_child(top->mh))
             delete_subtree(p->tree, top->mh);
-        else up->cursor = top->mh;
+        else
+            up->cursor = top->mh;
     }
 }
 
@@ -211,7 +242,7 @@ wn_parse_status wn_parse_build_begin(build_ctx *b)
     dom->count = 1;
     dom->body = 0;
     if (!grow((void **)&p->spine, &p->spine_cap, 1, sizeof *p->spine)) return WN_PARSE_NOMEM;
-    p->spine[0] = (spine_ent){myhtml_tree_get_document(p->tree), 0, NULL, 0};
+    p->spine[0] = (spine_ent){ myhtml_tree_get_document(p->tree), 0, NULL, 0 };
     p->nspine = 1;
     return WN_PARSE_OK;
 }

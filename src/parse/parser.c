@@ -193,8 +193,8 @@ static wn_parse_status build_dom_from(build_ctx *b, const char *src, size_t srcl
     return wn_parse_build_end(b);
 }
 
-static wn_parse_status parse(wn_parser *p, const char *utf8, size_t len, wn_arena *arena, wn_dom *dom,
-                             int build_dom, wn_dom_store *store, const wn_parse_rules *rules)
+static wn_parse_status parse(wn_parser *p, const char *utf8, size_t len, wn_arena *arena, wn_dom *dom, int build_dom,
+                             wn_dom_store *store, const wn_parse_rules *rules)
 {
     if (!p->tree) {
         p->tree = myhtml_tree_create();
@@ -268,8 +268,7 @@ static wn_parse_status parse(wn_parser *p, const char *utf8, size_t len, wn_aren
     return rc;
 }
 
-wn_parse_status wn_parser_parse(wn_parser *p, const char *utf8, size_t len, wn_arena *arena, wn_dom *dom,
-                                int build_dom)
+wn_parse_status wn_parser_parse(wn_parser *p, const char *utf8, size_t len, wn_arena *arena, wn_dom *dom, int build_dom)
 {
     return parse(p, utf8, len, arena, dom, build_dom, NULL, NULL);
 }
@@ -285,9 +284,9 @@ void wn_parser_reclaim(wn_parser *p, wn_dom_store *store)
 {
     if (!store) return;
     /* the parser keeps one set, up to the size it keeps after a page */
-    int keep = p && !p->nodes && !p->attrs && !p->text &&
-               store->nodes_cap * sizeof(wn_node) + store->attrs_cap * sizeof(wn_attr) + store->text_cap <=
-                   KEEP_SCRATCH_BYTES;
+    int keep =
+        p && !p->nodes && !p->attrs && !p->text &&
+        store->nodes_cap * sizeof(wn_node) + store->attrs_cap * sizeof(wn_attr) + store->text_cap <= KEEP_SCRATCH_BYTES;
     if (keep) {
         p->nodes = store->nodes;
         p->attrs = store->attrs;

@@ -32,8 +32,8 @@ void wn_parser_free(wn_parser *p);
 /* Parse `len` bytes of NUL-free UTF-8 into `dom`, allocating from `arena`.
  * With build_dom == 0 the parse runs and nothing is copied out (the
  * benchmark's parse-only floor). */
-wn_parse_status wn_parser_parse(wn_parser *p, const char *utf8, size_t len, wn_arena *arena,
-                                wn_dom *dom, int build_dom);
+wn_parse_status wn_parser_parse(wn_parser *p, const char *utf8, size_t len, wn_arena *arena, wn_dom *dom,
+                                int build_dom);
 
 /* The same, but for an ordinary page (arrays up to 8 MiB) the DOM's node,
  * attribute and text arrays are the parser's own, handed over in *store
@@ -95,8 +95,8 @@ char *wn_depth_guard(const char *s, size_t n, unsigned max_depth, size_t *out_le
 #define WN_MAX_ELEMENT_ATTRS 1000
 
 typedef struct wn_repair_report {
-    size_t dropped;  /* start tags dropped past max_depth */
-    size_t closed;   /* end tags inserted for unclosed raw-text elements */
+    size_t dropped;       /* start tags dropped past max_depth */
+    size_t closed;        /* end tags inserted for unclosed raw-text elements */
     size_t attrs_dropped; /* attributes past WN_MAX_ELEMENT_ATTRS on one tag */
     int oom;
 } wn_repair_report;

@@ -48,7 +48,10 @@ static inline const char *mh_string(const mycore_string_t *s, size_t *length)
     *length = 0;
     return NULL;
 }
-static inline const char *mh_attr_key(const myhtml_tree_attr_t *a, size_t *length) { return mh_string(&a->key, length); }
+static inline const char *mh_attr_key(const myhtml_tree_attr_t *a, size_t *length)
+{
+    return mh_string(&a->key, length);
+}
 static inline const char *mh_attr_value(const myhtml_tree_attr_t *a, size_t *length)
 {
     return mh_string(&a->value, length);
@@ -63,13 +66,13 @@ static inline const char *mh_node_text(const myhtml_tree_node_t *n, size_t *leng
 }
 static inline myhtml_position_t mh_raw_position(const myhtml_tree_node_t *n)
 {
-    if (!n || !n->token) return (myhtml_position_t){0, 0};
-    return (myhtml_position_t){n->token->raw_begin, n->token->raw_length};
+    if (!n || !n->token) return (myhtml_position_t){ 0, 0 };
+    return (myhtml_position_t){ n->token->raw_begin, n->token->raw_length };
 }
 static inline myhtml_position_t mh_element_position(const myhtml_tree_node_t *n)
 {
-    if (!n || !n->token) return (myhtml_position_t){0, 0};
-    return (myhtml_position_t){n->token->element_begin, n->token->element_length};
+    if (!n || !n->token) return (myhtml_position_t){ 0, 0 };
+    return (myhtml_position_t){ n->token->element_begin, n->token->element_length };
 }
 
 #define TAG_IGNORE 0xFFFFu
@@ -92,18 +95,18 @@ struct wn_parser {
     const char **jsonld;
     uint32_t *jsonld_len;
     size_t jsonld_cap;
-    uint32_t *nl;       /* offsets of the page's newlines */
+    uint32_t *nl; /* offsets of the page's newlines */
     size_t nl_cap;
     /* elements copied while open (see harvest) */
     struct spine_ent *spine;
     size_t nspine, spine_cap;
-    size_t chunk;       /* input piece fed to the tree builder at a time; 0: the default */
-    int keep_blank;     /* keep white-space-only text between line breaks */
+    size_t chunk;   /* input piece fed to the tree builder at a time; 0: the default */
+    int keep_blank; /* keep white-space-only text between line breaks */
     /* end-tag tokens of the piece being parsed (see free_closers) */
     myhtml_token_node_t **closers;
     size_t nclosers, closers_cap;
     int closers_oom;
-    int noting_closers; /* the page is fed in pieces: token_done notes its end tags */
+    int noting_closers;  /* the page is fed in pieces: token_done notes its end tags */
     unsigned node_bytes; /* node budget: page bytes per node, 0 none (wn_parser_set_node_budget) */
     uint32_t node_floor; /* ... and the nodes every page gets whatever its size */
 };
@@ -137,11 +140,11 @@ static inline void shrink(void **ptr, size_t *cap, size_t need, size_t elem)
 typedef struct spine_ent spine_ent;
 struct spine_ent {
     myhtml_tree_node_t *mh;
-    uint32_t idx;                /* its index in the DOM (its parent's when flattened) */
-    myhtml_tree_node_t *cursor;  /* last child copied but kept in the tree, NULL: none */
-    size_t nattr;                /* attributes when copied */
-    uint8_t flat;                /* past the node budget: read as its parent's text */
-    uint8_t flat_kind;           /* ... and then its FLAT_* bits */
+    uint32_t idx;               /* its index in the DOM (its parent's when flattened) */
+    myhtml_tree_node_t *cursor; /* last child copied but kept in the tree, NULL: none */
+    size_t nattr;               /* attributes when copied */
+    uint8_t flat;               /* past the node budget: read as its parent's text */
+    uint8_t flat_kind;          /* ... and then its FLAT_* bits */
 };
 
 /* What a flattened element's end means for the text after it: a block's
@@ -163,8 +166,8 @@ typedef struct build_ctx {
     size_t srclen;
     uint32_t *nl, nlines;
     int have_title;
-    int chunked;        /* the tree builder was fed in pieces */
-    uint32_t line_hint; /* newlines before the last position asked (line_at) */
+    int chunked;         /* the tree builder was fed in pieces */
+    uint32_t line_hint;  /* newlines before the last position asked (line_at) */
     wn_dom_store *store; /* where the arrays go: NULL, copied into the arena */
     /* per harvest: open elements and pinned nodes with their ancestors, sorted */
     const void **open, **pinned;
@@ -172,11 +175,11 @@ typedef struct build_ctx {
     /* the node budget: past `budget` nodes, elements are not copied and
      * their text joins the text before it (flatten) */
     uint32_t budget;
-    uint32_t flattened;  /* elements read as text */
-    char pending_sep;    /* a flattened block began or ended since the last text: '\n' */
-    uint32_t flat_link;  /* flattened links open around the text being read */
-    uint8_t flat_last;   /* the FLAT_* bits of the element flattened last */
-    uint32_t merge_node; /* the text node merged into last, and its bytes: */
+    uint32_t flattened;               /* elements read as text */
+    char pending_sep;                 /* a flattened block began or ended since the last text: '\n' */
+    uint32_t flat_link;               /* flattened links open around the text being read */
+    uint8_t flat_last;                /* the FLAT_* bits of the element flattened last */
+    uint32_t merge_node;              /* the text node merged into last, and its bytes: */
     uint64_t merge_link, merge_total; /* of link text, and in all */
     double merged_link_share;         /* MERGED_LINK_SHARE of this page (wn_parse_rules) */
     walk_ent *walk;

@@ -23,7 +23,7 @@ struct winnow_engine {
     wn_parser *parser;
     /* buffers handed to the next document, so a long run reuses memory */
     wn_arena spare_arena;
-    wn_arena scratch;   /* stage temporaries of the page being run (doc.h) */
+    wn_arena scratch; /* stage temporaries of the page being run (doc.h) */
     wn_buf spare_utf8;
     int have_spare;
     /* page level, learned: the node classifier (read-only once loaded) */
@@ -33,7 +33,7 @@ struct winnow_engine {
     /* the page type model (read-only once loaded); NULL: kinds not judged */
     wn_pt_model pt_store;
     const wn_pt_model *pt;
-    wn_rules rules;     /* the scorer's and selection's rule values */
+    wn_rules rules; /* the scorer's and selection's rule values */
     /* class and id tokens seen on this engine's pages and their hint bits
      * (a fixed mapping: the cache only saves the lookups) */
     wn_hint_cache *hints;

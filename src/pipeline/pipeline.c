@@ -66,14 +66,16 @@ static winnow_status read_input(winnow_engine *e, const winnow_input *caller, wi
     if (!caller) return wn_engine_fail(e, WINNOW_E_ARG, "no input given");
     memset(in, 0, sizeof *in);
     if (wn_struct_in(in, sizeof *in, caller, WN_INPUT_V1) != 0)
-        return wn_engine_fail(e, WINNOW_E_ARG, "winnow_input.struct_size is not sizeof (winnow_input) of a "
-                                               "winnow.h this library reads");
+        return wn_engine_fail(e, WINNOW_E_ARG,
+                              "winnow_input.struct_size is not sizeof (winnow_input) of a "
+                              "winnow.h this library reads");
     if (in->source) {
         memset(src, 0, sizeof *src);
         src->record = -1;
         if (wn_struct_in(src, sizeof *src, in->source, WN_SOURCE_V1) != 0)
-            return wn_engine_fail(e, WINNOW_E_ARG, "winnow_source.struct_size is not sizeof (winnow_source) of a "
-                                                   "winnow.h this library reads");
+            return wn_engine_fail(e, WINNOW_E_ARG,
+                                  "winnow_source.struct_size is not sizeof (winnow_source) of a "
+                                  "winnow.h this library reads");
         in->source = src;
     }
     return WINNOW_OK;
@@ -134,7 +136,7 @@ static winnow_status decode_parse(winnow_engine *e, winnow_doc *d, const winnow_
     if (!d->dom_store) return wn_engine_fail(e, WINNOW_E_NOMEM, "out of memory while building the DOM");
     /* the DOM's arrays stay the parser's, lent to the page: no copy */
     /* per page: the parser is the engine's, the rules the page's */
-    const wn_parse_rules parse_rules = {.merged_link_share = WN_RULE(d, MERGED_LINK_SHARE)};
+    const wn_parse_rules parse_rules = { .merged_link_share = WN_RULE(d, MERGED_LINK_SHARE) };
     wn_parse_status ps =
         wn_parser_parse_store(e->parser, text, text_len, &d->arena, &d->dom, d->dom_store, &parse_rules);
     if (ps == WN_PARSE_NOMEM) return wn_engine_fail(e, WINNOW_E_NOMEM, "out of memory while building the DOM");
@@ -149,9 +151,9 @@ static winnow_status decode_parse(winnow_engine *e, winnow_doc *d, const winnow_
 static winnow_status page_stages(winnow_engine *e, winnow_doc *d, wn_run_mode mode, wn_page_scores *pscore)
 {
     int learning = mode == WN_RUN_LEARN;
-    const wn_stats_rules stats_rules = {.id_anchor_words = WN_RULE(d, ID_ANCHOR_WORDS)};
+    const wn_stats_rules stats_rules = { .id_anchor_words = WN_RULE(d, ID_ANCHOR_WORDS) };
     if ((learning ? wn_stats_compute_learn(&d->dom, &d->arena, &d->stats, &d->page_text)
-                 : wn_stats_compute(&d->dom, &d->arena, &d->stats, &d->page_text, e->hints, &stats_rules)) != 0)
+                  : wn_stats_compute(&d->dom, &d->arena, &d->stats, &d->page_text, e->hints, &stats_rules)) != 0)
         return wn_engine_fail(e, WINNOW_E_NOMEM, "out of memory while computing statistics");
     if (mode == WN_RUN_EXPLAIN && wn_explain_begin(d) != 0)
         return wn_engine_fail(e, WINNOW_E_NOMEM, "out of memory while explaining");
@@ -214,7 +216,7 @@ static winnow_status run_stages(winnow_engine *e, winnow_doc *d, wn_run_mode mod
     }
     if (!extracting) return WINNOW_OK; /* no content selection or metadata */
     /* metadata first: the selection's fallback reads the description */
-    const wn_meta_rules meta_rules = {.title_match_min_words = WN_RULE(d, TITLE_MATCH_MIN_WORDS)};
+    const wn_meta_rules meta_rules = { .title_match_min_words = WN_RULE(d, TITLE_MATCH_MIN_WORDS) };
     wn_meta_extract(&d->dom, &d->decode, in->url, &d->arena, &d->meta, &meta_rules);
     /* the kind of page: reported only, the selection does not read it yet */
     if (wn_pagetype_run(d, e->pt, e->opt.page_type) != 0)
@@ -232,8 +234,9 @@ static void page_status(const winnow_engine *e, winnow_doc *d, int extracting)
     d->status = WINNOW_OK;
     size_t w = 0;
     if (d->decode.replaced) {
-        w += (size_t)snprintf(d->warning + w, sizeof d->warning - w, "%zu invalid byte sequence%s replaced (read as %s)",
-                              d->decode.replaced, d->decode.replaced == 1 ? "" : "s", d->decode.charset);
+        w +=
+            (size_t)snprintf(d->warning + w, sizeof d->warning - w, "%zu invalid byte sequence%s replaced (read as %s)",
+                             d->decode.replaced, d->decode.replaced == 1 ? "" : "s", d->decode.charset);
         d->status = WINNOW_PARTIAL;
     }
     if (d->dom.depth_capped && w < sizeof d->warning) {
@@ -248,14 +251,14 @@ static void page_status(const winnow_engine *e, winnow_doc *d, int extracting)
         d->status = WINNOW_PARTIAL;
     }
     if (d->dom.unclosed && w < sizeof d->warning) {
-        w += (size_t)snprintf(d->warning + w, sizeof d->warning - w, "%s%u unclosed <title>/<script>-like element%s closed",
-                              w ? "; " : "", d->dom.unclosed, d->dom.unclosed == 1 ? "" : "s");
+        w += (size_t)snprintf(d->warning + w, sizeof d->warning - w,
+                              "%s%u unclosed <title>/<script>-like element%s closed", w ? "; " : "", d->dom.unclosed,
+                              d->dom.unclosed == 1 ? "" : "s");
         d->status = WINNOW_PARTIAL;
     }
     if (d->dom.attrs_dropped && w < sizeof d->warning) {
-        w += (size_t)snprintf(d->warning + w, sizeof d->warning - w,
-                              "%s%u attributes past %d on one element dropped", w ? "; " : "", d->dom.attrs_dropped,
-                              WN_MAX_ELEMENT_ATTRS);
+        w += (size_t)snprintf(d->warning + w, sizeof d->warning - w, "%s%u attributes past %d on one element dropped",
+                              w ? "; " : "", d->dom.attrs_dropped, WN_MAX_ELEMENT_ATTRS);
         d->status = WINNOW_PARTIAL;
     }
     if (d->stats[0].chars == 0) {
@@ -277,8 +280,8 @@ static void page_status(const winnow_engine *e, winnow_doc *d, int extracting)
                                    "%sits only block with running text was in the page's own header or footer",
                                    at ? "; " : "");
         if (at < sizeof d->warning)
-            snprintf(d->warning + at, sizeof d->warning - at, "%s%u characters of visible text, none of it main content",
-                     at ? "; " : "", d->stats[0].chars);
+            snprintf(d->warning + at, sizeof d->warning - at,
+                     "%s%u characters of visible text, none of it main content", at ? "; " : "", d->stats[0].chars);
         d->status = WINNOW_NO_MAIN;
     }
 }

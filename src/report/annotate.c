@@ -85,7 +85,7 @@ winnow_status wn_report_page(winnow_engine *e, const winnow_input *in, const wn_
     winnow_site_options_default(&so, sizeof so);
     const winnow_site_options *sop = opt->site_opt ? opt->site_opt : &so;
     const wn_site_model *m = opt->site ? wn_site_unwrap(opt->site) : NULL;
-    site_hook hook = {m, sop, NULL, NULL, NULL};
+    site_hook hook = { m, sop, NULL, NULL, NULL };
     winnow_doc *d = NULL;
     winnow_status st = wn_pipeline_run(e, WN_RUN_EXPLAIN, in, m && sop->mode != WINNOW_MODE_PAGE ? &hook : NULL, &d);
     if (WINNOW_FAILED(st)) return st;
@@ -106,11 +106,13 @@ winnow_status wn_report_page(winnow_engine *e, const winnow_input *in, const wn_
     {
         uint32_t next = 0;
         for (uint32_t i = 0; i < d->dom.count; i++) {
-            if (next < d->nblocks && d->blocks[next] == i) nearest[i] = (int32_t)next++;
-            else nearest[i] = i ? nearest[d->dom.nodes[i].parent] : -1;
+            if (next < d->nblocks && d->blocks[next] == i)
+                nearest[i] = (int32_t)next++;
+            else
+                nearest[i] = i ? nearest[d->dom.nodes[i].parent] : -1;
         }
     }
-    unsigned counts[V_N] = {0}, why_count[WN_WHY_COUNT] = {0};
+    unsigned counts[V_N] = { 0 }, why_count[WN_WHY_COUNT] = { 0 };
     unsigned badges = 0;
     for (uint32_t k = 0; k < d->nblocks; k++) {
         counts[bi[k].verdict]++;
@@ -118,7 +120,7 @@ winnow_status wn_report_page(winnow_engine *e, const winnow_input *in, const wn_
         badges += bi[k].badge;
     }
 
-    rout o = {.write = write, .ctx = ctx};
+    rout o = { .write = write, .ctx = ctx };
     wn_buf_init(&o.b);
     char nonce[33];
     wn_report_make_nonce(nonce);
@@ -146,8 +148,9 @@ winnow_status wn_report_page(winnow_engine *e, const winnow_input *in, const wn_
         puts_(&o, "</p>\n");
     }
     uint64_t kept = wn_kept_chars(d);
-    wn_buf_printf(&o.b, "<p class=\"wn-sum\" data-status=\"%s\">%s, content chosen by %s: %llu of %u characters kept; "
-                        "%u blocks",
+    wn_buf_printf(&o.b,
+                  "<p class=\"wn-sum\" data-status=\"%s\">%s, content chosen by %s: %llu of %u characters kept; "
+                  "%u blocks",
                   winnow_status_name(d->status), winnow_status_name(d->status), winnow_doc_source(d),
                   (unsigned long long)kept, d->stats[0].chars, d->nblocks);
     if (m) {
@@ -155,8 +158,9 @@ winnow_status wn_report_page(winnow_engine *e, const winnow_input *in, const wn_
         if (!(d->site_pages > 0))
             puts_(&o, sop->mode == WINNOW_MODE_PAGE ? " in page mode" : ": too few pages for --mode auto");
         if (opt->site_report)
-            wn_buf_printf(&o.b, "; %u template blocks (block fingerprint on at least %.0f%% of the site's pages) marked "
-                                "with their document frequency",
+            wn_buf_printf(&o.b,
+                          "; %u template blocks (block fingerprint on at least %.0f%% of the site's pages) marked "
+                          "with their document frequency",
                           badges, 100.0 * opt->template_share);
     } else {
         wn_buf_printf(&o.b, "; page mode%s", d->labels.clf ? ", node classifier" : ", heuristic scorer alone");
@@ -183,7 +187,7 @@ winnow_status wn_report_page(winnow_engine *e, const winnow_input *in, const wn_
         puts_(&o, "\"");
     }
     puts_(&o, ">\n");
-    page_ctx pc = {d, bi, nearest, pages};
+    page_ctx pc = { d, bi, nearest, pages };
     int rc = wn_report_write_page(&o, &pc);
     puts_(&o, "\n</main>\n");
 
@@ -195,7 +199,7 @@ winnow_status wn_report_page(winnow_engine *e, const winnow_input *in, const wn_
     if (nc) {
         wn_buf_printf(&o.b, "<h2>Reader comments (%zu)</h2>\n", nc);
         for (size_t k = 0; k < nc; k++) {
-            winnow_comment c = {sizeof c};
+            winnow_comment c = { sizeof c };
             if (winnow_doc_comment(d, k, &c) != WINNOW_OK) continue;
             puts_(&o, "<pre>-- ");
             esc_s(&o, *c.author ? c.author : "(no author)", 0);
@@ -227,7 +231,7 @@ winnow_status wn_report_site_only(const wn_report_options *opt, winnow_write_fn 
 {
     if (!opt || !write || !opt->site) return WINNOW_E_ARG;
     const wn_site_model *m = wn_site_unwrap(opt->site);
-    rout o = {.write = write, .ctx = ctx};
+    rout o = { .write = write, .ctx = ctx };
     wn_buf_init(&o.b);
     char nonce[33];
     wn_report_make_nonce(nonce);

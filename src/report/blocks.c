@@ -11,9 +11,9 @@
 
 #include "../site/signals.h"
 
-static const char *const hint_names[16] = {"nav",     "header",  "footer", "sidebar", "comment", "share",
-                                           "related", "ad",      "overlay", "meta",   "content", "title",
-                                           "site",    "mixed",   "gallery", "script"};
+static const char *const hint_names[16] = { "nav",     "header", "footer",  "sidebar", "comment", "share",
+                                            "related", "ad",     "overlay", "meta",    "content", "title",
+                                            "site",    "mixed",  "gallery", "script" };
 
 static void hint_list(rout *o, uint16_t h)
 {
@@ -47,8 +47,10 @@ blockinfo *wn_report_block_infos(const winnow_doc *d, const wn_site_model *m, do
     for (size_t k = 0; k < ((size_t)nb + 1) * V_N; k++) top[k] = WN_NONE;
     uint32_t next = 0;
     for (uint32_t i = 0; i < n; i++) {
-        if (next < nb && d->blocks[next] == i) blk[i] = (int32_t)next++;
-        else blk[i] = i ? blk[dom->nodes[i].parent] : -1;
+        if (next < nb && d->blocks[next] == i)
+            blk[i] = (int32_t)next++;
+        else
+            blk[i] = i ? blk[dom->nodes[i].parent] : -1;
     }
     for (uint32_t u = 0; u < n; u++) {
         if (lb->unit[u] != u || !ex || !ex->own || ex->own[u].chars == 0 || blk[u] < 0) continue;
@@ -108,8 +110,10 @@ blockinfo *wn_report_block_infos(const winnow_doc *d, const wn_site_model *m, do
 
 static void fmt_num(char *out, size_t cap, const char *fmt, double v)
 {
-    if (!isfinite(v)) snprintf(out, cap, "-");
-    else snprintf(out, cap, fmt, v);
+    if (!isfinite(v))
+        snprintf(out, cap, "-");
+    else
+        snprintf(out, cap, fmt, v);
 }
 
 void wn_report_block_attrs(rout *o, const winnow_doc *d, uint32_t k, const blockinfo *b, double pages)
@@ -118,8 +122,8 @@ void wn_report_block_attrs(rout *o, const winnow_doc *d, uint32_t k, const block
     const wn_stats *s = &d->stats[i];
     const wn_why_def *w = &wn_why_defs[b->why];
     char num[64];
-    wn_buf_printf(&o->b, " data-wn-i=\"%u\" data-wn-v=\"%s\" data-wn-why=\"%s\" data-wn-rule=\"%s\" data-wn-path=\"",
-                  k, verdict_key[b->verdict], w->name, w->rule ? w->rule : "");
+    wn_buf_printf(&o->b, " data-wn-i=\"%u\" data-wn-v=\"%s\" data-wn-why=\"%s\" data-wn-rule=\"%s\" data-wn-path=\"", k,
+                  verdict_key[b->verdict], w->name, w->rule ? w->rule : "");
     esc_s(o, d->block_path[k], 1);
     wn_buf_printf(&o->b, "\" data-wn-chars=\"%u\" data-wn-ld=\"%.2f\" data-wn-hints=\"", s->chars,
                   s->chars ? (double)s->link_chars / s->chars : 0.0);
@@ -131,13 +135,16 @@ void wn_report_block_attrs(rout *o, const winnow_doc *d, uint32_t k, const block
     fmt_num(num, sizeof num, "%.1f", b->value);
     wn_buf_printf(&o->b, " data-wn-value=\"%s\"", num);
     const wn_labels *lb = &d->labels;
-    if (lb->clf && lb->clf[i] >= 0) wn_buf_printf(&o->b, " data-wn-clf=\"%.3f\"", lb->clf[i]);
-    else wn_buf_printf(&o->b, " data-wn-clf=\"%s\"", lb->clf ? "not scored" : "no classifier ran");
+    if (lb->clf && lb->clf[i] >= 0)
+        wn_buf_printf(&o->b, " data-wn-clf=\"%.3f\"", lb->clf[i]);
+    else
+        wn_buf_printf(&o->b, " data-wn-clf=\"%s\"", lb->clf ? "not scored" : "no classifier ran");
     if (lb->smoothed) wn_buf_printf(&o->b, " data-wn-smooth=\"%.3f\"", lb->smoothed[i]);
     wn_buf_printf(&o->b, " data-wn-t=\"%.3f\"", lb->templ[i]);
     if (b->df >= 0)
         wn_buf_printf(&o->b, " data-wn-df=\"%.1f of %.1f pages (%.0f%%)\"", b->df, pages,
                       pages > 0 ? 100.0 * b->df / pages : 0.0);
     if (b->badge)
-        wn_buf_printf(&o->b, " data-wn-badge=\"df %.1f \xC2\xB7 %.0f%%\"", b->df, pages > 0 ? 100.0 * b->df / pages : 0.0);
+        wn_buf_printf(&o->b, " data-wn-badge=\"df %.1f \xC2\xB7 %.0f%%\"", b->df,
+                      pages > 0 ? 100.0 * b->df / pages : 0.0);
 }

@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *const verdict_name[V_N] = {"content", "template", "comments", "link list", "boilerplate"};
+static const char *const verdict_name[V_N] = { "content", "template", "comments", "link list", "boilerplate" };
 static const char *const verdict_text[V_N] = {
     "kept: the main content",
     "left out: outside the content block, or on many of the site's pages",
@@ -134,8 +134,8 @@ void wn_report_make_nonce(char out[33])
     if (getrandom(r, sizeof r, 0) != (ssize_t)sizeof r) {
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
-        unsigned long long x = (unsigned long long)ts.tv_nsec * 0x9E3779B97F4A7C15ull ^
-                               (unsigned long long)ts.tv_sec ^ ((unsigned long long)getpid() << 32);
+        unsigned long long x = (unsigned long long)ts.tv_nsec * 0x9E3779B97F4A7C15ull ^ (unsigned long long)ts.tv_sec ^
+                               ((unsigned long long)getpid() << 32);
         for (size_t i = 0; i < sizeof r; i++) {
             x ^= x >> 29;
             x *= 0xBF58476D1CE4E5B9ull;
@@ -201,7 +201,8 @@ void wn_report_reasons_table(rout *o, const wn_rules *rules, const unsigned *cou
         int v = verdict_of_class(w->cls);
         wn_buf_printf(&o->b, "<tr data-why=\"%s\" data-text=\"", w->name);
         esc_s(o, w->text, 1);
-        wn_buf_printf(&o->b, "\"><td>%s</td><td><span class=\"wn-sw wn-v-%s\"></span> %s</td><td>%s</td><td>%u</td><td>",
+        wn_buf_printf(&o->b,
+                      "\"><td>%s</td><td><span class=\"wn-sw wn-v-%s\"></span> %s</td><td>%s</td><td>%u</td><td>",
                       w->name, verdict_key[v], verdict_name[v], rule, count ? count[k] : 0);
         esc_s(o, w->text, 0);
         puts_(o, "</td></tr>\n");
@@ -211,16 +212,17 @@ void wn_report_reasons_table(rout *o, const wn_rules *rules, const unsigned *cou
 
 void wn_report_views(rout *o, int fps)
 {
-    puts_(o, "<div id=\"wn-views\"><button type=\"button\" data-view=\"wn-page\" aria-pressed=\"true\">Annotated "
-             "page</button><button type=\"button\" data-view=\"wn-text\" aria-pressed=\"false\">Extracted text</button>");
-    if (fps)
-        puts_(o, "<button type=\"button\" data-view=\"wn-fps\" aria-pressed=\"false\">Site fingerprints</button>");
+    puts_(o,
+          "<div id=\"wn-views\"><button type=\"button\" data-view=\"wn-page\" aria-pressed=\"true\">Annotated "
+          "page</button><button type=\"button\" data-view=\"wn-text\" aria-pressed=\"false\">Extracted text</button>");
+    if (fps) puts_(o, "<button type=\"button\" data-view=\"wn-fps\" aria-pressed=\"false\">Site fingerprints</button>");
     puts_(o, " <button type=\"button\" id=\"wn-jump\">Go to the content</button></div>\n");
 }
 
 void wn_report_fingerprints(rout *o, const wn_report_options *opt, double pages, int hidden)
 {
-    wn_buf_printf(&o->b, "<section id=\"wn-fps\" class=\"wn-view\"%s>\n<h2>The site's most frequent fingerprints</h2>\n",
+    wn_buf_printf(&o->b,
+                  "<section id=\"wn-fps\" class=\"wn-view\"%s>\n<h2>The site's most frequent fingerprints</h2>\n",
                   hidden ? " hidden" : "");
     double threshold = opt->template_share * pages;
     if (pages >= 2.0 && threshold < 1.5) threshold = 1.5;

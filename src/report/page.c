@@ -16,52 +16,137 @@ enum { E_DROP, E_ELEM, E_TRANSPARENT, E_IMG, E_INPUT };
 typedef struct emit {
     int kind;
     const char *name;
-    int blk;        /* a <span> standing for a line-breaking element */
+    int blk; /* a <span> standing for a line-breaking element */
     int is_void;
 } emit;
 
 static emit map_element(const wn_node *x)
 {
     switch (x->tag) {
-    case WN_TAG_A: case WN_TAG_ABBR: case WN_TAG_ADDRESS: case WN_TAG_ARTICLE: case WN_TAG_ASIDE: case WN_TAG_B:
-    case WN_TAG_BDI: case WN_TAG_BDO: case WN_TAG_BLOCKQUOTE: case WN_TAG_BUTTON: case WN_TAG_CAPTION:
-    case WN_TAG_CENTER: case WN_TAG_CITE: case WN_TAG_CODE: case WN_TAG_COLGROUP: case WN_TAG_DATA: case WN_TAG_DD:
-    case WN_TAG_DEL: case WN_TAG_DFN: case WN_TAG_DIR: case WN_TAG_DIV: case WN_TAG_DL: case WN_TAG_DT:
-    case WN_TAG_EM: case WN_TAG_FIELDSET: case WN_TAG_FIGCAPTION: case WN_TAG_FIGURE: case WN_TAG_FONT:
-    case WN_TAG_FOOTER: case WN_TAG_H1: case WN_TAG_H2: case WN_TAG_H3: case WN_TAG_H4: case WN_TAG_H5:
-    case WN_TAG_H6: case WN_TAG_HEADER: case WN_TAG_HGROUP: case WN_TAG_I: case WN_TAG_INS: case WN_TAG_KBD:
-    case WN_TAG_LABEL: case WN_TAG_LEGEND: case WN_TAG_LI: case WN_TAG_MAIN: case WN_TAG_MARK: case WN_TAG_MENU:
-    case WN_TAG_NAV: case WN_TAG_OBJECT: case WN_TAG_OL: case WN_TAG_P: case WN_TAG_PRE: case WN_TAG_Q:
-    case WN_TAG_RP: case WN_TAG_RT: case WN_TAG_RUBY: case WN_TAG_S: case WN_TAG_SAMP: case WN_TAG_SECTION:
-    case WN_TAG_SMALL: case WN_TAG_SPAN: case WN_TAG_STRIKE: case WN_TAG_STRONG: case WN_TAG_SUB: case WN_TAG_SUP:
-    case WN_TAG_TABLE: case WN_TAG_TBODY: case WN_TAG_TD: case WN_TAG_TFOOT: case WN_TAG_TH: case WN_TAG_THEAD:
-    case WN_TAG_TIME: case WN_TAG_TR: case WN_TAG_TT: case WN_TAG_U: case WN_TAG_UL: case WN_TAG_VAR:
-        return (emit){E_ELEM, wn_tag_names[x->tag], 0, 0};
-    case WN_TAG_BR: case WN_TAG_COL: case WN_TAG_HR: case WN_TAG_WBR:
-        return (emit){E_ELEM, wn_tag_names[x->tag], 0, 1};
+    case WN_TAG_A:
+    case WN_TAG_ABBR:
+    case WN_TAG_ADDRESS:
+    case WN_TAG_ARTICLE:
+    case WN_TAG_ASIDE:
+    case WN_TAG_B:
+    case WN_TAG_BDI:
+    case WN_TAG_BDO:
+    case WN_TAG_BLOCKQUOTE:
+    case WN_TAG_BUTTON:
+    case WN_TAG_CAPTION:
+    case WN_TAG_CENTER:
+    case WN_TAG_CITE:
+    case WN_TAG_CODE:
+    case WN_TAG_COLGROUP:
+    case WN_TAG_DATA:
+    case WN_TAG_DD:
+    case WN_TAG_DEL:
+    case WN_TAG_DFN:
+    case WN_TAG_DIR:
+    case WN_TAG_DIV:
+    case WN_TAG_DL:
+    case WN_TAG_DT:
+    case WN_TAG_EM:
+    case WN_TAG_FIELDSET:
+    case WN_TAG_FIGCAPTION:
+    case WN_TAG_FIGURE:
+    case WN_TAG_FONT:
+    case WN_TAG_FOOTER:
+    case WN_TAG_H1:
+    case WN_TAG_H2:
+    case WN_TAG_H3:
+    case WN_TAG_H4:
+    case WN_TAG_H5:
+    case WN_TAG_H6:
+    case WN_TAG_HEADER:
+    case WN_TAG_HGROUP:
+    case WN_TAG_I:
+    case WN_TAG_INS:
+    case WN_TAG_KBD:
+    case WN_TAG_LABEL:
+    case WN_TAG_LEGEND:
+    case WN_TAG_LI:
+    case WN_TAG_MAIN:
+    case WN_TAG_MARK:
+    case WN_TAG_MENU:
+    case WN_TAG_NAV:
+    case WN_TAG_OBJECT:
+    case WN_TAG_OL:
+    case WN_TAG_P:
+    case WN_TAG_PRE:
+    case WN_TAG_Q:
+    case WN_TAG_RP:
+    case WN_TAG_RT:
+    case WN_TAG_RUBY:
+    case WN_TAG_S:
+    case WN_TAG_SAMP:
+    case WN_TAG_SECTION:
+    case WN_TAG_SMALL:
+    case WN_TAG_SPAN:
+    case WN_TAG_STRIKE:
+    case WN_TAG_STRONG:
+    case WN_TAG_SUB:
+    case WN_TAG_SUP:
+    case WN_TAG_TABLE:
+    case WN_TAG_TBODY:
+    case WN_TAG_TD:
+    case WN_TAG_TFOOT:
+    case WN_TAG_TH:
+    case WN_TAG_THEAD:
+    case WN_TAG_TIME:
+    case WN_TAG_TR:
+    case WN_TAG_TT:
+    case WN_TAG_U:
+    case WN_TAG_UL:
+    case WN_TAG_VAR: return (emit){ E_ELEM, wn_tag_names[x->tag], 0, 0 };
+    case WN_TAG_BR:
+    case WN_TAG_COL:
+    case WN_TAG_HR:
+    case WN_TAG_WBR: return (emit){ E_ELEM, wn_tag_names[x->tag], 0, 1 };
     /* a form would submit, a dialog or details hide what winnow read */
-    case WN_TAG_FORM: case WN_TAG_DETAILS: case WN_TAG_SUMMARY: case WN_TAG_DIALOG: case WN_TAG_FRAMESET:
-        return (emit){E_ELEM, "div", 0, 0};
+    case WN_TAG_FORM:
+    case WN_TAG_DETAILS:
+    case WN_TAG_SUMMARY:
+    case WN_TAG_DIALOG:
+    case WN_TAG_FRAMESET: return (emit){ E_ELEM, "div", 0, 0 };
     /* raw-text elements in a browser: their text, as the parser read it */
-    case WN_TAG_XMP: case WN_TAG_LISTING: case WN_TAG_PLAINTEXT:
-        return (emit){E_ELEM, "pre", 0, 0};
-    case WN_TAG_NOFRAMES:
-        return (emit){E_ELEM, "span", 1, 0};
-    case WN_TAG_HTML: case WN_TAG_BODY:
-        return (emit){E_TRANSPARENT, NULL, 0, 0};
-    case WN_TAG_IMG: return (emit){E_IMG, "span", 0, 0};
-    case WN_TAG_INPUT: return (emit){E_INPUT, "span", 0, 0}; /* (type=hidden: dropped by the writer) */
-    case WN_TAG_HEAD: case WN_TAG_TITLE: case WN_TAG_BASE: case WN_TAG_LINK: case WN_TAG_META: case WN_TAG_AREA:
-    case WN_TAG_FRAME: case WN_TAG_SCRIPT: case WN_TAG_STYLE: case WN_TAG_IFRAME: case WN_TAG_TEMPLATE:
-    case WN_TAG_NOSCRIPT: case WN_TAG_NOEMBED: case WN_TAG_SVG: case WN_TAG_EMBED: case WN_TAG_PARAM:
-    case WN_TAG_SOURCE: case WN_TAG_TRACK: case WN_TAG_AUDIO: case WN_TAG_VIDEO: case WN_TAG_CANVAS:
-    case WN_TAG_SELECT: case WN_TAG_TEXTAREA: case WN_TAG_DATALIST:
-        return (emit){E_DROP, NULL, 0, 0};
+    case WN_TAG_XMP:
+    case WN_TAG_LISTING:
+    case WN_TAG_PLAINTEXT: return (emit){ E_ELEM, "pre", 0, 0 };
+    case WN_TAG_NOFRAMES: return (emit){ E_ELEM, "span", 1, 0 };
+    case WN_TAG_HTML:
+    case WN_TAG_BODY: return (emit){ E_TRANSPARENT, NULL, 0, 0 };
+    case WN_TAG_IMG: return (emit){ E_IMG, "span", 0, 0 };
+    case WN_TAG_INPUT: return (emit){ E_INPUT, "span", 0, 0 }; /* (type=hidden: dropped by the writer) */
+    case WN_TAG_HEAD:
+    case WN_TAG_TITLE:
+    case WN_TAG_BASE:
+    case WN_TAG_LINK:
+    case WN_TAG_META:
+    case WN_TAG_AREA:
+    case WN_TAG_FRAME:
+    case WN_TAG_SCRIPT:
+    case WN_TAG_STYLE:
+    case WN_TAG_IFRAME:
+    case WN_TAG_TEMPLATE:
+    case WN_TAG_NOSCRIPT:
+    case WN_TAG_NOEMBED:
+    case WN_TAG_SVG:
+    case WN_TAG_EMBED:
+    case WN_TAG_PARAM:
+    case WN_TAG_SOURCE:
+    case WN_TAG_TRACK:
+    case WN_TAG_AUDIO:
+    case WN_TAG_VIDEO:
+    case WN_TAG_CANVAS:
+    case WN_TAG_SELECT:
+    case WN_TAG_TEXTAREA:
+    case WN_TAG_DATALIST: return (emit){ E_DROP, NULL, 0, 0 };
     default:
         /* anything else (option, meter, math, custom elements, names
          * winnow does not know): a span, a line of its own where winnow
          * breaks lines */
-        return (emit){E_ELEM, "span", wn_tag_has(x->tag, WN_TF_BREAK), 0};
+        return (emit){ E_ELEM, "span", wn_tag_has(x->tag, WN_TF_BREAK), 0 };
     }
 }
 
@@ -93,14 +178,20 @@ static void safe_attrs(rout *o, const wn_dom *dom, const wn_node *x)
         int ok = 0;
         if (!strcmp(k, "colspan") || !strcmp(k, "rowspan"))
             ok = (x->tag == WN_TAG_TD || x->tag == WN_TAG_TH) && digits_only(v, n, 4);
-        else if (!strcmp(k, "span")) ok = (x->tag == WN_TAG_COL || x->tag == WN_TAG_COLGROUP) && digits_only(v, n, 4);
-        else if (!strcmp(k, "start")) ok = x->tag == WN_TAG_OL && digits_only(v, n, 9);
-        else if (!strcmp(k, "value")) ok = x->tag == WN_TAG_LI && digits_only(v, n, 9);
-        else if (!strcmp(k, "reversed")) ok = x->tag == WN_TAG_OL, n = 0;
+        else if (!strcmp(k, "span"))
+            ok = (x->tag == WN_TAG_COL || x->tag == WN_TAG_COLGROUP) && digits_only(v, n, 4);
+        else if (!strcmp(k, "start"))
+            ok = x->tag == WN_TAG_OL && digits_only(v, n, 9);
+        else if (!strcmp(k, "value"))
+            ok = x->tag == WN_TAG_LI && digits_only(v, n, 9);
+        else if (!strcmp(k, "reversed"))
+            ok = x->tag == WN_TAG_OL, n = 0;
         else if (!strcmp(k, "type"))
             ok = (x->tag == WN_TAG_OL || x->tag == WN_TAG_LI) && n == 1 && v[0] && strchr("1aAiI", v[0]);
-        else if (!strcmp(k, "dir")) ok = !strcmp(v, "ltr") || !strcmp(v, "rtl") || !strcmp(v, "auto");
-        else if (!strcmp(k, "lang")) ok = wn_report_lang_like(v, n);
+        else if (!strcmp(k, "dir"))
+            ok = !strcmp(v, "ltr") || !strcmp(v, "rtl") || !strcmp(v, "auto");
+        else if (!strcmp(k, "lang"))
+            ok = wn_report_lang_like(v, n);
         if (!ok) continue;
         wn_buf_printf(&o->b, " %s=\"", k);
         esc(o, v, n, 1);

@@ -27,17 +27,17 @@ typedef struct wn_report_fp {
 } wn_report_fp;
 
 typedef struct wn_report_options {
-    const winnow_site *site;              /* site model: document frequencies, site-mode judging; NULL: page mode */
-    const winnow_site_options *site_opt;  /* how it judges (NULL: the defaults) */
-    const char *site_name;                /* shown in the header */
-    const char *command;                  /* "winnow annotate", "winnow site --report": the header's title */
-    const char *page_note;                /* a sentence on which page this is and why (site report), or NULL */
+    const winnow_site *site;             /* site model: document frequencies, site-mode judging; NULL: page mode */
+    const winnow_site_options *site_opt; /* how it judges (NULL: the defaults) */
+    const char *site_name;               /* shown in the header */
+    const char *command;                 /* "winnow annotate", "winnow site --report": the header's title */
+    const char *page_note;               /* a sentence on which page this is and why (site report), or NULL */
     /* site report: template blocks get a badge with their document
      * frequency; the fingerprint table is a view of its own */
     int site_report;
-    double template_share;                /* share of the site's pages that makes a fingerprint template (0.1) */
-    const wn_report_fp *fps;              /* the site's most frequent fingerprints, most frequent first */
-    size_t nfps, fps_more;                /* rows given, and how many more were left out */
+    double template_share;   /* share of the site's pages that makes a fingerprint template (0.1) */
+    const wn_report_fp *fps; /* the site's most frequent fingerprints, most frequent first */
+    size_t nfps, fps_more;   /* rows given, and how many more were left out */
 } wn_report_options;
 
 /* Extracts the page in (explained, with o->site when given) and writes the

@@ -51,11 +51,16 @@ static inline void esc(rout *o, const char *s, size_t n, int attr)
         const char *rep = NULL;
         size_t len = 1;
         if (c < 0x80) {
-            if (c == '&') rep = "&amp;";
-            else if (c == '<') rep = "&lt;";
-            else if (c == '>') rep = "&gt;";
-            else if (c == '"' && attr) rep = "&quot;";
-            else if ((c < 0x20 && c != '\t' && c != '\n' && c != '\f' && c != '\r') || c == 0x7F) rep = repl;
+            if (c == '&')
+                rep = "&amp;";
+            else if (c == '<')
+                rep = "&lt;";
+            else if (c == '>')
+                rep = "&gt;";
+            else if (c == '"' && attr)
+                rep = "&quot;";
+            else if ((c < 0x20 && c != '\t' && c != '\n' && c != '\f' && c != '\r') || c == 0x7F)
+                rep = repl;
         } else {
             /* the length of a well-formed sequence, 0 when it is not one */
             size_t need = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
@@ -70,9 +75,12 @@ static inline void esc(rout *o, const char *s, size_t n, int attr)
                 if ((c == 0xF0 && c1 < 0x90) || (c == 0xF4 && c1 >= 0x90)) ok = 0; /* overlong, past U+10FFFF */
             }
             /* C1 controls (U+0080-U+009F) */
-            if (ok && c == 0xC2 && p[i + 1] < 0xA0) rep = repl, len = 2;
-            else if (ok) len = need;
-            else rep = repl;
+            if (ok && c == 0xC2 && p[i + 1] < 0xA0)
+                rep = repl, len = 2;
+            else if (ok)
+                len = need;
+            else
+                rep = repl;
         }
         if (rep) {
             wn_buf_put(b, s + start, i - start);
@@ -93,7 +101,7 @@ static inline void esc_s(rout *o, const char *s, int attr)
 
 /* Verdict classes, in the legend's order. */
 enum { V_CONTENT, V_TEMPLATE, V_COMMENTS, V_LINKLIST, V_BOILER, V_N };
-static const char *const verdict_key[V_N] = {"content", "template", "comments", "linklist", "boilerplate"};
+static const char *const verdict_key[V_N] = { "content", "template", "comments", "linklist", "boilerplate" };
 
 static inline int verdict_of_class(char cls)
 {
@@ -108,15 +116,15 @@ static inline int verdict_of_class(char cls)
 
 typedef struct blockinfo {
     uint8_t verdict, why;
-    uint8_t badge;          /* site report: an outermost template block */
-    float heur, value;      /* sums over its units */
-    double df;              /* block fingerprint's document frequency, < 0 without a site */
+    uint8_t badge;     /* site report: an outermost template block */
+    float heur, value; /* sums over its units */
+    double df;         /* block fingerprint's document frequency, < 0 without a site */
 } blockinfo;
 
 typedef struct page_ctx {
     const winnow_doc *d;
     const blockinfo *bi;
-    int32_t *nearest;   /* per node: the nearest enclosing block, -1 when none */
+    int32_t *nearest; /* per node: the nearest enclosing block, -1 when none */
     double pages;
 } page_ctx;
 

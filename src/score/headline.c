@@ -16,7 +16,10 @@ static int title_part_of(const winnow_doc *d, uint32_t i, const char *lower, siz
     const wn_stats *s = &d->stats[i];
     const char *u = d->page_text.text + s->nt_begin;
     size_t n = s->nt_end - s->nt_begin;
-    while (n && u[0] == ' ') { u++; n--; }
+    while (n && u[0] == ' ') {
+        u++;
+        n--;
+    }
     while (n && u[n - 1] == ' ') n--;
     if (n < 6 || (double)n * (double)WN_RULE(d, TITLE_PART_PARTS) < (double)len || n > len) return 0;
     /* only text written without spaces: at least two characters of three
@@ -62,7 +65,8 @@ int wn_title_like(const winnow_doc *d, uint32_t i, const wn_title *tt)
 {
     const wn_stats *s = &d->stats[i];
     if ((float)s->chars < WN_RULE(d, TITLE_MIN_CHARS) || (float)s->chars > WN_RULE(d, TITLE_MAX_CHARS)) return 0;
-    if (WN_RULE(d, TITLE_BREADCRUMB) > 0.0f && breadcrumb_like(d->page_text.text + s->nt_begin, s->nt_end - s->nt_begin))
+    if (WN_RULE(d, TITLE_BREADCRUMB) > 0.0f &&
+        breadcrumb_like(d->page_text.text + s->nt_begin, s->nt_end - s->nt_begin))
         return 0;
     uint64_t unit[64];
     size_t nu = wn_words_of(d->page_text.text + s->nt_begin, s->nt_end - s->nt_begin, unit, 64);
@@ -133,7 +137,7 @@ static size_t fold_text(const char *s, char *out, size_t cap)
  * " | ", " \u2013 ", " \u2014 ", " \u00B7 ", " :: ", " / "), 0 if none. */
 static size_t title_separator(const char *t, size_t i, size_t n)
 {
-    static const char *const seps[] = {" - ", " | ", " \xE2\x80\x93 ", " \xE2\x80\x94 ", " \xC2\xB7 ", " :: ", " / "};
+    static const char *const seps[] = { " - ", " | ", " \xE2\x80\x93 ", " \xE2\x80\x94 ", " \xC2\xB7 ", " :: ", " / " };
     if (t[i] != ' ') return 0;
     for (size_t k = 0; k < sizeof seps / sizeof seps[0]; k++) {
         size_t m = strlen(seps[k]);
@@ -205,8 +209,10 @@ int wn_title_init(const winnow_doc *d, uint64_t *words, wn_title *tt)
             if (!m) continue;
             if (tt->nseg == 0) tt->site_first = (uint8_t)site_part(d, t + b, i - b);
             nt += wn_words_of(t + b, i - b, words + nt, 64 - nt);
-            if (tt->nseg < 8) tt->seg_end[tt->nseg++] = (uint8_t)nt;
-            else tt->seg_end[7] = (uint8_t)nt;
+            if (tt->nseg < 8)
+                tt->seg_end[tt->nseg++] = (uint8_t)nt;
+            else
+                tt->seg_end[7] = (uint8_t)nt;
             b = i + m;
             i = b - 1;
         }
@@ -239,9 +245,12 @@ static const char *url_path(const char *u, size_t *n)
     size_t k = 0;
     while (isalnum((unsigned char)u[k]) || u[k] == '+' || u[k] == '-' || u[k] == '.') k++;
     const char *p = k > 0 && strncmp(u + k, "://", 3) == 0 ? u + k : NULL;
-    if (p) p = strchr(p + 3, '/');
-    else if (u[0] == '/' && u[1] == '/') p = strchr(u + 2, '/');
-    else p = u;
+    if (p)
+        p = strchr(p + 3, '/');
+    else if (u[0] == '/' && u[1] == '/')
+        p = strchr(u + 2, '/');
+    else
+        p = u;
     if (!p) p = "";
     size_t len = strcspn(p, "?#");
     while (len > 0 && p[len - 1] == '/') len--;
@@ -266,7 +275,8 @@ int wn_self_linked(const winnow_doc *d, uint32_t i, int bookmark)
     uint32_t a = WN_NONE;
     for (uint32_t k = i; k < i + dom->nodes[i].size && a == WN_NONE; k++)
         if (dom->nodes[k].tag == WN_TAG_A && 2 * st[k].chars >= st[i].chars) a = k;
-    for (uint32_t p = dom->nodes[i].parent, up = 0; a == WN_NONE && p != WN_NONE && up < 2; p = dom->nodes[p].parent, up++)
+    for (uint32_t p = dom->nodes[i].parent, up = 0; a == WN_NONE && p != WN_NONE && up < 2;
+         p = dom->nodes[p].parent, up++)
         if (dom->nodes[p].tag == WN_TAG_A) a = p;
     if (a == WN_NONE) return 0;
     const char *href = wn_node_attr(dom, &dom->nodes[a], "href", NULL);
@@ -293,7 +303,8 @@ uint32_t wn_title_heading(const winnow_doc *d)
     for (uint32_t i = 1; i < dom->count; i++) {
         const wn_node *x = &dom->nodes[i];
         if (!wn_tag_has(x->tag, WN_TF_HEADING) || x->tag > WN_TAG_H3 || (x->flags & WN_NF_HIDDEN)) continue;
-        if ((wn_mostly_links(d, d->stats[i].link_chars, d->stats[i].chars) && !wn_self_linked(d, i, 1)) || !wn_title_like(d, i, &tt))
+        if ((wn_mostly_links(d, d->stats[i].link_chars, d->stats[i].chars) && !wn_self_linked(d, i, 1)) ||
+            !wn_title_like(d, i, &tt))
             continue;
         if (h == WN_NONE || (x->tag == WN_TAG_H1 && dom->nodes[h].tag != WN_TAG_H1)) h = i;
         if (x->tag == WN_TAG_H1) break;

@@ -24,7 +24,7 @@ typedef struct wn_title {
     size_t nalt;
     char alt_lower[256]; /* the declared title folded as the page text, for CJK parts */
     size_t alt_len;
-    char lower[512];   /* the title, case-folded as the page text, spaces collapsed */
+    char lower[512]; /* the title, case-folded as the page text, spaces collapsed */
     size_t len;
 } wn_title;
 

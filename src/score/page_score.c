@@ -86,9 +86,12 @@ static uint16_t landmark_hints(const wn_dom *dom, const wn_node *x, int wraps_te
         break;
     /* a search, login or comment form; a form holding running text wraps
      * the page (ASP.NET puts the whole page in one) */
-    case WN_TAG_FORM: if (!wraps_text) h |= WN_HINT_OVERLAY; break;
+    case WN_TAG_FORM:
+        if (!wraps_text) h |= WN_HINT_OVERLAY;
+        break;
     case WN_TAG_BUTTON: h |= WN_HINT_NAV; break;
-    case WN_TAG_ARTICLE: case WN_TAG_MAIN: *content = 1; break;
+    case WN_TAG_ARTICLE:
+    case WN_TAG_MAIN: *content = 1; break;
     default: break;
     }
     const char *role = wn_node_attr(dom, x, "role", NULL);
@@ -96,11 +99,16 @@ static uint16_t landmark_hints(const wn_dom *dom, const wn_node *x, int wraps_te
         if (!strcasecmp(role, "navigation") || !strcasecmp(role, "menu") || !strcasecmp(role, "menubar") ||
             !strcasecmp(role, "search") || !strcasecmp(role, "tablist"))
             h |= WN_HINT_NAV;
-        else if (!strcasecmp(role, "banner")) h |= WN_HINT_HEADER;
-        else if (!strcasecmp(role, "contentinfo")) h |= WN_HINT_FOOTER;
-        else if (!strcasecmp(role, "complementary")) h |= WN_HINT_SIDEBAR;
-        else if (!strcasecmp(role, "dialog") || !strcasecmp(role, "alertdialog")) h |= WN_HINT_OVERLAY;
-        else if (!strcasecmp(role, "main") || !strcasecmp(role, "article")) *content = 1;
+        else if (!strcasecmp(role, "banner"))
+            h |= WN_HINT_HEADER;
+        else if (!strcasecmp(role, "contentinfo"))
+            h |= WN_HINT_FOOTER;
+        else if (!strcasecmp(role, "complementary"))
+            h |= WN_HINT_SIDEBAR;
+        else if (!strcasecmp(role, "dialog") || !strcasecmp(role, "alertdialog"))
+            h |= WN_HINT_OVERLAY;
+        else if (!strcasecmp(role, "main") || !strcasecmp(role, "article"))
+            *content = 1;
     }
     const char *ip = wn_node_attr(dom, x, "itemprop", NULL);
     if (ip && (!strcasecmp(ip, "articleBody") || !strcasecmp(ip, "text") || !strcasecmp(ip, "reviewBody")))
@@ -198,7 +206,7 @@ static int is_script_text(const winnow_doc *d, uint32_t u, const wn_unit_stats *
     float code = (float)o->code, chars = (float)o->chars, share = WN_RULE(d, SCRIPT_CODE_SHARE);
     if (chars < WN_RULE(d, SCRIPT_MIN_CHARS) || code <= share / WN_RULE(d, SCRIPT_STRONG_DIVISOR) * chars) return 0;
     int dense = code > share * chars;
-    static const char *const marks[] = {"document.", "window.", "function(", "function ", "var ", "typeof "};
+    static const char *const marks[] = { "document.", "window.", "function(", "function ", "var ", "typeof " };
     const wn_stats *s = &d->stats[u];
     const char *t = d->page_text.text + s->nt_begin;
     size_t n = s->nt_end - s->nt_begin;
@@ -209,7 +217,10 @@ static int is_script_text(const winnow_doc *d, uint32_t u, const wn_unit_stats *
     for (size_t k = 0; k < sizeof marks / sizeof marks[0]; k++) {
         size_t m = strlen(marks[k]);
         for (size_t j = 0; j + m <= n; j++)
-            if (t[j] == marks[k][0] && memcmp(t + j, marks[k], m) == 0) { found++; break; }
+            if (t[j] == marks[k][0] && memcmp(t + j, marks[k], m) == 0) {
+                found++;
+                break;
+            }
     }
     return (float)found >= (dense ? WN_RULE(d, SCRIPT_MIN_MARKS) : WN_RULE(d, SCRIPT_STRONG_MARKS));
 }
@@ -221,10 +232,16 @@ static int is_script_text(const winnow_doc *d, uint32_t u, const wn_unit_stats *
  * copyright sign or word and has a year or a rights phrase, or opens with
  * the rights phrase, in the languages below (the page text is folded to
  * lower case). A sentence that mentions copyright does not open so. */
-static const char *const rights_phrases[] = {
-    "all rights reserved", "alle rechte vorbehalten", "tous droits r\xc3\xa9serv", "tutti i diritti riservati",
-    "wszelkie prawa zastrze", "todos los derechos reservados", "todos os direitos reservados",
-    "alle rettigheder forbeholdes", "alle rechten voorbehouden", "\xe7\x84\xa1\xe6\x96\xad\xe8\xbb\xa2\xe8\xbc\x89" /* 無断転載 */};
+static const char *const rights_phrases[] = { "all rights reserved",
+                                              "alle rechte vorbehalten",
+                                              "tous droits r\xc3\xa9serv",
+                                              "tutti i diritti riservati",
+                                              "wszelkie prawa zastrze",
+                                              "todos los derechos reservados",
+                                              "todos os direitos reservados",
+                                              "alle rettigheder forbeholdes",
+                                              "alle rechten voorbehouden",
+                                              "\xe7\x84\xa1\xe6\x96\xad\xe8\xbb\xa2\xe8\xbc\x89" /* 無断転載 */ };
 
 /* Whether t[0..n) opens with one of the count phrases of list. */
 static int opens_with_any(const char *t, size_t n, const char *const *list, size_t count)
@@ -250,7 +267,10 @@ static const char *unit_line(const winnow_doc *d, uint32_t u, size_t *n)
     const wn_stats *s = &d->stats[u];
     const char *t = d->page_text.text + s->nt_begin;
     size_t len = s->nt_end - s->nt_begin;
-    while (len && (*t == ' ' || *t == '(' || *t == '[')) { t++; len--; }
+    while (len && (*t == ' ' || *t == '(' || *t == '[')) {
+        t++;
+        len--;
+    }
     *n = len;
     return t;
 }
@@ -262,9 +282,12 @@ static int is_rights_notice(const winnow_doc *d, uint32_t u, const wn_unit_stats
     const char *t = unit_line(d, u, &n);
     if (opens_rights_phrase(t, n)) return 1;
     size_t at = 0;
-    if (n >= 2 && (unsigned char)t[0] == 0xC2 && (unsigned char)t[1] == 0xA9) at = 2;
-    else if (n >= 3 && memcmp(t, "(c)", 3) == 0) at = 3;
-    else if (n >= 9 && memcmp(t, "copyright", 9) == 0) at = 9;
+    if (n >= 2 && (unsigned char)t[0] == 0xC2 && (unsigned char)t[1] == 0xA9)
+        at = 2;
+    else if (n >= 3 && memcmp(t, "(c)", 3) == 0)
+        at = 3;
+    else if (n >= 9 && memcmp(t, "copyright", 9) == 0)
+        at = 9;
     if (!at) return 0;
     /* a year within the next words ("(c) 2008 AFP", "Copyright © 1998 ...") */
     const float year_chars = WN_RULE(d, RIGHTS_YEAR_CHARS);
@@ -284,21 +307,38 @@ static int is_rights_notice(const winnow_doc *d, uint32_t u, const wn_unit_stats
  * "/AFP"). The words are few and the same on every site; a credit is
  * never the article's text. (The page text is case-folded.) */
 static const char *const credit_openers[] = {
-    "photo:", "photos:", "photo :", "photo credit", "photo by ", "photo courtesy", "photo via ", "photograph:",
-    "photograph by ", "photography:", "image:", "images:", "image :", "image credit", "image by ", "image via ",
-    "image source", "image courtesy", "featured image", "header image", "top image", "lead image", "picture:",
-    "pictures:", "pic:", "pics:", "foto:", "fotos:", "foto :", "foto von ", "fotos von ", "bild:", "bilder:",
-    "bildquelle", "imagen:", "imágenes:", "immagine:", "immagini:", "crédit photo", "crédits photo",
-    "credit photo", "zdjęcie:", "fot.", "写真："};
+    "photo:",         "photos:",      "photo :",        "photo credit",  "photo by ",    "photo courtesy",
+    "photo via ",     "photograph:",  "photograph by ", "photography:",  "image:",       "images:",
+    "image :",        "image credit", "image by ",      "image via ",    "image source", "image courtesy",
+    "featured image", "header image", "top image",      "lead image",    "picture:",     "pictures:",
+    "pic:",           "pics:",        "foto:",          "fotos:",        "foto :",       "foto von ",
+    "fotos von ",     "bild:",        "bilder:",        "bildquelle",    "imagen:",      "imágenes:",
+    "immagine:",      "immagini:",    "crédit photo",   "crédits photo", "credit photo", "zdjęcie:",
+    "fot.",           "写真："
+};
 /* (with their lengths: every short unit is tried against each) */
-#define CLOSER(s) {s, sizeof(s) - 1}
+#define CLOSER(s)                                                                                                      \
+    {                                                                                                                  \
+        s, sizeof(s) - 1                                                                                               \
+    }
 static const struct {
     const char *s;
     size_t n;
-} credit_closers[] = {CLOSER("getty images"), CLOSER("shutterstock"), CLOSER("istockphoto"), CLOSER("istock"),
-                      CLOSER("/afp"), CLOSER("/ap"), CLOSER("/reuters"), CLOSER("/dpa"), CLOSER("/epa"),
-                      CLOSER("ap photo"), CLOSER("afp photo"), CLOSER("reuters photo"), CLOSER("/picture alliance"),
-                      CLOSER("/imago"), CLOSER("/alamy")};
+} credit_closers[] = { CLOSER("getty images"),
+                       CLOSER("shutterstock"),
+                       CLOSER("istockphoto"),
+                       CLOSER("istock"),
+                       CLOSER("/afp"),
+                       CLOSER("/ap"),
+                       CLOSER("/reuters"),
+                       CLOSER("/dpa"),
+                       CLOSER("/epa"),
+                       CLOSER("ap photo"),
+                       CLOSER("afp photo"),
+                       CLOSER("reuters photo"),
+                       CLOSER("/picture alliance"),
+                       CLOSER("/imago"),
+                       CLOSER("/alamy") };
 #undef CLOSER
 
 static int is_photo_credit(const winnow_doc *d, uint32_t u, const wn_unit_stats *o)
@@ -372,13 +412,13 @@ static float raw_value(const winnow_doc *d, const wn_unit_stats *u, unsigned tag
 typedef struct score_pass {
     winnow_doc *d;
     wn_page_scores *ps;
-    wn_explain *ex;           /* explaining, or NULL */
-    float *pos;               /* per node: positive running text of its subtree */
-    float total;              /* the page's positive running text, at least 1 */
-    uint8_t *comments_after;  /* per element: its children after a comment marker are comments */
-    uint8_t *inside;          /* per node: bit 0 under a comments name, bit 1 under a gallery name */
-    uint8_t *caption;         /* per node: bit 1 a caption (or its line), bit 2 at or under one */
-    uint16_t untrusted;       /* names that mark the content here: a discussion's, a gallery page's */
+    wn_explain *ex;          /* explaining, or NULL */
+    float *pos;              /* per node: positive running text of its subtree */
+    float total;             /* the page's positive running text, at least 1 */
+    uint8_t *comments_after; /* per element: its children after a comment marker are comments */
+    uint8_t *inside;         /* per node: bit 0 under a comments name, bit 1 under a gallery name */
+    uint8_t *caption;        /* per node: bit 1 a caption (or its line), bit 2 at or under one */
+    uint16_t untrusted;      /* names that mark the content here: a discussion's, a gallery page's */
     name_mass names;
 } score_pass;
 
@@ -498,8 +538,14 @@ static int find_captions(score_pass *sp, wn_arena *s, float *mass, int *any)
         uint8_t in = inside[x->parent];
         if (x->tag != WN_TAG_TEXT && !(st[i].hints & WN_HINT_MIXED)) {
             uint16_t hb = (uint16_t)(st[i].hints & WN_HINT_BOILER);
-            if (hb == WN_HINT_COMMENT && !(in & 1)) { mass_comment += pos[i]; in |= 1; }
-            if (hb == WN_HINT_GALLERY && !(in & 2)) { mass_gallery += pos[i]; in |= 2; }
+            if (hb == WN_HINT_COMMENT && !(in & 1)) {
+                mass_comment += pos[i];
+                in |= 1;
+            }
+            if (hb == WN_HINT_GALLERY && !(in & 2)) {
+                mass_gallery += pos[i];
+                in |= 2;
+            }
         }
         inside[i] = in;
         /* caption bit 1: a caption element (its hint in trust_names); bit
@@ -543,8 +589,7 @@ static int settle_captions(score_pass *sp, wn_arena *s, float mass, int any)
         float *in_unit = wn_arena_calloc(s, n, sizeof(float));
         if (!in_unit) return -1;
         for (uint32_t i = 1; i < n; i++)
-            if ((caption[i] & 1) && !(caption[dom->nodes[i].parent] & 2) && lb->unit[i] != i &&
-                lb->unit[i] != WN_NONE)
+            if ((caption[i] & 1) && !(caption[dom->nodes[i].parent] & 2) && lb->unit[i] != i && lb->unit[i] != WN_NONE)
                 in_unit[lb->unit[i]] += (float)st[i].chars;
         for (uint32_t u = 1; u < n; u++)
             if (in_unit[u] > 0.0f && !(caption[u] & 2) && in_unit[u] >= inline_share * (float)sp->ps->own[u].chars &&
@@ -660,7 +705,7 @@ static int structure_regions(score_pass *sp, wn_arena *s)
     for (uint32_t i = 1; i < n; i++) {
         /* (explaining: a name that already left it out stays the reason) */
         if (ex && region[i] && !ps->boiler[i])
-            ex->boil_why[i] = (region[i] & WN_REGION_COMMENT)               ? WN_WHY_COMMENT_RECORDS
+            ex->boil_why[i] = (region[i] & WN_REGION_COMMENT)             ? WN_WHY_COMMENT_RECORDS
                               : ex->boil_why[i] == WN_WHY_TEASER_EXCERPTS ? WN_WHY_TEASER_EXCERPTS
                                                                           : WN_WHY_TEASER_RECORDS;
         if (region[i] & WN_REGION_COMMENT) ps->boiler[i] |= WN_HINT_COMMENT;
@@ -685,12 +730,10 @@ static void hinted_values(score_pass *sp)
         if (is_script_text(d, i, &ps->own[i])) {
             if (ex && !ps->boiler[i]) ex->boil_why[i] = WN_WHY_SCRIPT;
             ps->boiler[i] |= WN_HINT_SCRIPT;
-        }
-        else if (is_rights_notice(d, i, &ps->own[i])) {
+        } else if (is_rights_notice(d, i, &ps->own[i])) {
             if (ex && !ps->boiler[i]) ex->boil_why[i] = WN_WHY_RIGHTS;
             ps->boiler[i] |= WN_HINT_FOOTER;
-        }
-        else if (!ps->boiler[i] && is_photo_credit(d, i, &ps->own[i])) {
+        } else if (!ps->boiler[i] && is_photo_credit(d, i, &ps->own[i])) {
             /* left out, and weightless like a caption */
             if (ex) ex->boil_why[i] = WN_WHY_CREDIT_LINE;
             ps->boiler[i] = WN_HINT_GALLERY;
@@ -701,8 +744,10 @@ static void hinted_values(score_pass *sp)
         uint16_t b = ps->boiler[i];
         /* a caption is left out, but weighs nothing against the block
          * around it: a section of screenshots is no worse for them */
-        if (b == WN_HINT_GALLERY && (caption[i] & 2)) v = 0.0f;
-        else if (b) v = -c;
+        if (b == WN_HINT_GALLERY && (caption[i] & 2))
+            v = 0.0f;
+        else if (b)
+            v = -c;
         /* bylines, datelines and tag lists are short; a long text in an
          * element named "...meta_field" is body text */
         else if (((ps->self_hint[i] | ps->self_hint[dom->nodes[i].parent]) & WN_HINT_META) &&
@@ -717,7 +762,7 @@ static void hinted_values(score_pass *sp)
 
 int wn_page_score(winnow_doc *d, wn_page_scores *ps)
 {
-    score_pass sp = {.d = d, .ps = ps, .ex = d->explain};
+    score_pass sp = { .d = d, .ps = ps, .ex = d->explain };
     /* the pass's tables are scratch, given back at the end (on failure
      * the pipeline resets the scratch arena) */
     wn_arena *s = wn_doc_scratch(d);

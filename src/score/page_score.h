@@ -29,17 +29,17 @@
 
 typedef struct wn_unit_stats {
     uint32_t chars, link_chars, stops, commas, words;
-    uint32_t code;        /* { } = ; outside <pre> and <code> */
+    uint32_t code; /* { } = ; outside <pre> and <code> */
 } wn_unit_stats;
 
 typedef struct wn_page_scores {
-    wn_unit_stats *own;   /* per node: text owned directly by the unit */
-    uint16_t *boiler;     /* per node: trusted boilerplate hints inherited from ancestors (or self) */
-    uint8_t *content_hint;/* per node: inside a trusted content landmark (article, main, itemprop) */
-    uint8_t *after_marker;/* per node: after a comment marker under the same parent, or inside such a node */
-    uint8_t *landmark;    /* per element: itself <article>, <main>, role=main/article or itemprop=articleBody */
-    float *raw;           /* per unit: content value of its own text alone, before any hint */
-    uint16_t *self_hint;  /* per element: hint bits of its own name and landmark role */
+    wn_unit_stats *own;     /* per node: text owned directly by the unit */
+    uint16_t *boiler;       /* per node: trusted boilerplate hints inherited from ancestors (or self) */
+    uint8_t *content_hint;  /* per node: inside a trusted content landmark (article, main, itemprop) */
+    uint8_t *after_marker;  /* per node: after a comment marker under the same parent, or inside such a node */
+    uint8_t *landmark;      /* per element: itself <article>, <main>, role=main/article or itemprop=articleBody */
+    float *raw;             /* per unit: content value of its own text alone, before any hint */
+    uint16_t *self_hint;    /* per element: hint bits of its own name and landmark role */
     uint32_t title_heading; /* the page's title heading (headline.h), WN_NONE when none */
 } wn_page_scores;
 

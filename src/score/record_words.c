@@ -45,13 +45,15 @@ static int word_has_stem(const char *w, size_t len, const char *const *stems)
  * of relative time. Kept in byte order: searched by bisection (every word
  * of a record's lines is looked up; wn_date_words_sorted checks the order). */
 static const char *const date_words[] = {
-    "abril", "ago", "agosto", "août", "april", "aprile", "august", "augustus", "avril", "ayer", "december",
-    "dezember", "dicembre", "diciembre", "décembre", "enero", "febbraio", "febrero", "februar", "februari",
-    "february", "février", "gennaio", "gestern", "giugno", "heute", "hier", "hoy", "ieri", "januar", "januari",
-    "january", "janvier", "juillet", "juin", "juli", "julio", "july", "june", "juni", "junio", "luglio", "maart",
-    "maggio", "mai", "march", "mars", "marzo", "mayo", "mei", "märz", "november", "novembre", "noviembre",
-    "october", "octobre", "octubre", "oggi", "oktober", "ottobre", "september", "septembre", "septiembre",
-    "settembre", "today", "yesterday"};
+    "abril",     "ago",      "agosto",   "août",     "april",     "aprile",   "august",    "augustus",  "avril",
+    "ayer",      "december", "dezember", "dicembre", "diciembre", "décembre", "enero",     "febbraio",  "febrero",
+    "februar",   "februari", "february", "février",  "gennaio",   "gestern",  "giugno",    "heute",     "hier",
+    "hoy",       "ieri",     "januar",   "januari",  "january",   "janvier",  "juillet",   "juin",      "juli",
+    "julio",     "july",     "june",     "juni",     "junio",     "luglio",   "maart",     "maggio",    "mai",
+    "march",     "mars",     "marzo",    "mayo",     "mei",       "märz",     "november",  "novembre",  "noviembre",
+    "october",   "octobre",  "octubre",  "oggi",     "oktober",   "ottobre",  "september", "septembre", "septiembre",
+    "settembre", "today",    "yesterday"
+};
 #define DATE_WORDS (sizeof date_words / sizeof date_words[0])
 
 /* w (len bytes) against the NUL-terminated s, bytewise (memcmp's order) */
@@ -73,8 +75,10 @@ static int date_word_in(const char *w, size_t len)
         size_t mid = lo + (hi - lo) / 2;
         int c = word_cmp(w, len, date_words[mid]);
         if (c == 0) return 1;
-        if (c < 0) hi = mid;
-        else lo = mid + 1;
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
     }
     return 0;
 }
@@ -88,7 +92,8 @@ int wn_date_words_sorted(void)
 
 /* Short month names are also names and words ("Jun", "Dec"): a date only
  * with a number in the same line. */
-static const char *const short_months[] = {"jan", "feb", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", NULL};
+static const char *const short_months[] = { "jan", "feb",  "apr", "jun", "jul", "aug",
+                                            "sep", "sept", "oct", "nov", "dec", NULL };
 int wn_date_word(const char *w, size_t len, void *ctx)
 {
     const int *digits = ctx;
@@ -106,10 +111,12 @@ int wn_has_date(const char *t, size_t n)
         /* hh:mm, minutes under 60, not a reference like 9:84:64 or 38:4349 */
         /* and hours under 24: "41:12" is a verse, not a time */
         int hour = len == 1 ? t[b] - '0' : len == 2 ? (t[b] - '0') * 10 + (t[b + 1] - '0') : 99;
-        if (i + 2 < n && len <= 2 && hour < 24 && t[i] == ':' && t[i + 1] >= '0' && t[i + 1] <= '5' && t[i + 2] >= '0' &&
-            t[i + 2] <= '9' && (i + 3 == n || (t[i + 3] != ':' && (t[i + 3] < '0' || t[i + 3] > '9'))))
+        if (i + 2 < n && len <= 2 && hour < 24 && t[i] == ':' && t[i + 1] >= '0' && t[i + 1] <= '5' &&
+            t[i + 2] >= '0' && t[i + 2] <= '9' &&
+            (i + 3 == n || (t[i + 3] != ':' && (t[i + 3] < '0' || t[i + 3] > '9'))))
             return 1;
-        if (i + 1 < n && len <= 4 && (t[i] == '/' || t[i] == '.' || t[i] == '-') && t[i + 1] >= '0' && t[i + 1] <= '9') {
+        if (i + 1 < n && len <= 4 && (t[i] == '/' || t[i] == '.' || t[i] == '-') && t[i + 1] >= '0' &&
+            t[i + 1] <= '9') {
             size_t j = i + 1;
             while (j < n && t[j] >= '0' && t[j] <= '9') j++;
             /* a year last, of two or four digits: "3.7.2" and "v2.0.0" are versions */
@@ -124,8 +131,8 @@ int wn_has_date(const char *t, size_t n)
     return wn_each_word(t, n, wn_date_word, &digits);
 }
 
-static const char *const reply_words[] = {"reply", "antworten", "répondre", "responder", "rispondi", "reageer",
-                                          "beantworten", "odpowiedz", "responda", "quote", "permalink", NULL};
+static const char *const reply_words[] = { "reply",       "antworten", "répondre", "responder", "rispondi",  "reageer",
+                                           "beantworten", "odpowiedz", "responda", "quote",     "permalink", NULL };
 int wn_reply_word(const char *w, size_t len, void *ctx)
 {
     (void)ctx;
@@ -133,8 +140,8 @@ int wn_reply_word(const char *w, size_t len, void *ctx)
 }
 
 /* "12 comments", "Leave a reply", "3 thoughts on ...", "Kommentare (4)". */
-static const char *const marker_stems[] = {"comment", "kommentar", "comentario", "reactie", "respons", "replies",
-                                           "reply", "thoughts", "discussion", "reacties", "comentário", NULL};
+static const char *const marker_stems[] = { "comment", "kommentar", "comentario", "reactie",  "respons",    "replies",
+                                            "reply",   "thoughts",  "discussion", "reacties", "comentário", NULL };
 int wn_marker_word(const char *w, size_t len, void *ctx)
 {
     (void)ctx;
@@ -151,25 +158,27 @@ int wn_marker_word(const char *w, size_t len, void *ctx)
  * the words that join them inside a date ("at", "de"); the rest of the
  * line (a title, "by", the author, "on", a comment number) is cut off.
  * A line with no such word is kept whole. */
-static const char *const weekdays[] = {
-    "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "mon", "tue", "tues", "wed", "thu",
-    "thur", "thurs", "fri", "sat", "sun", "montag", "dienstag", "mittwoch", "donnerstag", "freitag", "samstag",
-    "sonntag", "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche", "lunes", "martes",
-    "miércoles", "jueves", "viernes", "sábado", "domingo", NULL};
+static const char *const weekdays[] = { "monday",   "tuesday",  "wednesday",  "thursday",  "friday",   "saturday",
+                                        "sunday",   "mon",      "tue",        "tues",      "wed",      "thu",
+                                        "thur",     "thurs",    "fri",        "sat",       "sun",      "montag",
+                                        "dienstag", "mittwoch", "donnerstag", "freitag",   "samstag",  "sonntag",
+                                        "lundi",    "mardi",    "mercredi",   "jeudi",     "vendredi", "samedi",
+                                        "dimanche", "lunes",    "martes",     "miércoles", "jueves",   "viernes",
+                                        "sábado",   "domingo",  NULL };
 /* units of relative time, the halves of the day, time zones, and the two
  * month names too common as words to find a date by ("may", "mar"), but
  * part of one beside a date word or a time */
 static const char *const date_units[] = {
-    "second", "seconds", "sec", "secs", "minute", "minutes", "min", "mins", "hour", "hours", "hr", "hrs", "day",
-    "days", "week", "weeks", "month", "months", "year", "years", "am", "pm", "a.m.", "p.m.", "utc", "gmt", "pst",
-    "pdt", "est", "edt", "cst", "cdt", "mst", "mdt", "cet", "cest", "bst", "ist", "jst", "aest", "aedt", "may",
-    "mar",
+    "second", "seconds", "sec", "secs", "minute", "minutes", "min", "mins", "hour", "hours", "hr", "hrs", "day", "days",
+    "week", "weeks", "month", "months", "year", "years", "am", "pm", "a.m.", "p.m.", "utc", "gmt", "pst", "pdt", "est",
+    "edt", "cst", "cdt", "mst", "mdt", "cet", "cest", "bst", "ist", "jst", "aest", "aedt", "may", "mar",
     /* "over a year ago", "about 3 hours ago" */
-    "a", "an", "over", "about", "almost", "nearly", "just", "less", "more", "than", NULL};
+    "a", "an", "over", "about", "almost", "nearly", "just", "less", "more", "than", NULL
+};
 /* only between two parts of a date: "March 3 at 10:32", "3 de marzo de
  * 2014", "Feb 18, 2026 | 8:50 am" */
-static const char *const date_joins[] = {"at", "@", "-", "\xe2\x80\x93", "|", "\xc2\xb7", "\xe2\x80\xa2", "of", "de",
-                                         "um", "\xc3\xa0", NULL};
+static const char *const date_joins[] = { "at",           "@",  "-",  "\xe2\x80\x93", "|",        "\xc2\xb7",
+                                          "\xe2\x80\xa2", "of", "de", "um",           "\xc3\xa0", NULL };
 
 enum { DATE_NONE, DATE_JOIN, DATE_PART, DATE_ANCHOR };
 
@@ -191,9 +200,12 @@ static int date_token(const char *w, size_t len)
      * ("13:55:04", "+00:00"), which wn_has_date does not take alone */
     size_t digits = 0, other = 0;
     for (size_t k = 0; k < len; k++) {
-        if (low[k] >= '0' && low[k] <= '9') digits++;
-        else if (low[k] == ':' || low[k] == '+' || low[k] == '-' || low[k] == '.') other++;
-        else break;
+        if (low[k] >= '0' && low[k] <= '9')
+            digits++;
+        else if (low[k] == ':' || low[k] == '+' || low[k] == '-' || low[k] == '.')
+            other++;
+        else
+            break;
     }
     if (digits && other && digits + other == len && len <= 10) return DATE_PART;
     /* a day or a year: up to four digits, maybe an ordinal or a period */

@@ -26,9 +26,9 @@ const char *wn_text_of(const winnow_doc *d, uint32_t i, size_t *n)
 /* class_shape's bytes: the spaces between tokens, the digits */
 enum { SHAPE_SPACE = 1, SHAPE_DIGIT = 2 };
 static const uint8_t shape_byte[256] = {
-    [' '] = SHAPE_SPACE, ['\t'] = SHAPE_SPACE, ['\n'] = SHAPE_SPACE,
-    ['0'] = SHAPE_DIGIT, ['1'] = SHAPE_DIGIT, ['2'] = SHAPE_DIGIT, ['3'] = SHAPE_DIGIT, ['4'] = SHAPE_DIGIT,
-    ['5'] = SHAPE_DIGIT, ['6'] = SHAPE_DIGIT, ['7'] = SHAPE_DIGIT, ['8'] = SHAPE_DIGIT, ['9'] = SHAPE_DIGIT,
+    [' '] = SHAPE_SPACE, ['\t'] = SHAPE_SPACE, ['\n'] = SHAPE_SPACE, ['0'] = SHAPE_DIGIT, ['1'] = SHAPE_DIGIT,
+    ['2'] = SHAPE_DIGIT, ['3'] = SHAPE_DIGIT,  ['4'] = SHAPE_DIGIT,  ['5'] = SHAPE_DIGIT, ['6'] = SHAPE_DIGIT,
+    ['7'] = SHAPE_DIGIT, ['8'] = SHAPE_DIGIT,  ['9'] = SHAPE_DIGIT,
 };
 
 static uint64_t class_shape(const wn_dom *dom, const wn_node *x)
@@ -53,7 +53,8 @@ static uint64_t class_shape(const wn_dom *dom, const wn_node *x)
         for (unsigned k; i < len && !((k = shape_byte[(unsigned char)c[i]]) & SHAPE_SPACE); i++) digit |= k;
         size_t tl = i - b;
         if (!tl || digit) continue;
-        if ((tl == 3 && (!memcmp(c + b, "odd", 3) || !memcmp(c + b, "alt", 3))) || (tl == 4 && !memcmp(c + b, "even", 4)))
+        if ((tl == 3 && (!memcmp(c + b, "odd", 3) || !memcmp(c + b, "alt", 3))) ||
+            (tl == 4 && !memcmp(c + b, "even", 4)))
             continue;
         any = 1;
         if (!streaming && tl < sizeof buf - bl) {
@@ -103,7 +104,8 @@ static uint64_t shape_kids(const page *pg, uint32_t i)
             unsigned last = WN_TAG_UNKNOWN;
             for (uint32_t c = x->first_child; c != WN_NONE; c = dom->nodes[c].next_sibling) {
                 unsigned t = dom->nodes[c].tag;
-                if (t == WN_TAG_TEXT || t == WN_TAG_BR || t == last || !wn_visible_element(dom, pg->d->stats, c)) continue;
+                if (t == WN_TAG_TEXT || t == WN_TAG_BR || t == last || !wn_visible_element(dom, pg->d->stats, c))
+                    continue;
                 h = (h ^ t) * 0x100000001b3ull + 0x9e3779b97f4a7c15ull;
                 last = t;
             }
@@ -130,17 +132,21 @@ static int page_init(page *pg, winnow_doc *d, const wn_page_scores *ps, const fl
 {
     uint32_t n = d->dom.count;
     wn_arena *s = wn_doc_scratch(d);
-    *pg = (page){d, ps, pos, wn_arena_array(s, n, sizeof(uint64_t)), wn_arena_array(s, n, sizeof(uint64_t)),
-                 wn_arena_calloc(s, n, 1)};
+    *pg = (page){ d,
+                  ps,
+                  pos,
+                  wn_arena_array(s, n, sizeof(uint64_t)),
+                  wn_arena_array(s, n, sizeof(uint64_t)),
+                  wn_arena_calloc(s, n, 1) };
     return pg->cls && pg->kids && pg->have ? 0 : -1;
 }
 
 /* What one record shows. */
 typedef struct record_signs {
     int lines, short_lines;
-    uint32_t date, author;   /* units or elements, WN_NONE when none */
+    uint32_t date, author; /* units or elements, WN_NONE when none */
     int reply, avatar, permalink;
-    int headline;            /* a line that is a link of several words: a teaser */
+    int headline; /* a line that is a link of several words: a teaser */
 } record_signs;
 
 static void read_record(const page *pg, uint32_t r, record_signs *rs)
@@ -173,7 +179,8 @@ static void read_record(const page *pg, uint32_t r, record_signs *rs)
         }
         if (x->tag == WN_TAG_TIME && rs->date == WN_NONE && st[i].chars) rs->date = i;
         if (x->tag == WN_TAG_A || x->tag == WN_TAG_BUTTON) {
-            if (st[i].chars && (float)st[i].chars <= link_chars && wn_each_word(t, n, wn_reply_word, NULL)) rs->reply = 1;
+            if (st[i].chars && (float)st[i].chars <= link_chars && wn_each_word(t, n, wn_reply_word, NULL))
+                rs->reply = 1;
             const char *href = x->tag == WN_TAG_A ? wn_node_attr(dom, x, "href", NULL) : NULL;
             const char *hash = href ? strchr(href, '#') : NULL;
             /* (a word or a number: a "¶" heading anchor is no permalink) */
@@ -199,24 +206,24 @@ static void read_record(const page *pg, uint32_t r, record_signs *rs)
             uint32_t own = pg->ps->own[i].chars;
             if (own == 0) continue;
             rs->lines++;
-            if ((float)own <= line_chars) {
-                rs->short_lines++;
-            }
+            if ((float)own <= line_chars) { rs->short_lines++; }
         }
         /* the date: the smallest element holding it ("9 hours ago", not
          * "9 hours ago Reply") */
         /* (a line, not a sentence: a caption "... in March 2015." is no date line) */
-        if (!code && st[i].chars && (float)st[i].chars <= line_chars && st[i].stops == 0 && (rs->date == WN_NONE || wn_node_within(dom, rs->date, i)) &&
-            wn_has_date(t, n))
+        if (!code && st[i].chars && (float)st[i].chars <= line_chars && st[i].stops == 0 &&
+            (rs->date == WN_NONE || wn_node_within(dom, rs->date, i)) && wn_has_date(t, n))
             rs->date = i;
         /* an author: a short name of one to four words without digits, in
          * an element of its own (a line, <b>, <cite>; a link first: a
          * comment's bold title is no name) */
-        if (!code && (rs->author == WN_NONE || (x->tag == WN_TAG_A && dom->nodes[rs->author].tag != WN_TAG_A)) && st[i].chars && (float)st[i].chars <= author_chars && st[i].words >= 1 &&
+        if (!code && (rs->author == WN_NONE || (x->tag == WN_TAG_A && dom->nodes[rs->author].tag != WN_TAG_A)) &&
+            st[i].chars && (float)st[i].chars <= author_chars && st[i].words >= 1 &&
             (float)st[i].words <= author_words && st[i].stops == 0 && (float)st[i].elements <= author_elements) {
             int digit = 0;
             for (size_t k = 0; k < n && !digit; k++) digit = t[k] >= '0' && t[k] <= '9';
-            if (!digit && !wn_each_word(t, n, wn_reply_word, NULL) && !wn_each_word(t, n, wn_date_word, NULL)) rs->author = i;
+            if (!digit && !wn_each_word(t, n, wn_reply_word, NULL) && !wn_each_word(t, n, wn_date_word, NULL))
+                rs->author = i;
         }
     }
 }
@@ -237,7 +244,8 @@ static uint32_t marker_before(const page *pg, uint32_t first)
         looked++;
         size_t n;
         const char *t = wn_text_of(d, i, &n);
-        if ((float)d->stats[i].chars <= WN_RULE(d, COMMENT_MARKER_CHARS) && wn_each_word(t, n, wn_marker_word, NULL)) return i;
+        if ((float)d->stats[i].chars <= WN_RULE(d, COMMENT_MARKER_CHARS) && wn_each_word(t, n, wn_marker_word, NULL))
+            return i;
     }
     return WN_NONE;
 }
@@ -260,7 +268,10 @@ float wn_text_beside(const page *pg, uint32_t parent, uint32_t first, uint32_t l
         if (a == WN_NONE) break;
         int beyond = 0;
         for (uint32_t c = dom->nodes[a].first_child; c != WN_NONE; c = dom->nodes[c].next_sibling) {
-            if (c == b) { beyond = 1; continue; }
+            if (c == b) {
+                beyond = 1;
+                continue;
+            }
             if (beyond == after && pg->pos[c] > best) best = pg->pos[c];
         }
     }
@@ -296,13 +307,12 @@ static const char *display_text(const page *pg, uint32_t i, const record_signs *
     winnow_doc *d = pg->d;
     wn_buf b;
     wn_buf_init(&b);
-    body_skip ctx = {pg, rs};
+    body_skip ctx = { pg, rs };
     wn_node_text(&d->dom, i, &b, rs ? not_body : NULL, &ctx);
     const char *out = b.oom ? NULL : wn_arena_strndup(&d->arena, b.data ? b.data : "", b.len);
     wn_buf_free(&b);
     return out;
 }
-
 
 static const char *date_text(const page *pg, uint32_t i)
 {
@@ -365,7 +375,10 @@ static int comment_runs(const page *pgp, float *mass, uint8_t *is_comment)
             continue;
         uint32_t c = px->first_child;
         while (c != WN_NONE) {
-            if (!wn_visible_element(dom, st, c)) { c = dom->nodes[c].next_sibling; continue; }
+            if (!wn_visible_element(dom, st, c)) {
+                c = dom->nodes[c].next_sibling;
+                continue;
+            }
             /* the run of records wn_alike to c, empty elements between them skipped */
             uint32_t first = c, last = c, count = 1;
             uint32_t k = dom->nodes[c].next_sibling;
@@ -434,7 +447,6 @@ static int comment_runs(const page *pgp, float *mass, uint8_t *is_comment)
     }
     return found;
 }
-
 
 int wn_record_regions(winnow_doc *d, const wn_page_scores *ps, const float *pos, int comments, uint8_t *region)
 {

@@ -9,10 +9,10 @@
 typedef struct page {
     winnow_doc *d;
     const wn_page_scores *ps;
-    const float *pos;    /* positive running text per subtree */
-    uint64_t *cls;       /* class tokens without digits, 0 when none */
-    uint64_t *kids;      /* sequence of element children's tags, repeats folded, 0 when none */
-    uint8_t *have;       /* bit 0: cls computed, bit 1: kids computed */
+    const float *pos; /* positive running text per subtree */
+    uint64_t *cls;    /* class tokens without digits, 0 when none */
+    uint64_t *kids;   /* sequence of element children's tags, repeats folded, 0 when none */
+    uint8_t *have;    /* bit 0: cls computed, bit 1: kids computed */
 } page;
 
 /* record_words.c: words and dates of the case-folded page text */

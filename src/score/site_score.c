@@ -58,8 +58,10 @@ static int template_boxes(winnow_doc *d, wn_page_scores *ps, const uint8_t *unit
     for (uint32_t u = 0; u < n; u++) {
         if (lb->unit[u] != u || ps->own[u].chars == 0) continue;
         ch[u] = (float)ps->own[u].chars;
-        if (unit_tmpl[u]) tch[u] = ch[u];
-        else if (lb->value[u] > 0) pos[u] = lb->value[u];
+        if (unit_tmpl[u])
+            tch[u] = ch[u];
+        else if (lb->value[u] > 0)
+            pos[u] = lb->value[u];
         units[u] = 1;
     }
     for (uint32_t i = n; i-- > 1;) {
@@ -85,8 +87,8 @@ static int template_boxes(winnow_doc *d, wn_page_scores *ps, const uint8_t *unit
     return 0;
 }
 
-int wn_site_score(winnow_doc *d, wn_page_scores *ps, const wn_page_signals *sig, const wn_site_model *m,
-                  int method, int exclude_self, wn_site_judgement *out)
+int wn_site_score(winnow_doc *d, wn_page_scores *ps, const wn_page_signals *sig, const wn_site_model *m, int method,
+                  int exclude_self, wn_site_judgement *out)
 {
     const wn_dom *dom = &d->dom;
     wn_labels *lb = &d->labels;

@@ -22,12 +22,12 @@
 #include "page_score.h"
 
 typedef struct wn_site_judgement {
-    double pages;        /* site pages the judgement rests on (self excluded when asked) */
+    double pages; /* site pages the judgement rests on (self excluded when asked) */
     uint32_t template_units, unique_units, undecided_units;
     uint64_t template_chars, unique_chars, undecided_chars;
 } wn_site_judgement;
 
-int wn_site_score(winnow_doc *d, wn_page_scores *ps, const wn_page_signals *sig, const wn_site_model *m,
-                  int method, int exclude_self, wn_site_judgement *out);
+int wn_site_score(winnow_doc *d, wn_page_scores *ps, const wn_page_signals *sig, const wn_site_model *m, int method,
+                  int exclude_self, wn_site_judgement *out);
 
 #endif

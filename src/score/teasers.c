@@ -186,8 +186,10 @@ int wn_teaser_runs(page *pgp, float *mass, uint32_t *kid, uint8_t *region)
                     for (uint32_t k = r; k < r + period; k++) rm += pg.pos[kid[k]];
                     mass[nm++] = rm;
                     int kind = teaser_like(&pg, kid + r, period);
-                    if (kind) liked++, cards += kind == TEASER_CARD;
-                    else if (excerpt_like(&pg, kid + r, period)) liked++, excerpts++;
+                    if (kind)
+                        liked++, cards += kind == TEASER_CARD;
+                    else if (excerpt_like(&pg, kid + r, period))
+                        liked++, excerpts++;
                 }
                 qsort(mass, nm, sizeof *mass, wn_cmp_float);
                 /* the page's own text: running text beside the run's
@@ -208,8 +210,8 @@ int wn_teaser_runs(page *pgp, float *mass, uint32_t *kid, uint8_t *region)
                 /* so do cards (a picture and a headline linking one page
                  * over a summary), set apart from the text or not */
                 int apart = cut || (float)cards >= WN_RULE(d, TEASER_CARD_SHARE) * (float)count;
-                if ((cut || (float)liked >= share * (float)count) && beside >= min_post && beside >= ratio * mass[nm / 2] &&
-                    (apart || near < WN_RULE(d, TEASER_NEAR_TEXT) * mass[nm / 2])) {
+                if ((cut || (float)liked >= share * (float)count) && beside >= min_post &&
+                    beside >= ratio * mass[nm / 2] && (apart || near < WN_RULE(d, TEASER_NEAR_TEXT) * mass[nm / 2])) {
                     uint32_t b = kid[s], e = kid[s + len - 1] + dom->nodes[kid[s + len - 1]].size;
                     for (uint32_t k = b; k < e; k++) region[k] |= WN_REGION_TEASER;
                     /* explaining: which rule made it a list of other posts */

@@ -30,13 +30,19 @@ void wn_explain_finish(winnow_doc *d)
     for (uint32_t u = 0; u < d->dom.count; u++) {
         if (lb->unit[u] != u || ex->own[u].chars == 0) continue;
         uint8_t w;
-        if (lb->keep[u]) w = ex->sel_why[u] ? ex->sel_why[u] : WN_WHY_BEST_BLOCK;
-        else if (ex->sel_why[u] == WN_WHY_FALLBACK_INNER) w = WN_WHY_FALLBACK_INNER;
-        else if (ex->boiler[u]) w = ex->boil_why[u] ? ex->boil_why[u] : WN_WHY_NAME;
+        if (lb->keep[u])
+            w = ex->sel_why[u] ? ex->sel_why[u] : WN_WHY_BEST_BLOCK;
+        else if (ex->sel_why[u] == WN_WHY_FALLBACK_INNER)
+            w = WN_WHY_FALLBACK_INNER;
+        else if (ex->boiler[u])
+            w = ex->boil_why[u] ? ex->boil_why[u] : WN_WHY_NAME;
         /* inside a kept subtree, not kept: no running text, and links */
-        else if (ex->in_block[u]) w = ex->heur[u] > 0.0f && lb->value[u] <= 0.0f ? WN_WHY_CLASSIFIER : WN_WHY_LINKS_IN_BLOCK;
-        else if (ex->raw_why[u]) w = ex->raw_why[u];
-        else w = WN_WHY_OUTSIDE;
+        else if (ex->in_block[u])
+            w = ex->heur[u] > 0.0f && lb->value[u] <= 0.0f ? WN_WHY_CLASSIFIER : WN_WHY_LINKS_IN_BLOCK;
+        else if (ex->raw_why[u])
+            w = ex->raw_why[u];
+        else
+            w = WN_WHY_OUTSIDE;
         ex->why[u] = w;
     }
 }

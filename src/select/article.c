@@ -24,7 +24,8 @@ static uint32_t anchored_block(const winnow_doc *d, const wn_page_scores *ps, co
 {
     const wn_dom *dom = &d->dom;
     uint32_t npeers = 0;
-    uint32_t anchor = best != WN_NONE && WN_RULE(d, ANCHOR_SHARE) > 0.0f ? wn_anchor_region(d, ps, peers, &npeers) : WN_NONE;
+    uint32_t anchor =
+        best != WN_NONE && WN_RULE(d, ANCHOR_SHARE) > 0.0f ? wn_anchor_region(d, ps, peers, &npeers) : WN_NONE;
     guard->anchor = anchor;
     guard->peers = peers;
     guard->npeers = npeers;
@@ -121,7 +122,8 @@ static uint32_t join_sections(winnow_doc *d, const wn_page_scores *ps, const flo
          p = dom->nodes[p].parent)
         w = p;
     if (w == best) return WN_NONE;
-    return wn_join_siblings(d, ps, score, w, WN_RULE(d, JOIN_MIN_VALUE), 1, guard, WN_WHY_JOINED_SECTIONS) ? w : WN_NONE;
+    return wn_join_siblings(d, ps, score, w, WN_RULE(d, JOIN_MIN_VALUE), 1, guard, WN_WHY_JOINED_SECTIONS) ? w
+                                                                                                           : WN_NONE;
 }
 
 /* A paragraph the parser moved out of the block's end (an unclosed <p>
@@ -132,7 +134,8 @@ static void keep_trailing_paragraph(winnow_doc *d, const wn_page_scores *ps, uin
     const wn_dom *dom = &d->dom;
     wn_labels *lb = &d->labels;
     uint32_t nx = dom->nodes[best].next_sibling;
-    while (nx != WN_NONE && dom->nodes[nx].tag == WN_TAG_TEXT && d->stats[nx].chars == 0) nx = dom->nodes[nx].next_sibling;
+    while (nx != WN_NONE && dom->nodes[nx].tag == WN_TAG_TEXT && d->stats[nx].chars == 0)
+        nx = dom->nodes[nx].next_sibling;
     unsigned paras = 0;
     for (uint32_t c = dom->nodes[best].first_child; c != WN_NONE; c = dom->nodes[c].next_sibling)
         paras += dom->nodes[c].tag == WN_TAG_P && lb->keep[c];
@@ -147,8 +150,8 @@ static void keep_trailing_paragraph(winnow_doc *d, const wn_page_scores *ps, uin
 /* Step 2: the block's units, and the siblings, the trailing paragraph and
  * the thread's posts that join it. Returns the block (the outermost
  * section wrapper when sections joined). */
-static uint32_t keep_block(winnow_doc *d, const wn_page_scores *ps, const float *score, uint32_t best,
-                           float best_score, const wn_join_guard *guard, uint8_t why)
+static uint32_t keep_block(winnow_doc *d, const wn_page_scores *ps, const float *score, uint32_t best, float best_score,
+                           const wn_join_guard *guard, uint8_t why)
 {
     const wn_dom *dom = &d->dom;
     wn_labels *lb = &d->labels;

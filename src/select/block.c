@@ -32,7 +32,10 @@ uint32_t wn_best_block(const winnow_doc *d, const float *score, float *best_scor
     for (uint32_t i = 1; i < dom->count; i++) {
         const wn_node *x = &dom->nodes[i];
         if (x->tag == WN_TAG_TEXT || (x->flags & WN_NF_HIDDEN)) continue;
-        if (score[i] > *best_score) { *best_score = score[i]; best = i; }
+        if (score[i] > *best_score) {
+            *best_score = score[i];
+            best = i;
+        }
     }
     return best;
 }
@@ -54,14 +57,16 @@ uint32_t wn_anchor_region(const winnow_doc *d, const wn_page_scores *ps, uint32_
     uint32_t np = 0;
     const float min_words = WN_RULE(d, ANCHOR_PEER_MIN_WORDS);
     uint64_t hw[64];
-    size_t hn = wn_words_of(d->page_text.text + d->stats[h].nt_begin, d->stats[h].nt_end - d->stats[h].nt_begin, hw, 64);
+    size_t hn =
+        wn_words_of(d->page_text.text + d->stats[h].nt_begin, d->stats[h].nt_end - d->stats[h].nt_begin, hw, 64);
     for (uint32_t i = 1; i < dom->count; i++) {
         const wn_node *x = &dom->nodes[i];
         if (x->tag != tag || i == h || (x->flags & WN_NF_HIDDEN) || (float)d->stats[i].words < min_words) continue;
         /* a reply's "Re: <headline>" in a thread is the same story */
         if (hn >= 2) {
             uint64_t pw[64];
-            size_t pn = wn_words_of(d->page_text.text + d->stats[i].nt_begin, d->stats[i].nt_end - d->stats[i].nt_begin, pw, 64);
+            size_t pn = wn_words_of(d->page_text.text + d->stats[i].nt_begin, d->stats[i].nt_end - d->stats[i].nt_begin,
+                                    pw, 64);
             if ((float)wn_words_shared(hw, hn, pw, pn) >= WN_RULE(d, TITLE_WORD_SHARE) * (float)hn) continue;
         }
         peers_out[np++] = i;
@@ -96,8 +101,10 @@ uint32_t wn_best_outside_frames(const winnow_doc *d, const float *score, const u
     for (uint32_t i = 1; i < dom->count; i++) {
         const wn_node *x = &dom->nodes[i];
         if (x->tag == WN_TAG_TEXT || (x->flags & WN_NF_HIDDEN) || frame[i]) continue;
-        if (score[i] > best_score) { best_score = score[i]; best = i; }
+        if (score[i] > best_score) {
+            best_score = score[i];
+            best = i;
+        }
     }
     return best;
 }
-

@@ -19,8 +19,10 @@ int wn_code_block(const winnow_doc *d, uint32_t b)
         } else if (x->tag == WN_TAG_PRE) {
             uint32_t syms = 0, inner_code = 0;
             for (uint32_t j = i + 1; j < i + x->size; j++) {
-                if (dom->nodes[j].tag == WN_TAG_TEXT) syms += d->stats[j].code_syms;
-                else if (dom->nodes[j].tag == WN_TAG_CODE) inner_code = 1;
+                if (dom->nodes[j].tag == WN_TAG_TEXT)
+                    syms += d->stats[j].code_syms;
+                else if (dom->nodes[j].tag == WN_TAG_CODE)
+                    inner_code = 1;
             }
             if (inner_code || (double)syms * (double)WN_RULE(d, PRE_CHARS_PER_SYMBOL) >= (double)d->stats[i].chars)
                 code += d->stats[i].chars;
@@ -52,7 +54,8 @@ uint32_t wn_around_code(const winnow_doc *d, const wn_page_scores *ps, uint32_t 
                 i += dom->nodes[b].size - 1;
                 continue;
             }
-            if (lb->unit[i] == i && lb->value[i] > 0.0f && !ps->boiler[i] && !wn_code_block(d, i)) beside += lb->value[i];
+            if (lb->unit[i] == i && lb->value[i] > 0.0f && !ps->boiler[i] && !wn_code_block(d, i))
+                beside += lb->value[i];
         }
         if (beside >= WN_RULE(d, CODE_BLOCK_PROSE)) return p;
         if (beside > 0.0f) up++;
@@ -94,15 +97,16 @@ void wn_drop_line_gutters(winnow_doc *d, uint32_t block)
         if (s->chars < 2 || s->words == 0) continue;
         /* the cell holding the unit (the unit, or up to two levels up) */
         uint32_t cell = u;
-        for (int up = 0; up < 3 && cell != WN_NONE && dom->nodes[cell].tag != WN_TAG_TD; up++) cell = dom->nodes[cell].parent;
+        for (int up = 0; up < 3 && cell != WN_NONE && dom->nodes[cell].tag != WN_TAG_TD; up++)
+            cell = dom->nodes[cell].parent;
         if (cell == WN_NONE || dom->nodes[cell].tag != WN_TAG_TD || d->stats[cell].chars != s->chars) continue;
         if (!line_numbers(d->page_text.text + s->nt_begin, s->nt_end - s->nt_begin)) continue;
         int beside_code = 0;
-        for (uint32_t c = dom->nodes[dom->nodes[cell].parent].first_child; c != WN_NONE && !beside_code; c = dom->nodes[c].next_sibling)
+        for (uint32_t c = dom->nodes[dom->nodes[cell].parent].first_child; c != WN_NONE && !beside_code;
+             c = dom->nodes[c].next_sibling)
             beside_code = c != cell && dom->nodes[c].tag == WN_TAG_TD && wn_code_block(d, c);
         if (!beside_code) continue;
         lb->keep[u] = 0;
         if (d->explain) d->explain->sel_why[u] = WN_WHY_LINE_GUTTER;
     }
 }
-

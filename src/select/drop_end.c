@@ -19,11 +19,12 @@
  * only an absolute link ("://") to one is a plug. */
 static int plug_href(const char *h, size_t n)
 {
-    static const char *const hosts[] = {"twitter.com/", "x.com/", "facebook.com/", "instagram.com/", "linkedin.com/",
-                                        "pinterest.", "youtube.com/", "t.me/", "xing.com/", "tiktok.com/",
-                                        "threads.net/", "mastodon.", "whatsapp.com/", "wa.me/"};
-    static const char *const posts[] = {"/status", "/posts/", "/p/", "/watch", "/videos/", "/photo", "/reel",
-                                        "/hashtag", "search", "/groups/", "/group/", "/events/"};
+    static const char *const hosts[] = { "twitter.com/",  "x.com/",      "facebook.com/", "instagram.com/",
+                                         "linkedin.com/", "pinterest.",  "youtube.com/",  "t.me/",
+                                         "xing.com/",     "tiktok.com/", "threads.net/",  "mastodon.",
+                                         "whatsapp.com/", "wa.me/" };
+    static const char *const posts[] = { "/status", "/posts/",  "/p/",    "/watch",   "/videos/", "/photo",
+                                         "/reel",   "/hashtag", "search", "/groups/", "/group/",  "/events/" };
     char b[256];
     if (n >= sizeof b) n = sizeof b - 1;
     for (size_t i = 0; i < n; i++) b[i] = (char)tolower((unsigned char)h[i]);
@@ -33,7 +34,8 @@ static int plug_href(const char *h, size_t n)
     p += 3;
     if (!strncmp(p, "www.", 4)) p += 4;
     int social = 0;
-    for (size_t k = 0; k < sizeof hosts / sizeof *hosts && !social; k++) social = !strncmp(p, hosts[k], strlen(hosts[k]));
+    for (size_t k = 0; k < sizeof hosts / sizeof *hosts && !social; k++)
+        social = !strncmp(p, hosts[k], strlen(hosts[k]));
     if (!social) return 0;
     for (size_t k = 0; k < sizeof posts / sizeof *posts; k++)
         if (strstr(p, posts[k])) return 0;
@@ -94,7 +96,7 @@ void wn_drop_list_labels(winnow_doc *d, const wn_page_scores *ps, uint32_t block
         if (lb->unit[u] != u || !lb->keep[u] || dom->nodes[u].tag == WN_TAG_TEXT) continue;
         const wn_unit_stats *o = &ps->own[u];
         if (o->chars == 0 || (float)o->chars > max || o->stops || wn_mostly_links(d, o->link_chars, o->chars)) continue;
-        if (d->stats[u].chars != o->chars) continue; /* a label holds no other unit */
+        if (d->stats[u].chars != o->chars) continue;                      /* a label holds no other unit */
         if ((float)o->words > WN_RULE(d, END_LIST_LABEL_WORDS)) continue; /* a few words: a label, not an item */
         /* a heading names its section, a cell its row: they stay */
         unsigned tag = dom->nodes[u].tag;
@@ -103,7 +105,10 @@ void wn_drop_list_labels(winnow_doc *d, const wn_page_scores *ps, uint32_t block
         uint32_t at = u, next = WN_NONE;
         for (int up = 0; up < 3 && next == WN_NONE && at != WN_NONE && at != block; up++) {
             for (uint32_t c = dom->nodes[at].next_sibling; c != WN_NONE; c = dom->nodes[c].next_sibling)
-                if (d->stats[c].chars) { next = c; break; }
+                if (d->stats[c].chars) {
+                    next = c;
+                    break;
+                }
             if (next == WN_NONE) {
                 uint32_t p = dom->nodes[at].parent;
                 if (p == WN_NONE || d->stats[p].chars != d->stats[at].chars) break;
@@ -113,10 +118,10 @@ void wn_drop_list_labels(winnow_doc *d, const wn_page_scores *ps, uint32_t block
         /* a list: a block of two or more links, no picture or player (a
          * "Watch:" line over a video stays) */
         if (next == WN_NONE || !wn_tag_has(dom->nodes[next].tag, WN_TF_BREAK)) continue;
-        if (!wn_mostly_links(d, d->stats[next].link_chars, d->stats[next].chars) || d->stats[next].images)
-            continue;
+        if (!wn_mostly_links(d, d->stats[next].link_chars, d->stats[next].chars) || d->stats[next].images) continue;
         int media = 0;
-        for (uint32_t i = next; i < next + dom->nodes[next].size && !media; i++) media = (dom->nodes[i].flags & WN_NF_MEDIA) != 0;
+        for (uint32_t i = next; i < next + dom->nodes[next].size && !media; i++)
+            media = (dom->nodes[i].flags & WN_NF_MEDIA) != 0;
         if (media) continue;
         int kept = 0;
         for (uint32_t i = next; i < next + dom->nodes[next].size && !kept; i++) kept = lb->unit[i] == i && lb->keep[i];
@@ -223,4 +228,3 @@ void wn_drop_end_lists(winnow_doc *d, const wn_page_scores *ps, uint32_t block)
         if (d->explain) d->explain->sel_why[i] = WN_WHY_END_LIST;
     }
 }
-

@@ -23,7 +23,8 @@ static int dateline_like(const winnow_doc *d, const char *t, size_t n)
         while (i < n && !(isalnum((unsigned char)t[i]) || (unsigned char)t[i] >= 0x80)) i++;
         size_t b = i;
         int num = 0;
-        while (i < n && (isalnum((unsigned char)t[i]) || (unsigned char)t[i] >= 0x80)) num |= isdigit((unsigned char)t[i++]);
+        while (i < n && (isalnum((unsigned char)t[i]) || (unsigned char)t[i] >= 0x80))
+            num |= isdigit((unsigned char)t[i++]);
         if (i - b >= 4 && !num && !wn_has_date(t + b, i - b)) other++;
     }
     return (float)other <= WN_RULE(d, DATELINE_OTHER_WORDS);
@@ -34,9 +35,12 @@ static int dateline_like(const winnow_doc *d, const char *t, size_t n)
  * most BYLINE_MAX_WORDS words, not a sentence. */
 int wn_byline_like(const winnow_doc *d, const char *t, size_t n)
 {
-    static const char *const by[] = {"by ", "von ", "par ", "por ", "di ", "door ", "av ", "af ", "przez ", "text: ",
-                                     "texto: ", "autor: ", "author: ", "written by "};
-    while (n && (*t == ' ' || *t == '-' || *t == '\n')) { t++; n--; }
+    static const char *const by[] = { "by ", "von ",   "par ",   "por ",    "di ",     "door ",    "av ",
+                                      "af ", "przez ", "text: ", "texto: ", "autor: ", "author: ", "written by " };
+    while (n && (*t == ' ' || *t == '-' || *t == '\n')) {
+        t++;
+        n--;
+    }
     size_t e = wn_trimmed_end(t, n);
     if (!e || wn_ends_sentence(t, e) || t[e - 1] == ':') return 0;
     int opens = 0;
@@ -68,8 +72,8 @@ void wn_drop_lead_datelines(winnow_doc *d, const wn_page_scores *ps, uint32_t bl
     /* the top of the block: its first few lines, of which one or two say
      * when (a list of dated items further down is the text) */
     int lines = 0, dropped = 0;
-    for (uint32_t i = block; i < end && (float)lines < WN_RULE(d, DATELINE_TOP_LINES) &&
-                             (float)dropped < WN_RULE(d, DATELINE_MAX_LINES);
+    for (uint32_t i = block;
+         i < end && (float)lines < WN_RULE(d, DATELINE_TOP_LINES) && (float)dropped < WN_RULE(d, DATELINE_MAX_LINES);
          i++) {
         const wn_node *x = &dom->nodes[i];
         if (x->tag == WN_TAG_TEXT || lb->unit[i] != i || !lb->keep[i] || ps->own[i].chars == 0) continue;
@@ -111,4 +115,3 @@ void wn_drop_lead_datelines(winnow_doc *d, const wn_page_scores *ps, uint32_t bl
         }
     }
 }
-

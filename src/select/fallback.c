@@ -34,7 +34,6 @@
 
 #include <string.h>
 
-
 /* Units kept by their text alone inside candidate c; returns the positive
  * running text they hold. With apply (non-zero: the reason, wn_why, a page
  * explained records), marks them kept. */
@@ -88,7 +87,10 @@ static uint32_t description_unit(const winnow_doc *d, const wn_page_scores *ps, 
         const wn_stats *s = &d->stats[i];
         size_t nu = wn_words_of(d->page_text.text + s->nt_begin, s->nt_end - s->nt_begin, uw, UNIT_WORDS);
         size_t shared = wn_words_shared(dw, nd, uw, nu);
-        if (shared > best_shared) { best_shared = shared; best = i; }
+        if (shared > best_shared) {
+            best_shared = shared;
+            best = i;
+        }
     }
     return (float)best_shared >= WN_RULE(d, FALLBACK_DESC_SHARE) * (float)nd ? best : WN_NONE;
 }
@@ -153,7 +155,11 @@ int wn_fallback(winnow_doc *d, const wn_page_scores *ps, int include_title)
         const wn_node *x = &dom->nodes[i];
         if (x->tag == WN_TAG_TEXT || pos0[i] < need || !ps->landmark[i]) continue;
         float p = keep_by_text(d, ps, pos0, inner, i, 0);
-        if (p >= need && p > best_prose) { best_prose = p; chosen = i; how = WN_SOURCE_LANDMARK; }
+        if (p >= need && p > best_prose) {
+            best_prose = p;
+            chosen = i;
+            how = WN_SOURCE_LANDMARK;
+        }
     }
     /* 2. the block around the paragraph the description quotes */
     const char *desc = d->meta.field[WINNOW_META_DESCRIPTION];

@@ -40,8 +40,10 @@ uint8_t *wn_frame_marks(winnow_doc *d, const wn_page_scores *ps)
         const wn_node *x = &dom->nodes[i];
         uint8_t s = x->parent != WN_NONE ? st[x->parent] : 0;
         int k = x->tag == WN_TAG_TEXT ? 0 : landmark_kind(dom, ps, i);
-        if (k == 2) s |= 2;
-        else if (k == 1 && (float)d->stats[i].chars < most) s |= 1;
+        if (k == 2)
+            s |= 2;
+        else if (k == 1 && (float)d->stats[i].chars < most)
+            s |= 1;
         st[i] = s;
     }
     for (uint32_t i = 0; i < n; i++) st[i] = st[i] == 1;
@@ -55,4 +57,3 @@ uint8_t *wn_frame_marks(winnow_doc *d, const wn_page_scores *ps)
     }
     return st;
 }
-

@@ -126,7 +126,10 @@ static int block_opens_with(const winnow_doc *d, uint32_t container, uint32_t i)
     const wn_stats *c = &d->stats[container], *s = &d->stats[i];
     const char *t = d->page_text.text;
     size_t n = s->nt_end - s->nt_begin, b = s->nt_begin;
-    while (n && t[b] == ' ') { b++; n--; }
+    while (n && t[b] == ' ') {
+        b++;
+        n--;
+    }
     while (n && t[b + n - 1] == ' ') n--;
     size_t cb = c->nt_begin;
     while (cb < c->nt_end && t[cb] == ' ') cb++;
@@ -173,14 +176,17 @@ static uint32_t near_headline(const winnow_doc *d, uint32_t container, const lea
         } else {
             lines++;
         }
-        if (wn_mostly_links(d, s->link_chars, s->chars) ||
-            (float)s->chars < WN_RULE(d, HEADLINE_MIN_CHARS) || (float)s->chars > WN_RULE(d, NEAR_HEADLINE_MAX_CHARS))
+        if (wn_mostly_links(d, s->link_chars, s->chars) || (float)s->chars < WN_RULE(d, HEADLINE_MIN_CHARS) ||
+            (float)s->chars > WN_RULE(d, NEAR_HEADLINE_MAX_CHARS))
             continue;
         /* not a sentence closed by a stop (a caption, a standfirst) nor a
          * label closed by a colon */
         const char *t = text + s->nt_begin;
         size_t n = s->nt_end - s->nt_begin;
-        while (n && t[0] == ' ') { t++; n--; }
+        while (n && t[0] == ' ') {
+            t++;
+            n--;
+        }
         while (n && t[n - 1] == ' ') n--;
         if (!n || t[n - 1] == '.' || t[n - 1] == ':' || t[0] == '(' || t[0] == '[') continue;
         /* nor a breadcrumb trail (Home > News > the story) */
@@ -199,10 +205,12 @@ static uint32_t near_headline(const winnow_doc *d, uint32_t container, const lea
         float above = 0.0f;
         for (uint32_t j = i; j-- > 1 && (float)looked < WN_RULE(d, HEADLINE_ABOVE_LINES);) {
             const wn_node *y = &dom->nodes[j];
-            if (y->tag == WN_TAG_TEXT || d->labels.unit[j] != j || (y->flags & WN_NF_HIDDEN) || j + y->size > i) continue;
+            if (y->tag == WN_TAG_TEXT || d->labels.unit[j] != j || (y->flags & WN_NF_HIDDEN) || j + y->size > i)
+                continue;
             if (st[j].chars == 0) continue;
             looked++;
-            if (!wn_mostly_links(d, st[j].link_chars, st[j].chars) && d->labels.value[j] > 0.0f) above += d->labels.value[j];
+            if (!wn_mostly_links(d, st[j].link_chars, st[j].chars) && d->labels.value[j] > 0.0f)
+                above += d->labels.value[j];
         }
         if (above >= WN_RULE(d, STANDFIRST_MIN_VALUE)) return WN_NONE;
         return i;
@@ -259,7 +267,8 @@ uint32_t wn_find_headline(const winnow_doc *d, uint32_t container)
         uint32_t end = container + dom->nodes[container].size;
         int inside = 0, scanned = 0;
         float text = 0.0f; /* kept running text passed */
-        for (uint32_t i = container; i < end && (float)inside < WN_RULE(d, HEADLINE_INSIDE_UNITS) && scanned < 400; i++) {
+        for (uint32_t i = container; i < end && (float)inside < WN_RULE(d, HEADLINE_INSIDE_UNITS) && scanned < 400;
+             i++) {
             const wn_node *x = &dom->nodes[i];
             if (x->tag == WN_TAG_TEXT || d->labels.unit[i] != i || st[i].chars == 0) continue;
             /* only kept units use up the budget: a wrapper's navigation
@@ -302,14 +311,15 @@ uint32_t wn_find_headline(const winnow_doc *d, uint32_t container)
                  * between them, not a section's or the site's name above
                  * the page's columns */
                 if ((float)(st[container].nt_begin - s->nt_end) > WN_RULE(d, INLINE_HEADLINE_GAP)) continue;
-                if (u != WN_NONE && own_line(d, i, u) && wn_title_like(d, i, &tt) && !site_name_like(d, i)) inline_h = i;
+                if (u != WN_NONE && own_line(d, i, u) && wn_title_like(d, i, &tt) && !site_name_like(d, i))
+                    inline_h = i;
                 continue;
             }
             looked++;
             /* a box of links in the site's navigation or header (its
              * name linking its home page) is no headline */
-            if (wn_mostly_links(d, s->link_chars, s->chars) && WN_RULE(d, HEADLINE_LINK_BOX) > 0.0f && in_site_bar(d, i) &&
-                !wn_self_linked(d, i, 1))
+            if (wn_mostly_links(d, s->link_chars, s->chars) && WN_RULE(d, HEADLINE_LINK_BOX) > 0.0f &&
+                in_site_bar(d, i) && !wn_self_linked(d, i, 1))
                 continue;
             if (wn_title_like(d, i, &tt) && !headline_unfit(d, i)) return i;
         }
@@ -337,8 +347,10 @@ uint32_t wn_find_headline(const winnow_doc *d, uint32_t container)
      * article the block is a part of (or misses), the line is a section's */
     float between = 0.0f;
     for (uint32_t j = best + dom->nodes[best].size; j < near; j++) {
-        if (d->labels.unit[j] != j || dom->nodes[j].tag == WN_TAG_TEXT || (dom->nodes[j].flags & WN_NF_HIDDEN)) continue;
-        if (!wn_mostly_links(d, st[j].link_chars, st[j].chars) && d->labels.value[j] > 0.0f) between += d->labels.value[j];
+        if (d->labels.unit[j] != j || dom->nodes[j].tag == WN_TAG_TEXT || (dom->nodes[j].flags & WN_NF_HIDDEN))
+            continue;
+        if (!wn_mostly_links(d, st[j].link_chars, st[j].chars) && d->labels.value[j] > 0.0f)
+            between += d->labels.value[j];
     }
     return between >= WN_RULE(d, STANDFIRST_MIN_VALUE) ? best : near;
 }
@@ -355,4 +367,3 @@ void wn_keep_headline(winnow_doc *d, uint32_t container)
     /* outside the block it is walked on its own, first */
     if (!wn_node_within(&d->dom, container, h)) lb->headline = h;
 }
-

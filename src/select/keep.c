@@ -23,7 +23,10 @@ static int address_link(const winnow_doc *d, uint32_t u)
         if (dom->nodes[i].tag != WN_TAG_A || !(dom->nodes[i].flags & WN_NF_LINK)) continue;
         const char *t = d->page_text.text + d->stats[i].nt_begin;
         size_t n = d->stats[i].nt_end - d->stats[i].nt_begin;
-        while (n && *t == ' ') { t++; n--; }
+        while (n && *t == ' ') {
+            t++;
+            n--;
+        }
         while (n && t[n - 1] == ' ') n--;
         if (n < 6 || memchr(t, ' ', n)) return 0;
         return memmem(t, n, "://", 3) != NULL || (n > 4 && memcmp(t, "www.", 4) == 0) ||
@@ -58,15 +61,16 @@ int wn_unit_keepable(const winnow_doc *d, const wn_page_scores *ps, uint32_t u)
      * value) stays when its table is not mostly links */
     if (tag != WN_TAG_TD && tag != WN_TAG_TH) return 0;
     uint32_t t = dom->nodes[u].parent;
-    for (int up = 0; t != WN_NONE && t != 0 && dom->nodes[t].tag != WN_TAG_TABLE && up < 3; up++) t = dom->nodes[t].parent;
+    for (int up = 0; t != WN_NONE && t != 0 && dom->nodes[t].tag != WN_TAG_TABLE && up < 3; up++)
+        t = dom->nodes[t].parent;
     if (t == WN_NONE || t == 0 || dom->nodes[t].tag != WN_TAG_TABLE) return 0;
     /* a data table sits inside the content block, or is it (the block is
      * the table, its body or a row); a table around the block is layout */
     uint32_t c = d->labels.container;
     if (c == WN_NONE) return 0;
-    int data = wn_node_within(dom, c, t) ||
-               (wn_tag_has(dom->nodes[c].tag, WN_TF_TABLE) && dom->nodes[c].tag != WN_TAG_TD &&
-                dom->nodes[c].tag != WN_TAG_TH && wn_node_within(dom, t, c));
+    int data =
+        wn_node_within(dom, c, t) || (wn_tag_has(dom->nodes[c].tag, WN_TF_TABLE) && dom->nodes[c].tag != WN_TAG_TD &&
+                                      dom->nodes[c].tag != WN_TAG_TH && wn_node_within(dom, t, c));
     if (!data) return 0;
     return (float)d->stats[t].link_chars <= WN_RULE(d, TABLE_CELL_MAX_LINKS) * (float)d->stats[t].chars ? KEEP_CELL : 0;
 }
@@ -117,7 +121,10 @@ int wn_join_siblings(winnow_doc *d, const wn_page_scores *ps, const float *score
         if (c == self || dom->nodes[c].tag == WN_TAG_TEXT || (shape && !wn_same_shape(dom, c, self))) continue;
         if (g->anchor != WN_NONE && !wn_node_within(dom, c, g->anchor) && wn_holds_peer(dom, c, g->peers, g->npeers))
             continue;
-        if (score[c] >= min && !ps->boiler[c]) { wn_keep_subtree(d, ps, c, why); joined++; }
+        if (score[c] >= min && !ps->boiler[c]) {
+            wn_keep_subtree(d, ps, c, why);
+            joined++;
+        }
     }
     return joined;
 }
@@ -133,10 +140,13 @@ void wn_keep_lone_paragraphs(winnow_doc *d, const wn_page_scores *ps)
     wn_labels *lb = &d->labels;
     int added = 0;
     for (uint32_t i = 0; i < dom->count; i++) {
-        if (lb->unit[i] != i || lb->keep[i] || !lb->unique[i] || ps->boiler[i] || lb->value[i] < WN_RULE(d, LONE_MIN_VALUE))
+        if (lb->unit[i] != i || lb->keep[i] || !lb->unique[i] || ps->boiler[i] ||
+            lb->value[i] < WN_RULE(d, LONE_MIN_VALUE))
             continue;
         uint32_t p = dom->nodes[i].parent;
-        if (p == WN_NONE || (float)d->stats[p].link_chars >= WN_RULE(d, LONE_MAX_LINK_DENSITY) * (float)d->stats[p].chars) continue;
+        if (p == WN_NONE ||
+            (float)d->stats[p].link_chars >= WN_RULE(d, LONE_MAX_LINK_DENSITY) * (float)d->stats[p].chars)
+            continue;
         lb->keep[i] = 1;
         wn_explain_keep(d, i, KEEP_RUNNING, WN_WHY_LONE);
         added = 1;
@@ -160,7 +170,8 @@ void wn_keep_standfirst(winnow_doc *d, const wn_page_scores *ps)
     uint32_t h = lb->headline, c = lb->container;
     int added = 0;
     for (uint32_t i = h + dom->nodes[h].size; i < c; i++) {
-        if (lb->unit[i] != i || lb->keep[i] || ps->boiler[i] || lb->value[i] < WN_RULE(d, STANDFIRST_MIN_VALUE)) continue;
+        if (lb->unit[i] != i || lb->keep[i] || ps->boiler[i] || lb->value[i] < WN_RULE(d, STANDFIRST_MIN_VALUE))
+            continue;
         if (i + dom->nodes[i].size > c) continue; /* an ancestor of the container */
         /* a caption: text in a box with an image, or in a figure; unless
          * the box is a video player's fallback (<object>), whose text
@@ -168,12 +179,15 @@ void wn_keep_standfirst(winnow_doc *d, const wn_page_scores *ps)
         int caption = 0, player = 0;
         for (uint32_t a = i; a != WN_NONE && !wn_node_within(dom, a, c); a = dom->nodes[a].parent) {
             unsigned t = dom->nodes[a].tag;
-            caption |= t == WN_TAG_FIGURE || t == WN_TAG_FIGCAPTION || d->stats[a].images || (d->stats[a].hints & WN_HINT_META);
+            caption |= t == WN_TAG_FIGURE || t == WN_TAG_FIGCAPTION || d->stats[a].images ||
+                       (d->stats[a].hints & WN_HINT_META);
             player |= t == WN_TAG_OBJECT;
         }
         if (caption && !player) continue;
         uint32_t p = dom->nodes[i].parent;
-        if (p == WN_NONE || (float)d->stats[p].link_chars >= WN_RULE(d, LONE_MAX_LINK_DENSITY) * (float)d->stats[p].chars) continue;
+        if (p == WN_NONE ||
+            (float)d->stats[p].link_chars >= WN_RULE(d, LONE_MAX_LINK_DENSITY) * (float)d->stats[p].chars)
+            continue;
         lb->keep[i] = 1;
         wn_explain_keep(d, i, KEEP_RUNNING, WN_WHY_STANDFIRST);
         added = 1;
@@ -187,7 +201,6 @@ void wn_keep_standfirst(winnow_doc *d, const wn_page_scores *ps)
     lb->container = a;
     lb->headline = WN_NONE;
 }
-
 
 /* An inline run that begins before the content block and goes on in it
  * ("16 January 2008 - <span class=story>The Council today ...<p>...") is
@@ -207,7 +220,8 @@ int wn_keep_straddling(winnow_doc *d, const wn_page_scores *ps, uint32_t best)
             uint32_t u = lb->unit[i];
             if (dom->nodes[i].tag != WN_TAG_TEXT || lb->keep[i] || u == WN_NONE || u >= best) continue;
             if (!wn_node_within(dom, u, best) || ps->after_marker[i]) continue;
-            if (pass == 0) inside[dom->nodes[u].depth] += (float)d->stats[i].chars;
+            if (pass == 0)
+                inside[dom->nodes[u].depth] += (float)d->stats[i].chars;
             else if (inside[dom->nodes[u].depth] >= WN_RULE(d, STRADDLE_MIN_CHARS) && wn_unit_keepable(d, ps, u))
                 lb->keep[i] = 1;
         }

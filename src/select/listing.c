@@ -56,8 +56,10 @@ static uint32_t text_before(const wn_dom *dom, const wn_stats *st, uint32_t i, u
         if (p == WN_NONE) break;
         uint32_t prev = WN_NONE;
         for (uint32_t c = dom->nodes[p].first_child; c != x && c != WN_NONE; c = dom->nodes[c].next_sibling)
-            if (dom->nodes[c].tag != WN_TAG_TEXT && st[c].chars && !(dom->nodes[c].flags & WN_NF_HIDDEN)) prev = c;
-            else if (dom->nodes[c].tag == WN_TAG_TEXT && st[c].chars) prev = WN_NONE; /* loose text between */
+            if (dom->nodes[c].tag != WN_TAG_TEXT && st[c].chars && !(dom->nodes[c].flags & WN_NF_HIDDEN))
+                prev = c;
+            else if (dom->nodes[c].tag == WN_TAG_TEXT && st[c].chars)
+                prev = WN_NONE; /* loose text between */
         if (prev != WN_NONE) return prev;
         /* loose text of the parent before x: no heading right before it */
         for (uint32_t c = dom->nodes[p].first_child; c != x && c != WN_NONE; c = dom->nodes[c].next_sibling)
@@ -73,7 +75,8 @@ static uint32_t text_after(const wn_dom *dom, const wn_stats *st, uint32_t h)
 {
     for (int up = 0; up < 3 && h != WN_NONE && h != 0; up++) {
         for (uint32_t c = dom->nodes[h].next_sibling; c != WN_NONE; c = dom->nodes[c].next_sibling)
-            if (st[c].chars) return dom->nodes[c].tag == WN_TAG_TEXT || (dom->nodes[c].flags & WN_NF_HIDDEN) ? WN_NONE : c;
+            if (st[c].chars)
+                return dom->nodes[c].tag == WN_TAG_TEXT || (dom->nodes[c].flags & WN_NF_HIDDEN) ? WN_NONE : c;
         uint32_t p = dom->nodes[h].parent;
         if (p == WN_NONE || st[p].chars != st[h].chars) return WN_NONE;
         h = p;

@@ -9,7 +9,7 @@
 #include <string.h>
 
 const wn_strategy wn_strategies[] = {
-    {"article", wn_select_article},
+    { "article", wn_select_article },
 };
 const size_t wn_strategy_count = sizeof wn_strategies / sizeof wn_strategies[0];
 
@@ -79,14 +79,15 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
      * pipeline resets the scratch arena) */
     wn_arena *s = wn_doc_scratch(d);
     wn_arena_mark scratch_mark = wn_arena_save(s);
-    wn_selection sel = {d, ps, include_title, NULL, WN_NONE, WN_NONE};
+    wn_selection sel = { d, ps, include_title, NULL, WN_NONE, WN_NONE };
     sel.score = wn_block_scores(d);
     if (!sel.score) return -1;
     if (wn_strategy_for(d, ps)->select(&sel) != 0) return -1;
     int err;
     uint32_t best = second_opinions(d, ps, sel.best, include_title, &err);
     if (err) return -1;
-    if (lb->source == WN_SOURCE_SCORER && best == WN_NONE) lb->source = sel.framed != WN_NONE ? WN_SOURCE_FRAME : WN_SOURCE_NONE;
+    if (lb->source == WN_SOURCE_SCORER && best == WN_NONE)
+        lb->source = sel.framed != WN_NONE ? WN_SOURCE_FRAME : WN_SOURCE_NONE;
     /* text nodes follow their unit, except text after a comment marker
      * in a unit that began before it */
     for (uint32_t i = 0; i < n; i++)

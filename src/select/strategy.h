@@ -19,10 +19,10 @@
 typedef struct wn_selection {
     winnow_doc *d;
     const wn_page_scores *ps;
-    int include_title;   /* keep the headline (wn_keep_headline) */
-    const float *score;  /* block scores (wn_block_scores): in, read only */
-    uint32_t best;       /* out: the content block, WN_NONE when none */
-    uint32_t framed;     /* out: the best block when it lay in the page's own header or footer and no other
+    int include_title;  /* keep the headline (wn_keep_headline) */
+    const float *score; /* block scores (wn_block_scores): in, read only */
+    uint32_t best;      /* out: the content block, WN_NONE when none */
+    uint32_t framed;    /* out: the best block when it lay in the page's own header or footer and no other
                           * block scored (the page then has no main content), else WN_NONE */
 } wn_selection;
 

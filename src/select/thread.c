@@ -35,14 +35,16 @@ uint32_t wn_thread_record(const winnow_doc *d, const wn_page_scores *ps, uint32_
     const float min = WN_RULE(d, THREAD_MIN_RECORDS);
     if (min <= 0.0f || min > 1e6f) return WN_NONE;
     uint32_t r = best;
-    for (int up = 0; (float)up < WN_RULE(d, THREAD_MAX_LEVELS) && r != WN_NONE && r != 0 && r != dom->body; up++, r = dom->nodes[r].parent) {
+    for (int up = 0; (float)up < WN_RULE(d, THREAD_MAX_LEVELS) && r != WN_NONE && r != 0 && r != dom->body;
+         up++, r = dom->nodes[r].parent) {
         uint32_t p = dom->nodes[r].parent;
         if (p == WN_NONE || ps->boiler[r]) return WN_NONE;
         /* records named alike: a class on each (bare <div>s are any
          * layout); a row's cells are its columns, no records */
         size_t cl = 0;
         unsigned tag = dom->nodes[r].tag;
-        if (tag == WN_TAG_TD || tag == WN_TAG_TH || !wn_node_attr(dom, &dom->nodes[r], "class", &cl) || cl == 0) continue;
+        if (tag == WN_TAG_TD || tag == WN_TAG_TH || !wn_node_attr(dom, &dom->nodes[r], "class", &cl) || cl == 0)
+            continue;
         unsigned records = 0, headed = 0, texts = 0;
         uint32_t first = WN_NONE;
         for (uint32_t c = dom->nodes[p].first_child; c != WN_NONE; c = dom->nodes[c].next_sibling) {
@@ -59,11 +61,12 @@ uint32_t wn_thread_record(const winnow_doc *d, const wn_page_scores *ps, uint32_
         float before = 0.0f, own = 0.0f;
         for (uint32_t i = 1; i < first + dom->nodes[first].size; i++) {
             if (d->labels.unit[i] != i || d->labels.value[i] <= 0.0f || ps->boiler[i]) continue;
-            if (i < first) before += d->labels.value[i];
-            else own += d->labels.value[i];
+            if (i < first)
+                before += d->labels.value[i];
+            else
+                own += d->labels.value[i];
         }
         return before < own ? r : WN_NONE;
     }
     return WN_NONE;
 }
-

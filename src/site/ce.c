@@ -15,24 +15,79 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-#define CSWAP(a, b)                                 \
-    do {                                            \
-        uint32_t x_ = v[a], y_ = v[b];              \
-        v[a] = x_ < y_ ? x_ : y_;                   \
-        v[b] = x_ < y_ ? y_ : x_;                   \
+#define CSWAP(a, b)                                                                                                    \
+    do {                                                                                                               \
+        uint32_t x_ = v[a], y_ = v[b];                                                                                 \
+        v[a] = x_ < y_ ? x_ : y_;                                                                                      \
+        v[b] = x_ < y_ ? y_ : x_;                                                                                      \
     } while (0)
 
 /* Batcher's odd-even merge sort network for 16 inputs (63 comparators) */
 static void sort16(uint32_t *v)
 {
-    CSWAP(0, 1); CSWAP(2, 3); CSWAP(0, 2); CSWAP(1, 3); CSWAP(1, 2); CSWAP(4, 5); CSWAP(6, 7); CSWAP(4, 6);
-    CSWAP(5, 7); CSWAP(5, 6); CSWAP(0, 4); CSWAP(2, 6); CSWAP(2, 4); CSWAP(1, 5); CSWAP(3, 7); CSWAP(3, 5);
-    CSWAP(1, 2); CSWAP(3, 4); CSWAP(5, 6); CSWAP(8, 9); CSWAP(10, 11); CSWAP(8, 10); CSWAP(9, 11); CSWAP(9, 10);
-    CSWAP(12, 13); CSWAP(14, 15); CSWAP(12, 14); CSWAP(13, 15); CSWAP(13, 14); CSWAP(8, 12); CSWAP(10, 14); CSWAP(10, 12);
-    CSWAP(9, 13); CSWAP(11, 15); CSWAP(11, 13); CSWAP(9, 10); CSWAP(11, 12); CSWAP(13, 14); CSWAP(0, 8); CSWAP(4, 12);
-    CSWAP(4, 8); CSWAP(2, 10); CSWAP(6, 14); CSWAP(6, 10); CSWAP(2, 4); CSWAP(6, 8); CSWAP(10, 12); CSWAP(1, 9);
-    CSWAP(5, 13); CSWAP(5, 9); CSWAP(3, 11); CSWAP(7, 15); CSWAP(7, 11); CSWAP(3, 5); CSWAP(7, 9); CSWAP(11, 13);
-    CSWAP(1, 2); CSWAP(3, 4); CSWAP(5, 6); CSWAP(7, 8); CSWAP(9, 10); CSWAP(11, 12); CSWAP(13, 14);
+    CSWAP(0, 1);
+    CSWAP(2, 3);
+    CSWAP(0, 2);
+    CSWAP(1, 3);
+    CSWAP(1, 2);
+    CSWAP(4, 5);
+    CSWAP(6, 7);
+    CSWAP(4, 6);
+    CSWAP(5, 7);
+    CSWAP(5, 6);
+    CSWAP(0, 4);
+    CSWAP(2, 6);
+    CSWAP(2, 4);
+    CSWAP(1, 5);
+    CSWAP(3, 7);
+    CSWAP(3, 5);
+    CSWAP(1, 2);
+    CSWAP(3, 4);
+    CSWAP(5, 6);
+    CSWAP(8, 9);
+    CSWAP(10, 11);
+    CSWAP(8, 10);
+    CSWAP(9, 11);
+    CSWAP(9, 10);
+    CSWAP(12, 13);
+    CSWAP(14, 15);
+    CSWAP(12, 14);
+    CSWAP(13, 15);
+    CSWAP(13, 14);
+    CSWAP(8, 12);
+    CSWAP(10, 14);
+    CSWAP(10, 12);
+    CSWAP(9, 13);
+    CSWAP(11, 15);
+    CSWAP(11, 13);
+    CSWAP(9, 10);
+    CSWAP(11, 12);
+    CSWAP(13, 14);
+    CSWAP(0, 8);
+    CSWAP(4, 12);
+    CSWAP(4, 8);
+    CSWAP(2, 10);
+    CSWAP(6, 14);
+    CSWAP(6, 10);
+    CSWAP(2, 4);
+    CSWAP(6, 8);
+    CSWAP(10, 12);
+    CSWAP(1, 9);
+    CSWAP(5, 13);
+    CSWAP(5, 9);
+    CSWAP(3, 11);
+    CSWAP(7, 15);
+    CSWAP(7, 11);
+    CSWAP(3, 5);
+    CSWAP(7, 9);
+    CSWAP(11, 13);
+    CSWAP(1, 2);
+    CSWAP(3, 4);
+    CSWAP(5, 6);
+    CSWAP(7, 8);
+    CSWAP(9, 10);
+    CSWAP(11, 12);
+    CSWAP(13, 14);
 }
 #undef CSWAP
 
@@ -70,8 +125,14 @@ static void sort_dims(uint32_t *v, uint32_t n)
             le += x <= pivot;
         }
         /* the smaller side first, the larger by iteration */
-        if (lt < n - le) { sort_dims(v, lt); v += le; n -= le; }
-        else { sort_dims(v + le, n - le); n = lt; }
+        if (lt < n - le) {
+            sort_dims(v, lt);
+            v += le;
+            n -= le;
+        } else {
+            sort_dims(v + le, n - le);
+            n = lt;
+        }
     }
     if (n > 1) sort_small(v, n);
 }
@@ -111,7 +172,10 @@ static int make_vec(wn_arena *a, const uint32_t *dims, uint32_t n, wn_ce_vec *v)
     }
     double norm = 0;
     for (uint32_t k = 0; k < n; k++) {
-        if (v->n && v->dims[v->n - 1] == dims[k]) { v->vals[v->n - 1] += 1.0f; continue; }
+        if (v->n && v->dims[v->n - 1] == dims[k]) {
+            v->vals[v->n - 1] += 1.0f;
+            continue;
+        }
         v->dims[v->n] = dims[k];
         v->vals[v->n] = 1.0f;
         v->n++;
@@ -138,8 +202,7 @@ int wn_ce_page_compute(winnow_doc *d, wn_ce_page *out)
     for (uint32_t i = 1; i < n; i++) {
         const wn_node *x = &dom->nodes[i];
         uint64_t p = bpath[x->parent];
-        if (x->tag != WN_TAG_TEXT && lb->unit[i] == i)
-            p = XXH3_64bits_withSeed(x->name, strlen(x->name), p);
+        if (x->tag != WN_TAG_TEXT && lb->unit[i] == i) p = XXH3_64bits_withSeed(x->name, strlen(x->name), p);
         bpath[i] = p;
     }
     /* dims per unit: its own words, images and links */
@@ -155,7 +218,10 @@ int wn_ce_page_compute(winnow_doc *d, wn_ce_page *out)
     uint32_t count = 0;
     size_t total = 0;
     for (uint32_t i = 0; i < n; i++)
-        if (lb->unit[i] == i && ndims[i]) { slot[i] = count++; total += ndims[i]; }
+        if (lb->unit[i] == i && ndims[i]) {
+            slot[i] = count++;
+            total += ndims[i];
+        }
     out->units = wn_arena_alloc(a, ((size_t)count + 1) * sizeof(uint32_t));
     out->paths = wn_arena_alloc(a, ((size_t)count + 1) * sizeof(uint64_t));
     out->vecs = wn_arena_calloc(a, (size_t)count + 1, sizeof(wn_ce_vec));
@@ -206,9 +272,14 @@ float wn_ce_cosine(const wn_ce_vec *a, const wn_ce_vec *b)
     double dot = 0;
     uint32_t i = 0, j = 0;
     while (i < a->n && j < b->n) {
-        if (a->dims[i] == b->dims[j]) { dot += (double)a->vals[i] * b->vals[j]; i++; j++; }
-        else if (a->dims[i] < b->dims[j]) i++;
-        else j++;
+        if (a->dims[i] == b->dims[j]) {
+            dot += (double)a->vals[i] * b->vals[j];
+            i++;
+            j++;
+        } else if (a->dims[i] < b->dims[j])
+            i++;
+        else
+            j++;
     }
     return (float)(dot / ((double)a->norm * b->norm));
 }
@@ -264,7 +335,10 @@ int wn_ce_vec_unpack(const void *buf, size_t len, wn_ce_vec *out)
     for (uint32_t k = 0; k < n; k++) {
         memcpy(&out->dims[k], p + (size_t)k * 8, 4);
         memcpy(&out->vals[k], p + (size_t)k * 8 + 4, 4);
-        if (k && out->dims[k] <= out->dims[k - 1]) { wn_ce_vec_free(out); return -1; }
+        if (k && out->dims[k] <= out->dims[k - 1]) {
+            wn_ce_vec_free(out);
+            return -1;
+        }
         norm += (double)out->vals[k] * out->vals[k];
     }
     out->n = n;
@@ -347,7 +421,10 @@ static uint32_t similar_pages(const wn_ce_model *m, const wn_ce_vec *v, uint32_t
         const wn_ce_block *b = &m->blocks[i];
         if (b->page == self || b->page == exclude || b->page >= 64) continue;
         if (seen >> b->page & 1u) continue;
-        if (wn_ce_cosine(v, &b->vec) > WN_CE_SIMILAR) { seen |= 1ull << b->page; found++; }
+        if (wn_ce_cosine(v, &b->vec) > WN_CE_SIMILAR) {
+            seen |= 1ull << b->page;
+            found++;
+        }
     }
     return found;
 }
@@ -375,7 +452,10 @@ static int build_template(const wn_ce_model *m, const uint8_t *content, uint32_t
     memset(t, 0, sizeof *t);
     t->paths = malloc((m->count + 1) * sizeof(uint64_t));
     t->noncontent = malloc((m->count + 1) * sizeof(uint32_t));
-    if (!t->paths || !t->noncontent) { wn_fastce_template_free(t); return -1; }
+    if (!t->paths || !t->noncontent) {
+        wn_fastce_template_free(t);
+        return -1;
+    }
     for (size_t i = 0; i < m->count; i++)
         if (m->blocks[i].page != exclude && content[i]) t->paths[t->npaths++] = m->blocks[i].path;
     qsort(t->paths, t->npaths, sizeof(uint64_t), cmp_u64);
@@ -420,8 +500,10 @@ static const dim_count *find_dim(const dim_count *t, size_t n, uint32_t dim)
     size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        if (t[mid].dim < dim) lo = mid + 1;
-        else hi = mid;
+        if (t[mid].dim < dim)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return lo < n && t[lo].dim == dim ? &t[lo] : NULL;
 }
@@ -442,12 +524,14 @@ static int label_blocks(const wn_ce_model *m, uint32_t exclude, uint8_t *content
     if (!all) return -1;
     size_t k = 0;
     for (size_t i = 0; i < nb; i++)
-        for (uint32_t j = 0; j < m->blocks[i].vec.n; j++) all[k++] = (dim_count){m->blocks[i].vec.dims[j], 1};
+        for (uint32_t j = 0; j < m->blocks[i].vec.n; j++) all[k++] = (dim_count){ m->blocks[i].vec.dims[j], 1 };
     qsort(all, total, sizeof *all, cmp_dim);
     size_t nd = 0;
     for (size_t i = 0; i < total; i++) {
-        if (nd && all[nd - 1].dim == all[i].dim) all[nd - 1].n++;
-        else all[nd++] = all[i];
+        if (nd && all[nd - 1].dim == all[i].dim)
+            all[nd - 1].n++;
+        else
+            all[nd++] = all[i];
     }
     uint32_t frequent = (uint32_t)(nb / 50 > 20 ? nb / 50 : 20);
     /* postings of rare dims: offsets into one array (counting sort) */
@@ -455,10 +539,24 @@ static int label_blocks(const wn_ce_model *m, uint32_t exclude, uint8_t *content
     uint32_t *post = malloc((total + 1) * sizeof *post);
     uint32_t *stamp = malloc((nb + 1) * sizeof *stamp);
     uint32_t *cand = malloc((nb + 1) * sizeof *cand);
-    if (!start || !post || !stamp || !cand) { free(all); free(start); free(post); free(stamp); free(cand); return -1; }
+    if (!start || !post || !stamp || !cand) {
+        free(all);
+        free(start);
+        free(post);
+        free(stamp);
+        free(cand);
+        return -1;
+    }
     for (size_t d = 0; d < nd; d++) start[d + 1] = start[d] + (all[d].n <= frequent ? all[d].n : 0);
     size_t *fill = calloc(nd + 1, sizeof *fill);
-    if (!fill) { free(all); free(start); free(post); free(stamp); free(cand); return -1; }
+    if (!fill) {
+        free(all);
+        free(start);
+        free(post);
+        free(stamp);
+        free(cand);
+        return -1;
+    }
     for (size_t i = 0; i < nb; i++) {
         const wn_ce_vec *v = &m->blocks[i].vec;
         for (uint32_t j = 0; j < v->n; j++) {
@@ -536,17 +634,25 @@ int wn_fastce_detect(const wn_ce_model *m, const wn_fastce_template *t, const wn
 {
     for (uint32_t k = 0; k < p->count; k++) {
         uint64_t path = p->paths[k];
-        if (!bsearch(&path, t->paths, t->npaths, sizeof(uint64_t), cmp_u64)) { out[k] = 1; continue; }
+        if (!bsearch(&path, t->paths, t->npaths, sizeof(uint64_t), cmp_u64)) {
+            out[k] = 1;
+            continue;
+        }
         out[k] = 0;
         /* compare with the stored non-content blocks of the same path */
         size_t lo = 0, hi = t->nnoncontent;
         while (lo < hi) {
             size_t mid = (lo + hi) / 2;
-            if (m->blocks[t->noncontent[mid]].path < path) lo = mid + 1;
-            else hi = mid;
+            if (m->blocks[t->noncontent[mid]].path < path)
+                lo = mid + 1;
+            else
+                hi = mid;
         }
         for (size_t j = lo; j < t->nnoncontent && m->blocks[t->noncontent[j]].path == path; j++)
-            if (wn_ce_cosine(&p->vecs[k], &m->blocks[t->noncontent[j]].vec) > WN_CE_SIMILAR) { out[k] = 1; break; }
+            if (wn_ce_cosine(&p->vecs[k], &m->blocks[t->noncontent[j]].vec) > WN_CE_SIMILAR) {
+                out[k] = 1;
+                break;
+            }
     }
     return 0;
 }

@@ -35,32 +35,32 @@
 
 typedef struct wn_ce_vec {
     uint32_t n;
-    uint32_t *dims;   /* sorted */
+    uint32_t *dims; /* sorted */
     float *vals;
     float norm;
 } wn_ce_vec;
 
 typedef struct wn_ce_block {
     uint64_t path;
-    uint32_t page;    /* training page number */
+    uint32_t page; /* training page number */
     wn_ce_vec vec;
 } wn_ce_block;
 
 typedef struct wn_fastce_template {
-    uint64_t *paths;         /* content block paths, sorted */
+    uint64_t *paths; /* content block paths, sorted */
     size_t npaths;
-    uint32_t *noncontent;    /* stored non-content blocks whose path is in `paths`, by path */
+    uint32_t *noncontent; /* stored non-content blocks whose path is in `paths`, by path */
     size_t nnoncontent;
 } wn_fastce_template;
 
 typedef struct wn_ce_model {
-    wn_ce_block *blocks;     /* atomic blocks of the training pages */
+    wn_ce_block *blocks; /* atomic blocks of the training pages */
     size_t count, cap;
-    uint32_t pages;          /* training pages stored */
+    uint32_t pages;                             /* training pages stored */
     uint64_t page_imatch[WN_CE_TRAINING_PAGES]; /* to recognise a training page again */
-    wn_fastce_template tmpl; /* prepared from all training pages */
+    wn_fastce_template tmpl;                    /* prepared from all training pages */
     int prepared;
-    int dirty;               /* blocks added since loading */
+    int dirty; /* blocks added since loading */
 } wn_ce_model;
 
 /* Per page: the atomic blocks (units) with their vectors and block paths. */

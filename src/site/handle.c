@@ -17,7 +17,10 @@ winnow_status winnow_site_new(const char *name, double half_life, winnow_site **
     winnow_site *s = calloc(1, sizeof *s);
     if (!s) return WINNOW_E_NOMEM;
     s->model = wn_site_model_new(name, half_life);
-    if (!s->model) { free(s); return WINNOW_E_NOMEM; }
+    if (!s->model) {
+        free(s);
+        return WINNOW_E_NOMEM;
+    }
     *out = s;
     return WINNOW_OK;
 }

@@ -11,7 +11,10 @@ wn_site_model *wn_site_model_new(const char *name, double half_life)
     if (!m) return NULL;
     m->name = strdup(name ? name : "");
     m->half_life = half_life > 0 ? half_life : WN_DEFAULT_HALF_LIFE;
-    if (!m->name) { free(m); return NULL; }
+    if (!m->name) {
+        free(m);
+        return NULL;
+    }
     pthread_mutex_init(&m->ce_lock, NULL);
     return m;
 }
@@ -125,7 +128,10 @@ static int set_sample(wn_site_model *m, wn_key_entry *e, char *text)
     if (m->samples_count == m->samples_cap) {
         size_t cap = m->samples_cap ? m->samples_cap * 2 : 256;
         char **grown = cap < UINT32_MAX ? realloc(m->samples, cap * sizeof *grown) : NULL;
-        if (!grown) { free(text); return -1; }
+        if (!grown) {
+            free(text);
+            return -1;
+        }
         m->samples = grown;
         m->samples_cap = cap;
     }
@@ -143,7 +149,10 @@ int wn_site_model_put_key(wn_site_model *m, uint8_t kind, uint64_t key, double d
     return set_sample(m, e, sample ? strdup(sample) : NULL);
 }
 
-static size_t page_slot(uint64_t imatch, size_t cap) { return (size_t)((imatch * 0x9E3779B97F4A7C15ull) >> 17) & (cap - 1); }
+static size_t page_slot(uint64_t imatch, size_t cap)
+{
+    return (size_t)((imatch * 0x9E3779B97F4A7C15ull) >> 17) & (cap - 1);
+}
 
 static wn_page_entry *find_page(const wn_site_model *m, uint64_t imatch)
 {
@@ -278,13 +287,13 @@ int wn_journal_page_begin(wn_journal *j, uint32_t nkeys, const char *url)
 void wn_journal_key_put(wn_journal *j, uint32_t k, uint8_t kind, uint64_t key, const char *sample, size_t len)
 {
     if (len >= SAMPLE_CAP) len = SAMPLE_CAP - 1;
-    j->keys[j->nkeys + k] = (wn_journal_key){key, sample ? journal_text(j, sample, len) : 0, kind};
+    j->keys[j->nkeys + k] = (wn_journal_key){ key, sample ? journal_text(j, sample, len) : 0, kind };
 }
 
 void wn_journal_page_end(wn_journal *j, uint64_t imatch, const char *url, uint32_t ce_page, uint32_t nkeys)
 {
     j->pages[j->npages++] =
-        (wn_journal_page){imatch, url ? journal_text(j, url, strlen(url)) : 0, ce_page, j->nkeys, nkeys};
+        (wn_journal_page){ imatch, url ? journal_text(j, url, strlen(url)) : 0, ce_page, j->nkeys, nkeys };
     j->nkeys += nkeys;
 }
 
@@ -306,7 +315,7 @@ int wn_site_model_add_page(wn_site_model *m, const winnow_doc *doc, const wn_pag
     if (m->journal_only && !j) return -1;
     if (j && journal_reserve(j, sig->nkeys, url ? strlen(url) : 0) != 0) return -1;
     page_begin(m, sig->imatch);
-    decay_memo memo = {m->clock, 1.0};
+    decay_memo memo = { m->clock, 1.0 };
     enum { AHEAD = 8 };
     for (uint32_t k = 0; k < sig->nkeys && k < AHEAD && m->keys_cap; k++)
         __builtin_prefetch(&m->keys[slot_of(sig->keys[k].key, sig->keys[k].kind, m->keys_cap)]);
@@ -324,7 +333,7 @@ int wn_site_model_add_page(wn_site_model *m, const winnow_doc *doc, const wn_pag
         int sampled = pk->kind == WN_KEY_BLOCK || pk->kind == WN_KEY_CHUNK;
         if (sampled && (j || wants_sample(e))) len = wn_signals_sample(doc, pk, buf, sizeof buf);
         if (len && e && wants_sample(e) && set_sample(m, e, strdup(buf)) != 0) return -1;
-        if (j) j->keys[j->nkeys + k] = (wn_journal_key){pk->key, len ? journal_text(j, buf, len) : 0, pk->kind};
+        if (j) j->keys[j->nkeys + k] = (wn_journal_key){ pk->key, len ? journal_text(j, buf, len) : 0, pk->kind };
     }
     uint32_t ce_page = UINT32_MAX;
     if (sig->ce && m->ce.pages < WN_CE_TRAINING_PAGES) {
@@ -334,8 +343,8 @@ int wn_site_model_add_page(wn_site_model *m, const winnow_doc *doc, const wn_pag
     }
     if (page_end(m, sig->imatch, url) != 0) return -1;
     if (j) {
-        j->pages[j->npages++] = (wn_journal_page){sig->imatch, url ? journal_text(j, url, strlen(url)) : 0, ce_page,
-                                                  j->nkeys, sig->nkeys};
+        j->pages[j->npages++] = (wn_journal_page){ sig->imatch, url ? journal_text(j, url, strlen(url)) : 0, ce_page,
+                                                   j->nkeys, sig->nkeys };
         j->nkeys += sig->nkeys;
     }
     return 1;
@@ -368,7 +377,7 @@ int wn_site_model_replay(wn_site_model *dst, const wn_site_model *src, size_t *c
         /* room first, so that recording cannot fail once the page is counted */
         if (dj && journal_reserve(dj, jp->nkeys, url ? strlen(url) : 0) != 0) return -1;
         page_begin(dst, jp->imatch);
-        decay_memo memo = {dst->clock, 1.0};
+        decay_memo memo = { dst->clock, 1.0 };
         for (uint32_t k = 0; k < jp->nkeys; k++) {
             const wn_journal_key *jk = &j->keys[jp->key0 + k];
             const char *sample = jk->sample ? j->text + jk->sample - 1 : NULL;
@@ -377,7 +386,7 @@ int wn_site_model_replay(wn_site_model *dst, const wn_site_model *src, size_t *c
             if (sample && e && wants_sample(e) && set_sample(dst, e, strdup(sample)) != 0) return -1;
             if (dj)
                 dj->keys[dj->nkeys + k] =
-                    (wn_journal_key){jk->key, sample ? journal_text(dj, sample, strlen(sample)) : 0, jk->kind};
+                    (wn_journal_key){ jk->key, sample ? journal_text(dj, sample, strlen(sample)) : 0, jk->kind };
         }
         /* a training page of src is one of dst's while dst takes them (a
          * page src had no room for is not: its blocks were never kept) */
@@ -388,8 +397,8 @@ int wn_site_model_replay(wn_site_model *dst, const wn_site_model *src, size_t *c
         }
         if (page_end(dst, jp->imatch, url) != 0) return -1;
         if (dj) {
-            dj->pages[dj->npages++] =
-                (wn_journal_page){jp->imatch, url ? journal_text(dj, url, strlen(url)) : 0, ce_page, dj->nkeys, jp->nkeys};
+            dj->pages[dj->npages++] = (wn_journal_page){ jp->imatch, url ? journal_text(dj, url, strlen(url)) : 0,
+                                                         ce_page, dj->nkeys, jp->nkeys };
             dj->nkeys += jp->nkeys;
         }
         if (counted) (*counted)++;

@@ -20,17 +20,17 @@
 /* 32 bytes: half a cache line, as learning looks up one per page key */
 typedef struct wn_key_entry {
     uint64_t key;
-    double df;       /* aged count at clock t */
+    double df; /* aged count at clock t */
     double t;
     uint32_t sample; /* display text: 1 + its index in the model's samples, 0 for none */
     uint8_t kind;
-    uint8_t dirty;   /* changed since loaded: to be written */
+    uint8_t dirty; /* changed since loaded: to be written */
     uint8_t used;
 } wn_key_entry;
 
 typedef struct wn_page_entry {
     uint64_t imatch;
-    double t;        /* clock when counted */
+    double t; /* clock when counted */
     uint8_t used;
     uint8_t dirty;
     char *url;
@@ -42,15 +42,15 @@ typedef struct wn_page_entry {
  * only for models loaded from a site database (`on`). */
 typedef struct wn_journal_key {
     uint64_t key;
-    uint32_t sample;     /* 1 + offset of its display text in `text`, 0 for none */
+    uint32_t sample; /* 1 + offset of its display text in `text`, 0 for none */
     uint8_t kind;
 } wn_journal_key;
 
 typedef struct wn_journal_page {
     uint64_t imatch;
-    uint32_t url;        /* 1 + offset in `text`, 0 for none */
-    uint32_t ce_page;    /* the ContentExtractor training page it became, UINT32_MAX for none */
-    size_t key0;         /* its keys: keys[key0 .. key0 + nkeys) */
+    uint32_t url;     /* 1 + offset in `text`, 0 for none */
+    uint32_t ce_page; /* the ContentExtractor training page it became, UINT32_MAX for none */
+    size_t key0;      /* its keys: keys[key0 .. key0 + nkeys) */
     uint32_t nkeys;
 } wn_journal_page;
 
@@ -60,32 +60,32 @@ typedef struct wn_journal {
     size_t npages, pages_cap;
     wn_journal_key *keys;
     size_t nkeys, keys_cap;
-    char *text;          /* NUL-terminated samples and URLs */
+    char *text; /* NUL-terminated samples and URLs */
     size_t text_len, text_cap;
 } wn_journal;
 
 typedef struct wn_site_model {
     char *name;
-    int64_t id;          /* row id in the store, 0 when new */
+    int64_t id; /* row id in the store, 0 when new */
     double clock;
-    double pages;        /* aged page mass at clock */
+    double pages; /* aged page mass at clock */
     double half_life;
-    int64_t updated;     /* unix time of the last learn */
-    uint64_t stored_head;/* the stored head checksum (store_read.c, store_write.c) when loaded or
+    int64_t updated;      /* unix time of the last learn */
+    uint64_t stored_head; /* the stored head checksum (store_read.c, store_write.c) when loaded or
                             last saved, 0 for a site the database did not have: spots another
                             learn's saves */
-    wn_journal journal;  /* pages counted since then */
+    wn_journal journal;   /* pages counted since then */
     wn_key_entry *keys;
     size_t keys_cap, keys_count;
-    char **samples;      /* the keys' display texts */
+    char **samples; /* the keys' display texts */
     size_t samples_count, samples_cap;
     wn_page_entry *page_tab;
     size_t pages_cap, pages_count;
     int dirty;
-    int journal_only;    /* a partial's model (partial.h): pages go to the journal (and the
+    int journal_only;        /* a partial's model (partial.h): pages go to the journal (and the
                             I-Match set, the ContentExtractor pages), no fingerprint is counted;
                             it can neither judge pages nor be saved in a site database */
-    wn_ce_model ce;      /* ContentExtractor / FastCE training blocks and template */
+    wn_ce_model ce;          /* ContentExtractor / FastCE training blocks and template */
     pthread_mutex_t ce_lock; /* FastCE's preparation runs once, on first use, from any thread */
 } wn_site_model;
 

@@ -38,7 +38,7 @@
 #include "../util/url.h"
 #include "../util/structs.h"
 
-static const unsigned char MAGIC[8] = {'W', 'N', 'P', 'A', 'R', 'T', '\r', '\n'};
+static const unsigned char MAGIC[8] = { 'W', 'N', 'P', 'A', 'R', 'T', '\r', '\n' };
 
 /* What a sound file never holds: bounds that stop a damaged length from
  * asking for gigabytes before its checksum is reached. */
@@ -56,7 +56,7 @@ static const unsigned char MAGIC[8] = {'W', 'N', 'P', 'A', 'R', 'T', '\r', '\n'}
 
 struct winnow_partial {
     double half_life;
-    winnow_site **table;   /* open addressing by name; cap is a power of two */
+    winnow_site **table; /* open addressing by name; cap is a power of two */
     size_t count, cap;
     char error[1024];
 };
@@ -107,14 +107,20 @@ winnow_status winnow_partial_site(winnow_partial *p, const char *name, winnow_si
     if (p->cap) {
         size_t h = name_slot(name, p->cap);
         while (p->table[h]) {
-            if (!strcmp(winnow_site_name(p->table[h]), name)) { *out = p->table[h]; return WINNOW_OK; }
+            if (!strcmp(winnow_site_name(p->table[h]), name)) {
+                *out = p->table[h];
+                return WINNOW_OK;
+            }
             h = (h + 1) & (p->cap - 1);
         }
     }
     if ((p->count + 1) * 2 > p->cap) {
         size_t cap = p->cap ? p->cap * 2 : 64;
         winnow_site **t = calloc(cap, sizeof *t);
-        if (!t) { perr(p, "out of memory"); return WINNOW_E_NOMEM; }
+        if (!t) {
+            perr(p, "out of memory");
+            return WINNOW_E_NOMEM;
+        }
         for (size_t i = 0; i < p->cap; i++) {
             if (!p->table[i]) continue;
             size_t h = name_slot(winnow_site_name(p->table[i]), cap);
@@ -127,7 +133,11 @@ winnow_status winnow_partial_site(winnow_partial *p, const char *name, winnow_si
     }
     wn_site_model *m = wn_site_model_new(name, p->half_life);
     winnow_site *s = m ? wn_site_wrap(m) : NULL;
-    if (!s) { wn_site_model_free(m); perr(p, "out of memory"); return WINNOW_E_NOMEM; }
+    if (!s) {
+        wn_site_model_free(m);
+        perr(p, "out of memory");
+        return WINNOW_E_NOMEM;
+    }
     m->journal_only = 1;
     m->journal.on = 1;
     size_t h = name_slot(name, p->cap);
@@ -176,14 +186,15 @@ typedef struct writer {
     gzFile gz;
     XXH3_state_t *file, *site;
     wn_buf b;
-    int failed;  /* a write failed: errno or the gzip error tells */
+    int failed; /* a write failed: errno or the gzip error tells */
     char why[256];
 } writer;
 
 static void put_u8(wn_buf *b, unsigned v) { wn_buf_putc(b, (char)(unsigned char)v); }
 static void put_u32(wn_buf *b, uint32_t v)
 {
-    unsigned char x[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16), (unsigned char)(v >> 24)};
+    unsigned char x[4] = { (unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16),
+                           (unsigned char)(v >> 24) };
     wn_buf_put(b, x, 4);
 }
 static void put_u64(wn_buf *b, uint64_t v)
@@ -202,8 +213,15 @@ static void put_f64(wn_buf *b, double v)
  * record is being written). */
 static void flush(writer *w, int in_site)
 {
-    if (w->failed || !w->b.len) { wn_buf_clear(&w->b); return; }
-    if (w->b.oom) { w->failed = 1; snprintf(w->why, sizeof w->why, "out of memory"); return; }
+    if (w->failed || !w->b.len) {
+        wn_buf_clear(&w->b);
+        return;
+    }
+    if (w->b.oom) {
+        w->failed = 1;
+        snprintf(w->why, sizeof w->why, "out of memory");
+        return;
+    }
     XXH3_64bits_update(w->file, w->b.data, w->b.len);
     if (in_site) XXH3_64bits_update(w->site, w->b.data, w->b.len);
     const char *d = w->b.data;
@@ -239,7 +257,10 @@ static void write_site(writer *w, const wn_site_model *m)
         put_u64(&w->b, jp->imatch);
         const char *url = jp->url ? j->text + jp->url - 1 : NULL;
         size_t ulen = url ? strlen(url) : 0;
-        if (ulen > URL_MAX_BYTES) { url = NULL; ulen = 0; } /* never learned: too long to be a URL */
+        if (ulen > URL_MAX_BYTES) {
+            url = NULL;
+            ulen = 0;
+        } /* never learned: too long to be a URL */
         put_u32(&w->b, url ? (uint32_t)ulen + 1 : 0);
         if (url) wn_buf_put(&w->b, url, ulen);
         put_u32(&w->b, jp->ce_page);
@@ -263,7 +284,11 @@ static void write_site(writer *w, const wn_site_model *m)
         size_t need = wn_ce_vec_pack(&blk->vec, vec, cap);
         if (need > cap) {
             void *nv = realloc(vec, need);
-            if (!nv) { w->failed = 1; snprintf(w->why, sizeof w->why, "out of memory"); break; }
+            if (!nv) {
+                w->failed = 1;
+                snprintf(w->why, sizeof w->why, "out of memory");
+                break;
+            }
             vec = nv;
             cap = need;
             wn_ce_vec_pack(&blk->vec, vec, cap);
@@ -289,12 +314,15 @@ winnow_status winnow_partial_write(winnow_partial *p, const char *path)
 {
     if (!p) return WINNOW_E_ARG;
     p->error[0] = '\0';
-    if (!path || !*path) { perr(p, "no path to write the partial to"); return WINNOW_E_ARG; }
+    if (!path || !*path) {
+        perr(p, "no path to write the partial to");
+        return WINNOW_E_ARG;
+    }
     /* the sites with pages, by name */
     winnow_site **sites = malloc((p->count + 1) * sizeof *sites);
     size_t tlen = strlen(path) + 64;
     char *tmp = malloc(tlen);
-    writer w = {0};
+    writer w = { 0 };
     wn_buf_init(&w.b);
     w.file = XXH3_createState();
     w.site = XXH3_createState();
@@ -362,17 +390,29 @@ winnow_status winnow_partial_write(winnow_partial *p, const char *path)
         w.failed = 1;
         snprintf(w.why, sizeof w.why, "%s", zrc == Z_ERRNO && errno ? strerror(errno) : "gzip failed to finish");
     }
-    if (!w.failed && fsync(fd) != 0) { w.failed = 1; snprintf(w.why, sizeof w.why, "%s", strerror(errno)); }
-    if (close(fd) != 0 && !w.failed) { w.failed = 1; snprintf(w.why, sizeof w.why, "%s", strerror(errno)); }
+    if (!w.failed && fsync(fd) != 0) {
+        w.failed = 1;
+        snprintf(w.why, sizeof w.why, "%s", strerror(errno));
+    }
+    if (close(fd) != 0 && !w.failed) {
+        w.failed = 1;
+        snprintf(w.why, sizeof w.why, "%s", strerror(errno));
+    }
     fd = -1;
-    if (!w.failed && rename(tmp, path) != 0) { w.failed = 1; snprintf(w.why, sizeof w.why, "%s", strerror(errno)); }
+    if (!w.failed && rename(tmp, path) != 0) {
+        w.failed = 1;
+        snprintf(w.why, sizeof w.why, "%s", strerror(errno));
+    }
     if (w.failed) {
         unlink(tmp);
         perr(p, "cannot write %s: %s", path, w.why);
         st = strcmp(w.why, "out of memory") ? WINNOW_E_IO : WINNOW_E_NOMEM;
     }
 done:
-    if (fd >= 0) { close(fd); unlink(tmp); }
+    if (fd >= 0) {
+        close(fd);
+        unlink(tmp);
+    }
     wn_buf_free(&w.b);
     XXH3_freeState(w.file);
     XXH3_freeState(w.site);
@@ -396,11 +436,11 @@ typedef struct reader {
     gzFile gz;
     const char *path;
     XXH3_state_t *file, *site;
-    int in_site;          /* bytes read go into the site's checksum too */
-    size_t sites, pages;  /* read so far */
+    int in_site;         /* bytes read go into the site's checksum too */
+    size_t sites, pages; /* read so far */
     size_t keys, ce_pages;
-    char *last;           /* the last site's name: the next must sort after it */
-    char *url;            /* reading buffer */
+    char *last; /* the last site's name: the next must sort after it */
+    char *url;  /* reading buffer */
     size_t url_cap;
     void *vec;
     size_t vec_cap;
@@ -422,8 +462,9 @@ static int rfail(reader *r, winnow_status st, const char *fmt, ...)
 
 static int damaged(reader *r, const char *what)
 {
-    return rfail(r, WINNOW_E_FORMAT, "damaged partial file: %s (after %zu site%s; write it again with winnow learn "
-                                     "--partial)",
+    return rfail(r, WINNOW_E_FORMAT,
+                 "damaged partial file: %s (after %zu site%s; write it again with winnow learn "
+                 "--partial)",
                  what, r->sites, r->sites == 1 ? "" : "s");
 }
 
@@ -525,10 +566,12 @@ static int reader_open(reader *r, const char *path)
     uint32_t format = (uint32_t)head[8] | (uint32_t)head[9] << 8 | (uint32_t)head[10] << 16 | (uint32_t)head[11] << 24;
     uint32_t flags = (uint32_t)head[12] | (uint32_t)head[13] << 8 | (uint32_t)head[14] << 16 | (uint32_t)head[15] << 24;
     if (format != WN_PARTIAL_FORMAT)
-        return rfail(r, WINNOW_E_FORMAT, "partial file of format %u; this winnow reads format %d (learn the shard "
-                                         "again with this winnow)",
+        return rfail(r, WINNOW_E_FORMAT,
+                     "partial file of format %u; this winnow reads format %d (learn the shard "
+                     "again with this winnow)",
                      format, WN_PARTIAL_FORMAT);
-    if (flags != 0) return rfail(r, WINNOW_E_FORMAT, "partial file with features this winnow does not know (flags %#x)", flags);
+    if (flags != 0)
+        return rfail(r, WINNOW_E_FORMAT, "partial file with features this winnow does not know (flags %#x)", flags);
     XXH3_64bits_update(r->file, head, sizeof head);
     return 0;
 }
@@ -573,17 +616,35 @@ static int read_site(reader *r, wn_site_model **out)
     double half_life;
     uint64_t bits;
     if (rd_u32(r, &nlen)) goto failed;
-    if (nlen == 0 || nlen > NAME_MAX_BYTES) { damaged(r, "a site name of an impossible length"); goto failed; }
-    if (!(name = malloc(nlen + 1))) { rfail(r, WINNOW_E_NOMEM, "out of memory"); goto failed; }
+    if (nlen == 0 || nlen > NAME_MAX_BYTES) {
+        damaged(r, "a site name of an impossible length");
+        goto failed;
+    }
+    if (!(name = malloc(nlen + 1))) {
+        rfail(r, WINNOW_E_NOMEM, "out of memory");
+        goto failed;
+    }
     if (rd(r, name, nlen)) goto failed;
     name[nlen] = '\0';
-    if (strlen(name) != nlen) { damaged(r, "a site name holds a NUL byte"); goto failed; }
-    if (r->last && strcmp(r->last, name) >= 0) { damaged(r, "its sites are out of order"); goto failed; }
+    if (strlen(name) != nlen) {
+        damaged(r, "a site name holds a NUL byte");
+        goto failed;
+    }
+    if (r->last && strcmp(r->last, name) >= 0) {
+        damaged(r, "its sites are out of order");
+        goto failed;
+    }
     if (rd_u64(r, &bits)) goto failed;
     memcpy(&half_life, &bits, sizeof half_life);
-    if (!(half_life > 0) || half_life > 1e300) { damaged(r, "a site's half-life is not a positive number"); goto failed; }
+    if (!(half_life > 0) || half_life > 1e300) {
+        damaged(r, "a site's half-life is not a positive number");
+        goto failed;
+    }
     if (rd_u32(r, &npages)) goto failed;
-    if (!(m = wn_site_model_new(name, half_life))) { rfail(r, WINNOW_E_NOMEM, "out of memory"); goto failed; }
+    if (!(m = wn_site_model_new(name, half_life))) {
+        rfail(r, WINNOW_E_NOMEM, "out of memory");
+        goto failed;
+    }
     m->journal_only = 1;
     m->journal.on = 1;
     wn_journal *j = &m->journal;
@@ -591,46 +652,76 @@ static int read_site(reader *r, wn_site_model **out)
         uint64_t imatch;
         uint32_t ulen, ce_page, nkeys;
         if (rd_u64(r, &imatch) || rd_u32(r, &ulen)) goto failed;
-        if (ulen > URL_MAX_BYTES + 1) { damaged(r, "a URL of an impossible length"); goto failed; }
-        if (ulen && grow_to((void **)&r->url, &r->url_cap, ulen) != 0) { rfail(r, WINNOW_E_NOMEM, "out of memory"); goto failed; }
+        if (ulen > URL_MAX_BYTES + 1) {
+            damaged(r, "a URL of an impossible length");
+            goto failed;
+        }
+        if (ulen && grow_to((void **)&r->url, &r->url_cap, ulen) != 0) {
+            rfail(r, WINNOW_E_NOMEM, "out of memory");
+            goto failed;
+        }
         if (ulen && rd(r, r->url, ulen - 1)) goto failed;
         if (ulen) {
             r->url[ulen - 1] = '\0';
-            if (strlen(r->url) != ulen - 1) { damaged(r, "a URL holds a NUL byte"); goto failed; }
+            if (strlen(r->url) != ulen - 1) {
+                damaged(r, "a URL holds a NUL byte");
+                goto failed;
+            }
         }
         const char *url = ulen ? r->url : NULL;
         if (rd_u32(r, &ce_page) || rd_u32(r, &nkeys)) goto failed;
         if (ce_page != NO_CE_PAGE) {
             /* training pages come in order: 0, 1, 2, ... */
-            if (ce_page != next_ce || ce_page >= WN_CE_TRAINING_PAGES) { damaged(r, "a ContentExtractor page out of place"); goto failed; }
+            if (ce_page != next_ce || ce_page >= WN_CE_TRAINING_PAGES) {
+                damaged(r, "a ContentExtractor page out of place");
+                goto failed;
+            }
             next_ce++;
         }
-        if (nkeys > KEYS_MAX) { damaged(r, "a page with an impossible number of fingerprints"); goto failed; }
+        if (nkeys > KEYS_MAX) {
+            damaged(r, "a page with an impossible number of fingerprints");
+            goto failed;
+        }
         if (!out) {
             /* checking only: read and drop */
             for (uint32_t k = 0; k < nkeys; k++) {
                 unsigned char kb[10];
                 char sample[SAMPLE_MAX + 1];
                 if (rd(r, kb, 10)) goto failed;
-                if (kb[0] < WN_KEY_BLOCK || kb[0] > WN_KEY_TABLE_CHUNK || kb[9] > SAMPLE_MAX) { damaged(r, "a fingerprint of an unknown kind"); goto failed; }
+                if (kb[0] < WN_KEY_BLOCK || kb[0] > WN_KEY_TABLE_CHUNK || kb[9] > SAMPLE_MAX) {
+                    damaged(r, "a fingerprint of an unknown kind");
+                    goto failed;
+                }
                 if (kb[9] && rd(r, sample, kb[9])) goto failed;
-                if (memchr(sample, '\0', kb[9])) { damaged(r, "a sample holds a NUL byte"); goto failed; }
+                if (memchr(sample, '\0', kb[9])) {
+                    damaged(r, "a sample holds a NUL byte");
+                    goto failed;
+                }
             }
             r->keys += nkeys;
             r->pages++;
             continue;
         }
-        if (wn_journal_page_begin(j, nkeys, url) != 0) { rfail(r, WINNOW_E_NOMEM, "out of memory"); goto failed; }
+        if (wn_journal_page_begin(j, nkeys, url) != 0) {
+            rfail(r, WINNOW_E_NOMEM, "out of memory");
+            goto failed;
+        }
         for (uint32_t k = 0; k < nkeys; k++) {
             unsigned char kb[10];
             char sample[SAMPLE_MAX + 1];
             if (rd(r, kb, 10)) goto failed;
             uint64_t key = 0;
             for (int b = 8; b >= 1; b--) key = key << 8 | kb[b];
-            if (kb[0] < WN_KEY_BLOCK || kb[0] > WN_KEY_TABLE_CHUNK || kb[9] > SAMPLE_MAX) { damaged(r, "a fingerprint of an unknown kind"); goto failed; }
+            if (kb[0] < WN_KEY_BLOCK || kb[0] > WN_KEY_TABLE_CHUNK || kb[9] > SAMPLE_MAX) {
+                damaged(r, "a fingerprint of an unknown kind");
+                goto failed;
+            }
             if (kb[9] && rd(r, sample, kb[9])) goto failed;
             sample[kb[9]] = '\0';
-            if (strlen(sample) != kb[9]) { damaged(r, "a sample holds a NUL byte"); goto failed; }
+            if (strlen(sample) != kb[9]) {
+                damaged(r, "a sample holds a NUL byte");
+                goto failed;
+            }
             wn_journal_key_put(j, k, kb[0], key, kb[9] ? sample : NULL, kb[9]);
         }
         wn_journal_page_end(j, imatch, url, ce_page, nkeys);
@@ -643,15 +734,30 @@ static int read_site(reader *r, wn_site_model **out)
         uint64_t path;
         uint32_t vlen;
         if (rd_u8(r, &page) || rd_u64(r, &path) || rd_u32(r, &vlen)) goto failed;
-        if (page >= next_ce) { damaged(r, "a ContentExtractor block of no training page"); goto failed; }
-        if (vlen > VEC_MAX_BYTES) { damaged(r, "a ContentExtractor block of an impossible size"); goto failed; }
-        if (grow_to(&r->vec, &r->vec_cap, vlen + 1) != 0) { rfail(r, WINNOW_E_NOMEM, "out of memory"); goto failed; }
+        if (page >= next_ce) {
+            damaged(r, "a ContentExtractor block of no training page");
+            goto failed;
+        }
+        if (vlen > VEC_MAX_BYTES) {
+            damaged(r, "a ContentExtractor block of an impossible size");
+            goto failed;
+        }
+        if (grow_to(&r->vec, &r->vec_cap, vlen + 1) != 0) {
+            rfail(r, WINNOW_E_NOMEM, "out of memory");
+            goto failed;
+        }
         if (rd(r, r->vec, vlen)) goto failed;
         wn_ce_vec v;
-        if (wn_ce_vec_unpack(r->vec, vlen, &v) != 0) { damaged(r, "a ContentExtractor block that does not unpack"); goto failed; }
+        if (wn_ce_vec_unpack(r->vec, vlen, &v) != 0) {
+            damaged(r, "a ContentExtractor block that does not unpack");
+            goto failed;
+        }
         int rc = out ? wn_ce_model_put_block(&m->ce, page, path, &v) : 0;
         wn_ce_vec_free(&v);
-        if (rc != 0) { rfail(r, WINNOW_E_NOMEM, "out of memory"); goto failed; }
+        if (rc != 0) {
+            rfail(r, WINNOW_E_NOMEM, "out of memory");
+            goto failed;
+        }
     }
     m->ce.pages = next_ce;
     r->ce_pages += next_ce;
@@ -667,8 +773,10 @@ static int read_site(reader *r, wn_site_model **out)
     free(r->last);
     r->last = name;
     r->sites++;
-    if (out) *out = m;
-    else wn_site_model_free(m);
+    if (out)
+        *out = m;
+    else
+        wn_site_model_free(m);
     return 1;
 failed:
     r->in_site = 0;
@@ -680,7 +788,10 @@ failed:
 winnow_status winnow_partial_check(const char *path, winnow_partial_info *info, char *err, size_t errcap)
 {
     char local[1024];
-    if (!err || !errcap) { err = local; errcap = sizeof local; }
+    if (!err || !errcap) {
+        err = local;
+        errcap = sizeof local;
+    }
     err[0] = '\0';
     if (info) {
         size_t size;
@@ -690,7 +801,10 @@ winnow_status winnow_partial_check(const char *path, winnow_partial_info *info, 
             return WINNOW_E_ARG;
         }
     }
-    if (!path || !*path) { snprintf(err, errcap, "no partial file given"); return WINNOW_E_ARG; }
+    if (!path || !*path) {
+        snprintf(err, errcap, "no partial file given");
+        return WINNOW_E_ARG;
+    }
     reader r;
     int rc = reader_open(&r, path);
     while (rc == 0) {
@@ -699,9 +813,10 @@ winnow_status winnow_partial_check(const char *path, winnow_partial_info *info, 
         if (got <= 0) break;
     }
     winnow_status st = rc == 0 ? WINNOW_OK : r.status;
-    if (rc != 0) snprintf(err, errcap, "%s", r.err);
+    if (rc != 0)
+        snprintf(err, errcap, "%s", r.err);
     else if (info) {
-        winnow_partial_info out = {sizeof out, WN_PARTIAL_FORMAT, r.sites, r.pages, r.keys, r.ce_pages};
+        winnow_partial_info out = { sizeof out, WN_PARTIAL_FORMAT, r.sites, r.pages, r.keys, r.ce_pages };
         wn_struct_out(info, &out, sizeof out, INFO_V1);
     }
     reader_close(&r);
@@ -713,7 +828,7 @@ winnow_status winnow_partial_check(const char *path, winnow_partial_info *info, 
 winnow_status winnow_merge_options_default(winnow_merge_options *o, size_t struct_size)
 {
     if (!o) return WINNOW_E_ARG;
-    winnow_merge_options d = {sizeof d, 10000};
+    winnow_merge_options d = { sizeof d, 10000 };
     memcpy(o, &struct_size, sizeof struct_size);
     return wn_struct_out(o, &d, sizeof d, MERGE_OPTIONS_V1) == 0 ? WINNOW_OK : WINNOW_E_ARG;
 }
@@ -749,9 +864,12 @@ int wn_partial_merge(wn_store *s, const char *const *paths, size_t n, size_t com
     if (!commit_every) commit_every = 10000;
     /* every part read and checked whole before anything is written */
     for (size_t i = 0; i < n; i++) {
-        winnow_partial_info info = {sizeof info};
+        winnow_partial_info info = { sizeof info };
         winnow_status st = winnow_partial_check(paths[i], &info, err, errcap);
-        if (st != WINNOW_OK) { *status = st; return -1; }
+        if (st != WINNOW_OK) {
+            *status = st;
+            return -1;
+        }
         out->pages += info.pages;
     }
     out->parts = n;
@@ -760,7 +878,11 @@ int wn_partial_merge(wn_store *s, const char *const *paths, size_t n, size_t com
     wn_site_model **batch = NULL;
     size_t nbatch = 0, capbatch = 0, batch_pages = 0;
     int rc = -1;
-    if (!rs || !cur) { *status = WINNOW_E_NOMEM; snprintf(err, errcap, "out of memory"); goto done; }
+    if (!rs || !cur) {
+        *status = WINNOW_E_NOMEM;
+        snprintf(err, errcap, "out of memory");
+        goto done;
+    }
     for (size_t i = 0; i < n; i++) {
         if (reader_open(&rs[i], paths[i]) != 0 || read_site(&rs[i], &cur[i]) < 0) {
             *status = rs[i].status;
@@ -793,7 +915,12 @@ int wn_partial_merge(wn_store *s, const char *const *paths, size_t n, size_t com
         dst->journal.on = 1;
         out->sites++;
         char *key = strdup(name);
-        if (!key) { wn_site_model_free(dst); *status = WINNOW_E_NOMEM; snprintf(err, errcap, "out of memory"); goto done; }
+        if (!key) {
+            wn_site_model_free(dst);
+            *status = WINNOW_E_NOMEM;
+            snprintf(err, errcap, "out of memory");
+            goto done;
+        }
         for (size_t i = 0; i < n; i++) {
             if (!cur[i] || strcmp(cur[i]->name, key) != 0) continue;
             size_t counted = 0;
@@ -822,7 +949,12 @@ int wn_partial_merge(wn_store *s, const char *const *paths, size_t n, size_t com
         if (nbatch == capbatch) {
             size_t cap = capbatch ? capbatch * 2 : 64;
             wn_site_model **b = realloc(batch, cap * sizeof *b);
-            if (!b) { wn_site_model_free(dst); *status = WINNOW_E_NOMEM; snprintf(err, errcap, "out of memory"); goto done; }
+            if (!b) {
+                wn_site_model_free(dst);
+                *status = WINNOW_E_NOMEM;
+                snprintf(err, errcap, "out of memory");
+                goto done;
+            }
             batch = b;
             capbatch = cap;
         }

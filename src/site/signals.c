@@ -25,7 +25,10 @@ static void insertion_sort(wn_page_key *keys, uint32_t n)
     for (uint32_t i = 1; i < n; i++) {
         wn_page_key k = keys[i];
         uint32_t j = i;
-        while (j > 0 && keys[j - 1].key > k.key) { keys[j] = keys[j - 1]; j--; }
+        while (j > 0 && keys[j - 1].key > k.key) {
+            keys[j] = keys[j - 1];
+            j--;
+        }
         keys[j] = k;
     }
 }
@@ -45,9 +48,15 @@ static void radix_sort(wn_page_key *keys, wn_page_key *tmp, uint32_t n, int byte
     for (int b = 0; b < bytes; b++) {
         if (count[b][(src[0].key >> (8 * b)) & 0xff] == n) continue;
         uint32_t sum = 0;
-        for (int v = 0; v < 256; v++) { uint32_t c = count[b][v]; count[b][v] = sum; sum += c; }
+        for (int v = 0; v < 256; v++) {
+            uint32_t c = count[b][v];
+            count[b][v] = sum;
+            sum += c;
+        }
         for (uint32_t i = 0; i < n; i++) dst[count[b][(src[i].key >> (8 * b)) & 0xff]++] = src[i];
-        wn_page_key *t = src; src = dst; dst = t;
+        wn_page_key *t = src;
+        src = dst;
+        dst = t;
     }
     if (src != keys) memcpy(keys, src, (size_t)n * sizeof *keys);
 }
@@ -57,7 +66,10 @@ static void radix_sort(wn_page_key *keys, wn_page_key *tmp, uint32_t n, int byte
  * when it is large (many keys sharing a top byte). tmp holds n keys. */
 static void sort_keys(wn_page_key *keys, wn_page_key *tmp, uint32_t n)
 {
-    if (n <= 32) { insertion_sort(keys, n); return; }
+    if (n <= 32) {
+        insertion_sort(keys, n);
+        return;
+    }
     uint32_t start[257];
     memset(start, 0, sizeof start);
     for (uint32_t i = 0; i < n; i++) start[(keys[i].key >> 56) + 1]++;
@@ -68,8 +80,10 @@ static void sort_keys(wn_page_key *keys, wn_page_key *tmp, uint32_t n)
     memcpy(keys, tmp, (size_t)n * sizeof *keys);
     for (int v = 0; v < 256; v++) {
         uint32_t b = start[v], m = start[v + 1] - b;
-        if (m <= 32) insertion_sort(keys + b, m);
-        else radix_sort(keys + b, tmp, m, 7);
+        if (m <= 32)
+            insertion_sort(keys + b, m);
+        else
+            radix_sort(keys + b, tmp, m, 7);
     }
 }
 
@@ -106,7 +120,10 @@ uint64_t wn_imatch(const uint64_t *w, uint32_t n, wn_arena *a)
     uint32_t cap = 1024, bits = 10, count = 0;
     /* a page has far fewer distinct terms than words: start small, grow
      * at half full */
-    while (cap < n / 2) { cap <<= 1; bits++; }
+    while (cap < n / 2) {
+        cap <<= 1;
+        bits++;
+    }
     uint64_t *set = wn_arena_calloc(a, cap, sizeof(uint64_t));
     if (!set) return 0;
     uint64_t sig = 0;
@@ -168,14 +185,14 @@ int wn_signals_compute(winnow_doc *d, wn_page_signals *out)
     for (uint32_t b = 0; b < d->nblocks; b++) {
         uint32_t i = d->blocks[b];
         uint64_t fp = d->stats[i].fingerprint;
-        if (fp) keys[nk++] = (wn_page_key){fp, i, WN_KEY_BLOCK};
+        if (fp) keys[nk++] = (wn_page_key){ fp, i, WN_KEY_BLOCK };
     }
     nk = start + sort_unique(keys + start, tmp, nk - start);
     start = nk;
     for (uint32_t b = 0; b < d->nblocks; b++) {
         uint32_t i = d->blocks[b];
         uint64_t fp = d->stats[i].fingerprint;
-        if (fp) keys[nk++] = (wn_page_key){mix(fp, d->stats[i].path_hash) | 1, i, WN_KEY_PATH_BLOCK};
+        if (fp) keys[nk++] = (wn_page_key){ mix(fp, d->stats[i].path_hash) | 1, i, WN_KEY_PATH_BLOCK };
     }
     nk = start + sort_unique(keys + start, tmp, nk - start);
 
@@ -208,15 +225,16 @@ int wn_signals_compute(winnow_doc *d, wn_page_signals *out)
     wn_page_key *tables = keys + start + n;
     uint32_t nt = 0, last_chunk = UINT32_MAX;
     for (uint32_t i = 0; i < n; i++) {
-        if (unit[i] == i && out->unit_chunk[i]) keys[nk++] = (wn_page_key){out->unit_chunk[i], i, WN_KEY_CHUNK};
+        if (unit[i] == i && out->unit_chunk[i]) keys[nk++] = (wn_page_key){ out->unit_chunk[i], i, WN_KEY_CHUNK };
         /* a node inherits its unit's chunk key, so lookups work from any node */
-        else if (out->unit_chunk[unit[i]]) out->unit_chunk[i] = out->unit_chunk[unit[i]];
+        else if (out->unit_chunk[unit[i]])
+            out->unit_chunk[i] = out->unit_chunk[unit[i]];
         /* visible text nodes with text */
         if (!out->table_chunk[i]) continue;
         uint64_t k = chunk_of[chunk_id[i]];
         out->table_chunk[i] = k;
         /* a chunk's text nodes are consecutive: its first one carries the key */
-        if (chunk_id[i] != last_chunk) tables[nt++] = (wn_page_key){k, i, WN_KEY_TABLE_CHUNK};
+        if (chunk_id[i] != last_chunk) tables[nt++] = (wn_page_key){ k, i, WN_KEY_TABLE_CHUNK };
         last_chunk = chunk_id[i];
     }
     nk = start + sort_unique(keys + start, tmp, nk - start);

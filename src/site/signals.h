@@ -32,17 +32,17 @@ typedef enum wn_key_kind {
 
 typedef struct wn_page_key {
     uint64_t key;
-    uint32_t node;    /* a node carrying it (block element, or the unit / first text node of the chunk) */
+    uint32_t node; /* a node carrying it (block element, or the unit / first text node of the chunk) */
     uint8_t kind;
 } wn_page_key;
 
 typedef struct wn_page_signals {
-    wn_page_key *keys;    /* distinct (kind, key) pairs of the page */
+    wn_page_key *keys; /* distinct (kind, key) pairs of the page */
     uint32_t nkeys;
-    uint64_t *unit_chunk; /* per node: WN_KEY_CHUNK key of the node's text unit (0 when it has no text) */
-    uint64_t *table_chunk;/* per node: WN_KEY_TABLE_CHUNK key for text nodes (0 otherwise) */
-    uint64_t imatch;      /* I-Match signature */
-    wn_ce_page *ce;       /* atomic blocks for ContentExtractor / FastCE, when computed */
+    uint64_t *unit_chunk;  /* per node: WN_KEY_CHUNK key of the node's text unit (0 when it has no text) */
+    uint64_t *table_chunk; /* per node: WN_KEY_TABLE_CHUNK key for text nodes (0 otherwise) */
+    uint64_t imatch;       /* I-Match signature */
+    wn_ce_page *ce;        /* atomic blocks for ContentExtractor / FastCE, when computed */
 } wn_page_signals;
 
 int wn_signals_compute(winnow_doc *d, wn_page_signals *out);

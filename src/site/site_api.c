@@ -21,20 +21,35 @@ winnow_status winnow_sitedb_open(const char *path, winnow_sitedb_access access, 
                                  size_t errcap)
 {
     char local[1024];
-    if (!err || !errcap) { err = local; errcap = sizeof local; }
+    if (!err || !errcap) {
+        err = local;
+        errcap = sizeof local;
+    }
     err[0] = '\0';
-    if (!out) { snprintf(err, errcap, "no handle to fill"); return WINNOW_E_ARG; }
+    if (!out) {
+        snprintf(err, errcap, "no handle to fill");
+        return WINNOW_E_ARG;
+    }
     *out = NULL;
-    if (!path || !*path) { snprintf(err, errcap, "no site database path given"); return WINNOW_E_ARG; }
+    if (!path || !*path) {
+        snprintf(err, errcap, "no site database path given");
+        return WINNOW_E_ARG;
+    }
     if (access != WINNOW_SITEDB_READ && access != WINNOW_SITEDB_WRITE) {
         snprintf(err, errcap, "access is neither WINNOW_SITEDB_READ nor WINNOW_SITEDB_WRITE");
         return WINNOW_E_ARG;
     }
     winnow_sitedb *db = calloc(1, sizeof *db);
-    if (!db) { snprintf(err, errcap, "out of memory"); return WINNOW_E_NOMEM; }
+    if (!db) {
+        snprintf(err, errcap, "out of memory");
+        return WINNOW_E_NOMEM;
+    }
     winnow_status st = WINNOW_OK;
     db->store = wn_store_open(path, access == WINNOW_SITEDB_WRITE, &st, err, errcap);
-    if (!db->store) { free(db); return st; }
+    if (!db->store) {
+        free(db);
+        return st;
+    }
     *out = db;
     return WINNOW_OK;
 }
@@ -72,7 +87,10 @@ winnow_status winnow_site_load(winnow_sitedb *db, const char *name, double half_
     if (!m) return WINNOW_E_NOMEM;
     m->journal.on = 1; /* so that a save can merge with another learn's */
     *out = wn_site_wrap(m);
-    if (!*out) { wn_site_model_free(m); return WINNOW_E_NOMEM; }
+    if (!*out) {
+        wn_site_model_free(m);
+        return WINNOW_E_NOMEM;
+    }
     return WINNOW_OK;
 }
 
@@ -85,7 +103,8 @@ winnow_status winnow_sitedb_save(winnow_sitedb *db, winnow_site *const *sites, s
     wn_site_model **use = models + n;
     for (size_t i = 0; i < n; i++) models[i] = wn_site_unwrap(sites[i]);
     winnow_status st = WINNOW_OK;
-    if (wn_store_save(db->store, models, n, use) != 0) st = store_failed(db);
+    if (wn_store_save(db->store, models, n, use) != 0)
+        st = store_failed(db);
     else
         for (size_t i = 0; i < n; i++)
             if (use[i]) wn_site_rewrap(sites[i], use[i]);
@@ -101,8 +120,9 @@ typedef struct list_ctx {
 static int list_row(void *c, const wn_site_row *row)
 {
     list_ctx *lc = c;
-    winnow_site_summary s = {sizeof s, row->name, row->pages, row->clock, row->half_life, (long long)row->updated,
-                             (long long)row->keys};
+    winnow_site_summary s = {
+        sizeof s, row->name, row->pages, row->clock, row->half_life, (long long)row->updated, (long long)row->keys
+    };
     return lc->fn(lc->ctx, &s);
 }
 
@@ -110,7 +130,7 @@ winnow_status winnow_sitedb_list(winnow_sitedb *db, winnow_site_fn fn, void *ctx
 {
     if (!db || !fn) return WINNOW_E_ARG;
     db->error[0] = '\0';
-    list_ctx lc = {fn, ctx};
+    list_ctx lc = { fn, ctx };
     return wn_store_sites(db->store, list_row, &lc) == 0 ? WINNOW_OK : store_failed(db);
 }
 
@@ -122,7 +142,8 @@ winnow_status winnow_sitedb_check(winnow_sitedb *db, winnow_problem_fn problem, 
         size_t size;
         memcpy(&size, report, sizeof size);
         if (size < REPORT_V1) {
-            snprintf(db->error, sizeof db->error, "winnow_sitedb_report.struct_size is not sizeof (winnow_sitedb_report)");
+            snprintf(db->error, sizeof db->error,
+                     "winnow_sitedb_report.struct_size is not sizeof (winnow_sitedb_report)");
             return WINNOW_E_ARG;
         }
     }
@@ -130,8 +151,8 @@ winnow_status winnow_sitedb_check(winnow_sitedb *db, winnow_problem_fn problem, 
     int r = wn_store_check(db->store, problem, ctx, &rep);
     if (r < 0) return store_failed(db);
     if (report) {
-        winnow_sitedb_report out = {sizeof out, rep.format, rep.sites, rep.keys, rep.pages, rep.ce_pages,
-                                    rep.ce_blocks, rep.problems};
+        winnow_sitedb_report out = { sizeof out, rep.format,   rep.sites,     rep.keys,
+                                     rep.pages,  rep.ce_pages, rep.ce_blocks, rep.problems };
         wn_struct_out(report, &out, sizeof out, REPORT_V1);
     }
     if (r > 0) {
@@ -157,7 +178,7 @@ static int cmp_tmpl(const void *a, const void *b)
 
 winnow_status winnow_site_templates(const winnow_site *s, double min_share, winnow_template_fn fn, void *ctx)
 {
-    static const char *const kinds[WN_KEY_KINDS] = {"", "block", "path-block", "chunk", "table-chunk"};
+    static const char *const kinds[WN_KEY_KINDS] = { "", "block", "path-block", "chunk", "table-chunk" };
     wn_site_model *m = wn_site_unwrap(s);
     if (!m || !fn) return WINNOW_E_ARG;
     double pages = wn_site_model_pages(m);
@@ -172,7 +193,8 @@ winnow_status winnow_site_templates(const winnow_site *s, double min_share, winn
         const wn_key_entry *e = &m->keys[i];
         if (!e->used) continue;
         double df = e->df * wn_site_model_decay(m, e->t);
-        if (df + 1e-9 >= threshold && e->kind < WN_KEY_KINDS) rows[n++] = (tmpl_row){df, e->kind, wn_site_model_sample(m, e)};
+        if (df + 1e-9 >= threshold && e->kind < WN_KEY_KINDS)
+            rows[n++] = (tmpl_row){ df, e->kind, wn_site_model_sample(m, e) };
     }
     qsort(rows, n, sizeof *rows, cmp_tmpl);
     for (size_t i = 0; i < n; i++)
@@ -196,11 +218,15 @@ winnow_status winnow_sitedb_merge(winnow_sitedb *db, const char *const *parts, s
         size_t size;
         memcpy(&size, report, sizeof size);
         if (size < MERGE_REPORT_V1 || size > WN_STRUCT_MAX) {
-            snprintf(db->error, sizeof db->error, "winnow_merge_report.struct_size is not sizeof (winnow_merge_report)");
+            snprintf(db->error, sizeof db->error,
+                     "winnow_merge_report.struct_size is not sizeof (winnow_merge_report)");
             return WINNOW_E_ARG;
         }
     }
-    if (nparts && !parts) { snprintf(db->error, sizeof db->error, "no partial files given"); return WINNOW_E_ARG; }
+    if (nparts && !parts) {
+        snprintf(db->error, sizeof db->error, "no partial files given");
+        return WINNOW_E_ARG;
+    }
     for (size_t i = 0; i < nparts; i++)
         if (!parts[i] || !*parts[i]) {
             snprintf(db->error, sizeof db->error, "partial file %zu has no name", i + 1);
@@ -210,7 +236,7 @@ winnow_status winnow_sitedb_merge(winnow_sitedb *db, const char *const *parts, s
     winnow_status st = WINNOW_OK;
     int rc = wn_partial_merge(db->store, parts, nparts, o.commit_every, &c, &st, db->error, sizeof db->error);
     if (report) {
-        winnow_merge_report out = {sizeof out, c.parts, c.sites, c.pages, c.counted, c.duplicates};
+        winnow_merge_report out = { sizeof out, c.parts, c.sites, c.pages, c.counted, c.duplicates };
         wn_struct_out(report, &out, sizeof out, MERGE_REPORT_V1);
     }
     if (rc != 0) return st == WINNOW_OK ? WINNOW_E_DB : st;

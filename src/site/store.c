@@ -37,10 +37,9 @@ static const char schema_v1[] =
 
 /* A site's checksums (sums.h): row counts, the sum of its rows' hashes and
  * the head checksum over its `sites` row and these. */
-static const char schema_v2_sums[] =
-    "CREATE TABLE IF NOT EXISTS sums("
-    "  site INTEGER PRIMARY KEY, nkeys INTEGER NOT NULL, npages INTEGER NOT NULL,"
-    "  body INTEGER NOT NULL, head INTEGER NOT NULL);";
+static const char schema_v2_sums[] = "CREATE TABLE IF NOT EXISTS sums("
+                                     "  site INTEGER PRIMARY KEY, nkeys INTEGER NOT NULL, npages INTEGER NOT NULL,"
+                                     "  body INTEGER NOT NULL, head INTEGER NOT NULL);";
 
 /* ---- opening ---- */
 
@@ -118,7 +117,10 @@ int wn_store_reference_schema(int format, char ***rows, size_t *n)
         if (*n == cap) {
             cap = cap ? cap * 2 : 16;
             char **r = realloc(*rows, cap * sizeof *r);
-            if (!r) { ok = 0; break; }
+            if (!r) {
+                ok = 0;
+                break;
+            }
             *rows = r;
         }
         (*rows)[*n] = strdup((const char *)sqlite3_column_text(st, 0));
@@ -144,7 +146,8 @@ static int upgrade(wn_store *s)
         wn_site_model *m = NULL;
         if (wn_store_load_site(s, (const char *)sqlite3_column_text(st, 0), &m) != 0 || !m) {
             sqlite3_finalize(st);
-            if (!m && s->status == WINNOW_OK) fail(s, WINNOW_E_DB_DAMAGED, "%s: a site vanished while upgrading", s->path);
+            if (!m && s->status == WINNOW_OK)
+                fail(s, WINNOW_E_DB_DAMAGED, "%s: a site vanished while upgrading", s->path);
             goto failed;
         }
         wn_site_sums sums;
@@ -152,14 +155,20 @@ static int upgrade(wn_store *s)
         char sql[96];
         snprintf(sql, sizeof sql, "SELECT created FROM sites WHERE id = %lld", (long long)m->id);
         int bad = wn_site_model_sums(m, &sums) != 0 || query_int(s, sql, &created, "upgrading the format") != 0;
-        uint64_t head = bad ? 0
-                            : wn_sum_head(m->id, m->name, m->clock, m->pages, m->half_life, created, m->updated, &sums);
+        uint64_t head =
+            bad ? 0 : wn_sum_head(m->id, m->name, m->clock, m->pages, m->half_life, created, m->updated, &sums);
         if (!bad) bad = wn_store_write_sums(s, m->id, &sums, head) != 0;
         wn_site_model_free(m);
-        if (bad) { sqlite3_finalize(st); goto failed; }
+        if (bad) {
+            sqlite3_finalize(st);
+            goto failed;
+        }
     }
     sqlite3_finalize(st);
-    if (rc != SQLITE_DONE) { fail_sql(s, "upgrading the format"); goto failed; }
+    if (rc != SQLITE_DONE) {
+        fail_sql(s, "upgrading the format");
+        goto failed;
+    }
     s->format = 2;
     if (wn_store_write_meta_heads(s) != 0 || exec(s, "PRAGMA user_version=2", "upgrading the format") != 0 ||
         exec(s, "COMMIT", "upgrading the format") != 0)
@@ -227,7 +236,10 @@ static int open_mode(wn_store *s, const char *path, const char *dir, int writabl
          * alone when it closed), and SQLite cannot create the -shm file it
          * reads such a file with: nothing is being written there (a writer
          * would have a -wal file), so read it as immutable */
-        if (!(*uri = immutable_uri(path))) { fail(s, WINNOW_E_NOMEM, "out of memory"); return -1; }
+        if (!(*uri = immutable_uri(path))) {
+            fail(s, WINNOW_E_NOMEM, "out of memory");
+            return -1;
+        }
         *name = *uri;
         *flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI;
     } else {
@@ -298,8 +310,8 @@ static int check_header(wn_store *s, const char *path, int writable, long long *
         return -1;
     }
     if (*tables > 0 && ver != 1 && ver != WN_STORE_FORMAT) {
-        fail(s, WINNOW_E_DB_FORMAT, "%s has site database format %lld; this winnow reads formats 1 and %d%s", path,
-             ver, WN_STORE_FORMAT, ver > WN_STORE_FORMAT ? " (it was written by a newer winnow)" : "");
+        fail(s, WINNOW_E_DB_FORMAT, "%s has site database format %lld; this winnow reads formats 1 and %d%s", path, ver,
+             WN_STORE_FORMAT, ver > WN_STORE_FORMAT ? " (it was written by a newer winnow)" : "");
         return -1;
     }
     if (*tables == 0 && !writable) {
@@ -313,7 +325,7 @@ static int check_header(wn_store *s, const char *path, int writable, long long *
 /* What the file holds, checked before anything is read or written. */
 static int check_contents(wn_store *s, const char *path, int writable, long long tables)
 {
-    problems pr = {NULL, NULL, 0, ""};
+    problems pr = { NULL, NULL, 0, "" };
     if (tables > 0) {
         if (writable) {
             /* nothing is written into a damaged file */

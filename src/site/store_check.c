@@ -66,7 +66,8 @@ int wn_store_read_meta(wn_store *s, problems *pr, uint64_t *heads)
         const char *k = (const char *)sqlite3_column_text(st, 0), *v = (const char *)sqlite3_column_text(st, 1);
         rows++;
         if (!k || !v) continue;
-        if (!strcmp(k, "format")) format_ok = !strcmp(v, "winnow-sites");
+        if (!strcmp(k, "format"))
+            format_ok = !strcmp(v, "winnow-sites");
         else if (!strcmp(k, "sites") && s->format >= 2 && strlen(v) == 16 && strspn(v, "0123456789abcdef") == 16) {
             *heads = strtoull(v, NULL, 16);
             heads_ok = 1;
@@ -78,7 +79,6 @@ int wn_store_read_meta(wn_store *s, problems *pr, uint64_t *heads)
         problem(pr, "the table meta does not hold what format %d keeps there", s->format);
     return 0;
 }
-
 
 /* Every site's row against its head checksum, and all heads against meta's
  * sum: what a reader checks on open, O(sites). */
@@ -97,8 +97,10 @@ int wn_store_check_catalogue(wn_store *s, problems *pr)
         site_head h;
         wn_store_read_head(st, 0, &h);
         nsites++;
-        if (!h.has_sums) problem(pr, "site %s has no checksum", h.name);
-        else if (!wn_store_head_ok(&h)) problem(pr, "site %s: its record does not match its checksum", h.name);
+        if (!h.has_sums)
+            problem(pr, "site %s has no checksum", h.name);
+        else if (!wn_store_head_ok(&h))
+            problem(pr, "site %s: its record does not match its checksum", h.name);
         sum += h.head;
     }
     sqlite3_finalize(st);
@@ -126,13 +128,13 @@ static int cmp_acc(const void *a, const void *b)
 
 static site_acc *find_acc(site_acc *acc, size_t n, int64_t id)
 {
-    site_acc key = {.id = id};
+    site_acc key = { .id = id };
     return bsearch(&key, acc, n, sizeof *acc, cmp_acc);
 }
 
 /* Scans one table and adds each row's hash to its site. */
-static int scan_table(wn_store *s, const char *sql, const char *table, int kind, site_acc *acc, size_t n,
-                      size_t *rows, problems *pr)
+static int scan_table(wn_store *s, const char *sql, const char *table, int kind, site_acc *acc, size_t n, size_t *rows,
+                      problems *pr)
 {
     sqlite3_stmt *st;
     if (prepare(s, &st, sql, table) != 0) return -1;
@@ -142,7 +144,10 @@ static int scan_table(wn_store *s, const char *sql, const char *table, int kind,
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         (*rows)++;
         site_acc *a = find_acc(acc, n, sqlite3_column_int64(st, 0));
-        if (!a) { orphans++; continue; }
+        if (!a) {
+            orphans++;
+            continue;
+        }
         uint64_t h = 0;
         switch (kind) {
         case 'K': {
@@ -192,13 +197,25 @@ int wn_store_check_all(wn_store *s, problems *pr, wn_store_report *rep)
         problem(pr, "SQLite's integrity check: %s", line + strspn(line, " \n"));
     }
     sqlite3_finalize(st);
-    if (step != SQLITE_DONE) { fail_sql(s, "checking integrity"); goto done; }
+    if (step != SQLITE_DONE) {
+        fail_sql(s, "checking integrity");
+        goto done;
+    }
     /* what follows reads the tables: not when they are not the format's */
-    if (pr->count) { rc = 0; goto done; }
+    if (pr->count) {
+        rc = 0;
+        goto done;
+    }
     if (wn_store_check_schema(s, pr) != 0) goto done;
-    if (pr->count) { rc = 0; goto done; }
+    if (pr->count) {
+        rc = 0;
+        goto done;
+    }
     if (wn_store_check_catalogue(s, pr) != 0) goto done;
-    if (pr->count) { rc = 0; goto done; } /* the tables cannot be trusted to scan */
+    if (pr->count) {
+        rc = 0;
+        goto done;
+    } /* the tables cannot be trusted to scan */
 
     char sql[512];
     if (prepare(s, &st, wn_store_site_query(s, sql, sizeof sql, "", "ORDER BY s.id"), "reading sites") != 0) goto done;
@@ -206,16 +223,27 @@ int wn_store_check_all(wn_store *s, problems *pr, wn_store_report *rep)
         if (n == cap) {
             cap = cap ? cap * 2 : 64;
             site_acc *a = realloc(acc, cap * sizeof *a);
-            if (!a) { sqlite3_finalize(st); fail(s, WINNOW_E_NOMEM, "out of memory"); goto done; }
+            if (!a) {
+                sqlite3_finalize(st);
+                fail(s, WINNOW_E_NOMEM, "out of memory");
+                goto done;
+            }
             acc = a;
         }
         site_head h;
         wn_store_read_head(st, 0, &h);
-        acc[n] = (site_acc){h.id, strdup(h.name), h.sums, {0, 0, 0}, h.has_sums};
-        if (!acc[n++].name) { sqlite3_finalize(st); fail(s, WINNOW_E_NOMEM, "out of memory"); goto done; }
+        acc[n] = (site_acc){ h.id, strdup(h.name), h.sums, { 0, 0, 0 }, h.has_sums };
+        if (!acc[n++].name) {
+            sqlite3_finalize(st);
+            fail(s, WINNOW_E_NOMEM, "out of memory");
+            goto done;
+        }
     }
     sqlite3_finalize(st);
-    if (step != SQLITE_DONE) { fail_sql(s, "reading sites"); goto done; }
+    if (step != SQLITE_DONE) {
+        fail_sql(s, "reading sites");
+        goto done;
+    }
     rep->sites = n;
     if (scan_table(s, "SELECT site, kind, key, df, t, sample FROM keys", "keys", 'K', acc, n, &rep->keys, pr) != 0 ||
         scan_table(s, "SELECT site, imatch, t, url FROM pages", "pages", 'P', acc, n, &rep->pages, pr) != 0 ||
@@ -226,8 +254,8 @@ int wn_store_check_all(wn_store *s, problems *pr, wn_store_report *rep)
     for (size_t i = 0; i < n && s->format >= 2; i++) {
         const site_acc *a = &acc[i];
         if (a->got.nkeys != a->want.nkeys || a->got.npages != a->want.npages)
-            problem(pr, "site %s: %lld fingerprints and %lld pages stored, its checksum counts %lld and %lld",
-                    a->name, (long long)a->got.nkeys, (long long)a->got.npages, (long long)a->want.nkeys,
+            problem(pr, "site %s: %lld fingerprints and %lld pages stored, its checksum counts %lld and %lld", a->name,
+                    (long long)a->got.nkeys, (long long)a->got.npages, (long long)a->want.nkeys,
                     (long long)a->want.npages);
         else if (a->got.body != a->want.body)
             problem(pr, "site %s: its fingerprints, pages or training blocks do not match its checksum", a->name);
@@ -243,7 +271,7 @@ done:
 
 int wn_store_check(wn_store *s, void (*fn)(void *ctx, const char *what), void *ctx, wn_store_report *out)
 {
-    problems pr = {fn, ctx, 0, ""};
+    problems pr = { fn, ctx, 0, "" };
     wn_store_report local;
     if (!out) out = &local;
     if (wn_store_check_all(s, &pr, out) != 0) {
@@ -257,4 +285,3 @@ int wn_store_check(wn_store *s, void (*fn)(void *ctx, const char *what), void *c
     }
     return pr.count ? 1 : 0;
 }
-

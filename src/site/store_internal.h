@@ -20,10 +20,10 @@
 
 struct wn_store {
     sqlite3 *db;
-    int writable;      /* opened to write, and the file passed its checks */
-    int wal;           /* this connection put the file in WAL mode */
-    int format;        /* 1: no checksums (read as it is), 2 */
-    char *path;        /* named in every message */
+    int writable; /* opened to write, and the file passed its checks */
+    int wal;      /* this connection put the file in WAL mode */
+    int format;   /* 1: no checksums (read as it is), 2 */
+    char *path;   /* named in every message */
     winnow_status status;
     char error[1024];
 };
@@ -52,12 +52,19 @@ static inline int fail(wn_store *s, winnow_status st, const char *fmt, ...)
 static inline winnow_status status_of(int rc)
 {
     switch (rc & 0xff) {
-    case SQLITE_CORRUPT: case SQLITE_NOTADB: case SQLITE_FORMAT: case SQLITE_MISMATCH: return WINNOW_E_DB_DAMAGED;
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+    case SQLITE_FORMAT:
+    case SQLITE_MISMATCH: return WINNOW_E_DB_DAMAGED;
     case SQLITE_READONLY: return WINNOW_E_DB_READONLY;
-    case SQLITE_BUSY: case SQLITE_LOCKED: return WINNOW_E_DB_BUSY;
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED: return WINNOW_E_DB_BUSY;
     case SQLITE_NOMEM: return WINNOW_E_NOMEM;
     /* the file or the disk, as opposed to the database in it */
-    case SQLITE_IOERR: case SQLITE_CANTOPEN: case SQLITE_FULL: case SQLITE_PERM: return WINNOW_E_IO;
+    case SQLITE_IOERR:
+    case SQLITE_CANTOPEN:
+    case SQLITE_FULL:
+    case SQLITE_PERM: return WINNOW_E_IO;
     default: return WINNOW_E_DB;
     }
 }
@@ -84,8 +91,7 @@ static inline int fail_sql(wn_store *s, const char *what)
             return fail(s, WINNOW_E_IO, "%s: %s: a read or write of the file failed (SQLite says: %s)", s->path, what,
                         msg);
         return fail(s, WINNOW_E_IO, "%s: %s: %s", s->path, what, msg);
-    default:
-        return fail(s, status_of(rc), "%s: %s: %s", s->path, what, msg);
+    default: return fail(s, status_of(rc), "%s: %s: %s", s->path, what, msg);
     }
 }
 
@@ -130,8 +136,8 @@ typedef struct problems {
 
 /* A site's `sites` row and its `sums` row, as wn_store_site_query() reads
  * them (store_read.c). */
-#define SITE_COLUMNS                                                                                            \
-    "s.id, s.name, s.clock, s.pages, s.half_life, s.created, s.updated, u.nkeys, u.npages, u.body, u.head, " \
+#define SITE_COLUMNS                                                                                                   \
+    "s.id, s.name, s.clock, s.pages, s.half_life, s.created, s.updated, u.nkeys, u.npages, u.body, u.head, "           \
     "u.site IS NOT NULL"
 
 typedef struct site_head {
@@ -139,7 +145,7 @@ typedef struct site_head {
     const char *name;
     double clock, pages, half_life;
     wn_site_sums sums;
-    uint64_t head;      /* as stored */
+    uint64_t head; /* as stored */
     int has_sums;
 } site_head;
 

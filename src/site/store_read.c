@@ -55,7 +55,10 @@ static int load_ce(wn_store *s, wn_site_model *m, uint64_t *body)
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         sqlite3_int64 page = sqlite3_column_int64(st, 0), imatch = sqlite3_column_int64(st, 1);
         *body += wn_sum_ce_page(page, imatch);
-        if (page < 0 || page >= WN_CE_TRAINING_PAGES) { odd = 1; continue; }
+        if (page < 0 || page >= WN_CE_TRAINING_PAGES) {
+            odd = 1;
+            continue;
+        }
         m->ce.page_imatch[page] = (uint64_t)imatch;
         if ((uint32_t)page + 1 > m->ce.pages) m->ce.pages = (uint32_t)page + 1;
     }
@@ -71,16 +74,24 @@ static int load_ce(wn_store *s, wn_site_model *m, uint64_t *body)
         sqlite3_int64 page = sqlite3_column_int64(st, 0);
         *body += wn_sum_ce_block(page, sqlite3_column_int64(st, 1), blob, len);
         wn_ce_vec v;
-        if (page < 0 || page >= WN_CE_TRAINING_PAGES || wn_ce_vec_unpack(blob, len, &v) != 0) { odd = 1; continue; }
+        if (page < 0 || page >= WN_CE_TRAINING_PAGES || wn_ce_vec_unpack(blob, len, &v) != 0) {
+            odd = 1;
+            continue;
+        }
         int r = wn_ce_model_put_block(&m->ce, (uint32_t)page, (uint64_t)sqlite3_column_int64(st, 1), &v);
         wn_ce_vec_free(&v);
-        if (r != 0) { sqlite3_finalize(st); return fail(s, WINNOW_E_NOMEM, "out of memory"); }
+        if (r != 0) {
+            sqlite3_finalize(st);
+            return fail(s, WINNOW_E_NOMEM, "out of memory");
+        }
     }
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE) return fail_sql(s, "reading ce_blocks");
     if (odd && s->format < 2)
-        return fail(s, WINNOW_E_DB_DAMAGED, "site database %s is damaged: site %s: a stored ContentExtractor block is "
-                    "out of shape", s->path, m->name);
+        return fail(s, WINNOW_E_DB_DAMAGED,
+                    "site database %s is damaged: site %s: a stored ContentExtractor block is "
+                    "out of shape",
+                    s->path, m->name);
     m->ce.dirty = 0;
     return 0;
 }
@@ -97,11 +108,18 @@ int wn_store_load_site(wn_store *s, const char *site, wn_site_model **out)
     *out = NULL;
     sqlite3_stmt *st = NULL;
     char sql[512];
-    if (prepare(s, &st, wn_store_site_query(s, sql, sizeof sql, "", "WHERE s.name = ?"), "reading sites") != 0) return -1;
+    if (prepare(s, &st, wn_store_site_query(s, sql, sizeof sql, "", "WHERE s.name = ?"), "reading sites") != 0)
+        return -1;
     sqlite3_bind_text(st, 1, site, -1, SQLITE_STATIC);
     int rc = sqlite3_step(st);
-    if (rc == SQLITE_DONE) { sqlite3_finalize(st); return 0; }
-    if (rc != SQLITE_ROW) { sqlite3_finalize(st); return fail_sql(s, "reading sites"); }
+    if (rc == SQLITE_DONE) {
+        sqlite3_finalize(st);
+        return 0;
+    }
+    if (rc != SQLITE_ROW) {
+        sqlite3_finalize(st);
+        return fail_sql(s, "reading sites");
+    }
     site_head h;
     wn_store_read_head(st, 0, &h);
     if (s->format >= 2 && !wn_store_head_ok(&h)) {
@@ -109,7 +127,10 @@ int wn_store_load_site(wn_store *s, const char *site, wn_site_model **out)
         return damaged_site(s, site, h.has_sums ? "its record does not match its checksum" : "it has no checksum");
     }
     wn_site_model *m = wn_site_model_new(site, h.half_life);
-    if (!m) { sqlite3_finalize(st); return fail(s, WINNOW_E_NOMEM, "out of memory"); }
+    if (!m) {
+        sqlite3_finalize(st);
+        return fail(s, WINNOW_E_NOMEM, "out of memory");
+    }
     m->id = h.id;
     m->clock = h.clock;
     m->pages = h.pages;
@@ -119,7 +140,7 @@ int wn_store_load_site(wn_store *s, const char *site, wn_site_model **out)
     wn_site_sums want = h.sums;
     sqlite3_finalize(st);
 
-    wn_site_sums got = {0, 0, 0};
+    wn_site_sums got = { 0, 0, 0 };
     if (prepare(s, &st, "SELECT kind, key, df, t, sample FROM keys WHERE site = ? ORDER BY kind, key",
                 "reading keys") != 0)
         goto failed;
@@ -137,7 +158,10 @@ int wn_store_load_site(wn_store *s, const char *site, wn_site_model **out)
         }
     }
     sqlite3_finalize(st);
-    if (rc != SQLITE_DONE) { fail_sql(s, "reading keys"); goto failed; }
+    if (rc != SQLITE_DONE) {
+        fail_sql(s, "reading keys");
+        goto failed;
+    }
 
     if (prepare(s, &st, "SELECT imatch, t, url FROM pages WHERE site = ? ORDER BY imatch", "reading pages") != 0)
         goto failed;
@@ -155,7 +179,10 @@ int wn_store_load_site(wn_store *s, const char *site, wn_site_model **out)
         }
     }
     sqlite3_finalize(st);
-    if (rc != SQLITE_DONE) { fail_sql(s, "reading pages"); goto failed; }
+    if (rc != SQLITE_DONE) {
+        fail_sql(s, "reading pages");
+        goto failed;
+    }
     if (load_ce(s, m, &got.body) != 0) goto failed;
     if (s->format >= 2 && (got.nkeys != want.nkeys || got.npages != want.npages || got.body != want.body)) {
         damaged_site(s, site, "its fingerprints, pages or training blocks do not match its checksum");
@@ -196,13 +223,13 @@ int wn_store_sites(wn_store *s, int (*fn)(void *ctx, const wn_site_row *row), vo
     listed *rows = NULL;
     size_t n = 0, cap = 0;
     int rc = -1, step;
-    problems pr = {NULL, NULL, 0, ""};
+    problems pr = { NULL, NULL, 0, "" };
     uint64_t want = 0, sum = 0;
     if (wn_store_read_meta(s, &pr, &want) != 0) goto done;
     char sql[512];
     if (prepare(s, &st,
                 wn_store_site_query(s, sql, sizeof sql, ", (SELECT count(*) FROM keys WHERE keys.site = s.id)",
-                           "ORDER BY s.name"),
+                                    "ORDER BY s.name"),
                 "listing sites") != 0)
         goto done;
     /* every row is read and checked before the first is shown */
@@ -210,13 +237,19 @@ int wn_store_sites(wn_store *s, int (*fn)(void *ctx, const wn_site_row *row), vo
         if (n == cap) {
             cap = cap ? cap * 2 : 64;
             listed *r = realloc(rows, cap * sizeof *r);
-            if (!r) { fail(s, WINNOW_E_NOMEM, "out of memory"); goto done; }
+            if (!r) {
+                fail(s, WINNOW_E_NOMEM, "out of memory");
+                goto done;
+            }
             rows = r;
         }
         listed *l = &rows[n];
         wn_store_read_head(st, 0, &l->h);
         l->keys = sqlite3_column_int64(st, 12);
-        if (!(l->name = strdup(l->h.name))) { fail(s, WINNOW_E_NOMEM, "out of memory"); goto done; }
+        if (!(l->name = strdup(l->h.name))) {
+            fail(s, WINNOW_E_NOMEM, "out of memory");
+            goto done;
+        }
         l->h.name = l->name;
         n++;
         sum += l->h.head;
@@ -230,10 +263,13 @@ int wn_store_sites(wn_store *s, int (*fn)(void *ctx, const wn_site_row *row), vo
             goto done;
         }
     }
-    if (step != SQLITE_DONE) { fail_sql(s, "listing sites"); goto done; }
+    if (step != SQLITE_DONE) {
+        fail_sql(s, "listing sites");
+        goto done;
+    }
     if (pr.count || (s->format >= 2 && sum != want)) {
-        fail(s, WINNOW_E_DB_DAMAGED,
-             "site database %s is damaged: %s (winnow check --db %s lists every problem)", s->path,
+        fail(s, WINNOW_E_DB_DAMAGED, "site database %s is damaged: %s (winnow check --db %s lists every problem)",
+             s->path,
              pr.count ? pr.first : "the list of sites does not match its checksum (a site was lost or changed)",
              s->path);
         goto done;
@@ -243,7 +279,7 @@ int wn_store_sites(wn_store *s, int (*fn)(void *ctx, const wn_site_row *row), vo
     sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
     for (size_t i = 0; i < n; i++) {
         const listed *l = &rows[i];
-        wn_site_row row = {l->name, l->h.clock, l->h.pages, l->h.half_life, l->h.updated, l->keys};
+        wn_site_row row = { l->name, l->h.clock, l->h.pages, l->h.half_life, l->h.updated, l->keys };
         if (fn(ctx, &row) != 0) break;
     }
     rc = 0;

@@ -67,7 +67,10 @@ static int save_ce(wn_store *s, wn_site_model *m)
         sqlite3_bind_int64(st, 3, (sqlite3_int64)m->ce.page_imatch[p]);
         int rc = sqlite3_step(st);
         sqlite3_reset(st);
-        if (rc != SQLITE_DONE) { sqlite3_finalize(st); return fail_sql(s, "writing ce_pages"); }
+        if (rc != SQLITE_DONE) {
+            sqlite3_finalize(st);
+            return fail_sql(s, "writing ce_pages");
+        }
     }
     sqlite3_finalize(st);
     if (prepare(s, &st, "INSERT INTO ce_blocks(site, page, path, vec) VALUES(?,?,?,?)", "writing ce_blocks") != 0)
@@ -80,7 +83,10 @@ static int save_ce(wn_store *s, wn_site_model *m)
         size_t need = wn_ce_vec_pack(&b->vec, buf, cap);
         if (need > cap) {
             void *nb = realloc(buf, need);
-            if (!nb) { rc = SQLITE_NOMEM; break; }
+            if (!nb) {
+                rc = SQLITE_NOMEM;
+                break;
+            }
             buf = nb;
             cap = need;
             wn_ce_vec_pack(&b->vec, buf, cap);
@@ -137,7 +143,10 @@ static int write_site(wn_store *s, wn_site_model *m, uint64_t *head)
     size_t ndirty = 0;
     for (size_t i = 0; i < m->keys_cap; i++) ndirty += m->keys[i].used && m->keys[i].dirty;
     wn_key_entry **order = malloc((ndirty + 1) * sizeof *order);
-    if (!order) { sqlite3_finalize(st); return fail(s, WINNOW_E_NOMEM, "out of memory"); }
+    if (!order) {
+        sqlite3_finalize(st);
+        return fail(s, WINNOW_E_NOMEM, "out of memory");
+    }
     ndirty = 0;
     for (size_t i = 0; i < m->keys_cap; i++)
         if (m->keys[i].used && m->keys[i].dirty) order[ndirty++] = &m->keys[i];
@@ -150,11 +159,17 @@ static int write_site(wn_store *s, wn_site_model *m, uint64_t *head)
         sqlite3_bind_double(st, 4, e->df);
         sqlite3_bind_double(st, 5, e->t);
         const char *sample = wn_site_model_sample(m, e);
-        if (sample) sqlite3_bind_text(st, 6, sample, -1, SQLITE_STATIC);
-        else sqlite3_bind_null(st, 6);
+        if (sample)
+            sqlite3_bind_text(st, 6, sample, -1, SQLITE_STATIC);
+        else
+            sqlite3_bind_null(st, 6);
         rc = sqlite3_step(st);
         sqlite3_reset(st);
-        if (rc != SQLITE_DONE) { sqlite3_finalize(st); free(order); return fail_sql(s, "writing keys"); }
+        if (rc != SQLITE_DONE) {
+            sqlite3_finalize(st);
+            free(order);
+            return fail_sql(s, "writing keys");
+        }
     }
     free(order);
     sqlite3_finalize(st);
@@ -170,11 +185,16 @@ static int write_site(wn_store *s, wn_site_model *m, uint64_t *head)
         sqlite3_bind_int64(st, 1, m->id);
         sqlite3_bind_int64(st, 2, (sqlite3_int64)p->imatch);
         sqlite3_bind_double(st, 3, p->t);
-        if (p->url) sqlite3_bind_text(st, 4, p->url, -1, SQLITE_STATIC);
-        else sqlite3_bind_null(st, 4);
+        if (p->url)
+            sqlite3_bind_text(st, 4, p->url, -1, SQLITE_STATIC);
+        else
+            sqlite3_bind_null(st, 4);
         rc = sqlite3_step(st);
         sqlite3_reset(st);
-        if (rc != SQLITE_DONE) { sqlite3_finalize(st); return fail_sql(s, "writing pages"); }
+        if (rc != SQLITE_DONE) {
+            sqlite3_finalize(st);
+            return fail_sql(s, "writing pages");
+        }
     }
     sqlite3_finalize(st);
     if (save_ce(s, m) != 0) return -1;
@@ -205,11 +225,14 @@ int wn_store_save(wn_store *s, wn_site_model *const *models, size_t n, wn_site_m
     s->status = WINNOW_OK;
     for (size_t i = 0; i < n; i++) use[i] = NULL;
     if (!s->writable)
-        return fail(s, WINNOW_E_DB_READONLY, "%s was opened for reading (WINNOW_SITEDB_READ): open it for writing to save",
-                    s->path);
+        return fail(s, WINNOW_E_DB_READONLY,
+                    "%s was opened for reading (WINNOW_SITEDB_READ): open it for writing to save", s->path);
     uint64_t *heads = calloc(n + 1, sizeof *heads);
     if (!heads) return fail(s, WINNOW_E_NOMEM, "out of memory");
-    if (exec(s, "BEGIN IMMEDIATE", "starting to save") != 0) { free(heads); return -1; }
+    if (exec(s, "BEGIN IMMEDIATE", "starting to save") != 0) {
+        free(heads);
+        return -1;
+    }
     int any = 0;
     for (size_t i = 0; i < n; i++) {
         wn_site_model *m = models[i], *target = m;
@@ -237,7 +260,10 @@ int wn_store_save(wn_store *s, wn_site_model *const *models, size_t n, wn_site_m
                 goto failed;
             }
             use[i] = merged;
-            if (wn_site_model_replay(merged, m, NULL) != 0) { fail(s, WINNOW_E_NOMEM, "out of memory"); goto failed; }
+            if (wn_site_model_replay(merged, m, NULL) != 0) {
+                fail(s, WINNOW_E_NOMEM, "out of memory");
+                goto failed;
+            }
             merged->journal.on = 1;
             target = merged;
         }
@@ -266,4 +292,3 @@ failed:
     free(heads);
     return -1;
 }
-

@@ -33,7 +33,7 @@ static uint64_t finish(enc *e, const void *var, size_t len, int is_null)
 
 uint64_t wn_sum_key(int64_t kind, int64_t key, double df, double t, const char *sample, size_t len)
 {
-    enc e = {{'K'}, 1};
+    enc e = { { 'K' }, 1 };
     put_u64(&e, (uint64_t)kind);
     put_u64(&e, (uint64_t)key);
     put_f64(&e, df);
@@ -43,7 +43,7 @@ uint64_t wn_sum_key(int64_t kind, int64_t key, double df, double t, const char *
 
 uint64_t wn_sum_page(int64_t imatch, double t, const char *url, size_t len)
 {
-    enc e = {{'P'}, 1};
+    enc e = { { 'P' }, 1 };
     put_u64(&e, (uint64_t)imatch);
     put_f64(&e, t);
     return finish(&e, url, len, url == NULL);
@@ -51,7 +51,7 @@ uint64_t wn_sum_page(int64_t imatch, double t, const char *url, size_t len)
 
 uint64_t wn_sum_ce_page(int64_t page, int64_t imatch)
 {
-    enc e = {{'C'}, 1};
+    enc e = { { 'C' }, 1 };
     put_u64(&e, (uint64_t)page);
     put_u64(&e, (uint64_t)imatch);
     return finish(&e, NULL, 0, 1);
@@ -59,7 +59,7 @@ uint64_t wn_sum_ce_page(int64_t page, int64_t imatch)
 
 uint64_t wn_sum_ce_block(int64_t page, int64_t path, const void *vec, size_t len)
 {
-    enc e = {{'B'}, 1};
+    enc e = { { 'B' }, 1 };
     put_u64(&e, (uint64_t)page);
     put_u64(&e, (uint64_t)path);
     return finish(&e, vec, len, 0);
@@ -68,7 +68,7 @@ uint64_t wn_sum_ce_block(int64_t page, int64_t path, const void *vec, size_t len
 uint64_t wn_sum_head(int64_t id, const char *name, double clock, double pages, double half_life, int64_t created,
                      int64_t updated, const wn_site_sums *sums)
 {
-    enc e = {{'S'}, 1};
+    enc e = { { 'S' }, 1 };
     put_u64(&e, (uint64_t)id);
     put_f64(&e, clock);
     put_f64(&e, pages);
@@ -107,7 +107,10 @@ int wn_site_model_sums(const wn_site_model *m, wn_site_sums *out)
         size_t need = wn_ce_vec_pack(&b->vec, buf, cap);
         if (need > cap) {
             void *nb = realloc(buf, need);
-            if (!nb) { free(buf); return -1; }
+            if (!nb) {
+                free(buf);
+                return -1;
+            }
             buf = nb;
             cap = need;
             wn_ce_vec_pack(&b->vec, buf, cap);

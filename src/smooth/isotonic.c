@@ -201,9 +201,12 @@ static int64_t iso_choose(const wn_iso_tree *t, uint32_t k, iso_mem *m, float *o
         for (uint32_t a = 0; a + 1 < cnt; a++) {
             if (idx[a + 1] - idx[a] < 2) continue; /* no unchosen value between */
             double g = (double)v[idx[a + 1]] - (double)v[idx[a]];
-            if (g > gap) { gap = g; best = a; }
+            if (g > gap) {
+                gap = g;
+                best = a;
+            }
         }
-        if (best == ISO_NONE) break; /* cannot happen while cnt < k < d */
+        if (best == ISO_NONE) break;                         /* cannot happen while cnt < k < d */
         uint32_t lo = idx[best] + 1, hi = idx[best + 1] - 1; /* unchosen range [lo, hi] */
         double mid = ((double)v[idx[best]] + (double)v[idx[best + 1]]) / 2;
         /* first value >= mid in [lo, hi], else hi; then the nearer of it and
@@ -211,7 +214,10 @@ static int64_t iso_choose(const wn_iso_tree *t, uint32_t k, iso_mem *m, float *o
         uint32_t a = lo, b = hi;
         while (a < b) {
             uint32_t c = a + (b - a) / 2;
-            if ((double)v[c] < mid) a = c + 1; else b = c;
+            if ((double)v[c] < mid)
+                a = c + 1;
+            else
+                b = c;
         }
         if (a > lo && mid - (double)v[a - 1] <= (double)v[a] - mid) a--;
         memmove(idx + best + 2, idx + best + 1, (size_t)(cnt - best - 1) * sizeof *idx);
@@ -235,10 +241,18 @@ static void finish_row8(double *e, uint8_t *row, uint32_t m, double g)
     uint32_t at = m - 1;
     for (uint32_t j = m; j-- > 0;) {
         double v = e[j];
-        if (v < best) { best = v; at = j; }
+        if (v < best) {
+            best = v;
+            at = j;
+        }
         double cont = v - g; /* stay in the parent's segment: no new penalty */
-        if (cont <= best) { e[j] = cont; row[j] = (uint8_t)j; }
-        else { e[j] = best; row[j] = (uint8_t)at; }
+        if (cont <= best) {
+            e[j] = cont;
+            row[j] = (uint8_t)j;
+        } else {
+            e[j] = best;
+            row[j] = (uint8_t)at;
+        }
     }
 }
 
@@ -248,10 +262,18 @@ static void finish_row16(double *e, uint16_t *row, uint32_t m, double g)
     uint32_t at = m - 1;
     for (uint32_t j = m; j-- > 0;) {
         double v = e[j];
-        if (v < best) { best = v; at = j; }
+        if (v < best) {
+            best = v;
+            at = j;
+        }
         double cont = v - g;
-        if (cont <= best) { e[j] = cont; row[j] = (uint16_t)j; }
-        else { e[j] = best; row[j] = (uint16_t)at; }
+        if (cont <= best) {
+            e[j] = cont;
+            row[j] = (uint16_t)j;
+        } else {
+            e[j] = best;
+            row[j] = (uint16_t)at;
+        }
     }
 }
 
@@ -279,8 +301,10 @@ static int iso_dp(const wn_iso_tree *t, const float *lev, uint32_t m, iso_mem *m
     for (uint32_t i = n; i-- > 0;) {
         if (!slot[i] && ++live > peak) peak = live;
         if (i == 0) break;
-        if (!slot[par[i]]) slot[par[i]] = 1;
-        else live--;
+        if (!slot[par[i]])
+            slot[par[i]] = 1;
+        else
+            live--;
     }
     double *rows = iso_alloc(mem, (size_t)peak * m, sizeof *rows);
     uint32_t *freelist = iso_alloc(mem, peak, sizeof *freelist);
@@ -310,8 +334,10 @@ static int iso_dp(const wn_iso_tree *t, const float *lev, uint32_t m, iso_mem *m
                 if (e[j] < e[root_level]) root_level = j;
             break;
         }
-        if (wide) finish_row16(e, (uint16_t *)bp + (size_t)i * m, m, gi);
-        else finish_row8(e, (uint8_t *)bp + (size_t)i * m, m, gi);
+        if (wide)
+            finish_row16(e, (uint16_t *)bp + (size_t)i * m, m, gi);
+        else
+            finish_row8(e, (uint8_t *)bp + (size_t)i * m, m, gi);
         uint32_t p = par[i];
         if (slot[p] == ISO_NONE) {
             slot[p] = r; /* hand the row up in place */

@@ -47,11 +47,11 @@
 #include "../util/arena.h"
 
 typedef struct wn_iso_tree {
-    uint32_t n;              /* nodes; node 0 is the root */
-    const uint32_t *parent;  /* parent[i] < i for i > 0; parent[0] is ignored */
-    const float *x;          /* scores, finite (the page adapter keeps them in [0, 1]) */
-    const float *w;          /* distance weights, finite and >= 0 */
-    const float *gamma;      /* segment penalties, finite and >= 0 */
+    uint32_t n;             /* nodes; node 0 is the root */
+    const uint32_t *parent; /* parent[i] < i for i > 0; parent[0] is ignored */
+    const float *x;         /* scores, finite (the page adapter keeps them in [0, 1]) */
+    const float *w;         /* distance weights, finite and >= 0 */
+    const float *gamma;     /* segment penalties, finite and >= 0 */
 } wn_iso_tree;
 
 /* wn_iso_smooth_exact refuses larger trees: its back-pointers take
@@ -80,8 +80,7 @@ int wn_iso_smooth_exact(const wn_iso_tree *t, float *y, uint8_t *segment_start, 
  * them and the result is exactly optimal; otherwise y is optimal among
  * solutions on those levels, so its cost is never below the exact one.
  * Same outputs and return values as wn_iso_smooth_exact, with no size cap. */
-int wn_iso_smooth_levels(const wn_iso_tree *t, uint32_t k, float *y, uint8_t *segment_start,
-                         wn_arena *scratch);
+int wn_iso_smooth_levels(const wn_iso_tree *t, uint32_t k, float *y, uint8_t *segment_start, wn_arena *scratch);
 
 /* The candidate levels of wn_iso_smooth_levels, ascending, written to
  * levels (room for k, k clamped as above); returns how many (<= k; 0 when

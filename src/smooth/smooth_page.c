@@ -113,8 +113,8 @@ static int smooth_run(const winnow_doc *d, const float *score, const wn_smooth_o
     return wn_iso_smooth_levels(&t->iso, k, *ty, *tseg, a);
 }
 
-int wn_smooth_page(const winnow_doc *d, const float *score, const wn_smooth_options *o, wn_arena *scratch,
-                   float *y_out, uint8_t *seg_out, double *cost_out)
+int wn_smooth_page(const winnow_doc *d, const float *score, const wn_smooth_options *o, wn_arena *scratch, float *y_out,
+                   uint8_t *seg_out, double *cost_out)
 {
     if (!y_out) return -1;
     wn_arena local;
@@ -142,8 +142,8 @@ int wn_smooth_page(const winnow_doc *d, const float *score, const wn_smooth_opti
 
 /* ---- segmentation as JSON ---- */
 
-static void emit_segment(wn_buf *out, const winnow_doc *d, uint32_t i, uint32_t own_chars, double nodes,
-                         double mean, float smoothed)
+static void emit_segment(wn_buf *out, const winnow_doc *d, uint32_t i, uint32_t own_chars, double nodes, double mean,
+                         float smoothed)
 {
     char path[1024];
     const wn_node *x = &d->dom.nodes[i];
@@ -153,12 +153,13 @@ static void emit_segment(wn_buf *out, const winnow_doc *d, uint32_t i, uint32_t 
     wn_buf_json_str(out, tag, strlen(tag));
     wn_buf_puts(out, "\",\"path\":\"");
     wn_buf_json_str(out, path, pl);
-    wn_buf_printf(out, "\",\"chars\":%u,\"own_chars\":%u,\"nodes\":%.0f,\"score\":%.4f,\"smoothed\":%.4f,\"children\":[",
+    wn_buf_printf(out,
+                  "\",\"chars\":%u,\"own_chars\":%u,\"nodes\":%.0f,\"score\":%.4f,\"smoothed\":%.4f,\"children\":[",
                   d->stats[i].chars, own_chars, nodes, mean, (double)smoothed);
 }
 
-int wn_smooth_segments_json(const winnow_doc *d, const float *score, const wn_smooth_options *o,
-                            wn_arena *scratch, wn_buf *out)
+int wn_smooth_segments_json(const winnow_doc *d, const float *score, const wn_smooth_options *o, wn_arena *scratch,
+                            wn_buf *out)
 {
     if (!out) return -1;
     wn_arena local;

@@ -49,12 +49,12 @@
 #include "isotonic.h"
 
 typedef struct wn_smooth_options {
-    float c;          /* penalty scale, gamma_i = c * A / A_i; default
+    float c;         /* penalty scale, gamma_i = c * A / A_i; default
                          SMOOTH_PENALTY, 0.01 (the paper's) */
-    float min_area;   /* elements with fewer characters are folded into an ancestor;
+    float min_area;  /* elements with fewer characters are folded into an ancestor;
                          default SMOOTH_MIN_AREA, 20, about one line of text, the
                          counterpart of the paper's 2000 square pixels */
-    uint32_t levels;  /* candidate levels k, 1..256 (default 32). 0: the exact program
+    uint32_t levels; /* candidate levels k, 1..256 (default 32). 0: the exact program
                          when the tree has at most WN_ISO_EXACT_MAX_NODES nodes, else
                          the default k */
 } wn_smooth_options;
@@ -71,14 +71,14 @@ void wn_smooth_options_default(wn_smooth_options *o);
 /* The solver's tree for one page (all arrays in the arena passed to
  * wn_smooth_build_tree). */
 typedef struct wn_smooth_tree {
-    wn_iso_tree iso;        /* n, parent, x, w, gamma: what the solver reads */
-    uint32_t *parent;       /* the storage behind iso */
+    wn_iso_tree iso;  /* n, parent, x, w, gamma: what the solver reads */
+    uint32_t *parent; /* the storage behind iso */
     float *x, *w, *gamma;
-    uint32_t *dom;          /* tree node -> DOM node (dom[0] is the root) */
-    uint32_t *near;         /* DOM node -> nearest tree node at or above it,
+    uint32_t *dom;  /* tree node -> DOM node (dom[0] is the root) */
+    uint32_t *near; /* DOM node -> nearest tree node at or above it,
                                WN_NONE outside the root's subtree */
-    uint32_t root;          /* DOM index of the root */
-    uint32_t area;          /* A: the root's characters (at least 1) */
+    uint32_t root;  /* DOM index of the root */
+    uint32_t area;  /* A: the root's characters (at least 1) */
 } wn_smooth_tree;
 
 /* Builds the tree as described above. score: one float per DOM node. o may
@@ -92,8 +92,8 @@ int wn_smooth_build_tree(const winnow_doc *d, const float *score, const wn_smoot
  * smoothed score; seg_out (d->dom.count bytes, may be NULL) the segment
  * starts; *cost_out (may be NULL) the cost of the solution. Returns 0 or -1
  * (as wn_smooth_build_tree, or the solver failing). */
-int wn_smooth_page(const winnow_doc *d, const float *score, const wn_smooth_options *o, wn_arena *scratch,
-                   float *y_out, uint8_t *seg_out, double *cost_out);
+int wn_smooth_page(const winnow_doc *d, const float *score, const wn_smooth_options *o, wn_arena *scratch, float *y_out,
+                   uint8_t *seg_out, double *cost_out);
 
 /* Smooths the page and appends its nested segmentation to out as one JSON
  * object (no trailing newline):
@@ -108,7 +108,7 @@ int wn_smooth_page(const winnow_doc *d, const float *score, const wn_smooth_opti
  * solver saw); score: their weighted mean classifier score (the solver
  * fits their weighted median); smoothed: the segment's value. Returns 0 or
  * -1 (as wn_smooth_page, or out->oom set). */
-int wn_smooth_segments_json(const winnow_doc *d, const float *score, const wn_smooth_options *o,
-                            wn_arena *scratch, wn_buf *out);
+int wn_smooth_segments_json(const winnow_doc *d, const float *score, const wn_smooth_options *o, wn_arena *scratch,
+                            wn_buf *out);
 
 #endif

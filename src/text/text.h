@@ -9,16 +9,16 @@
 
 typedef enum wn_cclass {
     WN_CC_SPACE = 0,
-    WN_CC_WORD,   /* letters, marks, digits of scripts that separate words */
-    WN_CC_CJK,    /* scripts written without spaces: one character = one word */
+    WN_CC_WORD, /* letters, marks, digits of scripts that separate words */
+    WN_CC_CJK,  /* scripts written without spaces: one character = one word */
     WN_CC_PUNCT,
-    WN_CC_OTHER,  /* symbols, controls */
+    WN_CC_OTHER, /* symbols, controls */
 } wn_cclass;
 
 /* Next code point of s[*i..n); invalid bytes yield U+FFFD and advance one. */
-int32_t   wn_utf8_next(const char *s, size_t n, size_t *i);
-size_t    wn_utf8_put(char *out, int32_t cp); /* out has room for 4 bytes */
+int32_t wn_utf8_next(const char *s, size_t n, size_t *i);
+size_t wn_utf8_put(char *out, int32_t cp); /* out has room for 4 bytes */
 wn_cclass wn_char_class(int32_t cp);
-int32_t   wn_fold(int32_t cp);
+int32_t wn_fold(int32_t cp);
 
 #endif

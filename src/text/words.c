@@ -77,6 +77,9 @@ size_t wn_words_shared(const uint64_t *a, size_t na, const uint64_t *b, size_t n
     size_t shared = 0;
     for (size_t i = 0; i < na; i++)
         for (size_t j = 0; j < nb; j++)
-            if (a[i] == b[j]) { shared++; break; }
+            if (a[i] == b[j]) {
+                shared++;
+                break;
+            }
     return shared;
 }

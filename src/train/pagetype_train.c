@@ -19,9 +19,9 @@
 
 typedef struct pt_example {
     float x[WN_PT_MAX_FEATURES];
-    int label;          /* winnow_page_type */
-    unsigned corpus;    /* index into the set's corpus names */
-    uint64_t site;      /* hash of the site's name */
+    int label;       /* winnow_page_type */
+    unsigned corpus; /* index into the set's corpus names */
+    uint64_t site;   /* hash of the site's name */
 } pt_example;
 
 struct winnow_pt_set {
@@ -74,12 +74,18 @@ winnow_status winnow_pt_set_add(winnow_pt_set *s, winnow_engine *e, const winnow
     if (s->n == s->cap) {
         size_t cap = s->cap ? s->cap * 2 : 256;
         pt_example *ex = realloc(s->ex, cap * sizeof *ex);
-        if (!ex) { winnow_doc_free(d); return WINNOW_E_NOMEM; }
+        if (!ex) {
+            winnow_doc_free(d);
+            return WINNOW_E_NOMEM;
+        }
         s->ex = ex;
         s->cap = cap;
     }
     int c = corpus_index(s, corpus ? corpus : "");
-    if (c < 0) { winnow_doc_free(d); return WINNOW_E_NOMEM; }
+    if (c < 0) {
+        winnow_doc_free(d);
+        return WINNOW_E_NOMEM;
+    }
     pt_example *x = &s->ex[s->n++];
     memset(x, 0, sizeof *x);
     memcpy(x->x, d->page_type_x, wn_pt_feature_count() * sizeof *x->x);
@@ -97,14 +103,19 @@ static int fit(const winnow_pt_set *s, const unsigned char *use, double C, int b
                size_t cap)
 {
     unsigned nf = wn_pt_feature_count();
-    size_t n = 0, per[WINNOW_PAGE_TYPE_COUNT] = {0};
+    size_t n = 0, per[WINNOW_PAGE_TYPE_COUNT] = { 0 };
     for (size_t i = 0; i < s->n; i++)
-        if (use[i]) { n++; per[s->ex[i].label]++; }
+        if (use[i]) {
+            n++;
+            per[s->ex[i].label]++;
+        }
     struct feature_node *pool = malloc((n ? n : 1) * (nf + 2) * sizeof *pool);
     struct feature_node **rows = malloc((n ? n : 1) * sizeof *rows);
     double *y = malloc((n ? n : 1) * sizeof *y);
     if (!pool || !rows || !y) {
-        free(pool); free(rows); free(y);
+        free(pool);
+        free(rows);
+        free(y);
         snprintf(err, cap, "out of memory");
         return -1;
     }
@@ -114,9 +125,9 @@ static int fit(const winnow_pt_set *s, const unsigned char *use, double C, int b
         struct feature_node *row = pool + r * (nf + 2);
         unsigned k = 0;
         for (unsigned f = 0; f < nf; f++)
-            if (s->ex[i].x[f] != 0) row[k++] = (struct feature_node){(int)f + 1, s->ex[i].x[f]};
-        row[k++] = (struct feature_node){(int)nf + 1, 1.0};
-        row[k] = (struct feature_node){-1, 0};
+            if (s->ex[i].x[f] != 0) row[k++] = (struct feature_node){ (int)f + 1, s->ex[i].x[f] };
+        row[k++] = (struct feature_node){ (int)nf + 1, 1.0 };
+        row[k] = (struct feature_node){ -1, 0 };
         rows[r] = row;
         y[r] = s->ex[i].label;
         r++;
@@ -145,9 +156,14 @@ static int fit(const winnow_pt_set *s, const unsigned char *use, double C, int b
         free(y);
         return 0;
     }
-    struct problem prob = {.l = (int)n, .n = (int)nf + 1, .y = y, .x = rows, .bias = 1.0};
-    struct parameter par = {.solver_type = L2R_LR, .eps = 0.001, .C = C, .p = 0.1, .nr_weight = nw,
-                            .weight_label = nw ? wl : NULL, .weight = nw ? wv : NULL};
+    struct problem prob = { .l = (int)n, .n = (int)nf + 1, .y = y, .x = rows, .bias = 1.0 };
+    struct parameter par = { .solver_type = L2R_LR,
+                             .eps = 0.001,
+                             .C = C,
+                             .p = 0.1,
+                             .nr_weight = nw,
+                             .weight_label = nw ? wl : NULL,
+                             .weight = nw ? wv : NULL };
     set_print_string_function(quiet);
     int rc = -1;
     const char *msg = kinds < 1 ? "no examples" : check_parameter(&prob, &par);
@@ -183,7 +199,11 @@ winnow_status winnow_pt_fit_save(const winnow_pt_set *s, double C, int balanced,
     if (!s || !path) return WINNOW_E_ARG;
     unsigned char *use = malloc(s->n ? s->n : 1);
     wn_pt_model *m = malloc(sizeof *m);
-    if (!use || !m) { free(use); free(m); return WINNOW_E_NOMEM; }
+    if (!use || !m) {
+        free(use);
+        free(m);
+        return WINNOW_E_NOMEM;
+    }
     memset(use, 1, s->n);
     winnow_status st = WINNOW_OK;
     if (fit(s, use, C, balanced, m, err, cap) != 0) {
@@ -195,13 +215,22 @@ winnow_status winnow_pt_fit_save(const winnow_pt_set *s, double C, int balanced,
         size_t len = wn_pt_model_write(m, NULL, 0);
         char *text = malloc(len + 1);
         FILE *f = text ? fopen(path, "w") : NULL;
-        if (!text) st = WINNOW_E_NOMEM;
-        else if (!f) { snprintf(err, cap, "cannot write %s", path); st = WINNOW_E_IO; }
-        else {
+        if (!text)
+            st = WINNOW_E_NOMEM;
+        else if (!f) {
+            snprintf(err, cap, "cannot write %s", path);
+            st = WINNOW_E_IO;
+        } else {
             wn_pt_model_write(m, text, len + 1);
-            if (fwrite(text, 1, len, f) != len) { snprintf(err, cap, "cannot write %s", path); st = WINNOW_E_IO; }
+            if (fwrite(text, 1, len, f) != len) {
+                snprintf(err, cap, "cannot write %s", path);
+                st = WINNOW_E_IO;
+            }
         }
-        if (f && fclose(f) != 0 && st == WINNOW_OK) { snprintf(err, cap, "cannot write %s", path); st = WINNOW_E_IO; }
+        if (f && fclose(f) != 0 && st == WINNOW_OK) {
+            snprintf(err, cap, "cannot write %s", path);
+            st = WINNOW_E_IO;
+        }
         free(text);
     }
     free(use);
@@ -216,7 +245,10 @@ static int score_split(const winnow_pt_set *s, const unsigned char *train, const
 {
     wn_pt_model *m = malloc(sizeof *m);
     if (!m) return -1;
-    if (fit(s, train, C, balanced, m, err, cap) != 0) { free(m); return -1; }
+    if (fit(s, train, C, balanced, m, err, cap) != 0) {
+        free(m);
+        return -1;
+    }
     double p[WINNOW_PAGE_TYPE_COUNT];
     for (size_t i = 0; i < s->n; i++)
         if (test[i]) conf[s->ex[i].label][m->kind[wn_pt_predict(m, s->ex[i].x, p)]]++;
@@ -250,8 +282,13 @@ winnow_status winnow_pt_evaluate(const winnow_pt_set *s, const char *within, uns
 {
     if (!s || !out || (within && folds < 2)) return WINNOW_E_ARG;
     unsigned char *train = malloc(s->n ? s->n : 1), *test = malloc(s->n ? s->n : 1);
-    unsigned (*conf)[WINNOW_PAGE_TYPE_COUNT] = calloc(WINNOW_PAGE_TYPE_COUNT, sizeof *conf);
-    if (!train || !test || !conf) { free(train); free(test); free(conf); return WINNOW_E_NOMEM; }
+    unsigned(*conf)[WINNOW_PAGE_TYPE_COUNT] = calloc(WINNOW_PAGE_TYPE_COUNT, sizeof *conf);
+    if (!train || !test || !conf) {
+        free(train);
+        free(test);
+        free(conf);
+        return WINNOW_E_NOMEM;
+    }
     winnow_status st = WINNOW_OK;
     if (within) {
         /* folds of one corpus's pages, split by site (a site's pages share
@@ -259,7 +296,10 @@ winnow_status winnow_pt_evaluate(const winnow_pt_set *s, const char *within, uns
         int c = -1;
         for (unsigned k = 0; k < s->ncorpus; k++)
             if (!strcmp(s->corpus[k], within)) c = (int)k;
-        if (c < 0) { snprintf(err, cap, "no corpus named %s", within); st = WINNOW_E_ARG; }
+        if (c < 0) {
+            snprintf(err, cap, "no corpus named %s", within);
+            st = WINNOW_E_ARG;
+        }
         for (unsigned f = 0; st == WINNOW_OK && f < folds; f++) {
             for (size_t i = 0; i < s->n; i++) {
                 int mine = s->ex[i].corpus == (unsigned)c;
@@ -275,15 +315,19 @@ winnow_status winnow_pt_evaluate(const winnow_pt_set *s, const char *within, uns
     } else {
         /* each corpus scored by a model fitted on all the others */
         for (unsigned c = 0; st == WINNOW_OK && c < s->ncorpus; c++) {
-            unsigned (*one)[WINNOW_PAGE_TYPE_COUNT] = calloc(WINNOW_PAGE_TYPE_COUNT, sizeof *one);
-            if (!one) { st = WINNOW_E_NOMEM; break; }
+            unsigned(*one)[WINNOW_PAGE_TYPE_COUNT] = calloc(WINNOW_PAGE_TYPE_COUNT, sizeof *one);
+            if (!one) {
+                st = WINNOW_E_NOMEM;
+                break;
+            }
             unsigned n = 0;
             for (size_t i = 0; i < s->n; i++) {
                 test[i] = s->ex[i].corpus == c;
                 train[i] = !test[i];
                 n += test[i];
             }
-            if (score_split(s, train, test, C, balanced, one, err, cap) != 0) st = WINNOW_E_FORMAT;
+            if (score_split(s, train, test, C, balanced, one, err, cap) != 0)
+                st = WINNOW_E_FORMAT;
             else {
                 unsigned right = 0;
                 for (int t = 0; t < WINNOW_PAGE_TYPE_COUNT; t++) right += one[t][t];

@@ -41,10 +41,10 @@
 typedef struct example {
     float x[WN_NFEAT];
     uint32_t site;
-    uint32_t words_off;   /* sampled word occurrences in the trainer's pool */
+    uint32_t words_off; /* sampled word occurrences in the trainer's pool */
     uint16_t nwords;
-    uint8_t label;        /* 1 template, 0 content */
-    uint32_t nw_total;    /* word occurrences of the node */
+    uint8_t label;     /* 1 template, 0 content */
+    uint32_t nw_total; /* word occurrences of the node */
 } example;
 
 struct winnow_trainer {
@@ -94,15 +94,20 @@ winnow_status winnow_trainer_new(const winnow_train_options *o, winnow_trainer *
     if (o && o->struct_size < sizeof *o) return WINNOW_E_ARG;
     winnow_trainer *t = calloc(1, sizeof *t);
     if (!t) return WINNOW_E_NOMEM;
-    if (o) t->o = *o;
-    else winnow_train_options_default(&t->o, sizeof t->o);
+    if (o)
+        t->o = *o;
+    else
+        winnow_train_options_default(&t->o, sizeof t->o);
     if (!t->o.kind) t->o.kind = WINNOW_MODEL_BOOST;
     if (!t->o.buckets) t->o.buckets = 1;
     if (t->o.buckets > WN_MAX_BUCKETS) t->o.buckets = WN_MAX_BUCKETS;
     if (!t->o.per_page) t->o.per_page = 40;
     if (!t->o.threads) t->o.threads = 2;
     t->digest = XXH3_createState();
-    if (!t->digest) { free(t); return WINNOW_E_NOMEM; }
+    if (!t->digest) {
+        free(t);
+        return WINNOW_E_NOMEM;
+    }
     XXH3_64bits_reset(t->digest);
     *out = t;
     return WINNOW_OK;
@@ -129,8 +134,10 @@ void winnow_trainer_summary(const winnow_trainer *t, winnow_train_summary *out)
     out->pages = t->pages;
     out->examples = t->n;
     for (size_t i = 0; i < t->n; i++) {
-        if (t->ex[i].label) out->template_examples++;
-        else out->content_examples++;
+        if (t->ex[i].label)
+            out->template_examples++;
+        else
+            out->content_examples++;
     }
 }
 
@@ -217,9 +224,12 @@ static int inspect_page(void *ctxp, winnow_doc *d, const wn_page_scores *ps, con
         if (!st[i].is_block || !st[i].fingerprint) continue;
         double df = wn_site_model_df(m, WN_KEY_BLOCK, st[i].fingerprint);
         /* aged counts: a count of 1 is slightly below 1 */
-        if (df + 1e-6 >= tmpl_df * 0.999 && df > 1.5) verdict[i] = 1;
-        else if (df - self < 0.5) verdict[i] = 2;
-        else verdict[i] = 3;
+        if (df + 1e-6 >= tmpl_df * 0.999 && df > 1.5)
+            verdict[i] = 1;
+        else if (df - self < 0.5)
+            verdict[i] = 2;
+        else
+            verdict[i] = 3;
     }
     /* bottom-up: template text under each node, non-unique blocks below */
     for (uint32_t i = n; i-- > 0;) {
@@ -238,12 +248,15 @@ static int inspect_page(void *ctxp, winnow_doc *d, const wn_page_scores *ps, con
         uint8_t above = i > 0 ? allu_above[x->parent] : 0;
         allu_above[i] = (uint8_t)(above | allu);
         if (x->tag == WN_TAG_TEXT || (x->flags & WN_NF_HIDDEN) || st[i].chars == 0) continue;
-        if (verdict[i] == 1 || tchars[i] > CHAKRABARTI_SHARE * (float)st[i].chars) tcand[nt++] = i;
-        else if (allu && !above) ccand[nc++] = i;
+        if (verdict[i] == 1 || tchars[i] > CHAKRABARTI_SHARE * (float)st[i].chars)
+            tcand[nt++] = i;
+        else if (allu && !above)
+            ccand[nc++] = i;
         /* "inside": every node within a top-most unique block is content
          * too (Chakrabarti et al. label all non-template nodes), so small
          * paragraphs are seen as content, not only whole articles */
-        else if (ctx->t->o.labels == WINNOW_LABELS_INSIDE && above && st[i].chars >= WN_FEATURE_MIN_CHARS) ccand[nc++] = i;
+        else if (ctx->t->o.labels == WINNOW_LABELS_INSIDE && above && st[i].chars >= WN_FEATURE_MIN_CHARS)
+            ccand[nc++] = i;
     }
     if (nt == 0 && nc == 0) return 0;
 
@@ -256,7 +269,10 @@ static int inspect_page(void *ctxp, winnow_doc *d, const wn_page_scores *ps, con
         uint32_t i = k < nt ? tcand[k] : ccand[k - nt];
         int32_t r = nf.row_of[i];
         if (r < 0) continue;
-        if (push_example(ctx->t, nf.x + (size_t)r * WN_NFEAT, ctx->site, k < nt, d, i) != 0) { ctx->oom = 1; return -1; }
+        if (push_example(ctx->t, nf.x + (size_t)r * WN_NFEAT, ctx->site, k < nt, d, i) != 0) {
+            ctx->oom = 1;
+            return -1;
+        }
     }
     return 0;
 }
@@ -281,11 +297,14 @@ winnow_status winnow_trainer_add_site(winnow_trainer *t, winnow_engine *e, const
     for (size_t i = 0; i < n; i++) {
         int counted;
         winnow_status s = winnow_site_learn(e, ws, &pages[i], &counted);
-        if (s == WINNOW_E_NOMEM) { winnow_site_free(ws); return s; }
+        if (s == WINNOW_E_NOMEM) {
+            winnow_site_free(ws);
+            return s;
+        }
         XXH3_64bits_update(t->digest, pages[i].data, pages[i].len);
     }
     /* pass 2: labels and features, each distinct page once */
-    page_ctx ctx = {t, wn_site_unwrap(ws), sid, NULL, 0, 0};
+    page_ctx ctx = { t, wn_site_unwrap(ws), sid, NULL, 0, 0 };
     ctx.rng = (uint64_t)t->o.seed * 0x9E3779B97F4A7C15ull ^ XXH3_64bits(site, strlen(site));
     uint64_t *seen = calloc(n + 1, sizeof *seen);
     size_t nseen = 0;
@@ -293,20 +312,32 @@ winnow_status winnow_trainer_add_site(winnow_trainer *t, winnow_engine *e, const
     for (size_t i = 0; i < n && seen; i++) {
         wn_page_signals sig;
         ctx.url = pages[i].url;
-        site_hook hook = {ctx.m, NULL, &sig, inspect_page, &ctx};
+        site_hook hook = { ctx.m, NULL, &sig, inspect_page, &ctx };
         winnow_doc *d = NULL;
         /* the signals (I-Match) come before inspection: a page already
          * seen under another URL is inspected again but its examples are
          * dropped below */
         size_t before = t->n, wbefore = t->nwords;
         winnow_status s = wn_pipeline_run(e, WN_RUN_TRAIN, &pages[i], &hook, &d);
-        if (ctx.oom || s == WINNOW_E_NOMEM) { winnow_doc_free(d); rc = WINNOW_E_NOMEM; break; }
+        if (ctx.oom || s == WINNOW_E_NOMEM) {
+            winnow_doc_free(d);
+            rc = WINNOW_E_NOMEM;
+            break;
+        }
         if (WINNOW_FAILED(s)) continue;
         int dup = 0;
         for (size_t k = 0; k < nseen; k++)
-            if (seen[k] == sig.imatch && sig.imatch) { dup = 1; break; }
-        if (dup) { t->n = before; t->nwords = wbefore; }
-        else { seen[nseen++] = sig.imatch; t->pages++; }
+            if (seen[k] == sig.imatch && sig.imatch) {
+                dup = 1;
+                break;
+            }
+        if (dup) {
+            t->n = before;
+            t->nwords = wbefore;
+        } else {
+            seen[nseen++] = sig.imatch;
+            t->pages++;
+        }
         winnow_doc_free(d);
     }
     if (!seen) rc = WINNOW_E_NOMEM;
@@ -334,7 +365,10 @@ static int nb_fit(const winnow_trainer *t, const size_t *idx, size_t n, wn_nb_mo
     if (!c) return -1;
     for (size_t k = 0; k < n; k++) {
         const example *e = &t->ex[idx[k]];
-        if (wn_nb_counts_add(c, t->words + e->words_off, e->nwords, e->label) != 0) { wn_nb_counts_free(c); return -1; }
+        if (wn_nb_counts_add(c, t->words + e->words_off, e->nwords, e->label) != 0) {
+            wn_nb_counts_free(c);
+            return -1;
+        }
     }
     int r = wn_nb_build(c, 5, 10000, out);
     wn_nb_counts_free(c);
@@ -346,10 +380,14 @@ static int nb_fit(const winnow_trainer *t, const size_t *idx, size_t n, wn_nb_mo
 static int nb_crossfit(winnow_trainer *t, const size_t *idx, size_t n)
 {
     size_t *half[2];
-    size_t cnt[2] = {0, 0};
+    size_t cnt[2] = { 0, 0 };
     half[0] = malloc((n + 1) * sizeof(size_t));
     half[1] = malloc((n + 1) * sizeof(size_t));
-    if (!half[0] || !half[1]) { free(half[0]); free(half[1]); return -1; }
+    if (!half[0] || !half[1]) {
+        free(half[0]);
+        free(half[1]);
+        return -1;
+    }
     for (size_t k = 0; k < n; k++) {
         uint32_t s = t->ex[idx[k]].site;
         int h = (int)(XXH3_64bits_withSeed(&s, sizeof s, t->o.seed) & 1);
@@ -358,7 +396,10 @@ static int nb_crossfit(winnow_trainer *t, const size_t *idx, size_t n)
     int rc = 0;
     for (int h = 0; h < 2 && rc == 0; h++) {
         wn_nb_model other;
-        if (nb_fit(t, half[1 - h], cnt[1 - h], &other) != 0) { rc = -1; break; }
+        if (nb_fit(t, half[1 - h], cnt[1 - h], &other) != 0) {
+            rc = -1;
+            break;
+        }
         for (size_t k = 0; k < cnt[h]; k++) nb_fill(t, &other, &t->ex[half[h][k]]);
         wn_nb_free(&other);
     }
@@ -398,7 +439,7 @@ static void quiet(const char *s) { (void)s; }
 
 static int fit_linear(winnow_trainer *t, const size_t *idx, size_t n, wn_clf_bucket *b)
 {
-    double sum[WN_NFEAT] = {0}, sq[WN_NFEAT] = {0};
+    double sum[WN_NFEAT] = { 0 }, sq[WN_NFEAT] = { 0 };
     for (size_t k = 0; k < n; k++)
         for (int f = 0; f < WN_NFEAT; f++) {
             double v = t->ex[idx[k]].x[f];
@@ -413,18 +454,23 @@ static int fit_linear(winnow_trainer *t, const size_t *idx, size_t n, wn_clf_buc
     struct feature_node *pool = malloc(n * (WN_NFEAT + 2) * sizeof *pool);
     struct feature_node **rows = malloc(n * sizeof *rows);
     double *y = malloc(n * sizeof *y);
-    if (!pool || !rows || !y) { free(pool); free(rows); free(y); return -1; }
+    if (!pool || !rows || !y) {
+        free(pool);
+        free(rows);
+        free(y);
+        return -1;
+    }
     for (size_t k = 0; k < n; k++) {
         struct feature_node *r = pool + k * (WN_NFEAT + 2);
         const example *e = &t->ex[idx[k]];
-        for (int f = 0; f < WN_NFEAT; f++) r[f] = (struct feature_node){f + 1, (e->x[f] - b->mean[f]) * b->scale[f]};
-        r[WN_NFEAT] = (struct feature_node){WN_NFEAT + 1, 1.0};
-        r[WN_NFEAT + 1] = (struct feature_node){-1, 0};
+        for (int f = 0; f < WN_NFEAT; f++) r[f] = (struct feature_node){ f + 1, (e->x[f] - b->mean[f]) * b->scale[f] };
+        r[WN_NFEAT] = (struct feature_node){ WN_NFEAT + 1, 1.0 };
+        r[WN_NFEAT + 1] = (struct feature_node){ -1, 0 };
         rows[k] = r;
         y[k] = e->label ? 1 : -1;
     }
-    struct problem prob = {.l = (int)n, .n = WN_NFEAT + 1, .y = y, .x = rows, .bias = 1.0};
-    struct parameter par = {.solver_type = L2R_LR, .eps = 0.01, .C = 1.0, .p = 0.1};
+    struct problem prob = { .l = (int)n, .n = WN_NFEAT + 1, .y = y, .x = rows, .bias = 1.0 };
+    struct parameter par = { .solver_type = L2R_LR, .eps = 0.01, .C = 1.0, .p = 0.1 };
     set_print_string_function(quiet);
     const char *msg = check_parameter(&prob, &par);
     int rc = -1;
@@ -451,7 +497,10 @@ static int fit_linear(winnow_trainer *t, const size_t *idx, size_t n, wn_clf_buc
  * always come after their parent. */
 static int convert_tree(const char *dump, wn_tree_node **nodes, size_t *used, size_t *cap)
 {
-    typedef struct raw { int feature, yes, no, set; float thr, leaf; } raw;
+    typedef struct raw {
+        int feature, yes, no, set;
+        float thr, leaf;
+    } raw;
     int maxid = -1;
     for (const char *p = dump; *p;) {
         while (*p == '\t' || *p == '\n') p++;
@@ -464,7 +513,12 @@ static int convert_tree(const char *dump, wn_tree_node **nodes, size_t *used, si
     raw *r = calloc((size_t)maxid + 1, sizeof *r);
     int *order = malloc(((size_t)maxid + 1) * sizeof(int));
     int *newid = malloc(((size_t)maxid + 1) * sizeof(int));
-    if (!r || !order || !newid) { free(r); free(order); free(newid); return -1; }
+    if (!r || !order || !newid) {
+        free(r);
+        free(order);
+        free(newid);
+        return -1;
+    }
     for (const char *p = dump; *p;) {
         while (*p == '\t' || *p == '\n') p++;
         if (!*p) break;
@@ -497,14 +551,20 @@ static int convert_tree(const char *dump, wn_tree_node **nodes, size_t *used, si
     /* breadth-first renumbering */
     int head = 0, tail = 0, ok = r[0].set;
     for (int i = 0; i <= maxid; i++) newid[i] = -1;
-    if (ok) { order[tail++] = 0; newid[0] = 0; }
+    if (ok) {
+        order[tail++] = 0;
+        newid[0] = 0;
+    }
     while (ok && head < tail) {
         raw *x = &r[order[head++]];
         if (x->feature < 0) continue;
-        int kids[2] = {x->yes, x->no};
+        int kids[2] = { x->yes, x->no };
         for (int k = 0; k < 2; k++) {
             int c = kids[k];
-            if (c < 0 || c > maxid || !r[c].set || newid[c] >= 0 || x->feature >= WN_NFEAT) { ok = 0; break; }
+            if (c < 0 || c > maxid || !r[c].set || newid[c] >= 0 || x->feature >= WN_NFEAT) {
+                ok = 0;
+                break;
+            }
             newid[c] = tail;
             order[tail++] = c;
         }
@@ -514,8 +574,12 @@ static int convert_tree(const char *dump, wn_tree_node **nodes, size_t *used, si
             size_t nc = (*cap ? *cap : 1024);
             while (nc < *used + (size_t)tail) nc *= 2;
             wn_tree_node *g = realloc(*nodes, nc * sizeof *g);
-            if (!g) ok = 0;
-            else { *nodes = g; *cap = nc; }
+            if (!g)
+                ok = 0;
+            else {
+                *nodes = g;
+                *cap = nc;
+            }
         }
     }
     if (ok) {
@@ -536,12 +600,12 @@ static int convert_tree(const char *dump, wn_tree_node **nodes, size_t *used, si
     return ok ? 0 : -1;
 }
 
-#define XGB_CHECK(call)                                                                     \
-    do {                                                                                    \
-        if ((call) != 0) {                                                                  \
-            snprintf(t->error, sizeof t->error, "xgboost: %s", XGBGetLastError());          \
-            goto out;                                                                       \
-        }                                                                                   \
+#define XGB_CHECK(call)                                                                                                \
+    do {                                                                                                               \
+        if ((call) != 0) {                                                                                             \
+            snprintf(t->error, sizeof t->error, "xgboost: %s", XGBGetLastError());                                     \
+            goto out;                                                                                                  \
+        }                                                                                                              \
     } while (0)
 
 static int fit_trees(winnow_trainer *t, const size_t *idx, size_t n, int kind, wn_clf_bucket *b)
@@ -639,7 +703,10 @@ static int fit(winnow_trainer *t, size_t *idx, size_t n, int kind, wn_classifier
 {
     memset(c, 0, sizeof *c);
     c->kind = kind;
-    if (n == 0) { snprintf(t->error, sizeof t->error, "no labelled examples to train on"); return -1; }
+    if (n == 0) {
+        snprintf(t->error, sizeof t->error, "no labelled examples to train on");
+        return -1;
+    }
     if (nb_fit(t, idx, n, &c->nb) != 0) goto oom;
     if (nb_crossfit(t, idx, n) != 0) goto oom;
     n = dedup(t, idx, n);
@@ -664,7 +731,8 @@ static int fit(winnow_trainer *t, size_t *idx, size_t n, int kind, wn_classifier
             while (bb + 1 < c->nbuckets && v >= c->edges[bb]) bb++;
             if (bb == b) sub[m++] = idx[k];
         }
-        int r = kind == WN_CLF_LOGREG ? fit_linear(t, sub, m, &c->bucket[b]) : fit_trees(t, sub, m, kind, &c->bucket[b]);
+        int r =
+            kind == WN_CLF_LOGREG ? fit_linear(t, sub, m, &c->bucket[b]) : fit_trees(t, sub, m, kind, &c->bucket[b]);
         if (r != 0) {
             free(sub);
             if (!t->error[0]) snprintf(t->error, sizeof t->error, "training failed");
@@ -684,8 +752,8 @@ static void settings_string(const winnow_trainer *t, int kind, char *out, size_t
 {
     snprintf(out, cap, "kind=%s buckets=%u seed=%u per_page=%u rounds=%u depth=%u labels=df>=%.2f,chakrabarti>%.2f,%s",
              wn_clf_kind_name(kind), kind == WN_CLF_NB ? 1 : t->o.buckets, t->o.seed, t->o.per_page,
-             t->o.rounds ? t->o.rounds : 100,
-             t->o.depth ? t->o.depth : (kind == WN_CLF_FOREST ? 10 : 6), TEMPLATE_SHARE, CHAKRABARTI_SHARE,
+             t->o.rounds ? t->o.rounds : 100, t->o.depth ? t->o.depth : (kind == WN_CLF_FOREST ? 10 : 6),
+             TEMPLATE_SHARE, CHAKRABARTI_SHARE,
              t->o.labels == WINNOW_LABELS_INSIDE ? "top-unique+inside" : "top-unique");
 }
 
@@ -722,7 +790,10 @@ winnow_status winnow_trainer_save(winnow_trainer *t, const char *path)
     return rc;
 }
 
-typedef struct scored { float s; uint8_t y; } scored;
+typedef struct scored {
+    float s;
+    uint8_t y;
+} scored;
 
 static int by_score_desc(const void *a, const void *b)
 {
@@ -738,8 +809,8 @@ winnow_status winnow_trainer_cv(winnow_trainer *t, unsigned folds, winnow_model_
     memset(out, 0, sizeof *out);
     out->kind = kind ? kind : t->o.kind;
     if (t->sites < folds) {
-        snprintf(t->error, sizeof t->error, "%u-fold cross-site validation needs at least %u sites, have %zu", folds, folds,
-                 t->sites);
+        snprintf(t->error, sizeof t->error, "%u-fold cross-site validation needs at least %u sites, have %zu", folds,
+                 folds, t->sites);
         return WINNOW_E_ARG;
     }
     /* sites shuffled into folds */
@@ -750,7 +821,10 @@ winnow_status winnow_trainer_cv(winnow_trainer *t, unsigned folds, winnow_model_
     float *x = malloc((t->n + 1) * WN_NFEAT * sizeof *x);
     float *p = malloc((t->n + 1) * sizeof *p);
     winnow_status rc = WINNOW_OK;
-    if (!fold || !perm || !train_idx || !res || !x || !p) { rc = WINNOW_E_NOMEM; goto done; }
+    if (!fold || !perm || !train_idx || !res || !x || !p) {
+        rc = WINNOW_E_NOMEM;
+        goto done;
+    }
     uint64_t rng = (uint64_t)t->o.seed * 0xD1B54A32D192ED03ull + 7;
     for (size_t s = 0; s < t->sites; s++) perm[s] = (uint32_t)s;
     for (size_t s = t->sites; s-- > 1;) {
@@ -766,7 +840,10 @@ winnow_status winnow_trainer_cv(winnow_trainer *t, unsigned folds, winnow_model_
         for (size_t k = 0; k < t->n; k++)
             if (fold[t->ex[k].site] != f) train_idx[ntr++] = k;
         wn_classifier c;
-        if (fit(t, train_idx, ntr, out->kind, &c) != 0) { rc = WINNOW_E_ARG; goto done; }
+        if (fit(t, train_idx, ntr, out->kind, &c) != 0) {
+            rc = WINNOW_E_ARG;
+            goto done;
+        }
         size_t nte = 0;
         for (size_t k = 0; k < t->n; k++) {
             if (fold[t->ex[k].site] != f) continue;
@@ -796,8 +873,10 @@ winnow_status winnow_trainer_cv(winnow_trainer *t, unsigned folds, winnow_model_
     size_t tp = 0, fp = 0, step = nres / 400 + 1;
     double prev_recall = 0;
     for (size_t k = 0; k < nres; k++) {
-        if (res[k].y) tp++;
-        else fp++;
+        if (res[k].y)
+            tp++;
+        else
+            fp++;
         /* a threshold sits between distinct scores */
         if (k + 1 < nres && res[k + 1].s == res[k].s) continue;
         double prec = (double)tp / (double)(tp + fp), rec = pos ? (double)tp / (double)pos : 0;

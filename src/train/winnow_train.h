@@ -46,16 +46,16 @@ const char *winnow_model_kind_name(winnow_model_kind kind);
 typedef enum winnow_labels { WINNOW_LABELS_TOP = 0, WINNOW_LABELS_INSIDE = 1 } winnow_labels;
 
 typedef struct winnow_train_options {
-    size_t struct_size;        /* sizeof (winnow_train_options): set by the _default() */
-    winnow_model_kind kind;    /* default BOOST */
-    unsigned buckets;          /* separate models per node size (Chakrabarti: 4); default 1 */
-    unsigned seed;             /* sampling, folds and tree randomness; default 1 */
-    unsigned per_page;         /* at most this many examples per class and page; default 40 */
-    unsigned rounds;           /* boosting rounds / forest trees; default 100 */
-    unsigned depth;            /* tree depth; default 6 (boost) / 10 (forest) */
-    unsigned threads;          /* XGBoost threads; default 2 */
-    int verbose;               /* progress on stderr */
-    winnow_labels labels;      /* content examples: TOP (default) or INSIDE */
+    size_t struct_size;     /* sizeof (winnow_train_options): set by the _default() */
+    winnow_model_kind kind; /* default BOOST */
+    unsigned buckets;       /* separate models per node size (Chakrabarti: 4); default 1 */
+    unsigned seed;          /* sampling, folds and tree randomness; default 1 */
+    unsigned per_page;      /* at most this many examples per class and page; default 40 */
+    unsigned rounds;        /* boosting rounds / forest trees; default 100 */
+    unsigned depth;         /* tree depth; default 6 (boost) / 10 (forest) */
+    unsigned threads;       /* XGBoost threads; default 2 */
+    int verbose;            /* progress on stderr */
+    winnow_labels labels;   /* content examples: TOP (default) or INSIDE */
 } winnow_train_options;
 
 /* Fills *o with the defaults; WINNOW_E_ARG when struct_size is too small
@@ -73,8 +73,8 @@ const char *winnow_trainer_error(const winnow_trainer *t);
 /* Labels one site's pages (two passes: count the site's blocks, then label
  * and describe every page's nodes) and keeps the examples. Pages that fail
  * to parse are skipped. The engine is used for parsing only. */
-winnow_status winnow_trainer_add_site(winnow_trainer *t, winnow_engine *e, const char *site,
-                                     const winnow_input *pages, size_t n);
+winnow_status winnow_trainer_add_site(winnow_trainer *t, winnow_engine *e, const char *site, const winnow_input *pages,
+                                      size_t n);
 
 typedef struct winnow_train_summary {
     size_t sites, pages, examples, template_examples, content_examples;
@@ -94,7 +94,7 @@ typedef struct winnow_cv_result {
     size_t test_examples, test_templates;
 } winnow_cv_result;
 winnow_status winnow_trainer_cv(winnow_trainer *t, unsigned folds, winnow_model_kind kind, const char *curve_path,
-                               winnow_cv_result *out);
+                                winnow_cv_result *out);
 
 /* ------------------------------------------------------------------------
  * Page type training (winnow train --page-types): pages with their kind,

@@ -81,7 +81,7 @@ char *wn_arena_strndup(wn_arena *a, const char *s, size_t n)
 
 wn_arena_mark wn_arena_save(const wn_arena *a)
 {
-    wn_arena_mark m = {a->head, a->head ? a->head->used : 0, a->used_total};
+    wn_arena_mark m = { a->head, a->head ? a->head->used : 0, a->used_total };
     return m;
 }
 

@@ -12,13 +12,13 @@
 typedef struct wn_chunk wn_chunk;
 
 typedef struct wn_arena {
-    wn_chunk *head;      /* chunk being filled */
-    wn_chunk *spare;     /* chunks kept from earlier pages, reused first */
-    size_t used_total;   /* bytes handed out since the last reset */
-    size_t cap_total;    /* bytes held in all chunks */
+    wn_chunk *head;    /* chunk being filled */
+    wn_chunk *spare;   /* chunks kept from earlier pages, reused first */
+    size_t used_total; /* bytes handed out since the last reset */
+    size_t cap_total;  /* bytes held in all chunks */
 } wn_arena;
 
-void  wn_arena_init(wn_arena *a);
+void wn_arena_init(wn_arena *a);
 /* Returns NULL only when malloc fails. Memory is 16-byte aligned, not zeroed. */
 void *wn_arena_alloc(wn_arena *a, size_t size);
 void *wn_arena_calloc(wn_arena *a, size_t n, size_t size);
@@ -32,13 +32,13 @@ char *wn_arena_strndup(wn_arena *a, const char *s, size_t n);
  * before the mark are untouched. */
 typedef struct wn_arena_mark {
     wn_chunk *head;
-    size_t used;         /* head's fill at the mark */
+    size_t used; /* head's fill at the mark */
     size_t used_total;
 } wn_arena_mark;
 wn_arena_mark wn_arena_save(const wn_arena *a);
 void wn_arena_release(wn_arena *a, wn_arena_mark m);
 /* Forget every allocation; keep up to `keep_bytes` of chunks for reuse. */
-void  wn_arena_reset(wn_arena *a, size_t keep_bytes);
-void  wn_arena_free(wn_arena *a);
+void wn_arena_reset(wn_arena *a, size_t keep_bytes);
+void wn_arena_free(wn_arena *a);
 
 #endif

@@ -15,12 +15,11 @@ typedef struct wn_buf {
 void wn_buf_init(wn_buf *b);
 void wn_buf_free(wn_buf *b);
 void wn_buf_clear(wn_buf *b);
-int  wn_buf_reserve(wn_buf *b, size_t extra);
+int wn_buf_reserve(wn_buf *b, size_t extra);
 void wn_buf_put(wn_buf *b, const void *p, size_t n);
 void wn_buf_putc(wn_buf *b, char c);
 void wn_buf_puts(wn_buf *b, const char *s);
-void wn_buf_printf(wn_buf *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+void wn_buf_printf(wn_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* JSON string body (no quotes) with escapes; invalid UTF-8 becomes U+FFFD. */
 void wn_buf_json_str(wn_buf *b, const char *s, size_t n);
 /* HTML text/attribute escape. */

@@ -39,12 +39,17 @@ uint64_t wn_url_host(const char *u)
 {
     while (*u == ' ' || *u == '\t' || *u == '\n') u++;
     const char *h;
-    if (u[0] == '/' && u[1] == '/') h = u + 2;
-    else if (strncasecmp(u, "http://", 7) == 0) h = u + 7;
-    else if (strncasecmp(u, "https://", 8) == 0) h = u + 8;
+    if (u[0] == '/' && u[1] == '/')
+        h = u + 2;
+    else if (strncasecmp(u, "http://", 7) == 0)
+        h = u + 7;
+    else if (strncasecmp(u, "https://", 8) == 0)
+        h = u + 8;
     else {
         const char *c = u;
-        while ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '+' || *c == '-' || *c == '.') c++;
+        while ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '+' ||
+               *c == '-' || *c == '.')
+            c++;
         return (*c == ':' && c > u) ? 1 : 0;
     }
     if (strncasecmp(h, "www.", 4) == 0) h += 4;

@@ -20,7 +20,7 @@ int main(void)
     winnow_engine *e = NULL;
     winnow_engine_new(NULL, &e);
     if (!e) return 1;
-    winnow_input in = {sizeof in, page, sizeof page - 1, NULL, NULL, NULL};
+    winnow_input in = { sizeof in, page, sizeof page - 1, NULL, NULL, NULL };
     winnow_doc *doc = NULL;
     winnow_status s = winnow_extract(e, &in, &doc);
     if (WINNOW_FAILED(s)) {

@@ -27,7 +27,7 @@ typedef struct site_template {
 
 __attribute__((unused)) static const site_template template_a = {
     "The Millbrook Courier",
-    {"Home", "Local news", "Politics", "Business", "Culture", "Sport", "Weather", "Opinion"},
+    { "Home", "Local news", "Politics", "Business", "Culture", "Sport", "Weather", "Opinion" },
     "The Millbrook Courier has been written, edited and printed by a small cooperative of reporters in the "
     "old mill on Water Street since 1921, and every story on these pages is checked twice before it reaches "
     "our readers in the valley and beyond.",
@@ -37,7 +37,7 @@ __attribute__((unused)) static const site_template template_a = {
 
 __attribute__((unused)) static const site_template template_b = {
     "Courier Online",
-    {"Front page", "Region", "Economy", "Arts and books", "Games", "Climate", "Letters", "Podcasts"},
+    { "Front page", "Region", "Economy", "Arts and books", "Games", "Climate", "Letters", "Podcasts" },
     "Courier Online is supported by readers who pay what they can each month, which lets our newsroom stay "
     "independent of advertisers and keep every article free to read for everyone who lives along the river.",
     "More from the newsroom",
@@ -45,20 +45,21 @@ __attribute__((unused)) static const site_template template_b = {
 };
 
 static const char *const sp_words[] = {
-    "harbour", "river", "council", "budget", "school", "winter", "market", "railway", "station", "bridge",
-    "village", "farmers", "teachers", "nurses", "engineers", "museum", "library", "garden", "orchard",
-    "festival", "concert", "theatre", "season", "weather", "storm", "flood", "harvest", "ferry", "island",
-    "coast", "valley", "forest", "report", "survey", "plan", "meeting", "committee", "mayor", "residents",
-    "visitors", "project", "repairs", "traffic", "cyclists", "children", "students", "volunteers", "bakery",
-    "kitchen", "bread", "cheese", "apples", "archive", "letter", "painting", "choir", "morning", "evening",
+    "harbour",   "river",      "council",   "budget",   "school",  "winter",    "market",  "railway",  "station",
+    "bridge",    "village",    "farmers",   "teachers", "nurses",  "engineers", "museum",  "library",  "garden",
+    "orchard",   "festival",   "concert",   "theatre",  "season",  "weather",   "storm",   "flood",    "harvest",
+    "ferry",     "island",     "coast",     "valley",   "forest",  "report",    "survey",  "plan",     "meeting",
+    "committee", "mayor",      "residents", "visitors", "project", "repairs",   "traffic", "cyclists", "children",
+    "students",  "volunteers", "bakery",    "kitchen",  "bread",   "cheese",    "apples",  "archive",  "letter",
+    "painting",  "choir",      "morning",   "evening",
 };
 static const char *const sp_verbs[] = {
-    "opened", "closed", "visited", "described", "reported", "approved", "rejected", "discussed", "welcomed",
-    "planned", "repaired", "built", "measured", "counted", "recorded", "collected", "delivered", "crossed",
+    "opened",  "closed",   "visited", "described", "reported", "approved", "rejected",  "discussed", "welcomed",
+    "planned", "repaired", "built",   "measured",  "counted",  "recorded", "collected", "delivered", "crossed",
 };
 static const char *const sp_syllables[] = {
-    "bra", "ko", "ven", "lis", "tor", "ma", "ri", "del", "sun", "fa", "gre", "no", "pel", "ix", "ur", "tan",
-    "mo", "cas", "ly", "dun",
+    "bra", "ko", "ven", "lis", "tor", "ma",  "ri", "del", "sun", "fa",
+    "gre", "no", "pel", "ix",  "ur",  "tan", "mo", "cas", "ly",  "dun",
 };
 
 typedef struct sp_buf {
@@ -75,7 +76,10 @@ static void sp_add(sp_buf *b, const char *fmt, ...)
         int n = vsnprintf(b->p ? b->p + b->len : NULL, b->p ? b->cap - b->len : 0, fmt, ap);
         va_end(ap);
         if (n < 0) abort();
-        if (b->p && b->len + (size_t)n < b->cap) { b->len += (size_t)n; return; }
+        if (b->p && b->len + (size_t)n < b->cap) {
+            b->len += (size_t)n;
+            return;
+        }
         size_t cap = b->cap ? b->cap * 2 : 4096;
         while (cap < b->len + (size_t)n + 1) cap *= 2;
         char *np = realloc(b->p, cap);
@@ -101,7 +105,10 @@ static void sp_name(sp_buf *b, unsigned n, int capital)
         n /= 20;
         while (*s && len < sizeof w - 1) w[len++] = *s++;
     } while (n);
-    if (len < 4) { memcpy(w + len, "wick", 4); len += 4; }
+    if (len < 4) {
+        memcpy(w + len, "wick", 4);
+        len += 4;
+    }
     w[len] = '\0';
     if (capital) w[0] = (char)(w[0] - 32);
     sp_add(b, "%s", w);
@@ -114,12 +121,16 @@ static void sp_sentence(sp_buf *b, uint64_t *rng, unsigned uniq)
     unsigned n = 9 + sp_next(rng) % 10;
     for (unsigned i = 0; i < n; i++) {
         if (i) sp_add(b, " ");
-        if (i == 3) sp_name(b, uniq, 1);
-        else if (i % 4 == 2) sp_add(b, "%s", sp_verbs[sp_next(rng) % SP_COUNT(sp_verbs)]);
+        if (i == 3)
+            sp_name(b, uniq, 1);
+        else if (i % 4 == 2)
+            sp_add(b, "%s", sp_verbs[sp_next(rng) % SP_COUNT(sp_verbs)]);
         else {
             const char *w = sp_words[sp_next(rng) % SP_COUNT(sp_words)];
-            if (i == 0) sp_add(b, "%c%s", w[0] - 32, w + 1);
-            else sp_add(b, "%s", w);
+            if (i == 0)
+                sp_add(b, "%c%s", w[0] - 32, w + 1);
+            else
+                sp_add(b, "%s", w);
         }
     }
     sp_add(b, ". ");
@@ -130,10 +141,11 @@ __attribute__((unused)) static char *site_page(char t, unsigned k, size_t *len)
 {
     const site_template *tp = t == 'B' ? &template_b : &template_a;
     uint64_t rng = (uint64_t)k * 0x9E3779B97F4A7C15ull + (uint64_t)t;
-    sp_buf b = {0};
+    sp_buf b = { 0 };
     unsigned uniq = k * 16 + (t == 'B' ? 8 : 0) + 1000;
-    sp_add(&b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Story %u | %s</title></head>\n"
-               "<body>\n<div class=\"top\"><a href=\"/\">%s</a><ul class=\"menu\">",
+    sp_add(&b,
+           "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Story %u | %s</title></head>\n"
+           "<body>\n<div class=\"top\"><a href=\"/\">%s</a><ul class=\"menu\">",
            k, tp->name, tp->name);
     for (int i = 0; i < 8; i++) sp_add(&b, "<li><a href=\"/s%d\">%s</a></li>", i, tp->nav[i]);
     sp_add(&b, "</ul></div>\n<div class=\"wrap\"><div class=\"story\">\n<h1>The ");
@@ -183,7 +195,10 @@ __attribute__((unused)) static char *site_page_paragraph(char t, unsigned k, uns
         while (n && out[n - 1] == ' ') out[--n] = '\0';
         /* the note is not part of the article */
         const site_template *tp = t == 'B' ? &template_b : &template_a;
-        if (!strcmp(out, tp->note)) { free(out); out = NULL; }
+        if (!strcmp(out, tp->note)) {
+            free(out);
+            out = NULL;
+        }
     }
     return out;
 }

@@ -29,7 +29,7 @@ static int learn(winnow_site *s, char t, unsigned k, const char *url)
 {
     size_t len;
     char *html = site_page(t, k, &len);
-    winnow_input in = {sizeof in, html, len, NULL, url};
+    winnow_input in = { sizeof in, html, len, NULL, url };
     int counted = -1;
     winnow_status st = winnow_site_learn(engine, s, &in, &counted);
     free(html);
@@ -50,7 +50,7 @@ static char *extract_with(const winnow_site *s, char t, unsigned k, winnow_mode 
 {
     size_t len;
     char *html = site_page(t, k, &len);
-    winnow_input in = {sizeof in, html, len, NULL, NULL};
+    winnow_input in = { sizeof in, html, len, NULL, NULL };
     winnow_site_options o;
     winnow_site_options_default(&o, sizeof o);
     o.mode = mode;
@@ -72,7 +72,7 @@ static char *extract_with(const winnow_site *s, char t, unsigned k, winnow_mode 
 
 typedef struct find_ctx {
     const char *kind;
-    const char *prefix;  /* case-folded start of the sample */
+    const char *prefix; /* case-folded start of the sample */
     double df;
     int found;
 } find_ctx;
@@ -91,7 +91,7 @@ static int find_row(void *ctx, const char *kind, double df, const char *sample)
  * among the fingerprints listed at min_share; -1 when it is not listed. */
 static double listed_df(const winnow_site *s, double min_share, const char *kind, const char *prefix)
 {
-    find_ctx f = {kind, prefix, 0, 0};
+    find_ctx f = { kind, prefix, 0, 0 };
     if (winnow_site_templates(s, min_share, find_row, &f) != WINNOW_OK) return -2;
     return f.found ? f.df : -1;
 }
@@ -189,7 +189,8 @@ static void test_fade_point(void)
         if (!listed && !left) left = m;
         if (listed && left) CHECK(!"A's note came back into the template list");
     }
-    if (left != expected) fprintf(stderr, "A's note left the template list after %u B pages, expected %u\n", left, expected);
+    if (left != expected)
+        fprintf(stderr, "A's note left the template list after %u B pages, expected %u\n", left, expected);
     CHECK_EQ(left, expected);
     winnow_site_free(s);
 }
@@ -206,7 +207,8 @@ static void test_templates_min_share_zero(void)
     double old = listed_df(s, 0.0, "block", note_a);
     double want = geometric(30, 20) * exp2(-150.0 / 20);
     if (fabs(old - want) > 1e-9)
-        fprintf(stderr, "A's note (aged df %.4f) is %s with min_share 0\n", want, old < 0 ? "not listed" : "listed wrong");
+        fprintf(stderr, "A's note (aged df %.4f) is %s with min_share 0\n", want,
+                old < 0 ? "not listed" : "listed wrong");
     CHECK(fabs(old - want) < 1e-9);
     winnow_site_free(s);
 }
@@ -256,7 +258,7 @@ static void test_redesign_short_half_life(void)
 /* The same history with a long half-life: A's template is still template. */
 static void test_redesign_long_half_life(void)
 {
-    const double lives[] = {0 /* default, 1000 */, 1e6};
+    const double lives[] = { 0 /* default, 1000 */, 1e6 };
     for (size_t i = 0; i < 2; i++) {
         winnow_site *s = NULL;
         winnow_site_new("long.example", lives[i], &s);
@@ -329,7 +331,7 @@ static void test_duplicates_counted_once(void)
         memcpy(copy, html, pre);
         int n = sprintf(copy + pre, "Story 5 (1234 views) |");
         strcpy(copy + pre + n, at + strlen("Story 5 |"));
-        winnow_input in = {sizeof in, copy, strlen(copy), NULL, "https://dup.example/counter"};
+        winnow_input in = { sizeof in, copy, strlen(copy), NULL, "https://dup.example/counter" };
         int counted = -1;
         CHECK_EQ(winnow_site_learn(engine, s, &in, &counted), WINNOW_OK);
         CHECK_EQ(counted, 0);
@@ -348,7 +350,7 @@ static void test_duplicates_counted_once(void)
  * that never saw it (in site mode, where the page count plays no part). */
 static void test_exclude_self(void)
 {
-    const unsigned n = 20, left_out[] = {0, 7, 19};
+    const unsigned n = 20, left_out[] = { 0, 7, 19 };
     winnow_site *all = NULL;
     winnow_site_new("loo.example", 0, &all);
     learn_range(all, 'A', 0, n);
@@ -388,8 +390,8 @@ static void test_auto_min_pages(void)
         char *page = extract_with(NULL, 'A', 50, WINNOW_MODE_PAGE, 0);
         CHECK(strcmp(site, page) != 0); /* the note makes the difference */
         if (strcmp(autom, n >= 5 ? site : page) != 0)
-            fprintf(stderr, "auto mode with %u pages (aged mass %.4f) behaves like %s mode\n", n,
-                    winnow_site_pages(s), n >= 5 ? "page" : "site");
+            fprintf(stderr, "auto mode with %u pages (aged mass %.4f) behaves like %s mode\n", n, winnow_site_pages(s),
+                    n >= 5 ? "page" : "site");
         CHECK_STR(autom, n >= 5 ? site : page);
         free(autom);
         free(site);
@@ -427,11 +429,11 @@ static void test_arguments(void)
     winnow_site *s = NULL;
     winnow_site_new("args.example", 0, &s);
     int counted = 7;
-    winnow_input in = {sizeof in, "<p>x</p>", 8, NULL, NULL};
+    winnow_input in = { sizeof in, "<p>x</p>", 8, NULL, NULL };
     CHECK_EQ(winnow_site_learn(NULL, s, &in, &counted), WINNOW_E_ARG);
     CHECK_EQ(counted, 0);
     CHECK_EQ(winnow_site_learn(engine, NULL, &in, &counted), WINNOW_E_ARG);
-    winnow_input empty = {sizeof empty, "", 0, NULL, NULL};
+    winnow_input empty = { sizeof empty, "", 0, NULL, NULL };
     CHECK_EQ(winnow_site_learn(engine, s, &empty, &counted), WINNOW_E_EMPTY);
     CHECK_EQ(counted, 0);
     CHECK(winnow_site_pages(s) == 0);
@@ -519,10 +521,10 @@ static void replay_case(unsigned base, unsigned a0, unsigned a1, unsigned b0, un
 
 static void test_replay_equals_sequential(void)
 {
-    replay_case(10, 10, 25, 25, 40);  /* both runs still take training pages */
-    replay_case(10, 10, 30, 30, 45);  /* the second fills them: none of the first's replayed pages is one */
-    replay_case(4, 4, 20, 12, 26);    /* pages 12-19 in both runs: counted once */
-    replay_case(0, 0, 12, 12, 12);    /* onto an empty model */
+    replay_case(10, 10, 25, 25, 40); /* both runs still take training pages */
+    replay_case(10, 10, 30, 30, 45); /* the second fills them: none of the first's replayed pages is one */
+    replay_case(4, 4, 20, 12, 26);   /* pages 12-19 in both runs: counted once */
+    replay_case(0, 0, 12, 12, 12);   /* onto an empty model */
 }
 
 int main(void)

@@ -27,7 +27,7 @@ static void learn_range(winnow_site *s, char t, unsigned from, unsigned to)
     for (unsigned k = from; k < to; k++) {
         size_t len;
         char *html = site_page(t, k, &len);
-        winnow_input in = {sizeof in, html, len, NULL, NULL};
+        winnow_input in = { sizeof in, html, len, NULL, NULL };
         int counted = -1;
         CHECK_EQ(winnow_site_learn(engine, s, &in, &counted), WINNOW_OK);
         CHECK_EQ(counted, 1);
@@ -61,7 +61,7 @@ static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *
 
 static listing list_site(const winnow_site *s, double min_share)
 {
-    listing l = {0};
+    listing l = { 0 };
     CHECK_EQ(winnow_site_templates(s, min_share, add_row, &l), WINNOW_OK);
     if (l.n) qsort(l.rows, l.n, sizeof *l.rows, cmp_str);
     return l;
@@ -98,13 +98,14 @@ static char *extract_text(const winnow_site *s, char t, unsigned k)
 {
     size_t len;
     char *html = site_page(t, k, &len);
-    winnow_input in = {sizeof in, html, len, NULL, NULL};
+    winnow_input in = { sizeof in, html, len, NULL, NULL };
     winnow_site_options o;
     winnow_site_options_default(&o, sizeof o);
     o.mode = WINNOW_MODE_SITE;
     winnow_doc *d = NULL;
     char *text = NULL;
-    if (!WINNOW_FAILED(winnow_extract_site(engine, &in, s, &o, &d))) winnow_render_alloc(d, WINNOW_FORMAT_TEXT, &text, NULL);
+    if (!WINNOW_FAILED(winnow_extract_site(engine, &in, s, &o, &d)))
+        winnow_render_alloc(d, WINNOW_FORMAT_TEXT, &text, NULL);
     winnow_doc_free(d);
     free(html);
     return text ? text : strdup("");
@@ -167,7 +168,7 @@ static void test_round_trip(void)
     listing la = list_site(a, 0.0), lb = list_site(b, 0.0);
     CHECK(la.n > 20);
     char *ta = extract_text(a, 'A', 77);
-    winnow_site *both[2] = {a, b};
+    winnow_site *both[2] = { a, b };
     CHECK_EQ(winnow_sitedb_save(db, both, 2), WINNOW_OK);
     double pa = winnow_site_pages(a), pb = winnow_site_pages(b);
     winnow_site_free(a);
@@ -187,7 +188,7 @@ static void test_round_trip(void)
     char *ta2 = extract_text(a, 'A', 77);
     CHECK_STR(ta2, ta);
 
-    summary_ctx sc = {0};
+    summary_ctx sc = { 0 };
     CHECK_EQ(winnow_sitedb_list(db, add_summary, &sc), WINNOW_OK);
     CHECK_EQ(sc.n, 2);
     if (sc.n == 2) {
@@ -216,10 +217,13 @@ static void test_round_trip(void)
  * them, gives the model learning the 50 pages in one session gives. */
 static void test_incremental_equals_one_shot(void)
 {
-    const double lives[] = {15, 0};
+    const double lives[] = { 15, 0 };
     for (size_t i = 0; i < 2; i++) {
         winnow_sitedb *db = open_db("incremental.db", 1);
-        if (!db) { CHECK(db != NULL); return; }
+        if (!db) {
+            CHECK(db != NULL);
+            return;
+        }
         char name[32];
         snprintf(name, sizeof name, "inc%zu.example", i);
         winnow_site *s = load(db, name, lives[i]);
@@ -259,7 +263,10 @@ static void test_incremental_equals_one_shot(void)
 static void test_save_unchanged(void)
 {
     winnow_sitedb *db = open_db("unchanged.db", 1);
-    if (!db) { CHECK(db != NULL); return; }
+    if (!db) {
+        CHECK(db != NULL);
+        return;
+    }
     winnow_site *s = load(db, "u.example", 0);
     learn_range(s, 'A', 0, 8);
     CHECK_EQ(winnow_sitedb_save(db, &s, 1), WINNOW_OK);
@@ -269,7 +276,7 @@ static void test_save_unchanged(void)
     /* duplicates of learned pages change nothing either */
     size_t len;
     char *html = site_page('A', 3, &len);
-    winnow_input in = {sizeof in, html, len, NULL, "https://u.example/again"};
+    winnow_input in = { sizeof in, html, len, NULL, "https://u.example/again" };
     int counted = -1;
     CHECK_EQ(winnow_site_learn(engine, s, &in, &counted), WINNOW_OK);
     CHECK_EQ(counted, 0);
@@ -285,10 +292,13 @@ static void test_save_unchanged(void)
     winnow_sitedb_close(db);
     /* a handle opened for reading saves nothing, and says why */
     db = open_db("unchanged.db", 0);
-    if (!db) { CHECK(db != NULL); return; }
+    if (!db) {
+        CHECK(db != NULL);
+        return;
+    }
     s = load(db, "u.example", 0);
     html = site_page('A', 9, &len);
-    winnow_input more = {sizeof more, html, len, NULL, "https://u.example/more"};
+    winnow_input more = { sizeof more, html, len, NULL, "https://u.example/more" };
     CHECK_EQ(winnow_site_learn(engine, s, &more, &counted), WINNOW_OK);
     free(html);
     CHECK_EQ(winnow_sitedb_save(db, &s, 1), WINNOW_E_DB_READONLY);
@@ -355,8 +365,8 @@ static void test_open_errors(void)
  * state; one that reads table after table in separate snapshots returns
  * the old page count with the new fingerprints. */
 
-static int hook_reader;         /* the next connection opened is the reader's */
-static int hook_armed;          /* commit at the next fingerprint read */
+static int hook_reader; /* the next connection opened is the reader's */
+static int hook_armed;  /* commit at the next fingerprint read */
 static int hook_fired;
 static winnow_sitedb *hook_writer;
 static winnow_site *hook_site;
@@ -389,7 +399,10 @@ static void test_load_during_commit(void)
 {
     sqlite3_auto_extension((void (*)(void))on_connection);
     winnow_sitedb *w = open_db("concurrent.db", 1);
-    if (!w) { CHECK(w != NULL); return; }
+    if (!w) {
+        CHECK(w != NULL);
+        return;
+    }
     winnow_site *s = load(w, "c.example", 0);
     learn_range(s, 'A', 0, 10);
     CHECK_EQ(winnow_sitedb_save(w, &s, 1), WINNOW_OK);
@@ -402,7 +415,10 @@ static void test_load_during_commit(void)
     hook_reader = 1;
     winnow_sitedb *r = open_db("concurrent.db", 0);
     hook_reader = 0;
-    if (!r) { CHECK(r != NULL); return; }
+    if (!r) {
+        CHECK(r != NULL);
+        return;
+    }
     hook_writer = w;
     hook_site = s;
     hook_armed = 1;
@@ -453,7 +469,10 @@ static void test_load_during_commit(void)
 static void test_two_writers_merge(void)
 {
     winnow_sitedb *w0 = open_db("merge.db", 1);
-    if (!w0) { CHECK(w0 != NULL); return; }
+    if (!w0) {
+        CHECK(w0 != NULL);
+        return;
+    }
     winnow_site *s0 = load(w0, "m.example", 40);
     learn_range(s0, 'A', 0, 10);
     CHECK_EQ(winnow_sitedb_save(w0, &s0, 1), WINNOW_OK);
@@ -461,7 +480,10 @@ static void test_two_writers_merge(void)
     winnow_sitedb_close(w0);
 
     winnow_sitedb *a = open_db("merge.db", 1), *b = open_db("merge.db", 1);
-    if (!a || !b) { CHECK(a && b); return; }
+    if (!a || !b) {
+        CHECK(a && b);
+        return;
+    }
     winnow_site *sa = load(a, "m.example", 0), *sb = load(b, "m.example", 0);
     learn_range(sa, 'A', 10, 30);
     learn_range(sb, 'A', 30, 50);
@@ -489,7 +511,7 @@ static void test_two_writers_merge(void)
         free_listing(&got);
         winnow_site_free(stored);
     }
-    summary_ctx sc = {0};
+    summary_ctx sc = { 0 };
     CHECK_EQ(r ? winnow_sitedb_list(r, add_summary, &sc) : WINNOW_E_ARG, WINNOW_OK);
     CHECK_EQ(sc.n, 1);
     if (sc.n == 1) CHECK(sc.rows[0].pages_learned == 50);
@@ -583,25 +605,36 @@ static void test_checksums_find_changes(void)
     static const struct {
         const char *what, *sql, *reader_fails; /* reader_fails: "open", "list", "load" */
     } cases[] = {
-        {"a count", "UPDATE keys SET df = df + 1 WHERE (site, kind, key) = (SELECT site, kind, key FROM keys)",
-         "load"},
-        {"a sample", "UPDATE keys SET sample = 'x' || sample WHERE (site, kind, key) = "
-                     "(SELECT site, kind, key FROM keys WHERE sample IS NOT NULL)", "load"},
-        {"a page's URL", "UPDATE pages SET url = 'https://elsewhere.example/' WHERE (site, imatch) = "
-                         "(SELECT site, imatch FROM pages)", "load"},
-        {"a training block", "UPDATE ce_blocks SET path = path + 1 WHERE rowid = 1", "load"},
-        {"a fingerprint moved to another site", "UPDATE keys SET site = 2 WHERE (site, kind, key) = "
-                                                "(SELECT site, kind, key FROM keys WHERE site = 1)", "list"},
-        {"a site's page count", "UPDATE sites SET pages = pages + 1 WHERE name = 'd.example'", "open"},
-        {"a vanished site", "DELETE FROM sums WHERE site = (SELECT id FROM sites WHERE name = 'e.example');"
-                            "DELETE FROM sites WHERE name = 'e.example'", "open"},
+        { "a count", "UPDATE keys SET df = df + 1 WHERE (site, kind, key) = (SELECT site, kind, key FROM keys)",
+          "load" },
+        { "a sample",
+          "UPDATE keys SET sample = 'x' || sample WHERE (site, kind, key) = "
+          "(SELECT site, kind, key FROM keys WHERE sample IS NOT NULL)",
+          "load" },
+        { "a page's URL",
+          "UPDATE pages SET url = 'https://elsewhere.example/' WHERE (site, imatch) = "
+          "(SELECT site, imatch FROM pages)",
+          "load" },
+        { "a training block", "UPDATE ce_blocks SET path = path + 1 WHERE rowid = 1", "load" },
+        { "a fingerprint moved to another site",
+          "UPDATE keys SET site = 2 WHERE (site, kind, key) = "
+          "(SELECT site, kind, key FROM keys WHERE site = 1)",
+          "list" },
+        { "a site's page count", "UPDATE sites SET pages = pages + 1 WHERE name = 'd.example'", "open" },
+        { "a vanished site",
+          "DELETE FROM sums WHERE site = (SELECT id FROM sites WHERE name = 'e.example');"
+          "DELETE FROM sites WHERE name = 'e.example'",
+          "open" },
     };
     winnow_sitedb *w = open_db("sound.db", 1);
-    if (!w) { CHECK(w != NULL); return; }
+    if (!w) {
+        CHECK(w != NULL);
+        return;
+    }
     winnow_site *d = load(w, "d.example", 0), *e = load(w, "e.example", 0);
     learn_range(d, 'A', 0, 12);
     learn_range(e, 'B', 0, 6);
-    winnow_site *both[2] = {d, e};
+    winnow_site *both[2] = { d, e };
     CHECK_EQ(winnow_sitedb_save(w, both, 2), WINNOW_OK);
     winnow_site_free(d);
     winnow_site_free(e);
@@ -616,9 +649,16 @@ static void test_checksums_find_changes(void)
         char path[512];
         path_of(path, sizeof path, "changed.db");
         FILE *f = fopen(path, "wb");
-        if (!f || fwrite(good, 1, good_len, f) != good_len) { CHECK(!"copy"); if (f) fclose(f); continue; }
+        if (!f || fwrite(good, 1, good_len, f) != good_len) {
+            CHECK(!"copy");
+            if (f) fclose(f);
+            continue;
+        }
         fclose(f);
-        if (sql_on("changed.db", cases[c].sql) != SQLITE_OK) { CHECK(!"change"); continue; }
+        if (sql_on("changed.db", cases[c].sql) != SQLITE_OK) {
+            CHECK(!"change");
+            continue;
+        }
         size_t before_len, after_len;
         char *before = slurp("changed.db", &before_len);
         char err[1024] = "";
@@ -630,7 +670,7 @@ static void test_checksums_find_changes(void)
             CHECK_HAS(err, path);
         } else {
             CHECK_EQ(st, WINNOW_OK);
-            summary_ctx sc = {0};
+            summary_ctx sc = { 0 };
             winnow_status ls = db ? winnow_sitedb_list(db, add_summary, &sc) : WINNOW_E_ARG;
             winnow_site *site = NULL;
             winnow_status lo = db ? winnow_site_load(db, "d.example", 0, &site) : WINNOW_E_ARG;
@@ -643,8 +683,8 @@ static void test_checksums_find_changes(void)
             CHECK_EQ(lo, WINNOW_E_DB_DAMAGED);
             CHECK(site == NULL);
             if (db) CHECK_HAS(winnow_sitedb_error(db), "damaged");
-            problem_list pl = {0, ""};
-            winnow_sitedb_report rep = {sizeof rep};
+            problem_list pl = { 0, "" };
+            winnow_sitedb_report rep = { sizeof rep };
             CHECK_EQ(db ? winnow_sitedb_check(db, note_problem, &pl, &rep) : WINNOW_E_ARG, WINNOW_E_DB_DAMAGED);
             CHECK(pl.n >= 1);
             CHECK_EQ(rep.problems, pl.n);
@@ -673,7 +713,7 @@ static int side_files(const char *name)
 {
     char path[512];
     int n = 0;
-    const char *const suffix[] = {"-wal", "-shm", "-journal"};
+    const char *const suffix[] = { "-wal", "-shm", "-journal" };
     for (int i = 0; i < 3; i++) {
         snprintf(path, sizeof path, "%s/%s%s", dir, name, suffix[i]);
         n += access(path, F_OK) == 0;
@@ -687,7 +727,10 @@ static int side_files(const char *name)
 static void test_format1_upgrade(void)
 {
     winnow_sitedb *w = open_db("old.db", 1);
-    if (!w) { CHECK(w != NULL); return; }
+    if (!w) {
+        CHECK(w != NULL);
+        return;
+    }
     winnow_site *s = load(w, "o.example", 0);
     learn_range(s, 'A', 0, 10);
     CHECK_EQ(winnow_sitedb_save(w, &s, 1), WINNOW_OK);
@@ -699,7 +742,7 @@ static void test_format1_upgrade(void)
              SQLITE_OK);
 
     winnow_sitedb *r = open_db("old.db", 0);
-    winnow_sitedb_report rep = {sizeof rep};
+    winnow_sitedb_report rep = { sizeof rep };
     CHECK(r != NULL);
     CHECK_EQ(r ? winnow_sitedb_check(r, NULL, NULL, &rep) : WINNOW_E_ARG, WINNOW_OK);
     CHECK_EQ(rep.format, 1);
@@ -736,7 +779,10 @@ static void test_format1_upgrade(void)
 static void test_no_side_files(void)
 {
     winnow_sitedb *w = open_db("side.db", 1);
-    if (!w) { CHECK(w != NULL); return; }
+    if (!w) {
+        CHECK(w != NULL);
+        return;
+    }
     winnow_site *s = load(w, "s.example", 0);
     learn_range(s, 'A', 0, 6);
     CHECK_EQ(winnow_sitedb_save(w, &s, 1), WINNOW_OK);
@@ -746,7 +792,7 @@ static void test_no_side_files(void)
     CHECK_EQ(side_files("side.db"), 0);
     char path[512];
     path_of(path, sizeof path, "side.db");
-    unsigned char h[20] = {0};
+    unsigned char h[20] = { 0 };
     FILE *f = fopen(path, "rb");
     CHECK(f && fread(h, 1, sizeof h, f) == sizeof h);
     if (f) fclose(f);
@@ -755,7 +801,7 @@ static void test_no_side_files(void)
     s = r ? load(r, "s.example", 0) : NULL;
     CHECK(s != NULL);
     winnow_site_free(s);
-    summary_ctx sc = {0};
+    summary_ctx sc = { 0 };
     CHECK_EQ(r ? winnow_sitedb_list(r, add_summary, &sc) : WINNOW_E_ARG, WINNOW_OK);
     winnow_sitedb_close(r);
     CHECK_EQ(side_files("side.db"), 0);
@@ -771,12 +817,12 @@ static void test_no_side_files(void)
 
 static void remove_dir(void)
 {
-    static const char *const names[] = {"round.db",  "incremental.db", "unchanged.db", "missing.db", "empty.db",
-                                        "args.db",   "concurrent.db",  "merge.db",     "sound.db",   "changed.db",
-                                        "old.db",    "side.db"};
+    static const char *const names[] = { "round.db", "incremental.db", "unchanged.db",  "missing.db",
+                                         "empty.db", "args.db",        "concurrent.db", "merge.db",
+                                         "sound.db", "changed.db",     "old.db",        "side.db" };
     char path[512];
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        static const char *const suffix[] = {"", "-wal", "-shm", "-journal"};
+        static const char *const suffix[] = { "", "-wal", "-shm", "-journal" };
         for (size_t j = 0; j < 4; j++) {
             snprintf(path, sizeof path, "%s/%s%s", dir, names[i], suffix[j]);
             unlink(path);
@@ -815,7 +861,7 @@ static void test_check_corrupt_page(void)
     CHECK_EQ(winnow_sitedb_open(path, WINNOW_SITEDB_READ, &db, err, sizeof err), WINNOW_OK);
     if (!db) return;
     size_t problems = 0;
-    winnow_sitedb_report rep = {sizeof rep};
+    winnow_sitedb_report rep = { sizeof rep };
     CHECK_EQ(winnow_sitedb_check(db, count_problem, &problems, &rep), WINNOW_E_DB_DAMAGED);
     CHECK(problems >= 1);
     CHECK_EQ(rep.problems, problems);
@@ -832,7 +878,7 @@ static void partial_range(winnow_partial *p, const char *site, char t, unsigned 
     for (unsigned k = from; k < to; k++) {
         size_t len;
         char *html = site_page(t, k, &len);
-        winnow_input in = {sizeof in, html, len, NULL, NULL};
+        winnow_input in = { sizeof in, html, len, NULL, NULL };
         int counted = -1;
         CHECK_EQ(winnow_partial_learn(engine, p, site, &in, &counted), WINNOW_OK);
         CHECK_EQ(counted, 1);
@@ -862,13 +908,13 @@ static void test_partial_merge(void)
     partial_range(b, "pm.example", 'A', 20, 30);
     partial_range(b, "pm.example", 'B', 0, 10);
     /* a page without URL and without site name has no site */
-    winnow_input bare = {sizeof bare, "<p>x</p>", 8, NULL, NULL};
+    winnow_input bare = { sizeof bare, "<p>x</p>", 8, NULL, NULL };
     CHECK_EQ(winnow_partial_learn(engine, a, NULL, &bare, NULL), WINNOW_E_ARG);
     CHECK(strstr(winnow_partial_error(a), "site") != NULL);
     /* ... with a URL: its host */
     size_t len;
     char *html = site_page('A', 99, &len);
-    winnow_input in = {sizeof in, html, len, NULL, "http://www.Other.example/x"};
+    winnow_input in = { sizeof in, html, len, NULL, "http://www.Other.example/x" };
     CHECK_EQ(winnow_partial_learn(engine, a, NULL, &in, NULL), WINNOW_OK);
     CHECK_EQ(winnow_partial_site_count(a), 2);
     CHECK_EQ(winnow_partial_page_count(a), 21);
@@ -883,7 +929,7 @@ static void test_partial_merge(void)
 
     CHECK_EQ(winnow_partial_write(a, p1), WINNOW_OK);
     CHECK_EQ(winnow_partial_write(b, p2), WINNOW_OK);
-    winnow_partial_info info = {sizeof info};
+    winnow_partial_info info = { sizeof info };
     char err[1024];
     CHECK_EQ(winnow_partial_check(p1, &info, err, sizeof err), WINNOW_OK);
     CHECK_EQ(info.format, 1);
@@ -895,19 +941,24 @@ static void test_partial_merge(void)
     CHECK(strstr(err, "missing.wpart") != NULL);
 
     winnow_sitedb *db = open_db("partial.db", 1);
-    if (!db) { CHECK(db != NULL); winnow_partial_free(a); winnow_partial_free(b); return; }
+    if (!db) {
+        CHECK(db != NULL);
+        winnow_partial_free(a);
+        winnow_partial_free(b);
+        return;
+    }
     CHECK_EQ(winnow_sitedb_save(db, &ps, 1), WINNOW_E_ARG);
     winnow_partial_free(a);
     winnow_partial_free(b);
 
     /* bad arguments and a missing part: nothing written */
-    const char *parts[] = {p1, p2}, *bad_parts[] = {p1, missing};
-    winnow_merge_options mo = {3}; /* a struct_size no header has */
+    const char *parts[] = { p1, p2 }, *bad_parts[] = { p1, missing };
+    winnow_merge_options mo = { 3 }; /* a struct_size no header has */
     CHECK_EQ(winnow_sitedb_merge(db, parts, 2, &mo, NULL), WINNOW_E_ARG);
-    winnow_merge_report rep = {sizeof rep};
+    winnow_merge_report rep = { sizeof rep };
     CHECK_EQ(winnow_sitedb_merge(db, bad_parts, 2, NULL, &rep), WINNOW_E_IO);
     CHECK(strstr(winnow_sitedb_error(db), "missing.wpart") != NULL);
-    summary_ctx none = {0};
+    summary_ctx none = { 0 };
     CHECK_EQ(winnow_sitedb_list(db, add_summary, &none), WINNOW_OK);
     CHECK_EQ(none.n, 0);
 
@@ -951,7 +1002,10 @@ int main(void)
 {
     const char *t = getenv("TMPDIR");
     snprintf(dir, sizeof dir, "%s/winnow-site-store.XXXXXX", t && *t ? t : "/tmp");
-    if (!mkdtemp(dir)) { perror("mkdtemp"); return 1; }
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
     winnow_engine_new(NULL, &engine);
     if (!engine) return 1;
     RUN(test_round_trip);

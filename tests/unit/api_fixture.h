@@ -69,14 +69,17 @@ __attribute__((unused)) static const char *const article_kept[] = {
     "The sea, once it casts its spell",
 };
 __attribute__((unused)) static const char *const article_dropped[] = {
-    "About us", "Contact", "Ten best beaches", "Kayaking for beginners", "Storm watching",
-    "All rights reserved", "Privacy policy", "ANALYTICS_SCRIPT", "font-family",
+    "About us",         "Contact",
+    "Ten best beaches", "Kayaking for beginners",
+    "Storm watching",   "All rights reserved",
+    "Privacy policy",   "ANALYTICS_SCRIPT",
+    "font-family",
 };
 
 typedef struct extraction {
     winnow_status status;
-    winnow_doc *doc;  /* NULL when the extraction failed */
-    char *text;       /* WINNOW_FORMAT_TEXT rendering, "" when there is no doc */
+    winnow_doc *doc; /* NULL when the extraction failed */
+    char *text;      /* WINNOW_FORMAT_TEXT rendering, "" when there is no doc */
 } extraction;
 
 static inline char *render_str(const winnow_doc *d, winnow_format f)
@@ -96,7 +99,7 @@ static inline extraction extract_with(winnow_engine *e, const void *data, size_t
                                       const char *url)
 {
     extraction x;
-    winnow_input in = {sizeof in, data, len, charset, url};
+    winnow_input in = { sizeof in, data, len, charset, url };
     x.doc = NULL;
     x.status = winnow_extract(e, &in, &x.doc);
     x.text = render_str(x.doc, WINNOW_FORMAT_TEXT);

@@ -18,8 +18,7 @@ static inline int json_value(json_cursor *c);
 
 static inline void json_ws(json_cursor *c)
 {
-    while (c->i < c->n && (c->s[c->i] == ' ' || c->s[c->i] == '\t' || c->s[c->i] == '\n' || c->s[c->i] == '\r'))
-        c->i++;
+    while (c->i < c->n && (c->s[c->i] == ' ' || c->s[c->i] == '\t' || c->s[c->i] == '\n' || c->s[c->i] == '\r')) c->i++;
 }
 
 static inline int json_hex(unsigned char h)
@@ -34,10 +33,17 @@ static inline size_t json_utf8(const unsigned char *p, size_t left)
     size_t k;
     unsigned min;
     if (c < 0x80) return 1;
-    if (c >= 0xC2 && c <= 0xDF) { k = 2; min = 0x80; }
-    else if (c >= 0xE0 && c <= 0xEF) { k = 3; min = 0x800; }
-    else if (c >= 0xF0 && c <= 0xF4) { k = 4; min = 0x10000; }
-    else return 0;
+    if (c >= 0xC2 && c <= 0xDF) {
+        k = 2;
+        min = 0x80;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        k = 3;
+        min = 0x800;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        k = 4;
+        min = 0x10000;
+    } else
+        return 0;
     if (left < k) return 0;
     unsigned cp = c & (0xFF >> (k + 1));
     for (size_t j = 1; j < k; j++) {
@@ -54,7 +60,10 @@ static inline int json_string(json_cursor *c)
     c->i++;
     while (c->i < c->n) {
         unsigned char ch = c->s[c->i];
-        if (ch == '"') { c->i++; return 1; }
+        if (ch == '"') {
+            c->i++;
+            return 1;
+        }
         if (ch < 0x20) return 0; /* control characters must be escaped */
         if (ch == '\\') {
             if (++c->i >= c->n) return 0;
@@ -88,8 +97,10 @@ static inline int json_digits(json_cursor *c)
 static inline int json_number(json_cursor *c)
 {
     if (c->i < c->n && c->s[c->i] == '-') c->i++;
-    if (c->i < c->n && c->s[c->i] == '0') c->i++;
-    else if (!json_digits(c)) return 0;
+    if (c->i < c->n && c->s[c->i] == '0')
+        c->i++;
+    else if (!json_digits(c))
+        return 0;
     if (c->i < c->n && c->s[c->i] == '.') {
         c->i++;
         if (!json_digits(c)) return 0;
@@ -114,7 +125,10 @@ static inline int json_literal(json_cursor *c, const char *lit)
 static inline int json_items(json_cursor *c, unsigned char close, int keyed)
 {
     json_ws(c);
-    if (c->i < c->n && c->s[c->i] == close) { c->i++; return 1; }
+    if (c->i < c->n && c->s[c->i] == close) {
+        c->i++;
+        return 1;
+    }
     for (;;) {
         json_ws(c);
         if (keyed) {
@@ -126,8 +140,14 @@ static inline int json_items(json_cursor *c, unsigned char close, int keyed)
         if (!json_value(c)) return 0;
         json_ws(c);
         if (c->i >= c->n) return 0;
-        if (c->s[c->i] == ',') { c->i++; continue; }
-        if (c->s[c->i] == close) { c->i++; return 1; }
+        if (c->s[c->i] == ',') {
+            c->i++;
+            continue;
+        }
+        if (c->s[c->i] == close) {
+            c->i++;
+            return 1;
+        }
         return 0;
     }
 }
@@ -154,7 +174,7 @@ static inline int json_value(json_cursor *c)
 /* 1 when s[0..n) is exactly one JSON value, surrounded by optional spaces. */
 static inline int json_valid(const char *s, size_t n)
 {
-    json_cursor c = {(const unsigned char *)s, n, 0, 0};
+    json_cursor c = { (const unsigned char *)s, n, 0, 0 };
     if (!json_value(&c)) return 0;
     json_ws(&c);
     return c.i == n;

@@ -27,21 +27,34 @@ static void test_version_and_names(void)
 {
     CHECK_STR(winnow_version(), WINNOW_VERSION_STRING);
     CHECK_EQ(winnow_version_number(), WINNOW_VERSION_NUMBER);
-    CHECK_EQ(WINNOW_VERSION_NUMBER, WINNOW_VERSION_MAJOR * 1000000L + WINNOW_VERSION_MINOR * 1000L +
-                                        WINNOW_VERSION_PATCH);
+    CHECK_EQ(WINNOW_VERSION_NUMBER,
+             WINNOW_VERSION_MAJOR * 1000000L + WINNOW_VERSION_MINOR * 1000L + WINNOW_VERSION_PATCH);
     char numbered[32];
     snprintf(numbered, sizeof numbered, "%ld.%ld.%ld", winnow_version_number() / 1000000,
              winnow_version_number() / 1000 % 1000, winnow_version_number() % 1000);
     CHECK_STR(numbered, winnow_version());
-    static const struct { winnow_status s; const char *name; } all[] = {
-        {WINNOW_OK, "WINNOW_OK"}, {WINNOW_PARTIAL, "WINNOW_PARTIAL"}, {WINNOW_NO_CONTENT, "WINNOW_NO_CONTENT"},
-        {WINNOW_E_EMPTY, "WINNOW_E_EMPTY"}, {WINNOW_E_BINARY, "WINNOW_E_BINARY"},
-        {WINNOW_E_TOO_LARGE, "WINNOW_E_TOO_LARGE"}, {WINNOW_E_NOMEM, "WINNOW_E_NOMEM"},
-        {WINNOW_E_PARSE, "WINNOW_E_PARSE"}, {WINNOW_E_IO, "WINNOW_E_IO"}, {WINNOW_E_ARG, "WINNOW_E_ARG"},
-        {WINNOW_E_DB_DAMAGED, "WINNOW_E_DB_DAMAGED"}, {WINNOW_E_DB_READONLY, "WINNOW_E_DB_READONLY"},
-        {WINNOW_E_DB_FORMAT, "WINNOW_E_DB_FORMAT"}, {WINNOW_E_DB_BUSY, "WINNOW_E_DB_BUSY"},
-        {WINNOW_NO_MAIN, "WINNOW_NO_MAIN"}, {WINNOW_END, "WINNOW_END"}, {WINNOW_E_FORMAT, "WINNOW_E_FORMAT"},
-        {WINNOW_E_DB, "WINNOW_E_DB"},
+    static const struct {
+        winnow_status s;
+        const char *name;
+    } all[] = {
+        { WINNOW_OK, "WINNOW_OK" },
+        { WINNOW_PARTIAL, "WINNOW_PARTIAL" },
+        { WINNOW_NO_CONTENT, "WINNOW_NO_CONTENT" },
+        { WINNOW_E_EMPTY, "WINNOW_E_EMPTY" },
+        { WINNOW_E_BINARY, "WINNOW_E_BINARY" },
+        { WINNOW_E_TOO_LARGE, "WINNOW_E_TOO_LARGE" },
+        { WINNOW_E_NOMEM, "WINNOW_E_NOMEM" },
+        { WINNOW_E_PARSE, "WINNOW_E_PARSE" },
+        { WINNOW_E_IO, "WINNOW_E_IO" },
+        { WINNOW_E_ARG, "WINNOW_E_ARG" },
+        { WINNOW_E_DB_DAMAGED, "WINNOW_E_DB_DAMAGED" },
+        { WINNOW_E_DB_READONLY, "WINNOW_E_DB_READONLY" },
+        { WINNOW_E_DB_FORMAT, "WINNOW_E_DB_FORMAT" },
+        { WINNOW_E_DB_BUSY, "WINNOW_E_DB_BUSY" },
+        { WINNOW_NO_MAIN, "WINNOW_NO_MAIN" },
+        { WINNOW_END, "WINNOW_END" },
+        { WINNOW_E_FORMAT, "WINNOW_E_FORMAT" },
+        { WINNOW_E_DB, "WINNOW_E_DB" },
     };
     /* numbers that programs and bindings have stored keep their meaning */
     CHECK_EQ(WINNOW_NO_MAIN, 3);
@@ -62,8 +75,8 @@ static void test_version_and_names(void)
     CHECK_STR(winnow_status_name((winnow_status)999), "WINNOW_UNKNOWN");
     CHECK(strlen(winnow_status_message((winnow_status)999)) > 0);
 
-    static const char *const meta_names[WINNOW_META_COUNT] = {"title", "author", "date", "url",
-                                                              "site_name", "description", "language", "charset"};
+    static const char *const meta_names[WINNOW_META_COUNT] = { "title",     "author",      "date",     "url",
+                                                               "site_name", "description", "language", "charset" };
     for (int f = 0; f < WINNOW_META_COUNT; f++) CHECK_STR(winnow_meta_name((winnow_meta_field)f), meta_names[f]);
     CHECK_STR(winnow_meta_name(WINNOW_META_COUNT), "");
     CHECK_STR(winnow_meta_name((winnow_meta_field)-1), "");
@@ -71,10 +84,15 @@ static void test_version_and_names(void)
 
 static void test_format_parse(void)
 {
-    static const struct { const char *name; winnow_format f; } names[] = {
-        {"text", WINNOW_FORMAT_TEXT}, {"txt", WINNOW_FORMAT_TEXT}, {"markdown", WINNOW_FORMAT_MARKDOWN},
-        {"md", WINNOW_FORMAT_MARKDOWN}, {"json", WINNOW_FORMAT_JSON}, {"html", WINNOW_FORMAT_HTML},
-        {"blocks", WINNOW_FORMAT_BLOCKS}, {"segments", WINNOW_FORMAT_SEGMENTS}, {"fulltext", WINNOW_FORMAT_FULLTEXT},
+    static const struct {
+        const char *name;
+        winnow_format f;
+    } names[] = {
+        { "text", WINNOW_FORMAT_TEXT },         { "txt", WINNOW_FORMAT_TEXT },
+        { "markdown", WINNOW_FORMAT_MARKDOWN }, { "md", WINNOW_FORMAT_MARKDOWN },
+        { "json", WINNOW_FORMAT_JSON },         { "html", WINNOW_FORMAT_HTML },
+        { "blocks", WINNOW_FORMAT_BLOCKS },     { "segments", WINNOW_FORMAT_SEGMENTS },
+        { "fulltext", WINNOW_FORMAT_FULLTEXT },
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         winnow_format f = (winnow_format)-1;
@@ -103,7 +121,7 @@ static void test_options_default(void)
 static void test_argument_errors(void)
 {
     winnow_doc *d = (winnow_doc *)&d; /* poison: must come back NULL */
-    winnow_input in = {sizeof in, "<p>x</p>", 8, NULL, NULL};
+    winnow_input in = { sizeof in, "<p>x</p>", 8, NULL, NULL };
     CHECK_EQ(winnow_extract(NULL, &in, &d), WINNOW_E_ARG);
     CHECK(d == NULL);
     CHECK_EQ(winnow_extract(engine, &in, NULL), WINNOW_E_ARG);
@@ -111,15 +129,16 @@ static void test_argument_errors(void)
     CHECK_EQ(winnow_extract(engine, NULL, &d), WINNOW_E_ARG);
     CHECK(d == NULL);
     CHECK(strlen(winnow_engine_error(engine)) > 0);
-    winnow_input nodata = {sizeof nodata, NULL, 10, NULL, NULL};
+    winnow_input nodata = { sizeof nodata, NULL, 10, NULL, NULL };
     CHECK_EQ(winnow_extract(engine, &nodata, &d), WINNOW_E_ARG);
     CHECK(d == NULL);
 
-    winnow_input empty = {sizeof empty, NULL, 0, NULL, NULL};
+    winnow_input empty = { sizeof empty, NULL, 0, NULL, NULL };
     CHECK_EQ(winnow_extract(engine, &empty, &d), WINNOW_E_EMPTY);
     CHECK(d == NULL);
     CHECK_HAS(winnow_engine_error(engine), "empty");
-    winnow_input zero_len = {sizeof zero_len, "<p>x</p>", 0, NULL, NULL}; /* len 0 is empty, whatever data points at */
+    winnow_input zero_len = { sizeof zero_len, "<p>x</p>", 0, NULL,
+                              NULL }; /* len 0 is empty, whatever data points at */
     CHECK_EQ(winnow_extract(engine, &zero_len, &d), WINNOW_E_EMPTY);
     CHECK(d == NULL);
 
@@ -133,7 +152,7 @@ static void test_argument_errors(void)
     CHECK_STR(winnow_doc_warning(NULL), "");
     CHECK_STR(winnow_doc_meta(NULL, WINNOW_META_TITLE), "");
     CHECK_EQ(winnow_doc_block_count(NULL), 0);
-    winnow_block b = {sizeof b};
+    winnow_block b = { sizeof b };
     CHECK_EQ(winnow_doc_block(NULL, 0, &b), WINNOW_E_ARG);
     char *out = (char *)&out; /* poison: must come back NULL */
     size_t len = 99;
@@ -147,7 +166,7 @@ static void test_argument_errors(void)
 
 static void test_binary_and_too_large(void)
 {
-    static const unsigned char png[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R'};
+    static const unsigned char png[] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R' };
     extraction x = extract_with(engine, png, sizeof png, NULL, NULL);
     CHECK_EQ(x.status, WINNOW_E_BINARY);
     CHECK(x.doc == NULL);
@@ -207,8 +226,9 @@ static void test_metadata(void)
 
     /* plain <title>, whitespace collapsed; og:url and then the caller's URL
      * stand in for a missing canonical link */
-    const char *plain = "<html><head><title>\n  Plain   title\t</title><meta property=og:url content=\"https://og.example/\">"
-                        "</head><body><p>Some body text, long enough to read.</p></body></html>";
+    const char *plain =
+        "<html><head><title>\n  Plain   title\t</title><meta property=og:url content=\"https://og.example/\">"
+        "</head><body><p>Some body text, long enough to read.</p></body></html>";
     x = extract_with(engine, plain, strlen(plain), NULL, "https://caller.example/");
     CHECK_STR(winnow_doc_meta(x.doc, WINNOW_META_TITLE), "Plain title");
     CHECK_STR(winnow_doc_meta(x.doc, WINNOW_META_URL), "https://og.example/");
@@ -245,18 +265,17 @@ static void test_metadata(void)
 
 static void test_jsonld_metadata(void)
 {
-    const char *page =
-        "<html><head><title>Site title | Example</title>"
-        "<script type=\"application/ld+json\">"
-        "{\"@context\":\"https://schema.org\",\"@graph\":["
-        "{\"@type\":\"WebSite\",\"name\":\"Example Site\",\"url\":\"https://example.org/\"},"
-        "{\"@type\":\"NewsArticle\",\"headline\":\"Headline from \\\"JSON-LD\\\"\","
-        "\"datePublished\":\"2023-11-02T10:00:00Z\","
-        "\"author\":[{\"@type\":\"Person\",\"name\":\"Ada Byron\"}],"
-        "\"publisher\":{\"@type\":\"Organization\",\"name\":\"The Daily Example\"},"
-        "\"description\":\"Caf\\u00e9 society, line\\nbreak\"}]}"
-        "</script></head><body><article><p>Body text of the article, with a comma, and a full stop.</p>"
-        "</article></body></html>";
+    const char *page = "<html><head><title>Site title | Example</title>"
+                       "<script type=\"application/ld+json\">"
+                       "{\"@context\":\"https://schema.org\",\"@graph\":["
+                       "{\"@type\":\"WebSite\",\"name\":\"Example Site\",\"url\":\"https://example.org/\"},"
+                       "{\"@type\":\"NewsArticle\",\"headline\":\"Headline from \\\"JSON-LD\\\"\","
+                       "\"datePublished\":\"2023-11-02T10:00:00Z\","
+                       "\"author\":[{\"@type\":\"Person\",\"name\":\"Ada Byron\"}],"
+                       "\"publisher\":{\"@type\":\"Organization\",\"name\":\"The Daily Example\"},"
+                       "\"description\":\"Caf\\u00e9 society, line\\nbreak\"}]}"
+                       "</script></head><body><article><p>Body text of the article, with a comma, and a full stop.</p>"
+                       "</article></body></html>";
     extraction x = extract_str(engine, page);
     CHECK_STR(winnow_doc_meta(x.doc, WINNOW_META_TITLE), "Headline from \"JSON-LD\"");
     CHECK_STR(winnow_doc_meta(x.doc, WINNOW_META_AUTHOR), "Ada Byron");
@@ -267,11 +286,10 @@ static void test_jsonld_metadata(void)
 
     /* <meta> values stand; JSON-LD only fills what is missing, and a plain
      * string author works as well as an object */
-    const char *both =
-        "<html><head><meta name=author content=\"Meta Author\">"
-        "<script type=application/ld+json>{\"@type\":\"BlogPosting\",\"author\":\"Json Author\","
-        "\"dateCreated\":\"2020-01-01\"}</script></head>"
-        "<body><p>Text of the post, long enough to count as one.</p></body></html>";
+    const char *both = "<html><head><meta name=author content=\"Meta Author\">"
+                       "<script type=application/ld+json>{\"@type\":\"BlogPosting\",\"author\":\"Json Author\","
+                       "\"dateCreated\":\"2020-01-01\"}</script></head>"
+                       "<body><p>Text of the post, long enough to count as one.</p></body></html>";
     x = extract_str(engine, both);
     CHECK_STR(winnow_doc_meta(x.doc, WINNOW_META_AUTHOR), "Meta Author");
     CHECK_STR(winnow_doc_meta(x.doc, WINNOW_META_DATE), "2020-01-01");
@@ -304,9 +322,9 @@ static void test_jsonld_bad_escapes(void)
      * character: the reader must not swallow part of that character, or
      * the metadata (and every output that prints it) is invalid UTF-8. */
     static const char *const headlines[] = {
-        "Price \\u00\xE2\x82\xAC 10",          /* \u00 then the euro sign */
-        "Smile \\ud83d\\ude\xE2\x82\xAC end",  /* low surrogate cut short */
-        "Tail \\u\xC3\xA9\xC3\xA9",              /* no hex digit at all */
+        "Price \\u00\xE2\x82\xAC 10",         /* \u00 then the euro sign */
+        "Smile \\ud83d\\ude\xE2\x82\xAC end", /* low surrogate cut short */
+        "Tail \\u\xC3\xA9\xC3\xA9",           /* no hex digit at all */
     };
     for (size_t i = 0; i < sizeof headlines / sizeof headlines[0]; i++) {
         char page[512];
@@ -332,7 +350,7 @@ static void test_blocks_api(void)
     CHECK(n >= 5);
     int content_blocks = 0, template_blocks = 0;
     for (size_t k = 0; k < n; k++) {
-        winnow_block b = {sizeof b};
+        winnow_block b = { sizeof b };
         CHECK_EQ(winnow_doc_block(x.doc, k, &b), WINNOW_OK);
         CHECK(b.tag && *b.tag);
         CHECK(b.path && strncmp(b.path, "html.body", 9) == 0);
@@ -346,7 +364,7 @@ static void test_blocks_api(void)
         CHECK(b.src_begin + b.src_len <= strlen(article_page));
         CHECK(b.fingerprint != 0);
         if (b.parent >= 0) {
-            winnow_block up = {sizeof up};
+            winnow_block up = { sizeof up };
             winnow_doc_block(x.doc, (size_t)b.parent, &up);
             CHECK(up.depth < b.depth);
             CHECK(strncmp(b.path, up.path, strlen(up.path)) == 0);
@@ -357,7 +375,7 @@ static void test_blocks_api(void)
     }
     CHECK(content_blocks >= 4);
     CHECK_EQ(template_blocks, 3);
-    winnow_block b = {sizeof b};
+    winnow_block b = { sizeof b };
     CHECK_EQ(winnow_doc_block(x.doc, n, &b), WINNOW_E_ARG);
     CHECK_EQ(winnow_doc_block(x.doc, 0, NULL), WINNOW_E_ARG);
     extraction_free(&x);
@@ -393,7 +411,7 @@ static void test_engine_reuse(void)
     extraction first = extract_str(engine, article_page);
     for (int i = 0; i < 40; i++) {
         extraction other = extract_str(engine, i % 2 ? "<p>Something else entirely, a different page.</p>"
-                                                      : "<frameset><frame src=a></frameset>");
+                                                     : "<frameset><frame src=a></frameset>");
         extraction again = extract_str(engine, article_page);
         CHECK_STR(again.text, first.text);
         extraction_free(&other);
@@ -453,15 +471,14 @@ static void test_render_callback(void)
     strcpy(big, "<html><body><article>");
     for (int i = 0; strlen(big) < cap - 400; i++) {
         char para[256];
-        snprintf(para, sizeof para, "<p>Paragraph number %d of a long article, with commas, words and stops.</p>\n",
-                 i);
+        snprintf(para, sizeof para, "<p>Paragraph number %d of a long article, with commas, words and stops.</p>\n", i);
         strcat(big, para);
     }
     strcat(big, "</article></body></html>");
     extraction x = extract_str(engine, big);
     CHECK_EQ(x.status, WINNOW_OK);
     for (int f = WINNOW_FORMAT_TEXT; f <= WINNOW_FORMAT_BLOCKS; f++) {
-        sink s = {0};
+        sink s = { 0 };
         CHECK_EQ(winnow_render(x.doc, (winnow_format)f, sink_write, &s), WINNOW_OK);
         char *whole = render_str(x.doc, (winnow_format)f);
         CHECK(s.data && strcmp(s.data, whole) == 0);
@@ -471,7 +488,7 @@ static void test_render_callback(void)
         free(s.data);
 
         /* a failing writer aborts the render with WINNOW_E_IO */
-        sink bad = {.fail_at_call = 1};
+        sink bad = { .fail_at_call = 1 };
         CHECK_EQ(winnow_render(x.doc, (winnow_format)f, sink_write, &bad), WINNOW_E_IO);
         CHECK_EQ(bad.calls, 1); /* and is not called again after failing */
         free(bad.data);
@@ -616,18 +633,18 @@ static void test_out_struct_size(void)
     CHECK_EQ(winnow_rule_info(0, &r), WINNOW_OK);
     CHECK(r.name && *r.name);
     CHECK_EQ(winnow_rule_info(winnow_rule_count(), &r), WINNOW_E_ARG);
-    winnow_comment c = {sizeof c};
+    winnow_comment c = { sizeof c };
     CHECK_EQ(winnow_doc_comment(x.doc, 0, &c), WINNOW_E_ARG); /* the article has none */
     extraction_free(&x);
 
     /* winnow_input and winnow_source too */
     winnow_doc *d = (winnow_doc *)&d;
-    winnow_input unsized = {0, article_page, strlen(article_page), NULL, NULL, NULL};
+    winnow_input unsized = { 0, article_page, strlen(article_page), NULL, NULL, NULL };
     CHECK_EQ(winnow_extract(engine, &unsized, &d), WINNOW_E_ARG);
     CHECK(d == NULL);
     CHECK_HAS(winnow_engine_error(engine), "struct_size");
-    winnow_source src = {0, "f.html", 3, NULL};
-    winnow_input in = {sizeof in, article_page, strlen(article_page), NULL, NULL, &src};
+    winnow_source src = { 0, "f.html", 3, NULL };
+    winnow_input in = { sizeof in, article_page, strlen(article_page), NULL, NULL, &src };
     CHECK_EQ(winnow_extract(engine, &in, &d), WINNOW_E_ARG);
     CHECK_HAS(winnow_engine_error(engine), "winnow_source");
     src.struct_size = sizeof src;
@@ -639,27 +656,37 @@ static void test_out_struct_size(void)
  * copies them (util/structs.h): an older caller's structure gets the
  * newer fields' defaults, a newer caller's is taken when what this side
  * does not know is zero, and out-structures are cut or zero-filled. */
-typedef struct v1 { size_t struct_size; int a; int b; } v1;
-typedef struct v2 { size_t struct_size; int a; int b; double c; int d; } v2;
+typedef struct v1 {
+    size_t struct_size;
+    int a;
+    int b;
+} v1;
+typedef struct v2 {
+    size_t struct_size;
+    int a;
+    int b;
+    double c;
+    int d;
+} v2;
 
 static void test_struct_versions(void)
 {
     /* the library of v2, a program of v1 */
-    v2 lib = {sizeof lib, 1, 2, 3.5, 4}; /* defaults */
-    v1 old = {sizeof old, 10, 20};
+    v2 lib = { sizeof lib, 1, 2, 3.5, 4 }; /* defaults */
+    v1 old = { sizeof old, 10, 20 };
     CHECK_EQ(wn_struct_in(&lib, sizeof lib, &old, WN_FIELD_END(v2, b)), 0);
     CHECK_EQ(lib.struct_size, sizeof lib);
     CHECK_EQ(lib.a, 10);
     CHECK_EQ(lib.b, 20);
     CHECK(lib.c == 3.5 && lib.d == 4); /* the program did not know them: defaults */
-    v1 out = {sizeof out, 0, 0};
-    v2 full = {sizeof full, 7, 8, 9.0, 10};
+    v1 out = { sizeof out, 0, 0 };
+    v2 full = { sizeof full, 7, 8, 9.0, 10 };
     CHECK_EQ(wn_struct_out(&out, &full, sizeof full, WN_FIELD_END(v2, b)), 0);
     CHECK_EQ(out.struct_size, sizeof out);
     CHECK_EQ(out.a, 7);
     CHECK_EQ(out.b, 8);
     /* the library of v1, a program of v2 */
-    v1 lib1 = {sizeof lib1, 1, 2};
+    v1 lib1 = { sizeof lib1, 1, 2 };
     v2 newer; /* padding included: bytes past v1 are looked at */
     memset(&newer, 0, sizeof newer);
     newer.struct_size = sizeof newer;
@@ -673,7 +700,7 @@ static void test_struct_versions(void)
     v2 outn;
     memset(&outn, 0xAB, sizeof outn);
     outn.struct_size = sizeof outn;
-    v1 have = {sizeof have, 11, 12};
+    v1 have = { sizeof have, 11, 12 };
     CHECK_EQ(wn_struct_out(&outn, &have, sizeof have, WN_FIELD_END(v1, b)), 0);
     CHECK_EQ(outn.a, 11);
     CHECK(outn.c == 0.0 && outn.d == 0);
@@ -699,7 +726,7 @@ static void test_document_owns_its_data(void)
     size_t n = strlen(article_page);
     char *bytes = malloc(n);
     memcpy(bytes, article_page, n);
-    winnow_input in = {sizeof in, bytes, n, NULL, "https://coastal.example/tide-pools"};
+    winnow_input in = { sizeof in, bytes, n, NULL, "https://coastal.example/tide-pools" };
     winnow_doc *d = NULL;
     CHECK_EQ(winnow_extract(engine, &in, &d), WINNOW_OK);
     char *before = render_str(d, WINNOW_FORMAT_JSON);
@@ -710,7 +737,7 @@ static void test_document_owns_its_data(void)
     char *after = render_str(d, WINNOW_FORMAT_JSON);
     CHECK_STR(after, before);
     CHECK_HAS(after, "The rocky shelf");
-    winnow_rule r = {sizeof r};
+    winnow_rule r = { sizeof r };
     for (int i = 0; i < winnow_rule_count(); i++)
         if (winnow_rule_info(i, &r) == WINNOW_OK && !strcmp(r.name, "CAPTION_MAX_CHARS"))
             winnow_engine_set_rule(engine, r.name, r.default_value);
@@ -774,7 +801,7 @@ static void test_rule_ranges(void)
         CHECK_EQ(wn_rule_check(i, wn_rule_defs[i].def, err, sizeof err), 0);
         CHECK_EQ(wn_rule_check(i, wn_rule_defs[i].off, err, sizeof err), 0);
         CHECK(wn_rule_check(i, (double)NAN, err, sizeof err) != 0);
-        winnow_rule r = {sizeof r};
+        winnow_rule r = { sizeof r };
         CHECK_EQ(winnow_rule_info(i, &r), WINNOW_OK);
         CHECK(r.min_value == lo && r.max_value == hi);
     }
@@ -787,12 +814,11 @@ static void test_rule_ranges(void)
     CHECK(strstr(winnow_engine_error(e), "SELECT_DECAY") != NULL);
     CHECK_EQ(winnow_engine_set_rule(e, "SITE_TEMPLATE_PERCENT", 500), WINNOW_E_ARG);
     CHECK_EQ(winnow_engine_set_rule(e, "SITE_TEMPLATE_PERCENT", 50), WINNOW_OK);
-    CHECK_EQ(winnow_engine_set_rule(e, "SELECT_DECAY", 1.0), WINNOW_OK); /* its off value */
+    CHECK_EQ(winnow_engine_set_rule(e, "SELECT_DECAY", 1.0), WINNOW_OK);     /* its off value */
     CHECK_EQ(winnow_engine_set_rule(e, "LINK_LIST_SHARE", 1e30), WINNOW_OK); /* its off value */
     CHECK_EQ(winnow_engine_set_rule(e, "FRAGMENT_CHARS", -1), WINNOW_E_ARG);
     winnow_engine_free(e);
 }
-
 
 int main(void)
 {

@@ -19,7 +19,10 @@ static char *write_to_string(const wn_classifier *c, size_t *len)
     if (!f) return NULL;
     int r = wn_classifier_write(c, f);
     fclose(f);
-    if (r != 0) { free(buf); return NULL; }
+    if (r != 0) {
+        free(buf);
+        return NULL;
+    }
     return buf;
 }
 
@@ -41,11 +44,11 @@ static void make_trees(wn_classifier *c)
         bk->tree_start[1] = 3;
         bk->tree_start[2] = 4;
         /* tree 0: anchor_text < 0.5 ? -1 : +1 (bucket 1: doubled) */
-        bk->nodes[0] = (wn_tree_node){WN_F_ANCHOR_TEXT, 0.5f, 1, 2, 0};
-        bk->nodes[1] = (wn_tree_node){-1, 0, 0, 0, -1.0f * (float)(b + 1)};
-        bk->nodes[2] = (wn_tree_node){-1, 0, 0, 0, 1.0f * (float)(b + 1)};
+        bk->nodes[0] = (wn_tree_node){ WN_F_ANCHOR_TEXT, 0.5f, 1, 2, 0 };
+        bk->nodes[1] = (wn_tree_node){ -1, 0, 0, 0, -1.0f * (float)(b + 1) };
+        bk->nodes[2] = (wn_tree_node){ -1, 0, 0, 0, 1.0f * (float)(b + 1) };
         /* tree 1: a lone leaf */
-        bk->nodes[3] = (wn_tree_node){-1, 0, 0, 0, 0.25f};
+        bk->nodes[3] = (wn_tree_node){ -1, 0, 0, 0, 0.25f };
     }
     c->nb.prior = 0.5;
     c->nb.count = 2;
@@ -71,9 +74,12 @@ static void test_tree_model_round_trip(void)
     CHECK_EQ(back.nb.count, 2);
     float x[3][WN_NFEAT];
     memset(x, 0, sizeof x);
-    x[0][WN_F_LOG_CHARS] = 1.0f; x[0][WN_F_ANCHOR_TEXT] = 0.9f;  /* bucket 0: 1 + 0.25 */
-    x[1][WN_F_LOG_CHARS] = 5.0f; x[1][WN_F_ANCHOR_TEXT] = 0.1f;  /* bucket 1: -2 + 0.25 */
-    x[2][WN_F_LOG_CHARS] = 5.0f; x[2][WN_F_ANCHOR_TEXT] = 0.9f;  /* bucket 1: 2 + 0.25 */
+    x[0][WN_F_LOG_CHARS] = 1.0f;
+    x[0][WN_F_ANCHOR_TEXT] = 0.9f; /* bucket 0: 1 + 0.25 */
+    x[1][WN_F_LOG_CHARS] = 5.0f;
+    x[1][WN_F_ANCHOR_TEXT] = 0.1f; /* bucket 1: -2 + 0.25 */
+    x[2][WN_F_LOG_CHARS] = 5.0f;
+    x[2][WN_F_ANCHOR_TEXT] = 0.9f; /* bucket 1: 2 + 0.25 */
     float p[3], q[3];
     wn_classifier_predict(&c, &x[0][0], 3, p);
     wn_classifier_predict(&back, &x[0][0], 3, q);
@@ -97,8 +103,11 @@ static void test_tree_model_round_trip(void)
     int accepted = 0, silent = 0;
     for (size_t cut = 0; cut + 1 < len; cut++) {
         err[0] = '\0';
-        if (wn_classifier_parse(text, cut, &back, err, sizeof err) == 0) { accepted++; wn_classifier_free(&back); }
-        else if (!err[0]) silent++;
+        if (wn_classifier_parse(text, cut, &back, err, sizeof err) == 0) {
+            accepted++;
+            wn_classifier_free(&back);
+        } else if (!err[0])
+            silent++;
     }
     CHECK_EQ(accepted, 0);
     CHECK_EQ(silent, 0);
@@ -141,13 +150,16 @@ static void test_refused_models(void)
     free(nan);
     /* numbers past int32_t where a tree wants a feature index or a child
      * (found by fuzz_model: the conversion was undefined behaviour) */
-    static const char *const node_lines[] = {"-2e+15 0.5 1 2 0", "5 0.5 1e12 2 0", "5 0.5 1 -3e10 0",
-                                             "-1 0 9e99 0 0.5", "5.5 0.5 1 2 0", "5 0.5 1.5 2 0"};
+    static const char *const node_lines[] = { "-2e+15 0.5 1 2 0", "5 0.5 1e12 2 0", "5 0.5 1 -3e10 0",
+                                              "-1 0 9e99 0 0.5",  "5.5 0.5 1 2 0",  "5 0.5 1.5 2 0" };
     for (size_t i = 0; i < sizeof node_lines / sizeof node_lines[0]; i++) {
         char *bad = malloc(strlen(text) + 64);
         char *at = strstr(text, "\ntree 3\n");
         CHECK(at != NULL);
-        if (!at) { free(bad); continue; }
+        if (!at) {
+            free(bad);
+            continue;
+        }
         size_t head = (size_t)(at - text) + strlen("\ntree 3\n");
         const char *rest = strchr(text + head, '\n');
         sprintf(bad, "%.*s%s%s", (int)head, text, node_lines[i], rest);
@@ -172,7 +184,7 @@ static void test_linear_model(void)
     bk->scale[WN_F_ANCHOR_TEXT] = 4.0f;
     bk->w[WN_F_ANCHOR_TEXT] = 1.0f;
     bk->bias = -0.5f;
-    float x[WN_NFEAT] = {0}, p;
+    float x[WN_NFEAT] = { 0 }, p;
     x[WN_F_ANCHOR_TEXT] = 1.0f; /* z = -0.5 + 1 * (1 - 0.5) * 4 = 1.5 */
     wn_classifier_predict(&c, x, 1, &p);
     CHECK(fabsf(p - 1.0f / (1.0f + expf(-1.5f))) < 1e-5f);
@@ -197,7 +209,7 @@ static void test_page_features(void)
     o.classifier = 0;
     winnow_engine *e = NULL;
     winnow_engine_new(&o, &e);
-    winnow_input in = {sizeof in, article_page, strlen(article_page), NULL, "https://coastal.example/tide-pools"};
+    winnow_input in = { sizeof in, article_page, strlen(article_page), NULL, "https://coastal.example/tide-pools" };
     winnow_doc *d = NULL;
     CHECK(WINNOW_FAILED(winnow_extract(e, &in, &d)) == 0);
     if (d) {
@@ -209,7 +221,8 @@ static void test_page_features(void)
         uint32_t expect = 0;
         for (uint32_t i = 0; i < d->dom.count; i++) {
             const wn_node *x = &d->dom.nodes[i];
-            if (x->tag != WN_TAG_TEXT && !(x->flags & WN_NF_HIDDEN) && d->stats[i].chars >= WN_FEATURE_MIN_CHARS) expect++;
+            if (x->tag != WN_TAG_TEXT && !(x->flags & WN_NF_HIDDEN) && d->stats[i].chars >= WN_FEATURE_MIN_CHARS)
+                expect++;
         }
         CHECK_EQ(nf.count, expect);
         int finite = 1;
@@ -225,7 +238,7 @@ static void test_page_features(void)
                 CHECK(f[WN_F_TAG_LANDMARK] == 1.0f);
             }
             if (x->tag == WN_TAG_H1) CHECK(f[WN_F_TITLE_COVER] > 0.5f); /* the headline carries the title's words */
-            CHECK(f[WN_F_NB_SUM] == 0.0f); /* no word model given */
+            CHECK(f[WN_F_NB_SUM] == 0.0f);                              /* no word model given */
         }
         winnow_doc_free(d);
     }
@@ -248,7 +261,7 @@ static int32_t grow_tree(wn_tree_node *nodes, int32_t *used, uint32_t depth, uin
 {
     int32_t k = (*used)++;
     if (depth == 0 || rnd_next(rng) % 4 == 0) {
-        nodes[k] = (wn_tree_node){-1, 0, 0, 0, rnd_unit(rng) - 0.5f};
+        nodes[k] = (wn_tree_node){ -1, 0, 0, 0, rnd_unit(rng) - 0.5f };
         return k;
     }
     nodes[k].feature = (int32_t)(rnd_next(rng) % WN_NFEAT);

@@ -96,7 +96,7 @@ static void test_bom_utf16(void)
 {
     uint16_t cps[64];
     size_t n = ascii_cps(cps, "<p>caf");
-    cps[n++] = 0xE9;   /* e acute */
+    cps[n++] = 0xE9; /* e acute */
     cps[n++] = ' ';
     cps[n++] = 0x4E2D; /* a CJK ideograph: three UTF-8 bytes */
     n += ascii_cps(cps + n, "</p>");
@@ -134,11 +134,15 @@ static void test_caller_charset(void)
 {
     decoded d;
     /* HTTP says windows-1252; the bytes fit it */
-    decode_s(&d, "<p>caf\xE9 cr\xE8me br\xFBl\xE9" "e</p>", "windows-1252");
+    decode_s(&d,
+             "<p>caf\xE9 cr\xE8me br\xFBl\xE9"
+             "e</p>",
+             "windows-1252");
     CHECK_EQ(d.status, WN_DECODE_OK);
     CHECK_EQ(d.info.source, WN_CS_CALLER);
     CHECK_STR(d.info.declared, "windows-1252");
-    CHECK_STR(d.text, "<p>caf\xC3\xA9 cr\xC3\xA8me br\xC3\xBBl\xC3\xA9" "e</p>");
+    CHECK_STR(d.text, "<p>caf\xC3\xA9 cr\xC3\xA8me br\xC3\xBBl\xC3\xA9"
+                      "e</p>");
     decoded_free(&d);
 
     /* the caller's charset outranks the page's own <meta> */
@@ -157,16 +161,18 @@ static void test_caller_charset(void)
 static void test_meta_prescan(void)
 {
     char label[40];
-    static const struct { const char *page, *want; } cases[] = {
-        {"<meta charset=\"utf-8\">", "utf-8"},
-        {"<META CHARSET='Shift_JIS'>", "shift_jis"},
-        {"<meta charset=windows-1251 />", "windows-1251"},
-        {"<meta http-equiv=\"Content-Type\" content=\"text/html; charset=ISO-8859-1\">", "iso-8859-1"},
-        {"<meta content='text/html;charset=gb2312' http-equiv='content-type'>", "gb2312"},
-        {"<?xml version=\"1.0\" encoding=\"EUC-JP\"?><html>", "euc-jp"},
+    static const struct {
+        const char *page, *want;
+    } cases[] = {
+        { "<meta charset=\"utf-8\">", "utf-8" },
+        { "<META CHARSET='Shift_JIS'>", "shift_jis" },
+        { "<meta charset=windows-1251 />", "windows-1251" },
+        { "<meta http-equiv=\"Content-Type\" content=\"text/html; charset=ISO-8859-1\">", "iso-8859-1" },
+        { "<meta content='text/html;charset=gb2312' http-equiv='content-type'>", "gb2312" },
+        { "<?xml version=\"1.0\" encoding=\"EUC-JP\"?><html>", "euc-jp" },
         /* a commented-out tag is stale: the live one counts */
-        {"<!-- <meta charset=koi8-r> --><meta charset=big5>", "big5"},
-        {"<html><head><title>none</title></head></html>", ""},
+        { "<!-- <meta charset=koi8-r> --><meta charset=big5>", "big5" },
+        { "<html><head><title>none</title></head></html>", "" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         size_t n = wn_meta_charset((const unsigned char *)cases[i].page, strlen(cases[i].page), label, sizeof label);
@@ -200,7 +206,8 @@ static void test_meta_prescan_needs_equals(void)
 
     /* end to end: read as "ascii" (windows-1252) the Cyrillic is mojibake */
     decoded d;
-    decode_s(&d, "<meta name=keywords content=\"charset ascii\"><meta charset=windows-1251><p>\xCF\xF0\xE8\xE2\xE5\xF2</p>",
+    decode_s(&d,
+             "<meta name=keywords content=\"charset ascii\"><meta charset=windows-1251><p>\xCF\xF0\xE8\xE2\xE5\xF2</p>",
              NULL);
     CHECK_HAS(d.text, "\xD0\x9F\xD1\x80\xD0\xB8\xD0\xB2\xD0\xB5\xD1\x82");
     decoded_free(&d);
@@ -231,7 +238,7 @@ static void test_lying_meta(void)
 {
     /* Declares gb2312 or iso-8859-1 but the bytes are valid UTF-8 with
      * non-ASCII text: a legacy encoding would turn them into mojibake. */
-    static const char *const lies[] = {"gb2312", "iso-8859-1", "shift_jis"};
+    static const char *const lies[] = { "gb2312", "iso-8859-1", "shift_jis" };
     for (size_t i = 0; i < sizeof lies / sizeof lies[0]; i++) {
         char page[256];
         snprintf(page, sizeof page,
@@ -256,16 +263,16 @@ static void test_lying_meta(void)
 }
 
 /* "Zhongwen wangye de neirong, women jintian qu Beijing." in GBK */
-#define GBK_SENTENCE \
-    "\xD6\xD0\xCE\xC4\xCD\xF8\xD2\xB3\xB5\xC4\xC4\xDA\xC8\xDD\xA3\xAC\xCE\xD2\xC3\xC7\xBD\xF1\xCC\xEC\xC8\xA5\xB1\xB1\xBE\xA9\xA1\xA3"
-#define UTF8_SENTENCE_ZH                                                                                      \
-    "\xE4\xB8\xAD\xE6\x96\x87\xE7\xBD\x91\xE9\xA1\xB5\xE7\x9A\x84\xE5\x86\x85\xE5\xAE\xB9\xEF\xBC\x8C\xE6\x88\x91" \
+#define GBK_SENTENCE                                                                                                   \
+    "\xD6\xD0\xCE\xC4\xCD\xF8\xD2\xB3\xB5\xC4\xC4\xDA\xC8\xDD\xA3\xAC\xCE\xD2\xC3\xC7\xBD\xF1\xCC\xEC\xC8\xA5\xB1\xB1" \
+    "\xBE\xA9\xA1\xA3"
+#define UTF8_SENTENCE_ZH                                                                                               \
+    "\xE4\xB8\xAD\xE6\x96\x87\xE7\xBD\x91\xE9\xA1\xB5\xE7\x9A\x84\xE5\x86\x85\xE5\xAE\xB9\xEF\xBC\x8C\xE6\x88\x91"     \
     "\xE4\xBB\xAC\xE4\xBB\x8A\xE5\xA4\xA9\xE5\x8E\xBB\xE5\x8C\x97\xE4\xBA\xAC\xE3\x80\x82"
 /* "Nihongo no tekisuto desu." in Shift_JIS */
-#define SJIS_SENTENCE \
-    "\x93\xFA\x96\x7B\x8C\xEA\x82\xCC\x83\x65\x83\x4C\x83\x58\x83\x67\x82\xC5\x82\xB7\x81\x42"
-#define UTF8_SENTENCE_JA                                                                                      \
-    "\xE6\x97\xA5\xE6\x9C\xAC\xE8\xAA\x9E\xE3\x81\xAE\xE3\x83\x86\xE3\x82\xAD\xE3\x82\xB9\xE3\x83\x88\xE3\x81\xA7" \
+#define SJIS_SENTENCE "\x93\xFA\x96\x7B\x8C\xEA\x82\xCC\x83\x65\x83\x4C\x83\x58\x83\x67\x82\xC5\x82\xB7\x81\x42"
+#define UTF8_SENTENCE_JA                                                                                               \
+    "\xE6\x97\xA5\xE6\x9C\xAC\xE8\xAA\x9E\xE3\x81\xAE\xE3\x83\x86\xE3\x82\xAD\xE3\x82\xB9\xE3\x83\x88\xE3\x81\xA7"     \
     "\xE3\x81\x99\xE3\x80\x82"
 
 static char *repeat_in_page(const char *head, const char *sentence, int times)
@@ -358,12 +365,35 @@ static char *utf8_page_with(const char *middle)
 
 static void test_invalid_utf8_replaced(void)
 {
-    static const struct { const char *bad, *want; size_t replaced; } cases[] = {
-        {"ab\xFF\xFE" "cd", "ab\xEF\xBF\xBD\xEF\xBF\xBD" "cd", 2},     /* bytes never valid in UTF-8 */
-        {"ab\xC0\xAF" "cd", "ab\xEF\xBF\xBD\xEF\xBF\xBD" "cd", 2},     /* overlong '/' */
-        {"ab\xED\xA0\x80" "cd", "ab\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD" "cd", 3}, /* UTF-16 surrogate */
-        {"ab\xE4\xB8" "cd", "ab\xEF\xBF\xBD\xEF\xBF\xBD" "cd", 2},     /* truncated sequence */
-        {"ab\xF4\x90\x80\x80" "cd", "ab\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD" "cd", 4}, /* > U+10FFFF */
+    static const struct {
+        const char *bad, *want;
+        size_t replaced;
+    } cases[] = {
+        { "ab\xFF\xFE"
+          "cd",
+          "ab\xEF\xBF\xBD\xEF\xBF\xBD"
+          "cd",
+          2 }, /* bytes never valid in UTF-8 */
+        { "ab\xC0\xAF"
+          "cd",
+          "ab\xEF\xBF\xBD\xEF\xBF\xBD"
+          "cd",
+          2 }, /* overlong '/' */
+        { "ab\xED\xA0\x80"
+          "cd",
+          "ab\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD"
+          "cd",
+          3 }, /* UTF-16 surrogate */
+        { "ab\xE4\xB8"
+          "cd",
+          "ab\xEF\xBF\xBD\xEF\xBF\xBD"
+          "cd",
+          2 }, /* truncated sequence */
+        { "ab\xF4\x90\x80\x80"
+          "cd",
+          "ab\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD"
+          "cd",
+          4 }, /* > U+10FFFF */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *page = utf8_page_with(cases[i].bad);
@@ -398,7 +428,8 @@ static void test_nul_replaced(void)
     decode_n(&d, page, sizeof page - 1, NULL);
     CHECK_EQ(d.status, WN_DECODE_OK);
     CHECK_EQ(d.info.replaced, 1);
-    CHECK_HAS(d.text, "before\xEF\xBF\xBD" "after");
+    CHECK_HAS(d.text, "before\xEF\xBF\xBD"
+                      "after");
     CHECK(is_clean_utf8(&d.out));
     decoded_free(&d);
 
@@ -412,14 +443,20 @@ static void test_nul_replaced(void)
 
 static void test_binary_magic(void)
 {
-    static const struct { const char *bytes; size_t n; const char *word; } cases[] = {
-        {"\x89PNG\r\n\x1A\n\0\0\0\rIHDR", 16, "PNG"},
-        {"\x1F\x8B\x08\0\0\0\0\0\0\x03", 10, "gzip"},
-        {"\xFF\xD8\xFF\xE0\0\x10JFIF", 10, "JPEG"},
-        {"GIF89a\x01\0\x01\0", 10, "GIF"},
-        {"%PDF-1.7\n", 9, "PDF"},
-        {"PK\x03\x04\x14\0", 6, "ZIP"},
-        {"\x7F" "ELF\x02\x01\x01", 7, "ELF"},
+    static const struct {
+        const char *bytes;
+        size_t n;
+        const char *word;
+    } cases[] = {
+        { "\x89PNG\r\n\x1A\n\0\0\0\rIHDR", 16, "PNG" },
+        { "\x1F\x8B\x08\0\0\0\0\0\0\x03", 10, "gzip" },
+        { "\xFF\xD8\xFF\xE0\0\x10JFIF", 10, "JPEG" },
+        { "GIF89a\x01\0\x01\0", 10, "GIF" },
+        { "%PDF-1.7\n", 9, "PDF" },
+        { "PK\x03\x04\x14\0", 6, "ZIP" },
+        { "\x7F"
+          "ELF\x02\x01\x01",
+          7, "ELF" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         decoded d;
@@ -526,7 +563,10 @@ static void test_unknown_declared_charset(void)
 {
     /* a charset iconv has never heard of falls through to detection */
     decoded d;
-    decode_s(&d, "<meta charset=\"x-no-such-charset\"><p>caf\xE9 au lait, cr\xE8me br\xFBl\xE9" "e</p>", NULL);
+    decode_s(&d,
+             "<meta charset=\"x-no-such-charset\"><p>caf\xE9 au lait, cr\xE8me br\xFBl\xE9"
+             "e</p>",
+             NULL);
     CHECK_EQ(d.status, WN_DECODE_OK);
     CHECK(is_clean_utf8(&d.out));
     CHECK_HAS(d.text, "au lait");

@@ -14,16 +14,22 @@ static int dom_invariants_hold(const wn_dom *d)
     for (uint32_t i = 0; ok && i < d->count; i++) {
         const wn_node *x = &d->nodes[i];
         uint32_t end = i + x->size;
-        if (x->size < 1 || end > d->count) { ok = 0; break; }
+        if (x->size < 1 || end > d->count) {
+            ok = 0;
+            break;
+        }
         if (i > 0) {
             const wn_node *p = &d->nodes[x->parent];
-            if (x->parent >= i || i >= x->parent + p->size) ok = 0;   /* inside its parent's range */
+            if (x->parent >= i || i >= x->parent + p->size) ok = 0; /* inside its parent's range */
             if (x->depth != p->depth + 1) ok = 0;
         }
         /* children tile the subtree exactly, in order */
         uint32_t expect = i + 1, last = WN_NONE;
         for (uint32_t c = x->first_child; c != WN_NONE; c = d->nodes[c].next_sibling) {
-            if (c != expect || d->nodes[c].parent != i) { ok = 0; break; }
+            if (c != expect || d->nodes[c].parent != i) {
+                ok = 0;
+                break;
+            }
             expect = c + d->nodes[c].size;
             last = c;
         }
@@ -39,9 +45,8 @@ static int dom_invariants_hold(const wn_dom *d)
 static void test_tree_shape(void)
 {
     page p;
-    page_parse(&p,
-               "<!DOCTYPE html><html><head><title>T</title></head>"
-               "<body><div id=a><p>one</p><p>two <b>bold</b></p></div></body></html>");
+    page_parse(&p, "<!DOCTYPE html><html><head><title>T</title></head>"
+                   "<body><div id=a><p>one</p><p>two <b>bold</b></p></div></body></html>");
     const wn_dom *d = &p.dom;
     CHECK_EQ(p.status, WN_PARSE_OK);
     CHECK(dom_invariants_hold(d));
@@ -81,28 +86,26 @@ static void test_tree_shape(void)
 static void test_unseen_elements_dropped(void)
 {
     page p;
-    page_parse(&p,
-               "<html><head><style>.x{color:red} STYLE_TEXT</style>"
-               "<script>var SCRIPT_TEXT = 1;</script></head><body>"
-               "<p>visible one</p>"
-               "<script type=text/javascript>document.write('SCRIPT2_TEXT')</script>"
-               "<noscript><p>NOSCRIPT_TEXT</p></noscript>"
-               "<template><p>TEMPLATE_TEXT</p></template>"
-               "<iframe src=x>IFRAME_TEXT</iframe>"
-               "<svg><text>SVG_TEXT</text></svg>"
-               "<select><option>SELECT_TEXT</option></select>"
-               "<textarea>TEXTAREA_TEXT</textarea>"
-               "<p>visible two</p></body></html>");
+    page_parse(&p, "<html><head><style>.x{color:red} STYLE_TEXT</style>"
+                   "<script>var SCRIPT_TEXT = 1;</script></head><body>"
+                   "<p>visible one</p>"
+                   "<script type=text/javascript>document.write('SCRIPT2_TEXT')</script>"
+                   "<noscript><p>NOSCRIPT_TEXT</p></noscript>"
+                   "<template><p>TEMPLATE_TEXT</p></template>"
+                   "<iframe src=x>IFRAME_TEXT</iframe>"
+                   "<svg><text>SVG_TEXT</text></svg>"
+                   "<select><option>SELECT_TEXT</option></select>"
+                   "<textarea>TEXTAREA_TEXT</textarea>"
+                   "<p>visible two</p></body></html>");
     const wn_dom *d = &p.dom;
     CHECK(dom_invariants_hold(d));
-    static const unsigned gone[] = {WN_TAG_SCRIPT, WN_TAG_STYLE, WN_TAG_NOSCRIPT, WN_TAG_TEMPLATE,
-                                    WN_TAG_IFRAME, WN_TAG_SVG, WN_TAG_SELECT, WN_TAG_TEXTAREA};
+    static const unsigned gone[] = { WN_TAG_SCRIPT, WN_TAG_STYLE, WN_TAG_NOSCRIPT, WN_TAG_TEMPLATE,
+                                     WN_TAG_IFRAME, WN_TAG_SVG,   WN_TAG_SELECT,   WN_TAG_TEXTAREA };
     for (size_t k = 0; k < sizeof gone / sizeof gone[0]; k++) CHECK_EQ(page_find(d, gone[k], 0), WN_NONE);
-    static const char *const hidden_words[] = {"STYLE_TEXT", "SCRIPT_TEXT", "SCRIPT2_TEXT", "NOSCRIPT_TEXT",
-                                               "TEMPLATE_TEXT", "IFRAME_TEXT", "SVG_TEXT", "SELECT_TEXT",
-                                               "TEXTAREA_TEXT"};
-    for (size_t k = 0; k < sizeof hidden_words / sizeof hidden_words[0]; k++)
-        CHECK(!page_has_text(d, hidden_words[k]));
+    static const char *const hidden_words[] = { "STYLE_TEXT",    "SCRIPT_TEXT",   "SCRIPT2_TEXT",
+                                                "NOSCRIPT_TEXT", "TEMPLATE_TEXT", "IFRAME_TEXT",
+                                                "SVG_TEXT",      "SELECT_TEXT",   "TEXTAREA_TEXT" };
+    for (size_t k = 0; k < sizeof hidden_words / sizeof hidden_words[0]; k++) CHECK(!page_has_text(d, hidden_words[k]));
     CHECK(page_has_text(d, "visible one"));
     CHECK(page_has_text(d, "visible two"));
     page_free(&p);
@@ -111,14 +114,13 @@ static void test_unseen_elements_dropped(void)
 static void test_hidden_dropped(void)
 {
     page p;
-    page_parse(&p,
-               "<body><p>shown</p>"
-               "<div hidden><p>HIDDEN_ATTR</p></div>"
-               "<div style=\"display:none\">DISPLAY_NONE</div>"
-               "<span style=\"color: red; DISPLAY : NONE\">SPACED_UPPER</span>"
-               "<p style=\"visibility:hidden\">VISIBILITY_HIDDEN</p>"
-               "<p style=\"display:block\">display block stays</p>"
-               "<p class=\"hidden-xs\">a class name is not a verdict</p></body>");
+    page_parse(&p, "<body><p>shown</p>"
+                   "<div hidden><p>HIDDEN_ATTR</p></div>"
+                   "<div style=\"display:none\">DISPLAY_NONE</div>"
+                   "<span style=\"color: red; DISPLAY : NONE\">SPACED_UPPER</span>"
+                   "<p style=\"visibility:hidden\">VISIBILITY_HIDDEN</p>"
+                   "<p style=\"display:block\">display block stays</p>"
+                   "<p class=\"hidden-xs\">a class name is not a verdict</p></body>");
     const wn_dom *d = &p.dom;
     CHECK(dom_invariants_hold(d));
     CHECK(page_has_text(d, "shown"));
@@ -134,9 +136,8 @@ static void test_hidden_dropped(void)
 static void test_head_flagged_hidden(void)
 {
     page p;
-    page_parse(&p,
-               "<html><head><title>Page title</title><meta name=description content=d></head>"
-               "<body><p>text</p></body></html>");
+    page_parse(&p, "<html><head><title>Page title</title><meta name=description content=d></head>"
+                   "<body><p>text</p></body></html>");
     const wn_dom *d = &p.dom;
     uint32_t head = page_find(d, WN_TAG_HEAD, 0), title = page_find(d, WN_TAG_TITLE, 0);
     uint32_t meta = page_find(d, WN_TAG_META, 0), body = page_find(d, WN_TAG_BODY, 0);
@@ -154,9 +155,8 @@ static void test_head_flagged_hidden(void)
 static void test_title_and_lang(void)
 {
     page p;
-    page_parse(&p,
-               "<html lang=\"de-CH\"><head><title>Fish &amp; Chips</title><title>second</title></head>"
-               "<body><p>x</p></body></html>");
+    page_parse(&p, "<html lang=\"de-CH\"><head><title>Fish &amp; Chips</title><title>second</title></head>"
+                   "<body><p>x</p></body></html>");
     CHECK_STR(p.dom.title, "Fish & Chips"); /* entities decoded, the first title wins */
     CHECK_STR(p.dom.lang, "de-CH");
     page_free(&p);
@@ -183,9 +183,8 @@ static int text_has(const wn_dom *d, const char *needle)
 static void test_damaged_title_end_tag(void)
 {
     page p;
-    page_parse(&p,
-               "<html><head><title id=\"t\">Oil prices</titlevalue=\"true\" -->\n</head>"
-               "<body><p>The body text survives.</p></body></html>");
+    page_parse(&p, "<html><head><title id=\"t\">Oil prices</titlevalue=\"true\" -->\n</head>"
+                   "<body><p>The body text survives.</p></body></html>");
     CHECK(p.dom.title != NULL && strncmp(p.dom.title, "Oil prices", 10) == 0);
     CHECK(p.dom.title != NULL && strstr(p.dom.title, "body text") == NULL);
     CHECK(text_has(&p.dom, "The body text survives."));
@@ -200,11 +199,10 @@ static void test_damaged_title_end_tag(void)
 static void test_unclosed_quote_in_script_tag(void)
 {
     page p;
-    page_parse(&p,
-               "<html><head><script type=\"text/javascript\" src=\"/te.color='yellow';\n}\n</script>\n"
-               "<SCRIPT language=JAVASCRIPT>\nfunction f() { var tabs = [\"a\",\"b\"]; }\n</SCRIPT></head>"
-               "<body><p>The article text is visible.</p>"
-               "<script>var later = 1;</script><p>And so is the rest.</p></body></html>");
+    page_parse(&p, "<html><head><script type=\"text/javascript\" src=\"/te.color='yellow';\n}\n</script>\n"
+                   "<SCRIPT language=JAVASCRIPT>\nfunction f() { var tabs = [\"a\",\"b\"]; }\n</SCRIPT></head>"
+                   "<body><p>The article text is visible.</p>"
+                   "<script>var later = 1;</script><p>And so is the rest.</p></body></html>");
     CHECK(text_has(&p.dom, "The article text is visible."));
     CHECK(text_has(&p.dom, "And so is the rest."));
     CHECK(!text_has(&p.dom, "var tabs"));
@@ -235,13 +233,12 @@ static void test_script_link_wrapper(void)
 static void test_jsonld_captured(void)
 {
     page p;
-    page_parse(&p,
-               "<html><head>"
-               "<script type=\"application/ld+json\">{\"@type\":\"NewsArticle\",\"headline\":\"H1\"}</script>"
-               "<script>var notld = {\"headline\":\"no\"};</script>"
-               "</head><body><p>x</p>"
-               "<script type='application/ld+json; charset=utf-8'>[{\"@type\":\"Person\"}]</script>"
-               "</body></html>");
+    page_parse(&p, "<html><head>"
+                   "<script type=\"application/ld+json\">{\"@type\":\"NewsArticle\",\"headline\":\"H1\"}</script>"
+                   "<script>var notld = {\"headline\":\"no\"};</script>"
+                   "</head><body><p>x</p>"
+                   "<script type='application/ld+json; charset=utf-8'>[{\"@type\":\"Person\"}]</script>"
+                   "</body></html>");
     const wn_dom *d = &p.dom;
     CHECK_EQ(d->jsonld_count, 2);
     if (d->jsonld_count == 2) {
@@ -261,8 +258,10 @@ static void test_raw_text(void)
     const wn_dom *d = &p.dom;
     uint32_t para = page_find(d, WN_TAG_P, 0), pre = page_find(d, WN_TAG_PRE, 0);
     /* raw: entities decoded, whitespace exactly as written */
-    CHECK_STR(node_text(d, d->nodes[para].first_child), "  a < b && c\xC2\xA0" "d\n e  ");
-    CHECK_EQ(d->nodes[d->nodes[para].first_child].text_len, strlen("  a < b && c\xC2\xA0" "d\n e  "));
+    CHECK_STR(node_text(d, d->nodes[para].first_child), "  a < b && c\xC2\xA0"
+                                                        "d\n e  ");
+    CHECK_EQ(d->nodes[d->nodes[para].first_child].text_len, strlen("  a < b && c\xC2\xA0"
+                                                                   "d\n e  "));
     CHECK_STR(node_text(d, d->nodes[pre].first_child), "  keep\n  lines");
     CHECK(d->nodes[d->nodes[pre].first_child].flags & WN_NF_PRE);
     CHECK(!(d->nodes[d->nodes[para].first_child].flags & WN_NF_PRE));
@@ -276,7 +275,10 @@ static void test_attributes(void)
     const wn_dom *d = &p.dom;
     uint32_t a = page_find_id(d, "link1");
     CHECK(a != WN_NONE);
-    if (a == WN_NONE) { page_free(&p); return; }
+    if (a == WN_NONE) {
+        page_free(&p);
+        return;
+    }
     const wn_node *x = &d->nodes[a];
     CHECK_EQ(x->attr_count, 4);
     size_t len = 0;
@@ -449,7 +451,7 @@ static void test_depth_guard_passes_normal_pages(void)
         free(out);
     }
     /* tags that do not nest never count, however many there are */
-    static const char *const flat[] = {"<br>", "<p>x", "<li>y", "<img src=a>", "<td>z"};
+    static const char *const flat[] = { "<br>", "<p>x", "<li>y", "<img src=a>", "<td>z" };
     for (size_t k = 0; k < sizeof flat / sizeof flat[0]; k++) {
         char *s = repeat("<body>", flat[k], 5000, "</body>");
         size_t olen = 0, dropped = 0;
@@ -551,9 +553,9 @@ static void test_parser_depth_cap(void)
  * attributes, text and what is captured on the side. */
 static int same_dom(const wn_dom *a, const wn_dom *b)
 {
-    if (a->count != b->count || a->attr_count != b->attr_count || a->text_len != b->text_len ||
-        a->body != b->body || a->jsonld_count != b->jsonld_count || strcmp(a->title, b->title) ||
-        strcmp(a->lang, b->lang) || memcmp(a->text, b->text, a->text_len))
+    if (a->count != b->count || a->attr_count != b->attr_count || a->text_len != b->text_len || a->body != b->body ||
+        a->jsonld_count != b->jsonld_count || strcmp(a->title, b->title) || strcmp(a->lang, b->lang) ||
+        memcmp(a->text, b->text, a->text_len))
         return 0;
     for (uint32_t i = 0; i < a->count; i++) {
         const wn_node *x = &a->nodes[i], *y = &b->nodes[i];
@@ -580,7 +582,7 @@ static int same_dom(const wn_dom *a, const wn_dom *b)
 static uint32_t same_in_pieces(wn_parser *whole, wn_parser *piece, const char *html, size_t len, const char *label,
                                size_t k)
 {
-    static const size_t sizes[] = {1, 7, 40, 300, 4096};
+    static const size_t sizes[] = { 1, 7, 40, 300, 4096 };
     wn_arena aa;
     wn_arena_init(&aa);
     wn_dom da;
@@ -639,13 +641,18 @@ static void test_piecewise_parse_same_dom(void)
     };
     wn_parser *whole = wn_parser_new(512), *piece = wn_parser_new(512);
     CHECK(whole && piece);
-    if (!whole || !piece) { wn_parser_free(whole); wn_parser_free(piece); return; }
+    if (!whole || !piece) {
+        wn_parser_free(whole);
+        wn_parser_free(piece);
+        return;
+    }
     wn_parser_set_chunk(whole, SIZE_MAX);
     /* a flat page of many siblings, long enough for several pieces */
     wn_buf flat;
     wn_buf_init(&flat);
     wn_buf_puts(&flat, "<html><head><title>flat</title></head><body>\n");
-    for (int i = 0; i < 400; i++) wn_buf_printf(&flat, "<div class=c%d>Item %d: <a href=/p/%d>link</a> text.</div>\n", i % 7, i, i);
+    for (int i = 0; i < 400; i++)
+        wn_buf_printf(&flat, "<div class=c%d>Item %d: <a href=/p/%d>link</a> text.</div>\n", i % 7, i, i);
     wn_buf_puts(&flat, "</body></html>\n");
     CHECK(!flat.oom);
     for (size_t k = 0; k <= sizeof pages / sizeof pages[0]; k++) {
@@ -660,8 +667,10 @@ static void test_piecewise_parse_same_dom(void)
     wn_buf_init(&mixed);
     wn_buf_puts(&mixed, "<html><head><title>mixed</title></head><body>\n");
     for (int i = 0; i < 120; i++)
-        wn_buf_printf(&mixed, "<div><p>t%d <b>b<i>i</i></b> <a href=/x%d>l</a></p><ul><li>x</li><li><a href=/y>y</a></li></ul>"
-                              "<table><tr><td>c%d</td><td>d</td></tr></table><pre>p\n q</pre></div>\n", i, i, i);
+        wn_buf_printf(&mixed,
+                      "<div><p>t%d <b>b<i>i</i></b> <a href=/x%d>l</a></p><ul><li>x</li><li><a href=/y>y</a></li></ul>"
+                      "<table><tr><td>c%d</td><td>d</td></tr></table><pre>p\n q</pre></div>\n",
+                      i, i, i);
     wn_buf_puts(&mixed, "</body></html>\n");
     CHECK(!mixed.oom);
     wn_parser_set_node_budget(whole, 1000000, 64);
@@ -685,10 +694,9 @@ static void test_piecewise_parse_same_dom(void)
 static void test_blank_text_dropped(void)
 {
     page p;
-    page_parse(&p,
-               "<body>\n  <div>\n    <p>one</p>\n    <p><b>two</b> <i>three</i></p>\n  </div>\n"
-               "  <ul>\n <li>a</li>\n <li>b</li>\n </ul> <span>x</span>\n<span>y</span>\n"
-               "<pre>\n  <b>c</b>\n</pre>\n</body>");
+    page_parse(&p, "<body>\n  <div>\n    <p>one</p>\n    <p><b>two</b> <i>three</i></p>\n  </div>\n"
+                   "  <ul>\n <li>a</li>\n <li>b</li>\n </ul> <span>x</span>\n<span>y</span>\n"
+                   "<pre>\n  <b>c</b>\n</pre>\n</body>");
     const wn_dom *d = &p.dom;
     CHECK_EQ(p.status, WN_PARSE_OK);
     CHECK(dom_invariants_hold(d));
@@ -699,8 +707,10 @@ static void test_blank_text_dropped(void)
         const char *t = node_text(d, i);
         if (strspn(t, " \n") != strlen(t)) continue;
         blank++;
-        if (x->flags & WN_NF_PRE) pre_blank++;
-        else if (d->nodes[x->parent].tag == WN_TAG_P || (x->next_sibling != WN_NONE && d->nodes[x->next_sibling].tag == WN_TAG_SPAN))
+        if (x->flags & WN_NF_PRE)
+            pre_blank++;
+        else if (d->nodes[x->parent].tag == WN_TAG_P ||
+                 (x->next_sibling != WN_NONE && d->nodes[x->next_sibling].tag == WN_TAG_SPAN))
             word_gap++;
     }
     /* left: the space between two inline elements in a paragraph, the two
@@ -721,7 +731,9 @@ static void test_blank_text_dropped(void)
     CHECK_EQ(wn_parser_parse(ps, html, strlen(html), &a, &k, 1), WN_PARSE_OK);
     uint32_t kept = 0;
     for (uint32_t i = 1; i < k.count; i++)
-        if (wn_node_is_text(&k.nodes[i]) && k.nodes[i].text_len && strspn(k.text + k.nodes[i].text_begin, "\n") == k.nodes[i].text_len) kept++;
+        if (wn_node_is_text(&k.nodes[i]) && k.nodes[i].text_len &&
+            strspn(k.text + k.nodes[i].text_begin, "\n") == k.nodes[i].text_len)
+            kept++;
     CHECK(kept >= 3);
     wn_arena_free(&a);
     wn_parser_free(ps);

@@ -57,7 +57,7 @@ static char *text_of(const winnow_doc *d)
 /* One page both ways; failures name the page. */
 static void compare(winnow_engine *e, const char *name, const char *data, size_t len, const site_hook *hook)
 {
-    winnow_input in = {sizeof in, data, len, NULL, NULL, NULL};
+    winnow_input in = { sizeof in, data, len, NULL, NULL, NULL };
     winnow_doc *a = NULL, *b = NULL;
     winnow_status sa = wn_pipeline_run(e, WN_RUN_EXTRACT, &in, hook, &a);
     winnow_status sb = wn_pipeline_run(e, WN_RUN_EXPLAIN, &in, hook, &b);
@@ -107,8 +107,9 @@ static void compare(winnow_engine *e, const char *name, const char *data, size_t
         }
     }
     if (missing || wrong_class || wrong_rule || boiler_wrong)
-        fprintf(stderr, "%s: %d units without a reason, %d of the wrong class, %d naming no rule, %d boilerplate "
-                        "units with a reason of another kind\n",
+        fprintf(stderr,
+                "%s: %d units without a reason, %d of the wrong class, %d naming no rule, %d boilerplate "
+                "units with a reason of another kind\n",
                 name, missing, wrong_class, wrong_rule, boiler_wrong);
     CHECK_EQ(missing, 0);
     CHECK_EQ(wrong_class, 0);
@@ -157,14 +158,14 @@ static winnow_site *site;
 static void learn_page(const char *name, const char *data, size_t len)
 {
     (void)name;
-    winnow_input in = {sizeof in, data, len, NULL, NULL, NULL};
+    winnow_input in = { sizeof in, data, len, NULL, NULL, NULL };
     winnow_site_learn(engine, site, &in, NULL);
 }
 
 static winnow_site_options site_opt;
 static void site_page(const char *name, const char *data, size_t len)
 {
-    site_hook hook = {wn_site_unwrap(site), &site_opt, NULL, NULL, NULL};
+    site_hook hook = { wn_site_unwrap(site), &site_opt, NULL, NULL, NULL };
     compare(engine, name, data, len, &hook);
 }
 
@@ -187,7 +188,7 @@ static int has_reason(const char *file, uint8_t why)
     size_t len = 0;
     char *data = read_file(path, &len);
     if (!data) return 0;
-    winnow_input in = {sizeof in, data, len, NULL, NULL, NULL};
+    winnow_input in = { sizeof in, data, len, NULL, NULL, NULL };
     winnow_doc *d = NULL;
     int found = 0;
     if (!WINNOW_FAILED(wn_pipeline_run(engine, WN_RUN_EXPLAIN, &in, NULL, &d)) && d) {
@@ -230,7 +231,7 @@ int main(int argc, char **argv)
     o.classifier = 0;
     if (winnow_engine_new(&o, &engine_plain) != WINNOW_OK) return 1;
     CHECK(wn_date_words_sorted());
-    static const char *const dated[] = {"am 3. märz", "yesterday", "posted in août", "9 settembre"};
+    static const char *const dated[] = { "am 3. märz", "yesterday", "posted in août", "9 settembre" };
     for (size_t k = 0; k < sizeof dated / sizeof dated[0]; k++) CHECK(wn_has_date(dated[k], strlen(dated[k])));
     CHECK(!wn_has_date("may the force", strlen("may the force")));
     RUN(test_page_mode);

@@ -32,23 +32,35 @@ typedef struct field_value {
     long long value;
 } field_value;
 
-#define V(s, var, f) {#s, #f, (long long)(intptr_t)(var).f}
+#define V(s, var, f)                                                                                                   \
+    {                                                                                                                  \
+#s, #f, (long long)(intptr_t)(var).f                                                                           \
+    }
 static field_value *values(size_t *n)
 {
     static field_value v[32];
     field_value all[] = {
-        V(winnow_options, opt, max_input_bytes),  V(winnow_options, opt, max_depth),
-        V(winnow_options, opt, include_title),    V(winnow_options, opt, classifier),
-        V(winnow_options, opt, smooth),           V(winnow_options, opt, node_bytes),
+        V(winnow_options, opt, max_input_bytes),
+        V(winnow_options, opt, max_depth),
+        V(winnow_options, opt, include_title),
+        V(winnow_options, opt, classifier),
+        V(winnow_options, opt, smooth),
+        V(winnow_options, opt, node_bytes),
         V(winnow_options, opt, node_floor),
         V(winnow_options, opt, page_type),
         V(winnow_options, opt, reserved),
-        V(winnow_site_options, site, mode),       V(winnow_site_options, site, method),
-        V(winnow_site_options, site, exclude_self), V(winnow_site_options, site, min_pages),
-        V(winnow_jsonl_options, jsonl, id),       V(winnow_jsonl_options, jsonl, site),
-        V(winnow_jsonl_options, jsonl, blocks),   V(winnow_jsonl_options, jsonl, comments),
-        V(winnow_reader_options, reader, max_record_bytes), V(winnow_reader_options, reader, format),
-        V(winnow_reader_options, reader, recursive), V(winnow_reader_options, reader, damaged),
+        V(winnow_site_options, site, mode),
+        V(winnow_site_options, site, method),
+        V(winnow_site_options, site, exclude_self),
+        V(winnow_site_options, site, min_pages),
+        V(winnow_jsonl_options, jsonl, id),
+        V(winnow_jsonl_options, jsonl, site),
+        V(winnow_jsonl_options, jsonl, blocks),
+        V(winnow_jsonl_options, jsonl, comments),
+        V(winnow_reader_options, reader, max_record_bytes),
+        V(winnow_reader_options, reader, format),
+        V(winnow_reader_options, reader, recursive),
+        V(winnow_reader_options, reader, damaged),
         V(winnow_merge_options, merge, commit_every),
     };
     *n = sizeof all / sizeof all[0];
@@ -57,15 +69,26 @@ static field_value *values(size_t *n)
 }
 
 /* enum constants a comment may name */
-static const struct { const char *name; long long value; } constants[] = {
-    {"WINNOW_MODE_AUTO", WINNOW_MODE_AUTO},           {"WINNOW_MODE_SITE", WINNOW_MODE_SITE},
-    {"WINNOW_MODE_PAGE", WINNOW_MODE_PAGE},           {"WINNOW_PAGE_UNKNOWN", WINNOW_PAGE_UNKNOWN},           {"WINNOW_METHOD_AUTO", WINNOW_METHOD_AUTO},
-    {"WINNOW_METHOD_BLOCKS", WINNOW_METHOD_BLOCKS},   {"WINNOW_METHOD_PATH_BLOCKS", WINNOW_METHOD_PATH_BLOCKS},
-    {"WINNOW_METHOD_CHUNKS", WINNOW_METHOD_CHUNKS},   {"WINNOW_METHOD_TABLE_CHUNKS", WINNOW_METHOD_TABLE_CHUNKS},
-    {"WINNOW_METHOD_CE", WINNOW_METHOD_CE},           {"WINNOW_METHOD_FASTCE", WINNOW_METHOD_FASTCE},
-    {"WINNOW_INPUT_AUTO", WINNOW_INPUT_AUTO},         {"WINNOW_INPUT_HTML", WINNOW_INPUT_HTML},
-    {"WINNOW_INPUT_WARC", WINNOW_INPUT_WARC},         {"WINNOW_INPUT_JSONL", WINNOW_INPUT_JSONL},
-    {"NULL", 0},
+static const struct {
+    const char *name;
+    long long value;
+} constants[] = {
+    { "WINNOW_MODE_AUTO", WINNOW_MODE_AUTO },
+    { "WINNOW_MODE_SITE", WINNOW_MODE_SITE },
+    { "WINNOW_MODE_PAGE", WINNOW_MODE_PAGE },
+    { "WINNOW_PAGE_UNKNOWN", WINNOW_PAGE_UNKNOWN },
+    { "WINNOW_METHOD_AUTO", WINNOW_METHOD_AUTO },
+    { "WINNOW_METHOD_BLOCKS", WINNOW_METHOD_BLOCKS },
+    { "WINNOW_METHOD_PATH_BLOCKS", WINNOW_METHOD_PATH_BLOCKS },
+    { "WINNOW_METHOD_CHUNKS", WINNOW_METHOD_CHUNKS },
+    { "WINNOW_METHOD_TABLE_CHUNKS", WINNOW_METHOD_TABLE_CHUNKS },
+    { "WINNOW_METHOD_CE", WINNOW_METHOD_CE },
+    { "WINNOW_METHOD_FASTCE", WINNOW_METHOD_FASTCE },
+    { "WINNOW_INPUT_AUTO", WINNOW_INPUT_AUTO },
+    { "WINNOW_INPUT_HTML", WINNOW_INPUT_HTML },
+    { "WINNOW_INPUT_WARC", WINNOW_INPUT_WARC },
+    { "WINNOW_INPUT_JSONL", WINNOW_INPUT_JSONL },
+    { "NULL", 0 },
 };
 
 static char *read_file(const char *path)
@@ -78,7 +101,11 @@ static char *read_file(const char *path)
         len += got;
         if (len == cap) {
             char *more = realloc(buf, 2 * cap + 1);
-            if (!more) { free(buf); buf = NULL; break; }
+            if (!more) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
             buf = more;
             cap *= 2;
         }
@@ -108,12 +135,12 @@ static int header_fields(const char *name, field_doc *out, int max)
     int n = 0;
     char decl[512];
     size_t dl = 0;
-    field_doc *last = NULL;  /* the field declared last on the current line */
+    field_doc *last = NULL; /* the field declared last on the current line */
     while (p < end) {
         if (p[0] == '/' && p[1] == '*') {
             const char *e = strstr(p + 2, "*/");
             if (!e || e > end) return -1;
-            if (last) {  /* a trailing comment: the declaration's */
+            if (last) { /* a trailing comment: the declaration's */
                 size_t len = (size_t)(e - (p + 2));
                 if (len >= sizeof last->comment) len = sizeof last->comment - 1;
                 memcpy(last->comment, p + 2, len);
@@ -162,13 +189,18 @@ static int documented_default(const char *comment, long long *value, char *word,
         char *rest;
         long long v = strtoll(word, &rest, 10);
         if (*rest) return -2;
-        if (strncmp(d + n, " MiB", 4) == 0) v <<= 20;
-        else if (strncmp(d + n, " KiB", 4) == 0) v <<= 10;
+        if (strncmp(d + n, " MiB", 4) == 0)
+            v <<= 20;
+        else if (strncmp(d + n, " KiB", 4) == 0)
+            v <<= 10;
         *value = v;
         return 0;
     }
     for (size_t i = 0; i < sizeof constants / sizeof constants[0]; i++)
-        if (strcmp(word, constants[i].name) == 0) { *value = constants[i].value; return 0; }
+        if (strcmp(word, constants[i].name) == 0) {
+            *value = constants[i].value;
+            return 0;
+        }
     return -2;
 }
 
@@ -196,13 +228,15 @@ static void check_structure(const char *name)
         long long doc = 0;
         char word[64];
         int r = documented_default(fields[i].comment, &doc, word, sizeof word);
-        if (r == -1) fprintf(stderr, "%s.%s: its comment in winnow.h says no \"default VALUE\"\n", name, fields[i].name);
-        if (r == -2) fprintf(stderr, "%s.%s: \"default %s\" in winnow.h is not a value this test reads\n", name,
-                             fields[i].name, word);
+        if (r == -1)
+            fprintf(stderr, "%s.%s: its comment in winnow.h says no \"default VALUE\"\n", name, fields[i].name);
+        if (r == -2)
+            fprintf(stderr, "%s.%s: \"default %s\" in winnow.h is not a value this test reads\n", name, fields[i].name,
+                    word);
         CHECK(r == 0);
         if (r == 0 && doc != code->value)
-            fprintf(stderr, "%s.%s: winnow.h documents default %s (%lld), the code sets %lld\n", name,
-                    fields[i].name, word, doc, code->value);
+            fprintf(stderr, "%s.%s: winnow.h documents default %s (%lld), the code sets %lld\n", name, fields[i].name,
+                    word, doc, code->value);
         if (r == 0) CHECK_EQ(doc, code->value);
     }
     /* and every field the test knows is still in the header */

@@ -32,9 +32,12 @@ static int is_void(const char *name) { return !strcmp(name, "img") || !strcmp(na
 static void canon_text(wn_buf *c, const char *s, size_t n)
 {
     for (size_t k = 0; k < n; k++) {
-        if (s[k] == '&') wn_buf_puts(c, "&amp;");
-        else if (s[k] == '<') wn_buf_puts(c, "&lt;");
-        else wn_buf_putc(c, s[k]);
+        if (s[k] == '&')
+            wn_buf_puts(c, "&amp;");
+        else if (s[k] == '<')
+            wn_buf_puts(c, "&lt;");
+        else
+            wn_buf_putc(c, s[k]);
     }
 }
 
@@ -69,8 +72,10 @@ static int canon_written(const char *html, wn_buf *c)
             if (!closing && !strcmp(tag, "pre") && s < end && *s == '\n') s++;
             continue;
         }
-        static const struct { const char *ref; char c; } refs[] = {
-            {"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}, {"&#13;", '\r'}};
+        static const struct {
+            const char *ref;
+            char c;
+        } refs[] = { { "&amp;", '&' }, { "&lt;", '<' }, { "&gt;", '>' }, { "&quot;", '"' }, { "&#13;", '\r' } };
         int done = 0;
         for (size_t r = 0; r < sizeof refs / sizeof refs[0] && !done; r++) {
             size_t rl = strlen(refs[r].ref);
@@ -95,7 +100,10 @@ static void canon_parsed(const wn_dom *dom, uint32_t root, wn_buf *c)
         while (sp && i >= stack[sp - 1] + dom->nodes[stack[sp - 1]].size)
             wn_buf_printf(c, "</%s>", dom->nodes[stack[--sp]].name);
         const wn_node *x = &dom->nodes[i];
-        if (x->tag == WN_TAG_TEXT) { canon_text(c, dom->text + x->text_begin, x->text_len); continue; }
+        if (x->tag == WN_TAG_TEXT) {
+            canon_text(c, dom->text + x->text_begin, x->text_len);
+            continue;
+        }
         wn_buf_printf(c, "<%s>", x->name);
         if (sp < sizeof stack / sizeof stack[0]) stack[sp++] = i;
     }
@@ -129,12 +137,17 @@ static int check_contexts(const wn_dom *dom, uint32_t root, const char *label)
         int good = 1;
         switch (t) {
         case WN_TAG_LI: good = p == WN_TAG_UL || p == WN_TAG_OL; break;
-        case WN_TAG_DT: case WN_TAG_DD:
+        case WN_TAG_DT:
+        case WN_TAG_DD:
             good = p == WN_TAG_DL || (p == WN_TAG_DIV && parent_tag(dom, dom->nodes[i].parent) == WN_TAG_DL);
             break;
         case WN_TAG_TR: good = p == WN_TAG_TBODY || p == WN_TAG_THEAD || p == WN_TAG_TFOOT; break;
-        case WN_TAG_TD: case WN_TAG_TH: good = p == WN_TAG_TR; break;
-        case WN_TAG_TBODY: case WN_TAG_THEAD: case WN_TAG_TFOOT: case WN_TAG_CAPTION: good = p == WN_TAG_TABLE; break;
+        case WN_TAG_TD:
+        case WN_TAG_TH: good = p == WN_TAG_TR; break;
+        case WN_TAG_TBODY:
+        case WN_TAG_THEAD:
+        case WN_TAG_TFOOT:
+        case WN_TAG_CAPTION: good = p == WN_TAG_TABLE; break;
         case WN_TAG_FIGCAPTION: good = p == WN_TAG_FIGURE; break;
         case WN_TAG_A: good = has_content(dom, i); break;
         default: break;
@@ -183,7 +196,10 @@ static void check_fragment(const winnow_doc *d, const char *label)
     /* html > body > article, the only child element of body */
     uint32_t article = WN_NONE;
     for (uint32_t i = 0; ps == WN_PARSE_OK && i < dom.count; i++)
-        if (dom.nodes[i].tag == WN_TAG_ARTICLE && dom.nodes[i].parent == dom.body) { article = i; break; }
+        if (dom.nodes[i].tag == WN_TAG_ARTICLE && dom.nodes[i].parent == dom.body) {
+            article = i;
+            break;
+        }
     if (ok && article != WN_NONE) {
         /* the article's text: what came out between its tags, less the
          * line breaks the renderer put after <article> and before </article> */
@@ -192,16 +208,21 @@ static void check_fragment(const winnow_doc *d, const char *label)
         wn_buf_cstr(&parsed);
         const char *p = parsed.data ? parsed.data : "";
         size_t pl = parsed.len;
-        if (pl && p[0] == '\n') { p++; pl--; }
+        if (pl && p[0] == '\n') {
+            p++;
+            pl--;
+        }
         if (pl && p[pl - 1] == '\n') pl--;
         int same = pl == written.len && (!pl || !memcmp(p, written.data, pl));
-        if (!same) fprintf(stderr, "%s:\n  written %.*s\n  parsed  %.*s\n", label, (int)written.len,
-                           written.data ? written.data : "", (int)pl, p);
+        if (!same)
+            fprintf(stderr, "%s:\n  written %.*s\n  parsed  %.*s\n", label, (int)written.len,
+                    written.data ? written.data : "", (int)pl, p);
         CHECK(same);
         CHECK(check_contexts(&dom, article, label));
         /* all the text of the text format, in order */
         for (uint32_t i = article; i < article + dom.nodes[article].size; i++)
-            if (dom.nodes[i].tag == WN_TAG_TEXT) strip_space(&ptx, dom.text + dom.nodes[i].text_begin, dom.nodes[i].text_len);
+            if (dom.nodes[i].tag == WN_TAG_TEXT)
+                strip_space(&ptx, dom.text + dom.nodes[i].text_begin, dom.nodes[i].text_len);
         strip_space(&tx, text, strlen(text));
         wn_buf_cstr(&ptx);
         int same_text = tx.len == ptx.len && (!tx.len || !memcmp(tx.data, ptx.data, tx.len));
@@ -263,8 +284,7 @@ static void test_every_root(void)
     memcpy(saved, lb->keep, d->dom.count);
     size_t roots = 0;
     for (int pattern = 0; pattern < 2; pattern++) {
-        for (uint32_t i = 0; i < d->dom.count; i++)
-            lb->keep[i] = pattern == 0 ? 1 : (uint8_t)(i % 3 != 0);
+        for (uint32_t i = 0; i < d->dom.count; i++) lb->keep[i] = pattern == 0 ? 1 : (uint8_t)(i % 3 != 0);
         for (uint32_t r = d->dom.body; r < d->dom.body + d->dom.nodes[d->dom.body].size; r++) {
             if (d->dom.nodes[r].tag == WN_TAG_TEXT) continue;
             lb->container = r;
@@ -293,7 +313,10 @@ static uint32_t page_pre(const winnow_doc *d)
 static void test_tbody_root(void)
 {
     extraction x = extract_str(engine, tricky_page);
-    if (!x.doc) { CHECK(0); return; }
+    if (!x.doc) {
+        CHECK(0);
+        return;
+    }
     winnow_doc *d = x.doc;
     uint32_t tbody = WN_NONE;
     for (uint32_t i = 0; i < d->dom.count && tbody == WN_NONE; i++)
@@ -333,7 +356,10 @@ static const char *pre_text(const wn_dom *dom, size_t *len)
 static void test_pre_line_break(void)
 {
     extraction x = extract_str(engine, tricky_page);
-    if (!x.doc) { CHECK(0); return; }
+    if (!x.doc) {
+        CHECK(0);
+        return;
+    }
     winnow_doc *d = x.doc;
     size_t want_len = 0;
     const char *want = pre_text(&d->dom, &want_len);
@@ -398,8 +424,10 @@ static void check_dir(const char *dir, size_t *pages)
         extraction x = extract_with(engine, data, len, NULL, NULL);
         if (x.doc) {
             check_fragment(x.doc, path);
-            static const unsigned kinds[] = {WN_TAG_TBODY, WN_TAG_THEAD, WN_TAG_TR, WN_TAG_TD, WN_TAG_TH,
-                                             WN_TAG_LI, WN_TAG_DT, WN_TAG_DD, WN_TAG_CAPTION, WN_TAG_FIGCAPTION};
+            static const unsigned kinds[] = {
+                WN_TAG_TBODY, WN_TAG_THEAD, WN_TAG_TR, WN_TAG_TD,      WN_TAG_TH,
+                WN_TAG_LI,    WN_TAG_DT,    WN_TAG_DD, WN_TAG_CAPTION, WN_TAG_FIGCAPTION
+            };
             winnow_doc *d = x.doc;
             for (size_t kd = 0; kd < sizeof kinds / sizeof kinds[0]; kd++) {
                 unsigned seen = 0;

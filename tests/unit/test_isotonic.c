@@ -45,10 +45,10 @@ static void random_tree(tree *t, uint32_t n)
         uint32_t p = 0;
         if (i > 0) {
             switch (shape) {
-            case 0: p = i - 1; break;                       /* chain */
-            case 1: p = 0; break;                           /* star */
-            case 2: p = i >= 2 ? (i - 1) & ~1u : 0; break;  /* caterpillar: spine with leaves */
-            default: p = rnd(i); break;                     /* random recursive tree */
+            case 0: p = i - 1; break;                      /* chain */
+            case 1: p = 0; break;                          /* star */
+            case 2: p = i >= 2 ? (i - 1) & ~1u : 0; break; /* caterpillar: spine with leaves */
+            default: p = rnd(i); break;                    /* random recursive tree */
             }
         }
         t->parent[i] = p;
@@ -56,9 +56,9 @@ static void random_tree(tree *t, uint32_t n)
     uint32_t xmode = rnd(4);
     for (uint32_t i = 0; i < n; i++) {
         switch (xmode) {
-        case 0: t->x[i] = rndf(); break;                          /* all distinct */
-        case 1: t->x[i] = (float)rnd(4) / 3.0f; break;            /* heavy ties */
-        case 2: t->x[i] = (float)rnd(11) / 10.0f; break;          /* a grid of 11 */
+        case 0: t->x[i] = rndf(); break;                           /* all distinct */
+        case 1: t->x[i] = (float)rnd(4) / 3.0f; break;             /* heavy ties */
+        case 2: t->x[i] = (float)rnd(11) / 10.0f; break;           /* a grid of 11 */
         default: t->x[i] = rnd(3) ? (float)rnd(2) : rndf(); break; /* mostly 0 and 1 */
         }
         uint32_t wm = rnd(3);
@@ -83,11 +83,17 @@ static double brute(const tree *t, const float *lev, uint32_t m)
     while (i >= 0) {
         int lo = i ? lvl[t->parent[i]] : 0;
         lvl[i] = lvl[i] + 1 < lo ? lo : lvl[i] + 1;
-        if (lvl[i] >= (int)m) { i--; continue; }
+        if (lvl[i] >= (int)m) {
+            i--;
+            continue;
+        }
         double c = partial[i] + (double)t->w[i] * fabs((double)t->x[i] - (double)lev[lvl[i]]);
         if (i == 0 || lvl[i] != lvl[t->parent[i]]) c += t->g[i];
         if (c >= best) continue;
-        if ((uint32_t)i == n - 1) { best = c; continue; }
+        if ((uint32_t)i == n - 1) {
+            best = c;
+            continue;
+        }
         partial[i + 1] = c;
         i++;
         lvl[i] = -1;
@@ -120,7 +126,10 @@ static int well_formed(const tree *t, const float *y, const uint8_t *seg, const 
         int found = 0;
         for (uint32_t j = 0; j < m; j++) found |= y[i] == lev[j];
         if (!found) return 0;
-        if (i == 0) { if (seg[0] != 1) return 0; continue; }
+        if (i == 0) {
+            if (seg[0] != 1) return 0;
+            continue;
+        }
         uint32_t p = t->parent[i];
         if (y[i] < y[p]) return 0;
         if (seg[i] != (y[i] != y[p])) return 0;
@@ -140,7 +149,7 @@ static void test_cost_function(void)
     CHECK(close_to(wn_iso_cost(&t, y2), 1.5));
     float y3[3] = { 0.9f, 0.2f, 0.9f }; /* child below its parent */
     CHECK(wn_iso_cost(&t, y3) == HUGE_VAL);
-    uint32_t bad[3] = { 0, 2, 1 };      /* not pre-order */
+    uint32_t bad[3] = { 0, 2, 1 }; /* not pre-order */
     wn_iso_tree tb = { 3, bad, x, w, g };
     CHECK(wn_iso_cost(&tb, y2) == HUGE_VAL);
     wn_iso_tree empty = { 0, NULL, NULL, NULL, NULL };
@@ -161,7 +170,7 @@ static void test_small_cases(void)
     CHECK(close_to(wn_iso_cost(&t, y), 1 + (double)0.3f));
     g[1] = 0.8f;
     CHECK_EQ(wn_iso_smooth_exact(&t, y, seg, NULL), 0);
-    CHECK(y[0] == y[1] && seg[1] == 0);                /* 1.8 > 1.7: one segment */
+    CHECK(y[0] == y[1] && seg[1] == 0); /* 1.8 > 1.7: one segment */
     CHECK(close_to(wn_iso_cost(&t, y), 1 + ((double)0.9f - (double)0.2f)));
 
     /* A heavy child scored below its parent drags the parent down. */
@@ -187,7 +196,10 @@ static void test_exact_vs_brute(void)
         float y[MAXN], lev[MAXN];
         uint8_t seg[MAXN];
         uint32_t d = distinct_x(&t, lev);
-        if (wn_iso_smooth_exact(&v, y, seg, NULL) != 0) { bad++; continue; }
+        if (wn_iso_smooth_exact(&v, y, seg, NULL) != 0) {
+            bad++;
+            continue;
+        }
         double want = brute(&t, lev, d), got = wn_iso_cost(&v, y);
         if (!close_to(got, want) || !well_formed(&t, y, seg, lev, d)) {
             if (bad++ < 5) fprintf(stderr, "  exact: n=%u cost %.9f, brute force %.9f\n", n, got, want);
@@ -203,7 +215,10 @@ static void test_exact_vs_brute(void)
         float y[MAXN], lev[MAXN];
         uint8_t seg[MAXN];
         uint32_t d = distinct_x(&t, lev);
-        if (wn_iso_smooth_exact(&v, y, seg, NULL) != 0) { bad++; continue; }
+        if (wn_iso_smooth_exact(&v, y, seg, NULL) != 0) {
+            bad++;
+            continue;
+        }
         double want = brute(&t, lev, d), got = wn_iso_cost(&v, y);
         if (!close_to(got, want) || !well_formed(&t, y, seg, lev, d)) bad++;
         trees++;
@@ -231,7 +246,10 @@ static void test_lemma3(void)
             if (j + 1 < d) fine[m++] = (lev[j] + lev[j + 1]) / 2;
         }
         if (fine[m - 1] < 1) fine[m++] = 1;
-        if (wn_iso_smooth_exact(&v, y, seg, NULL) != 0) { bad++; continue; }
+        if (wn_iso_smooth_exact(&v, y, seg, NULL) != 0) {
+            bad++;
+            continue;
+        }
         if (brute(&t, fine, m) < wn_iso_cost(&v, y) - 1e-9) bad++;
     }
     CHECK_EQ(bad, 0);
@@ -243,7 +261,7 @@ typedef struct spage {
     page p;
     wn_stats *st;
     wn_page_text pt;
-    winnow_doc d;    /* only dom and stats are filled: all the adapter reads */
+    winnow_doc d; /* only dom and stats are filled: all the adapter reads */
     float *score;
 } spage;
 
@@ -258,7 +276,7 @@ static int spage_open(spage *s, const char *html, const char *hide_id)
     uint32_t h = hide_id ? page_find_id(&s->p.dom, hide_id) : WN_NONE;
     if (h != WN_NONE)
         for (uint32_t j = h; j < h + s->p.dom.nodes[h].size; j++) s->p.dom.nodes[j].flags |= WN_NF_HIDDEN;
-    const wn_stats_rules stats_rules = {.id_anchor_words = wn_rule_defs[WN_RULE_ID_ANCHOR_WORDS].def};
+    const wn_stats_rules stats_rules = { .id_anchor_words = wn_rule_defs[WN_RULE_ID_ANCHOR_WORDS].def };
     if (wn_stats_compute(&s->p.dom, &s->p.arena, &s->st, &s->pt, NULL, &stats_rules) != 0) return -1;
     s->d.dom = s->p.dom;
     s->d.stats = s->st;
@@ -293,7 +311,11 @@ static const char adapter_page[] =
 static void test_page_adapter(void)
 {
     spage s;
-    if (spage_open(&s, adapter_page, "hid") != 0) { CHECK(0); spage_close(&s); return; }
+    if (spage_open(&s, adapter_page, "hid") != 0) {
+        CHECK(0);
+        spage_close(&s);
+        return;
+    }
     const wn_dom *dom = &s.p.dom;
     for (uint32_t i = 0; i < dom->count; i++) s.score[i] = 0.3f;
     score_subtree(&s, "nav", 0.95f);
@@ -324,7 +346,10 @@ static void test_page_adapter(void)
 
     float *y = malloc(dom->count * sizeof *y), *y0 = malloc(dom->count * sizeof *y0);
     uint8_t *seg = malloc(dom->count);
-    if (!y || !y0 || !seg) { CHECK(0); goto out; }
+    if (!y || !y0 || !seg) {
+        CHECK(0);
+        goto out;
+    }
     double cost = -1, cost0 = -1;
     CHECK_EQ(wn_smooth_page(&s.d, s.score, NULL, NULL, y, seg, &cost), 0);
     CHECK(y[nav] == 0.95f && seg[nav] == 1);
@@ -365,7 +390,9 @@ static void test_page_adapter(void)
     CHECK_HAS(js, "{\"node\":");
     wn_buf_free(&b);
 out:
-    free(y); free(y0); free(seg);
+    free(y);
+    free(y0);
+    free(seg);
     wn_arena_free(&a);
     spage_close(&s);
 }
@@ -381,7 +408,12 @@ static void test_page_deep(void)
     wn_buf_puts(&h, "<body>");
     for (int i = 0; i < DEPTH; i++) wn_buf_printf(&h, "<div>level %d text of this level", i);
     spage s;
-    if (spage_open(&s, wn_buf_cstr(&h), NULL) != 0) { CHECK(0); spage_close(&s); wn_buf_free(&h); return; }
+    if (spage_open(&s, wn_buf_cstr(&h), NULL) != 0) {
+        CHECK(0);
+        spage_close(&s);
+        wn_buf_free(&h);
+        return;
+    }
     const wn_dom *dom = &s.p.dom;
     for (uint32_t i = 0; i < dom->count; i++) s.score[i] = (float)dom->nodes[i].depth / 1000.0f;
     float *y = malloc(dom->count * sizeof *y);
@@ -403,7 +435,8 @@ static void test_page_deep(void)
         CHECK(0);
     }
     wn_buf_free(&b);
-    free(y); free(seg);
+    free(y);
+    free(seg);
     spage_close(&s);
     wn_buf_free(&h);
 }
@@ -471,10 +504,14 @@ static void test_arena(void)
         float y1[MAXN], y2[MAXN];
         uint8_t s1[MAXN], s2[MAXN];
         uint32_t k = 1 + rnd(20);
-        if (wn_iso_smooth_levels(&v, k, y1, s1, NULL) || wn_iso_smooth_levels(&v, k, y2, s2, &a)) bad++;
-        else if (memcmp(y1, y2, t.n * sizeof *y1) || memcmp(s1, s2, t.n)) bad++;
-        if (wn_iso_smooth_exact(&v, y1, s1, NULL) || wn_iso_smooth_exact(&v, y2, s2, &a)) bad++;
-        else if (memcmp(y1, y2, t.n * sizeof *y1) || memcmp(s1, s2, t.n)) bad++;
+        if (wn_iso_smooth_levels(&v, k, y1, s1, NULL) || wn_iso_smooth_levels(&v, k, y2, s2, &a))
+            bad++;
+        else if (memcmp(y1, y2, t.n * sizeof *y1) || memcmp(s1, s2, t.n))
+            bad++;
+        if (wn_iso_smooth_exact(&v, y1, s1, NULL) || wn_iso_smooth_exact(&v, y2, s2, &a))
+            bad++;
+        else if (memcmp(y1, y2, t.n * sizeof *y1) || memcmp(s1, s2, t.n))
+            bad++;
         wn_arena_reset(&a, 1 << 20);
     }
     wn_arena_free(&a);
@@ -490,7 +527,7 @@ static void test_refusals(void)
     wn_iso_tree t = { 3, par, x, w, g };
     CHECK_EQ(wn_iso_smooth_exact(&t, y, seg, NULL), 0);
     CHECK_EQ(wn_iso_smooth_levels(&t, 0, y, NULL, NULL), 0); /* k clamped to 1; seg may be NULL */
-    CHECK(y[0] == y[1] && y[1] == y[2] && y[0] == 0.5f);   /* one level: the weighted median */
+    CHECK(y[0] == y[1] && y[1] == y[2] && y[0] == 0.5f);     /* one level: the weighted median */
 
     uint32_t bad_par[3] = { 0, 0, 2 };
     wn_iso_tree tb = { 3, bad_par, x, w, g };
@@ -511,12 +548,26 @@ static void test_refusals(void)
     uint32_t n = WN_ISO_EXACT_MAX_NODES + 1;
     uint32_t *p = malloc(n * sizeof *p);
     float *xb = malloc(n * sizeof *xb), *wb = malloc(n * sizeof *wb), *yb = malloc(n * sizeof *yb);
-    if (!p || !xb || !wb || !yb) { CHECK(0); free(p); free(xb); free(wb); free(yb); return; }
-    for (uint32_t i = 0; i < n; i++) { p[i] = i ? i - 1 : 0; xb[i] = (float)(i % 97) / 96.0f; wb[i] = 1; }
+    if (!p || !xb || !wb || !yb) {
+        CHECK(0);
+        free(p);
+        free(xb);
+        free(wb);
+        free(yb);
+        return;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        p[i] = i ? i - 1 : 0;
+        xb[i] = (float)(i % 97) / 96.0f;
+        wb[i] = 1;
+    }
     wn_iso_tree big = { n, p, xb, wb, wb };
     CHECK_EQ(wn_iso_smooth_exact(&big, yb, NULL, NULL), -1);
     CHECK_EQ(wn_iso_smooth_levels(&big, 16, yb, NULL, NULL), 0);
-    free(p); free(xb); free(wb); free(yb);
+    free(p);
+    free(xb);
+    free(wb);
+    free(yb);
 }
 
 /* More than 256 distinct values: the exact program's 16-bit back-pointers.
@@ -561,7 +612,10 @@ static void test_deep_chain(void)
     float *x = malloc(n * sizeof *x), *w = malloc(n * sizeof *w), *g = malloc(n * sizeof *g);
     float *y = malloc(n * sizeof *y);
     uint8_t *seg = malloc(n);
-    if (!p || !x || !w || !g || !y || !seg) { CHECK(0); goto out; }
+    if (!p || !x || !w || !g || !y || !seg) {
+        CHECK(0);
+        goto out;
+    }
     for (uint32_t i = 0; i < n; i++) {
         p[i] = i ? i - 1 : 0;
         x[i] = (float)(i / (n / blocks)) / (float)(blocks - 1);
@@ -594,7 +648,12 @@ static void test_deep_chain(void)
     }
     CHECK(isfinite(c) && c <= flat + 1e-6);
 out:
-    free(p); free(x); free(w); free(g); free(y); free(seg);
+    free(p);
+    free(x);
+    free(w);
+    free(g);
+    free(y);
+    free(seg);
 }
 
 /* 200,000 leaves under one root, scores in {0, 0.5, 1}: the optimum is
@@ -607,7 +666,10 @@ static void test_wide_star(void)
     float *x = malloc(n * sizeof *x), *w = malloc(n * sizeof *w), *g = malloc(n * sizeof *g);
     float *y = malloc(n * sizeof *y);
     uint8_t *seg = malloc(n);
-    if (!p || !x || !w || !g || !y || !seg) { CHECK(0); goto out; }
+    if (!p || !x || !w || !g || !y || !seg) {
+        CHECK(0);
+        goto out;
+    }
     for (uint32_t i = 0; i < n; i++) {
         p[i] = 0;
         x[i] = (float)rnd(3) / 2.0f;
@@ -629,7 +691,12 @@ static void test_wide_star(void)
     CHECK_EQ(wn_iso_smooth_levels(&t, 2, y, seg, NULL), 0); /* two of three values: not below */
     CHECK(wn_iso_cost(&t, y) >= best - 1e-9 * best);
 out:
-    free(p); free(x); free(w); free(g); free(y); free(seg);
+    free(p);
+    free(x);
+    free(w);
+    free(g);
+    free(y);
+    free(seg);
 }
 
 int main(void)

@@ -37,8 +37,11 @@ static const char *tokens(const char *s)
     out[0] = '\0';
     for (size_t i = 0; i < tk.n; i++) {
         size_t n = strlen(out);
-        snprintf(out + n, sizeof out - n, "%s%.*s", i == 0 ? "" : tk.t[i].brk ? "/" : "|", (int)tk.t[i].len,
-                 tk.text.data + tk.t[i].off);
+        snprintf(out + n, sizeof out - n, "%s%.*s",
+                 i == 0        ? ""
+                 : tk.t[i].brk ? "/"
+                               : "|",
+                 (int)tk.t[i].len, tk.text.data + tk.t[i].off);
     }
     wn_tokens_free(&tk);
     return out;
@@ -64,7 +67,7 @@ static void test_df_round_trip(void)
 {
     winnow_df_builder *b = NULL;
     CHECK_EQ(winnow_df_builder_new(&b), WINNOW_OK);
-    const char *docs[] = {"rocket launch rocket launch", "rocket engine", "cat food", "rocket launch"};
+    const char *docs[] = { "rocket launch rocket launch", "rocket engine", "cat food", "rocket launch" };
     for (size_t i = 0; i < 4; i++) CHECK_EQ(winnow_df_builder_add(b, docs[i], strlen(docs[i])), WINNOW_OK);
     CHECK_EQ(winnow_df_builder_docs(b), 4);
     char err[512] = "";
@@ -97,7 +100,7 @@ static void test_df_round_trip(void)
     CHECK_EQ(winnow_df_builder_save(b, tmp_path("t2.df"), 2, err, sizeof err), WINNOW_OK);
     winnow_df *df = NULL;
     CHECK_EQ(winnow_df_load(tmp_path("t2.df"), &df, err, sizeof err), WINNOW_OK);
-    CHECK_EQ(winnow_df_size(df), 2);  /* launch, rocket: the phrase needs 4 documents */
+    CHECK_EQ(winnow_df_size(df), 2); /* launch, rocket: the phrase needs 4 documents */
     CHECK_EQ(winnow_df_lookup(df, "rocket launch"), 0);
     winnow_df_free(df);
     winnow_df_builder_free(b);
@@ -123,7 +126,8 @@ static void test_df_bad(void)
     bad_df("winnow-df\t2\ndocs\t4\nmin_df\t1\nterms\t0\n", WINNOW_E_FORMAT, "this winnow reads version 1");
     bad_df("winnow-df\t1\ndocs\t0\nmin_df\t1\nterms\t0\n", WINNOW_E_FORMAT, "line 2");
     bad_df("winnow-df\t1\ndocs\t4\nmin_df\t1\nterms\t2\ncat\t1\n", WINNOW_E_FORMAT, "cut short");
-    bad_df("winnow-df\t1\ndocs\t4\nmin_df\t1\nterms\t2\ndog\t1\ncat\t1\n", WINNOW_E_FORMAT, "line 6: term 'cat' out of order");
+    bad_df("winnow-df\t1\ndocs\t4\nmin_df\t1\nterms\t2\ndog\t1\ncat\t1\n", WINNOW_E_FORMAT,
+           "line 6: term 'cat' out of order");
     bad_df("winnow-df\t1\ndocs\t4\nmin_df\t1\nterms\t1\ncat\t9\n", WINNOW_E_FORMAT, "line 5: DF 9 out of range");
     bad_df("winnow-df\t1\ndocs\t4\nmin_df\t1\nterms\t1\ncat\tx\n", WINNOW_E_FORMAT, "not a whole number");
     bad_df("winnow-df\t1\ndocs\t4\nmin_df\t1\nterms\t1\ncat\t1\ndog\t1\n", WINNOW_E_FORMAT, "more lines");
@@ -159,7 +163,7 @@ static void test_keywords(void)
     CHECK_EQ(o.k, 10);
     CHECK_EQ(winnow_keywords_extract(df, text, strlen(text), &o, &k), WINNOW_OK);
     CHECK(winnow_keywords_count(k) > 3);
-    winnow_keyword kw = {sizeof kw};
+    winnow_keyword kw = { sizeof kw };
     CHECK_EQ(winnow_keywords_get(k, 0, &kw), WINNOW_OK);
     CHECK_STR(kw.term, "rocket");
     CHECK_EQ(kw.tf, 5);
@@ -174,10 +178,10 @@ static void test_keywords(void)
         has_crew |= !strcmp(kw.term, "crew");
         if (i) CHECK(kw.score > 0);
     }
-    CHECK(!has_the);      /* in every document: a stopword */
-    CHECK(has_phrase);    /* twice in the text */
-    CHECK(!has_space);    /* only inside "space rocket" */
-    CHECK(!has_launch);   /* only inside "rocket launch" */
+    CHECK(!has_the);    /* in every document: a stopword */
+    CHECK(has_phrase);  /* twice in the text */
+    CHECK(!has_space);  /* only inside "space rocket" */
+    CHECK(!has_launch); /* only inside "rocket launch" */
     CHECK(has_crew);
     CHECK_EQ(winnow_keywords_get(k, 99, &kw), WINNOW_E_ARG);
     winnow_keywords_free(k);
@@ -205,8 +209,8 @@ static void test_textclass(void)
 {
     winnow_textclass *c = NULL;
     CHECK_EQ(winnow_textclass_new(NULL, &c), WINNOW_OK);
-    const char *space[] = {"rocket launch orbit nasa", "orbit satellite rocket", "nasa astronaut orbit"};
-    const char *food[] = {"pizza cheese tomato", "cheese bread butter", "tomato soup bread"};
+    const char *space[] = { "rocket launch orbit nasa", "orbit satellite rocket", "nasa astronaut orbit" };
+    const char *food[] = { "pizza cheese tomato", "cheese bread butter", "tomato soup bread" };
     winnow_bag *bag = NULL;
     for (int i = 0; i < 3; i++) {
         CHECK_EQ(winnow_bag_new(space[i], strlen(space[i]), &bag), WINNOW_OK);
@@ -248,7 +252,8 @@ static void test_textclass(void)
     write_file(tmp_path("bad.nb"), "winnow-df\t1\n");
     CHECK_EQ(winnow_textclass_load(tmp_path("bad.nb"), &d, err, sizeof err), WINNOW_E_FORMAT);
     CHECK(strstr(err, "not a winnow classifier") != NULL);
-    write_file(tmp_path("bad.nb"), "winnow-nb\t1\nalpha\t0.1\nlabels\t2\nlabel\ta\t1\t3\nlabel\tb\t1\t3\nterms\t1\ncat\t1\n");
+    write_file(tmp_path("bad.nb"),
+               "winnow-nb\t1\nalpha\t0.1\nlabels\t2\nlabel\ta\t1\t3\nlabel\tb\t1\t3\nterms\t1\ncat\t1\n");
     CHECK_EQ(winnow_textclass_load(tmp_path("bad.nb"), &d, err, sizeof err), WINNOW_E_FORMAT);
     CHECK(strstr(err, "line 7") != NULL);
     CHECK(d == NULL);

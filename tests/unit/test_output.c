@@ -78,7 +78,7 @@ static void test_markdown_details(void)
     CHECK_HAS(md, "\n  - nested point, more words\n"); /* nested lists indent */
     /* a pipe in a cell is escaped; a table without a header row gets an empty one */
     CHECK_HAS(md, "\n| | |\n| --- | --- |\n| a\\|b | c |\n");
-    CHECK_HAS(md, "Line one\nline two,");              /* <br> breaks the line */
+    CHECK_HAS(md, "Line one\nline two,"); /* <br> breaks the line */
     CHECK_HAS(md, " js link and [ok link](/ok?a=1&b=2).");
     CHECK_LACKS(md, "javascript:");
     free(md);
@@ -288,8 +288,8 @@ static void test_json(void)
 static void test_json_source(void)
 {
     char file[64] = "crawl.warc.gz", rid[64] = "<urn:uuid:\"x\">", url[64] = "http://ex.com/a?b=1";
-    winnow_source src = {sizeof src, file, 42, rid};
-    winnow_input in = {sizeof in, article_page, strlen(article_page), NULL, url, &src};
+    winnow_source src = { sizeof src, file, 42, rid };
+    winnow_input in = { sizeof in, article_page, strlen(article_page), NULL, url, &src };
     winnow_doc *doc = NULL;
     CHECK_EQ(winnow_extract(engine, &in, &doc), WINNOW_OK);
     memset(file, 'z', sizeof file - 1);
@@ -303,8 +303,8 @@ static void test_json_source(void)
     winnow_doc_free(doc);
 
     /* a whole file: no record */
-    winnow_source whole = {sizeof whole, "page.html", -1, NULL};
-    winnow_input in2 = {sizeof in2, article_page, strlen(article_page), NULL, NULL, &whole};
+    winnow_source whole = { sizeof whole, "page.html", -1, NULL };
+    winnow_input in2 = { sizeof in2, article_page, strlen(article_page), NULL, NULL, &whole };
     CHECK_EQ(winnow_extract(engine, &in2, &doc), WINNOW_OK);
     js = render_str(doc, WINNOW_FORMAT_JSON);
     CHECK_HAS(js, "\"source\":{\"file\":\"page.html\",\"record\":null,\"record_id\":null,\"url\":null}");

@@ -23,7 +23,7 @@ static winnow_engine *engine(int forced)
 
 static winnow_doc *run(winnow_engine *e, const char *html, const char *url)
 {
-    winnow_input in = {sizeof in, html, strlen(html), NULL, url, NULL};
+    winnow_input in = { sizeof in, html, strlen(html), NULL, url, NULL };
     winnow_doc *d = NULL;
     winnow_status st = winnow_extract(e, &in, &d);
     return WINNOW_FAILED(st) ? NULL : d;
@@ -38,7 +38,9 @@ static float feature(const winnow_doc *d, const char *name)
     return -1;
 }
 
-#define PARA "<p>A paragraph of running text, long enough to be read as prose by the page scorer, with commas, words and a full stop at its end.</p>"
+#define PARA                                                                                                           \
+    "<p>A paragraph of running text, long enough to be read as prose by the page scorer, with commas, words and a "    \
+    "full stop at its end.</p>"
 
 static const char product_page[] =
     "<html><head><title>Blue kettle</title><meta property=\"og:type\" content=\"product\">"
@@ -145,10 +147,10 @@ static void test_model_verdicts(void)
         const char *html, *url;
         winnow_page_type want;
     } pages[] = {
-        {product_page, "https://shop.example/products/blue-kettle", WINNOW_PAGE_PRODUCT},
-        {forum_page, "https://example.org/forum/t/kettle-wont-boil/4521", WINNOW_PAGE_FORUM},
-        {docs_page, "https://example.dev/docs/api/open.html", WINNOW_PAGE_DOCUMENTATION},
-        {article_page, "https://news.example/2024/05/02/town-votes-to-keep-its-library", WINNOW_PAGE_ARTICLE},
+        { product_page, "https://shop.example/products/blue-kettle", WINNOW_PAGE_PRODUCT },
+        { forum_page, "https://example.org/forum/t/kettle-wont-boil/4521", WINNOW_PAGE_FORUM },
+        { docs_page, "https://example.dev/docs/api/open.html", WINNOW_PAGE_DOCUMENTATION },
+        { article_page, "https://news.example/2024/05/02/town-votes-to-keep-its-library", WINNOW_PAGE_ARTICLE },
     };
     for (size_t k = 0; k < sizeof pages / sizeof pages[0]; k++) {
         winnow_doc *d = run(e, pages[k].html, pages[k].url);
@@ -227,10 +229,11 @@ static void test_model_file(void)
     CHECK_EQ(back.nclass, m.nclass);
     for (unsigned k = 0; k < m.nclass; k++) {
         CHECK_EQ(back.kind[k], m.kind[k]);
-        for (unsigned f = 0; f <= wn_pt_feature_count(); f++) CHECK(fabs(back.w[k][f] - m.w[k][f]) < 1e-5 * (1 + fabs(m.w[k][f])));
+        for (unsigned f = 0; f <= wn_pt_feature_count(); f++)
+            CHECK(fabs(back.w[k][f] - m.w[k][f]) < 1e-5 * (1 + fabs(m.w[k][f])));
     }
     /* probabilities sum to one */
-    float x[WN_PT_MAX_FEATURES] = {0};
+    float x[WN_PT_MAX_FEATURES] = { 0 };
     double p[WINNOW_PAGE_TYPE_COUNT], sum = 0;
     wn_pt_predict(&m, x, p);
     for (unsigned k = 0; k < m.nclass; k++) sum += p[k];

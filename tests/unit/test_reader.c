@@ -77,8 +77,8 @@ static void deflate_data(wn_buf *out, const void *p, size_t n, int raw)
 }
 
 /* One WARC record, CRLF line ends (or LF when lf is set). */
-static void warc_record(wn_buf *out, const char *type, const char *uri, const char *ctype, const void *block,
-                        size_t n, int lf)
+static void warc_record(wn_buf *out, const char *type, const char *uri, const char *ctype, const void *block, size_t n,
+                        int lf)
 {
     const char *eol = lf ? "\n" : "\r\n";
     wn_buf_printf(out, "WARC/1.1%sWARC-Type: %s%s", eol, type, eol);
@@ -152,7 +152,7 @@ static void read_reader(winnow_reader *r, seen *s)
     CHECK(r != NULL);
     if (!r) return;
     CHECK_STR(winnow_reader_error(r), "");
-    winnow_record rec = {sizeof rec};
+    winnow_record rec = { sizeof rec };
     winnow_status got;
     while ((got = winnow_reader_next(r, &rec)) == WINNOW_OK) {
         if (s->n < 16) {
@@ -174,7 +174,7 @@ static void read_reader(winnow_reader *r, seen *s)
 static size_t skipped_of(const char *path, size_t max)
 {
     winnow_reader *r = open_limited(path, max);
-    winnow_record rec = {sizeof rec};
+    winnow_record rec = { sizeof rec };
     while (winnow_reader_next(r, &rec) == WINNOW_OK) {}
     size_t n = winnow_reader_skipped(r);
     winnow_reader_close(r);
@@ -215,10 +215,10 @@ static void test_directory(void)
 
     winnow_reader *r = open_limited(dir, 0);
     CHECK_STR(winnow_reader_error(r), "");
-    static const char *const ids[] = {"10", "Upper", "a", "b"}; /* byte order */
-    static const char *const texts[] = {"<p>10</p>", "<p>U</p>", "<p>a</p>", "<p>b</p>"};
-    static const char *const files[] = {"10.html", "Upper.HTML", "a.htm", "b.html"};
-    winnow_record rec = {sizeof rec};
+    static const char *const ids[] = { "10", "Upper", "a", "b" }; /* byte order */
+    static const char *const texts[] = { "<p>10</p>", "<p>U</p>", "<p>a</p>", "<p>b</p>" };
+    static const char *const files[] = { "10.html", "Upper.HTML", "a.htm", "b.html" };
+    winnow_record rec = { sizeof rec };
     for (int i = 0; i < 4; i++) {
         CHECK_EQ(winnow_reader_next(r, &rec), WINNOW_OK);
         CHECK_STR(rec.id, ids[i]);
@@ -268,7 +268,7 @@ static void test_single_file(void)
     snprintf(page, sizeof page, "%s", tmp_path("page.html"));
     write_str(page, "<html><body><p>one page</p></body></html>");
     winnow_reader *r = open_limited(page, 0);
-    winnow_record rec = {sizeof rec};
+    winnow_record rec = { sizeof rec };
     CHECK_EQ(winnow_reader_next(r, &rec), WINNOW_OK);
     CHECK_STR(rec.id, "page");
     CHECK_STR(rec.source, page);
@@ -310,7 +310,7 @@ static void test_errors(void)
     CHECK(r == NULL);
     CHECK_STR(err, "cannot open /nonexistent/dir/x.warc.gz: No such file or directory");
     CHECK_EQ(winnow_reader_open("/nonexistent/dir/x.warc.gz", NULL, &r, NULL, 0), WINNOW_E_IO); /* err not wanted */
-    winnow_record rec = {sizeof rec};
+    winnow_record rec = { sizeof rec };
 
     /* a .warc.gz that holds no WARC */
     char bad[512];
@@ -462,8 +462,9 @@ static size_t build_warc(wn_buf *out, size_t *starts)
     starts[k++] = out->len; /* page 4: LF line ends everywhere, no Content-Type, WARC/1.0 <uri> */
     {
         const char *blk = "HTTP/1.0 203 Non-Authoritative\nServer: x\n\n<p>lf</p>";
-        wn_buf_printf(out, "WARC/1.0\nWARC-Type: response\nWARC-Target-URI: <http://ex.com/lf>\nContent-Length: %zu\n\n%s\n\n",
-                      strlen(blk), blk);
+        wn_buf_printf(
+            out, "WARC/1.0\nWARC-Type: response\nWARC-Target-URI: <http://ex.com/lf>\nContent-Length: %zu\n\n%s\n\n",
+            strlen(blk), blk);
     }
     starts[k++] = out->len; /* page 5: XHTML, deflate (zlib-wrapped) */
     {
@@ -471,7 +472,8 @@ static size_t build_warc(wn_buf *out, size_t *starts)
         wn_buf_init(&z);
         wn_buf_init(&blk);
         deflate_data(&z, "<p>xhtml</p>", 12, 0);
-        wn_buf_puts(&blk, "HTTP/1.1 200 OK\r\nContent-Type: application/xhtml+xml\r\nContent-Encoding: deflate\r\n\r\n");
+        wn_buf_puts(&blk,
+                    "HTTP/1.1 200 OK\r\nContent-Type: application/xhtml+xml\r\nContent-Encoding: deflate\r\n\r\n");
         wn_buf_put(&blk, z.data, z.len);
         warc_record(out, "response", "http://ex.com/x", "application/http;msgtype=response", blk.data, blk.len, 0);
         wn_buf_free(&z);
@@ -486,11 +488,11 @@ static size_t build_warc(wn_buf *out, size_t *starts)
 }
 
 #define PAGES 6
-static const char *const PAGE_URLS[PAGES] = {"http://ex.com/a",         "http://ex.com/chunked", "file:///local/page.html",
-                                             "http://ex.com/lf",        "http://ex.com/x",       "http://ex.com/last"};
-static const char *const PAGE_DATA[PAGES] = {"<p>page1</p>", CHUNK_PAGE,     "<p>res</p>",
-                                             "<p>lf</p>",    "<p>xhtml</p>", "<p>last</p>"};
-static const char *const PAGE_IDS[PAGES] = {"00002", "00005", "00007", "00009", "00010", "00012"};
+static const char *const PAGE_URLS[PAGES] = { "http://ex.com/a",  "http://ex.com/chunked", "file:///local/page.html",
+                                              "http://ex.com/lf", "http://ex.com/x",       "http://ex.com/last" };
+static const char *const PAGE_DATA[PAGES] = { "<p>page1</p>", CHUNK_PAGE,     "<p>res</p>",
+                                              "<p>lf</p>",    "<p>xhtml</p>", "<p>last</p>" };
+static const char *const PAGE_IDS[PAGES] = { "00002", "00005", "00007", "00009", "00010", "00012" };
 
 static void check_pages(const seen *s, const char *label)
 {
@@ -575,7 +577,7 @@ static void test_take(void)
     write_str(tmp_path("take/a.html"), "<p>first page</p>");
     write_str(tmp_path("take/b.html"), "<p>second</p>");
     winnow_reader *r = open_limited(dir, 0);
-    winnow_record rec = {sizeof rec};
+    winnow_record rec = { sizeof rec };
     size_t len = 99;
     CHECK(winnow_reader_take(r, &len) == NULL); /* no record yet */
     CHECK_EQ(len, 0);
@@ -773,8 +775,9 @@ static void test_warc_bad_length(void)
         wn_buf_clear(&d);
         wn_buf_put(&d, w.data, starts[2]);
         const char *head = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<p>broken</p>";
-        wn_buf_printf(&d, "WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: http://ex.com/long\r\n"
-                          "Content-Length: %zu\r\n\r\n%s\r\n\r\n",
+        wn_buf_printf(&d,
+                      "WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: http://ex.com/long\r\n"
+                      "Content-Length: %zu\r\n\r\n%s\r\n\r\n",
                       strlen(head) + 120, head);
         wn_buf_put(&d, w.data + starts[2], w.len - starts[2]);
         write_file(tmp_path("long.warc"), d.data, d.len);
@@ -789,8 +792,8 @@ static void test_warc_bad_length(void)
         wn_buf_clear(&d);
         wn_buf_put(&d, w.data, starts[2]);
         const char *head = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<p>broken</p>\r\n<p>more</p>";
-        wn_buf_printf(&d, "WARC/1.1\r\nWARC-Type: response\r\nContent-Length: %zu\r\n\r\n%s\r\n\r\n",
-                      strlen(head) - 15, head);
+        wn_buf_printf(&d, "WARC/1.1\r\nWARC-Type: response\r\nContent-Length: %zu\r\n\r\n%s\r\n\r\n", strlen(head) - 15,
+                      head);
         wn_buf_put(&d, w.data + starts[2], w.len - starts[2]);
         write_file(tmp_path("short.warc"), d.data, d.len);
         read_all(tmp_path("short.warc"), 0, &s);
@@ -886,7 +889,8 @@ static void test_warc_codings(void)
         wn_buf_clear(&d);
         /* stored decoded with the headers kept: used as it is */
         warc_http(&d, "http://ex.com/stale",
-                  "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n",
+                  "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip\r\nTransfer-Encoding: "
+                  "chunked\r\n\r\n",
                   "<p>stale</p>", 12);
         const char bad_gzip[] = "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03garbagegarbage";
         wn_buf blk;
@@ -996,8 +1000,8 @@ static void test_jsonl(void)
     CHECK(f.len > 3000000);
     write_file(tmp_path("pages.jsonl"), f.data, f.len);
 
-    static const char *const urls[] = {"http://ex.com/1", "u2", "(null)", "(null)", "(null)", "(null)", "big"};
-    static const char *const ids[] = {"00001", "00002", "00003", "00004", "00009", "00011", "00014"};
+    static const char *const urls[] = { "http://ex.com/1", "u2", "(null)", "(null)", "(null)", "(null)", "big" };
+    static const char *const ids[] = { "00001", "00002", "00003", "00004", "00009", "00011", "00014" };
     for (int pass = 0; pass < 2; pass++) {
         const char *path = tmp_path("pages.jsonl");
         if (pass == 1) { /* the same, gzipped, named .ndjson.gz */
@@ -1010,7 +1014,7 @@ static void test_jsonl(void)
         }
         winnow_reader *r = open_limited(path, 0);
         CHECK_STR(winnow_reader_error(r), "");
-        winnow_record rec = {sizeof rec};
+        winnow_record rec = { sizeof rec };
         for (int i = 0; i < 7; i++) {
             CHECK_EQ(winnow_reader_next(r, &rec), WINNOW_OK);
             CHECK_STR(rec.url ? rec.url : "(null)", urls[i]);
@@ -1030,7 +1034,11 @@ static void test_jsonl(void)
             if (i == 4) {
                 /* \x -> FFFD, \ud800 alone -> FFFD, \udc00 alone -> FFFD, \ud83d then "d" -> FFFD d,
                    \u12g4 -> FFFD "12g4", backslash + é -> FFFD */
-                const char want[] = "a\xEF\xBF\xBD\xEF\xBF\xBD" "b\xEF\xBF\xBD" "c\xEF\xBF\xBD" "d\xEF\xBF\xBD" "12g4\xEF\xBF\xBDz";
+                const char want[] = "a\xEF\xBF\xBD\xEF\xBF\xBD"
+                                    "b\xEF\xBF\xBD"
+                                    "c\xEF\xBF\xBD"
+                                    "d\xEF\xBF\xBD"
+                                    "12g4\xEF\xBF\xBDz";
                 CHECK_EQ(rec.len, sizeof want - 1);
                 CHECK(memcmp(rec.data, want, rec.len) == 0);
                 /* the skipped lines before: 6 unterminated, 7 not an object, 8 no page */
@@ -1056,7 +1064,7 @@ static void test_jsonl(void)
     /* lines over the limit are skipped without being stored: max 1000 bytes
        allows lines up to 2 * 1000 + 1 MiB, the big one is over it */
     winnow_reader *r = open_limited(tmp_path("pages.jsonl"), 1000);
-    winnow_record rec = {sizeof rec};
+    winnow_record rec = { sizeof rec };
     int pages = 0;
     while (winnow_reader_next(r, &rec) == WINNOW_OK) pages++;
     CHECK_EQ(pages, 6);
@@ -1081,16 +1089,19 @@ static void test_provenance(void)
                     "Content-Length: 0\r\n\r\n\r\n\r\n");
     warc_record(&w, "resource", "http://ex.com/1", "text/html", page, strlen(page), 0);
     warc_record(&w, "request", "http://ex.com/3", "application/http", "GET / HTTP/1.1\r\n\r\n", 18, 0);
-    wn_buf_printf(&w, "WARC/1.1\r\nWARC-Type: resource\r\nWARC-Record-ID:   <urn:uuid:three>  \r\n"
-                      "WARC-Target-URI: http://ex.com/3\r\nContent-Type: text/html\r\nContent-Length: %zu\r\n\r\n%s\r\n\r\n",
-                  strlen(page), page);
-    wn_buf_printf(&w, "WARC/1.1\r\nWARC-Type: resource\r\nWARC-Target-URI: http://ex.com/4\r\n"
-                      "Content-Type: text/html\r\nContent-Length: %zu\r\n\r\n%s\r\n\r\n",
+    wn_buf_printf(
+        &w,
+        "WARC/1.1\r\nWARC-Type: resource\r\nWARC-Record-ID:   <urn:uuid:three>  \r\n"
+        "WARC-Target-URI: http://ex.com/3\r\nContent-Type: text/html\r\nContent-Length: %zu\r\n\r\n%s\r\n\r\n",
+        strlen(page), page);
+    wn_buf_printf(&w,
+                  "WARC/1.1\r\nWARC-Type: resource\r\nWARC-Target-URI: http://ex.com/4\r\n"
+                  "Content-Type: text/html\r\nContent-Length: %zu\r\n\r\n%s\r\n\r\n",
                   strlen(page), page);
     const char *path = tmp_path("prov.warc");
     write_file(path, w.data, w.len);
     winnow_reader *r = open_limited(path, 0);
-    winnow_record rec = {sizeof rec};
+    winnow_record rec = { sizeof rec };
     CHECK_EQ(winnow_reader_next(r, &rec), WINNOW_OK);
     CHECK_STR(rec.file, path);
     CHECK_EQ(rec.number, 1);
@@ -1137,7 +1148,6 @@ static void test_provenance(void)
     wn_buf_free(&w);
 }
 
-
 /* ---------------------------------------------------------------------- */
 /* formats told by the first bytes, gzip-compressed pages, recursion       */
 
@@ -1155,7 +1165,7 @@ static void test_sniffing(void)
     write_file(plain, w.data, w.len);
     winnow_reader *r = open_limited(plain, 0);
     CHECK_EQ(winnow_reader_format(r), WINNOW_INPUT_WARC);
-    winnow_record rec = {sizeof rec};
+    winnow_record rec = { sizeof rec };
     CHECK_EQ(winnow_reader_next(r, &rec), WINNOW_OK);
     CHECK_STR(rec.url, "http://ex.com/s");
     CHECK_EQ(rec.number, 0);
@@ -1210,7 +1220,7 @@ static void test_sniffing(void)
     CHECK_EQ(winnow_reader_format(r), WINNOW_INPUT_HTML);
     winnow_reader_close(r);
     /* and the caller's word wins over both */
-    winnow_reader_options o = {sizeof o, 0, WINNOW_INPUT_WARC, 0};
+    winnow_reader_options o = { sizeof o, 0, WINNOW_INPUT_WARC, 0 };
     r = open_opts(named, &o);
     CHECK_EQ(winnow_reader_format(r), WINNOW_INPUT_WARC);
     CHECK_EQ(winnow_reader_next(r, &rec), WINNOW_OK);
@@ -1286,13 +1296,13 @@ static void test_recursive(void)
     CHECK_STR(s.id[1], "z");
     CHECK_STR(s.data[1], "<p>b/z</p>");
 
-    winnow_reader_options o = {sizeof o, 0, WINNOW_INPUT_AUTO, 1};
+    winnow_reader_options o = { sizeof o, 0, WINNOW_INPUT_AUTO, 1 };
     winnow_reader *r = open_opts(tmp_path("tree"), &o);
     CHECK_STR(winnow_reader_error(r), "");
     /* sorted by path below the directory, in byte order ('.' < '/') */
-    static const char *const ids[] = {"a", "b", "b/c/y", "b/x", "b/z"};
-    static const char *const texts[] = {"<p>a</p>", "<p>b top</p>", "<p>b/c/y</p>", "<p>b/x</p>", "<p>b/z</p>"};
-    winnow_record rec = {sizeof rec};
+    static const char *const ids[] = { "a", "b", "b/c/y", "b/x", "b/z" };
+    static const char *const texts[] = { "<p>a</p>", "<p>b top</p>", "<p>b/c/y</p>", "<p>b/x</p>", "<p>b/z</p>" };
+    winnow_record rec = { sizeof rec };
     unsigned long long done, total;
     CHECK_EQ(winnow_reader_progress(r, &done, &total), 1);
     CHECK_EQ(done, 0);
@@ -1346,7 +1356,7 @@ static void test_damaged(void)
         CHECK_EQ(winnow_reader_open_memory(jsonl, strlen(jsonl), "p.jsonl", &o, &r, err, sizeof err), WINNOW_OK);
         long long numbers[8];
         int errors[8], n = 0;
-        winnow_record rec = {sizeof rec};
+        winnow_record rec = { sizeof rec };
         while (n < 8 && winnow_reader_next(r, &rec) == WINNOW_OK) {
             numbers[n] = rec.number;
             errors[n++] = rec.error != NULL;
@@ -1369,7 +1379,7 @@ static void test_damaged(void)
     o.damaged = 1;
     winnow_reader *r = NULL;
     CHECK_EQ(winnow_reader_open_memory(w.data, w.len - 40, "cut.warc", &o, &r, err, sizeof err), WINNOW_OK);
-    winnow_record rec = {sizeof rec};
+    winnow_record rec = { sizeof rec };
     int pages = 0, cut = 0;
     while (winnow_reader_next(r, &rec) == WINNOW_OK) {
         if (rec.error) {

@@ -21,7 +21,7 @@ void *__wrap_malloc(size_t n);
 void *__wrap_calloc(size_t n, size_t k);
 void *__wrap_realloc(void *p, size_t n);
 
-static long alloc_count; /* allocations since counting started */
+static long alloc_count;  /* allocations since counting started */
 static long fail_at = -1; /* this allocation (0-based) fails; -1: none */
 
 static int should_fail(void) { return alloc_count++ == fail_at; }
@@ -56,9 +56,9 @@ static int sink_write(void *ctx, const char *data, size_t len)
 
 static winnow_engine *engine;
 
-static const char *const format_names[] = {"text", "markdown", "json", "html", "blocks", "segments"};
-static const winnow_format formats[] = {WINNOW_FORMAT_TEXT, WINNOW_FORMAT_MARKDOWN, WINNOW_FORMAT_JSON,
-                                        WINNOW_FORMAT_HTML, WINNOW_FORMAT_BLOCKS, WINNOW_FORMAT_SEGMENTS};
+static const char *const format_names[] = { "text", "markdown", "json", "html", "blocks", "segments" };
+static const winnow_format formats[] = { WINNOW_FORMAT_TEXT, WINNOW_FORMAT_MARKDOWN, WINNOW_FORMAT_JSON,
+                                         WINNOW_FORMAT_HTML, WINNOW_FORMAT_BLOCKS,   WINNOW_FORMAT_SEGMENTS };
 
 static void test_every_allocation_fails_once(void)
 {
@@ -66,7 +66,7 @@ static void test_every_allocation_fails_once(void)
     CHECK_EQ(x.status, WINNOW_OK);
     if (!x.doc) return;
     for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
-        sink ref = {0};
+        sink ref = { 0 };
         alloc_count = 0;
         fail_at = -1;
         CHECK_EQ(winnow_render(x.doc, formats[f], sink_write, &ref), WINNOW_OK);
@@ -74,7 +74,7 @@ static void test_every_allocation_fails_once(void)
         CHECK(total > 0);
         long nomem = 0;
         for (long k = 0; k < total; k++) {
-            sink s = {0};
+            sink s = { 0 };
             alloc_count = 0;
             fail_at = k;
             winnow_status st = winnow_render(x.doc, formats[f], sink_write, &s);
@@ -98,9 +98,12 @@ static void test_every_allocation_fails_once(void)
 static void test_write_failure(void)
 {
     extraction x = extract_str(engine, article_page);
-    if (!x.doc) { CHECK(0); return; }
+    if (!x.doc) {
+        CHECK(0);
+        return;
+    }
     for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
-        sink s = {0};
+        sink s = { 0 };
         s.fail_writes = 1;
         CHECK_EQ(winnow_render(x.doc, formats[f], sink_write, &s), WINNOW_E_IO);
         free(s.data);

@@ -32,7 +32,11 @@ static int renders_cleanly(const winnow_doc *d)
         size_t len = 0;
         char *s = NULL;
         winnow_render_alloc(d, (winnow_format)f, &s, &len);
-        if (!s || strlen(s) != len) { ok = 0; free(s); continue; }
+        if (!s || strlen(s) != len) {
+            ok = 0;
+            free(s);
+            continue;
+        }
         if ((f == WINNOW_FORMAT_TEXT || f == WINNOW_FORMAT_MARKDOWN) && !utf8_clean(s)) ok = 0;
         if (f == WINNOW_FORMAT_JSON && !json_valid(s, len)) ok = 0;
         if (f == WINNOW_FORMAT_BLOCKS) {
@@ -48,7 +52,7 @@ static int renders_cleanly(const winnow_doc *d)
 static void survives(const char *name, const void *data, size_t len, winnow_status expect)
 {
     winnow_doc *d = NULL;
-    winnow_input in = {sizeof in, data, len, NULL, NULL};
+    winnow_input in = { sizeof in, data, len, NULL, NULL };
     winnow_status s = winnow_extract(engine, &in, &d);
     if (s != expect) {
         fprintf(stderr, "  %s: status %s, expected %s (%s%s)\n", name, winnow_status_name(s),
@@ -69,7 +73,7 @@ static void test_every_truncation(void)
     size_t n = strlen(article_page), bad = 0;
     for (size_t cut = 1; cut <= n; cut++) {
         winnow_doc *d = NULL;
-        winnow_input in = {sizeof in, article_page, cut, NULL, NULL};
+        winnow_input in = { sizeof in, article_page, cut, NULL, NULL };
         winnow_status s = winnow_extract(engine, &in, &d);
         if (WINNOW_FAILED(s) || !d || !renders_cleanly(d)) {
             if (bad++ < 5) fprintf(stderr, "  cut at %zu: %s\n", cut, winnow_status_name(s));
@@ -92,10 +96,11 @@ static void test_seeded_mutations(void)
     /* Splice markup-significant bytes into the page at random places. A
      * fixed seed makes any failure reproducible; the fuzzer explores the
      * rest. */
-    static const char *const splices[] = {"<", ">", "\"", "'", "/", "</", "<!--", "-->", "&", "&#",
-                                          "\xFF", "\xC3", "\xE2\x80", "<p>", "</table>", "<div/>",
-                                          "<script>", "<pre>", "<a href=x>", "</a>", "<li>", "<h1>",
-                                          "<br>", "\t", "\r\n", "<template>", "<svg>", "<math>", "]]>"};
+    static const char *const splices[] = { "<",          ">",          "\"",       "'",      "/",        "</",
+                                           "<!--",       "-->",        "&",        "&#",     "\xFF",     "\xC3",
+                                           "\xE2\x80",   "<p>",        "</table>", "<div/>", "<script>", "<pre>",
+                                           "<a href=x>", "</a>",       "<li>",     "<h1>",   "<br>",     "\t",
+                                           "\r\n",       "<template>", "<svg>",    "<math>", "]]>" };
     size_t n = strlen(article_page), fails = 0;
     char *buf = malloc(n + 64 * 16);
     uint32_t st = 0x9E3779B9u;
@@ -118,7 +123,7 @@ static void test_seeded_mutations(void)
             len += il;
         }
         winnow_doc *d = NULL;
-        winnow_input in = {sizeof in, buf, len, NULL, NULL};
+        winnow_input in = { sizeof in, buf, len, NULL, NULL };
         winnow_status s = winnow_extract(engine, &in, &d);
         if (WINNOW_FAILED(s) || !renders_cleanly(d)) {
             if (fails++ < 5) fprintf(stderr, "  mutation %d: %s\n", iter, winnow_status_name(s));
@@ -145,25 +150,30 @@ static void test_extreme_nesting(void)
 {
     /* link_only: the bottom text sits inside a link, so it is rightly
      * not content; the case is about surviving, not about the text */
-    static const struct { const char *name, *unit; int link_only; } cases[] = {
-        {"100k <div>", "<div>", 0},
-        {"100k <b><i>", "<b><i>", 0},
-        {"100k <ul><li>", "<ul><li>", 0},
-        {"100k <blockquote>", "<blockquote>", 0},
-        {"100k <table>", "<table>", 0},
-        {"100k <a href>", "<a href=#>", 1},
-        {"100k <span> with text", "<span>word ", 0},
-        {"100k <custom-element>", "<custom-element>", 0},
+    static const struct {
+        const char *name, *unit;
+        int link_only;
+    } cases[] = {
+        { "100k <div>", "<div>", 0 },
+        { "100k <b><i>", "<b><i>", 0 },
+        { "100k <ul><li>", "<ul><li>", 0 },
+        { "100k <blockquote>", "<blockquote>", 0 },
+        { "100k <table>", "<table>", 0 },
+        { "100k <a href>", "<a href=#>", 1 },
+        { "100k <span> with text", "<span>word ", 0 },
+        { "100k <custom-element>", "<custom-element>", 0 },
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         size_t len;
         char *s = repeat("<html><body>", cases[k].unit, 100000, "Bottom text, deep down.</body></html>", &len);
         winnow_doc *d = NULL;
-        winnow_input in = {sizeof in, s, len, NULL, NULL};
+        winnow_input in = { sizeof in, s, len, NULL, NULL };
         winnow_status st = winnow_extract(engine, &in, &d);
         /* a link alone is no main content: said so, with the cap */
-        if (cases[k].link_only) CHECK(st == WINNOW_NO_MAIN && strstr(winnow_doc_warning(d), "nesting depth"));
-        else CHECK(st == WINNOW_PARTIAL || st == WINNOW_OK);
+        if (cases[k].link_only)
+            CHECK(st == WINNOW_NO_MAIN && strstr(winnow_doc_warning(d), "nesting depth"));
+        else
+            CHECK(st == WINNOW_PARTIAL || st == WINNOW_OK);
         if (d && !renders_cleanly(d)) {
             fprintf(stderr, "  %s: output contract broken\n", cases[k].name);
             CHECK(0);
@@ -205,7 +215,10 @@ static void test_extreme_width_and_size(void)
     o.node_bytes = 0;
     winnow_engine_new(&o, &engine);
     CHECK(engine != NULL);
-    if (!engine) { engine = saved; return; }
+    if (!engine) {
+        engine = saved;
+        return;
+    }
 
     /* 100,000 sibling paragraphs: more siblings than a 16-bit index holds */
     s = repeat("<html><body><article>", "<p>A sentence, with words.</p>", 100000, "</article></body></html>", &len);
@@ -250,10 +263,10 @@ static void test_extreme_width_and_size(void)
 static void test_attribute_cap(void)
 {
     size_t len;
-    char *s = repeat("<html><body><p id=first ", "data-x=\"a b>c\" ", 999, ">Text of the paragraph, with words.</p>",
-                     &len);
+    char *s =
+        repeat("<html><body><p id=first ", "data-x=\"a b>c\" ", 999, ">Text of the paragraph, with words.</p>", &len);
     winnow_doc *d = NULL;
-    winnow_input in = {sizeof in, s, len, NULL, NULL};
+    winnow_input in = { sizeof in, s, len, NULL, NULL };
     CHECK_EQ(winnow_extract(engine, &in, &d), WINNOW_OK); /* 1,000 attributes: untouched */
     CHECK_LACKS(d ? winnow_doc_warning(d) : "", "attributes");
     winnow_doc_free(d);
@@ -391,7 +404,7 @@ static void test_unterminated_constructs(void)
     };
     for (size_t k = 0; k < sizeof pages / sizeof pages[0]; k++) {
         winnow_doc *d = NULL;
-        winnow_input in = {sizeof in, pages[k], strlen(pages[k]), NULL, NULL};
+        winnow_input in = { sizeof in, pages[k], strlen(pages[k]), NULL, NULL };
         winnow_status s = winnow_extract(engine, &in, &d);
         if (WINNOW_FAILED(s) || !renders_cleanly(d)) {
             fprintf(stderr, "  page %zu: %s\n", k, winnow_status_name(s));
@@ -432,7 +445,8 @@ static void test_encodings_end_to_end(void)
                               "</body></html>";
     x = extract_with(engine, nul, sizeof nul - 1, NULL, NULL);
     CHECK_EQ(x.status, WINNOW_PARTIAL);
-    CHECK_HAS(x.text, "Before the NUL byte\xEF\xBF\xBD" "after the NUL byte");
+    CHECK_HAS(x.text, "Before the NUL byte\xEF\xBF\xBD"
+                      "after the NUL byte");
     CHECK(renders_cleanly(x.doc));
     extraction_free(&x);
 

@@ -25,7 +25,7 @@ static void test_mostly_links_is_half(void)
         for (uint64_t link = 0; link <= chars; link++)
             wrong += wn_mostly_links(&d, link, chars) != (link * 2 > chars) ||
                      wn_mostly_words(&d, link, chars) != (link * 2 < chars);
-    static const uint64_t big[] = {16777215u, 16777216u, 16777217u, 33554433u, 4294967295u};
+    static const uint64_t big[] = { 16777215u, 16777216u, 16777217u, 33554433u, 4294967295u };
     for (size_t k = 0; k < sizeof big / sizeof big[0]; k++)
         for (uint64_t link = big[k] / 2 - 2; link <= big[k] / 2 + 2; link++)
             wrong += wn_mostly_links(&d, link, big[k]) != (link * 2 > big[k]) ||

@@ -20,7 +20,7 @@ static void stats_parse(stats_page *s, const char *html)
     page_parse(&s->p, html);
     s->st = NULL;
     /* the rule table's defaults, as an engine's page gets them */
-    const wn_stats_rules stats_rules = {.id_anchor_words = wn_rule_defs[WN_RULE_ID_ANCHOR_WORDS].def};
+    const wn_stats_rules stats_rules = { .id_anchor_words = wn_rule_defs[WN_RULE_ID_ANCHOR_WORDS].def };
     s->rc = wn_stats_compute(&s->p.dom, &s->p.arena, &s->st, &s->pt, NULL, &stats_rules);
 }
 
@@ -57,8 +57,8 @@ static void test_counts(void)
     stats_parse(&s, "<body><p id=p>Hello, world!  Hello\n again.</p></body>");
     CHECK_EQ(s.rc, 0);
     const wn_stats *p = by_id(&s, "p");
-    CHECK_EQ(p->chars, 23);     /* non-space code points */
-    CHECK_EQ(p->text_cp, 26);   /* of "hello, world! hello again." */
+    CHECK_EQ(p->chars, 23);   /* non-space code points */
+    CHECK_EQ(p->text_cp, 26); /* of "hello, world! hello again." */
     CHECK_EQ(p->words, 4);
     CHECK_EQ(p->distinct_words, 3);
     CHECK_EQ(p->punct, 3);
@@ -79,11 +79,11 @@ static void test_unicode_words(void)
     stats_page s;
     /* CJK: each character is a word; Latin words around them still split
      * on spaces; case folding applies beyond ASCII */
-    stats_parse(&s,
-                "<body><p id=zh>\xE4\xB8\xAD\xE6\x96\x87\xE5\xAD\x97 and \xE6\x97\xA5\xE6\x9C\xAC</p>"
-                "<p id=ja>\xE3\x81\xB2\xE3\x82\x89\xE3\x81\x8C\xE3\x81\xAA</p>"
-                "<p id=de>\xC3\x84rger \xC3\xA4rger \xC3\x84RGER</p>"
-                "<p id=nb>caf\xC3\xA9\xC2\xA0" "au\xC2\xA0lait</p></body>");
+    stats_parse(&s, "<body><p id=zh>\xE4\xB8\xAD\xE6\x96\x87\xE5\xAD\x97 and \xE6\x97\xA5\xE6\x9C\xAC</p>"
+                    "<p id=ja>\xE3\x81\xB2\xE3\x82\x89\xE3\x81\x8C\xE3\x81\xAA</p>"
+                    "<p id=de>\xC3\x84rger \xC3\xA4rger \xC3\x84RGER</p>"
+                    "<p id=nb>caf\xC3\xA9\xC2\xA0"
+                    "au\xC2\xA0lait</p></body>");
     const wn_stats *zh = by_id(&s, "zh");
     CHECK_EQ(zh->words, 6);
     CHECK_EQ(zh->cjk, 5);
@@ -106,9 +106,8 @@ static void test_unicode_words(void)
 static void test_links_and_images(void)
 {
     stats_page s;
-    stats_parse(&s,
-                "<body><div id=d><p id=p>Read <a href=\"/x\">more here</a> now. <a name=anchor>anchor</a></p>"
-                "<img src=a.png><p>x <img src=b.png> <a href=/y><img src=c.png></a></p></div></body>");
+    stats_parse(&s, "<body><div id=d><p id=p>Read <a href=\"/x\">more here</a> now. <a name=anchor>anchor</a></p>"
+                    "<img src=a.png><p>x <img src=b.png> <a href=/y><img src=c.png></a></p></div></body>");
     const wn_stats *p = by_id(&s, "p");
     CHECK_EQ(p->link_chars, 8); /* "morehere": an <a> without href is not a link */
     CHECK_EQ(p->links, 1);
@@ -123,11 +122,10 @@ static void test_links_and_images(void)
 static void test_tag_histogram(void)
 {
     stats_page s;
-    stats_parse(&s,
-                "<body><div id=d><p>a</p><p>b <a href=x>c</a></p>"
-                "<ul><li>1</li><li>2</li><li>3</li></ul><h2>h</h2>"
-                "<table><tr><td>t</td></tr></table><span>s</span><b>b</b><br>"
-                "<pre>code</pre><blockquote>q</blockquote><form><input></form></div></body>");
+    stats_parse(&s, "<body><div id=d><p>a</p><p>b <a href=x>c</a></p>"
+                    "<ul><li>1</li><li>2</li><li>3</li></ul><h2>h</h2>"
+                    "<table><tr><td>t</td></tr></table><span>s</span><b>b</b><br>"
+                    "<pre>code</pre><blockquote>q</blockquote><form><input></form></div></body>");
     const wn_stats *d = by_id(&s, "d");
     CHECK_EQ(d->hist[WN_HIST_DIV], 1); /* the element itself counts */
     CHECK_EQ(d->hist[WN_HIST_P], 2);
@@ -150,21 +148,20 @@ static void test_tag_histogram(void)
 static void test_is_block(void)
 {
     stats_page s;
-    stats_parse(&s,
-                "<body>"
-                /* exactly 40 code points and 7 distinct words: a block */
-                "<p id=p40>alpha beta gamma delta epsilon zeta etas</p>"
-                /* 39: one short */
-                "<p id=p39>alpha beta gamma delta epsilon zeta eta</p>"
-                /* long, but two distinct words */
-                "<p id=two>word other word other word other word other word other</p>"
-                /* long with three distinct words */
-                "<p id=three>word other third word other word other word other word</p>"
-                /* not a block tag, however long */
-                "<span id=span>a span with more than forty characters of running text</span>"
-                "<div id=div><b>inline children</b> add up to more than forty characters</div>"
-                "<li id=li>list items are block candidates when they are long enough</li>"
-                "</body>");
+    stats_parse(&s, "<body>"
+                    /* exactly 40 code points and 7 distinct words: a block */
+                    "<p id=p40>alpha beta gamma delta epsilon zeta etas</p>"
+                    /* 39: one short */
+                    "<p id=p39>alpha beta gamma delta epsilon zeta eta</p>"
+                    /* long, but two distinct words */
+                    "<p id=two>word other word other word other word other word other</p>"
+                    /* long with three distinct words */
+                    "<p id=three>word other third word other word other word other word</p>"
+                    /* not a block tag, however long */
+                    "<span id=span>a span with more than forty characters of running text</span>"
+                    "<div id=div><b>inline children</b> add up to more than forty characters</div>"
+                    "<li id=li>list items are block candidates when they are long enough</li>"
+                    "</body>");
     CHECK_EQ(by_id(&s, "p40")->text_cp, 40);
     CHECK_EQ(by_id(&s, "p40")->is_block, 1);
     CHECK_EQ(by_id(&s, "p39")->text_cp, 39);
@@ -188,12 +185,11 @@ static void test_is_block(void)
 static void test_fingerprint(void)
 {
     stats_page s;
-    stats_parse(&s,
-                "<body><p id=a>Hello   World</p>"
-                "<div id=b> <b>hello</b>\n WORLD </div>"
-                "<p id=c>Hello Word</p>"
-                "<p id=e> </p>"
-                "<p id=f>hello<b>world</b></p></body>");
+    stats_parse(&s, "<body><p id=a>Hello   World</p>"
+                    "<div id=b> <b>hello</b>\n WORLD </div>"
+                    "<p id=c>Hello Word</p>"
+                    "<p id=e> </p>"
+                    "<p id=f>hello<b>world</b></p></body>");
     uint64_t a = by_id(&s, "a")->fingerprint;
     CHECK(a != 0);
     CHECK(a == by_id(&s, "b")->fingerprint);  /* same text, other markup, case, spaces */
@@ -212,9 +208,8 @@ static void test_fingerprint(void)
 static void test_path_hash(void)
 {
     stats_page s;
-    stats_parse(&s,
-                "<body><div><p id=p1>x</p><p id=p2>y</p></div>"
-                "<section><p id=p3>z</p></section><div><div><p id=p4>w</p></div></div></body>");
+    stats_parse(&s, "<body><div><p id=p1>x</p><p id=p2>y</p></div>"
+                    "<section><p id=p3>z</p></section><div><div><p id=p4>w</p></div></div></body>");
     uint64_t p1 = by_id(&s, "p1")->path_hash;
     CHECK(p1 != 0);
     CHECK(p1 == by_id(&s, "p2")->path_hash);
@@ -251,7 +246,7 @@ static void test_sums_agree(void)
     /* A page with repeated words at many levels: every element's counts are
      * the sums of its children's, and the offline distinct-word counts agree
      * with a direct count over each word range. */
-    static const char *const vocab[] = {"red", "green", "blue", "Red", "cyan", "\xE4\xB8\xAD", "magenta", "blue,"};
+    static const char *const vocab[] = { "red", "green", "blue", "Red", "cyan", "\xE4\xB8\xAD", "magenta", "blue," };
     char *html = malloc(200000);
     strcpy(html, "<html><body>");
     unsigned seed = 7;
@@ -285,8 +280,10 @@ static void test_sums_agree(void)
         if (chars != s.st[i].chars || words != s.st[i].words || links != s.st[i].links ||
             link_chars != s.st[i].link_chars)
             sums_ok = 0;
-        if (s.st[i].w_end < s.st[i].w_begin || s.st[i].w_end > s.pt.nwords) distinct_ok = 0;
-        else if (distinct_brute(&s.pt, s.st[i].w_begin, s.st[i].w_end) != s.st[i].distinct_words) distinct_ok = 0;
+        if (s.st[i].w_end < s.st[i].w_begin || s.st[i].w_end > s.pt.nwords)
+            distinct_ok = 0;
+        else if (distinct_brute(&s.pt, s.st[i].w_begin, s.st[i].w_end) != s.st[i].distinct_words)
+            distinct_ok = 0;
     }
     CHECK(sums_ok);
     CHECK(distinct_ok);
@@ -378,8 +375,10 @@ static void test_title_words_ellipsis(void)
 static void test_title_words_folded(void)
 {
     uint64_t a[8], b[8];
-    const char *raw = "\xd0\x94\xd0\x98\xd0\x95\xd0\xa2\xd0\x90 \xc3\x9c" "ber \xc3\x89t\xc3\xa9";
-    const char *folded = "\xd0\xb4\xd0\xb8\xd0\xb5\xd1\x82\xd0\xb0 \xc3\xbc" "ber \xc3\xa9t\xc3\xa9";
+    const char *raw = "\xd0\x94\xd0\x98\xd0\x95\xd0\xa2\xd0\x90 \xc3\x9c"
+                      "ber \xc3\x89t\xc3\xa9";
+    const char *folded = "\xd0\xb4\xd0\xb8\xd0\xb5\xd1\x82\xd0\xb0 \xc3\xbc"
+                         "ber \xc3\xa9t\xc3\xa9";
     size_t na = wn_words_of(raw, strlen(raw), a, 8), nb = wn_words_of(folded, strlen(folded), b, 8);
     CHECK(na == 3 && nb == 3);
     CHECK(wn_words_shared(a, na, b, nb) == 3);
