@@ -14,6 +14,7 @@ packages=(
   libxgboost-dev     # random forest and boosted trees for the node classifier (training)
   zlib1g-dev         # gzip-compressed WARC and JSONL input
   clang libclang-rt-14-dev   # libFuzzer and sanitizer runtimes for `make check`
+  clang-format       # the style check of `make check` (scripts/checksrc.sh, .clang-format)
   valgrind           # memcheck over the release build in CI
   groff-base         # renders man/winnow.1 in the man page test
   python3-cffi       # the Python package (python/winnow): loads libwinnow.so, ABI mode
