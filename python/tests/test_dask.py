@@ -184,24 +184,33 @@ def test_partial_and_merge_in_process(warcs, single, tmp_path):
 def test_dask_writes_the_lines_of_skipped_records(hostile_warcs, cli, tmp_path):
     """Records skipped for being over --max-bytes (one over 4000 bytes, one
     with a Content-Length of 2^63) get their WINNOW_E_TOO_LARGE lines in the
-    shards, as winnow extract writes them, a warning each, and exit 4."""
+    shards, as winnow extract writes them, a warning each; the record cut
+    short by the end of d.warc.gz is a damaged record, a WINNOW_E_FORMAT
+    failure with its line and its "NAME: MESSAGE" on stderr: exit 1."""
     one = tmp_path / "one.db"
     learn = subprocess.run([cli, "learn", "-q", "--max-bytes", "4000", "--db", str(one)] + hostile_warcs,
                            capture_output=True, text=True)
-    assert learn.returncode == 4, learn.stderr
+    assert learn.returncode == 1, learn.stderr
     p = subprocess.run([cli, "extract", "-q", "--max-bytes", "4000", "--db", str(one), "--format", "jsonl"] +
                        hostile_warcs, capture_output=True)
-    assert p.returncode == 4, p.stderr
+    assert p.returncode == 1, p.stderr
     want = p.stdout.decode("utf-8")
     lines = [json.loads(x) for x in want.splitlines()]
     assert sum(x["status"] == "WINNOW_E_TOO_LARGE" for x in lines) == 3
+    cut = [x for x in lines if x["status"] == "WINNOW_E_FORMAT"]
+    assert len(cut) == 1 and cut[0]["source"]["record"] == 1 and cut[0]["url"] == "http://ex.org/8"
+    assert cut[0]["error"].startswith("last record cut short")  # no "d.warc.gz#297: " before it
+    said = "d-00001: " + cut[0]["error"]
+    assert "winnow: " + said in p.stderr.decode("utf-8")
     summary, log = run_dask(hostile_warcs, tmp_path / "dask.db", tmp_path / "out", "--max-bytes", "4000", "-q",
-                            want=4)
+                            want=1)
     got = read_shards(tmp_path / "out")
     assert got.splitlines() == want.splitlines()
     assert got == want
-    assert summary["extract"]["skipped"] == 3 and summary["extract"]["failed"] == 0
+    assert summary["extract"]["skipped"] == 3 and summary["extract"]["failed"] == 1
+    assert summary["learn"]["failed"] == 1
     assert log.count("winnow.dask: warning: ") == 3, log  # said even with -q, as the CLI says them
+    assert log.count("winnow.dask: " + said + "\n") == 1, log
     assert dump(tmp_path / "dask.db") == dump(one)
     # without --max-bytes: the 2^63 record is over the default limit all the same
     b = [w for w in hostile_warcs if w.endswith("b.warc")]

@@ -73,6 +73,35 @@ def test_jsonl(tmp_path):
     assert [r.data for r in winnow.read(gz)] == [r.data for r in recs]
 
 
+def test_damaged_records_handed_out(tmp_path):
+    """damaged=True: the malformed JSONL line and the WARC record cut short by
+    the end of a truncated .warc.gz come as records with their error and no
+    data (as the CLI reads them), the pages around them as before."""
+    page = "<html><body><p>%s</p></body></html>" % ("text of the page " * 10)
+    lines = [json.dumps({"url": "https://a.example/1", "html": page}), "{not json",
+             json.dumps({"url": "https://a.example/3", "html": page})]
+    p = tmp_path / "pages.jsonl"
+    p.write_text("\n".join(lines) + "\n")
+    with winnow.read(str(p), damaged=True) as reader:
+        recs = list(reader)
+    assert [r.number for r in recs] == [1, 2, 3]
+    assert [r.error is None for r in recs] == [True, False, True]
+    assert recs[1].data == b"" and recs[1].error
+    assert pickle.loads(pickle.dumps(recs[1])).error == recs[1].error
+    assert [r.number for r in winnow.read(str(p))] == [1, 3]  # skipped without it
+    http = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n" + page.encode()
+    warc = b"".join(gzip.compress(("WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://ex.org/%d\r\n"
+                                   "Content-Length: %d\r\n\r\n" % (i, len(http))).encode() + http + b"\r\n\r\n")
+                    for i in range(2))[:-30]
+    w = tmp_path / "cut.warc.gz"
+    w.write_bytes(warc)
+    recs = list(winnow.read(str(w), damaged=True))
+    assert [(r.number, r.url, r.error is None) for r in recs] == [(0, "http://ex.org/0", True),
+                                                                   (1, "http://ex.org/1", False)]
+    assert "cut short" in recs[1].error and recs[1].data == b""
+    assert len(list(winnow.read(str(w)))) == 1
+
+
 def test_errors(tmp_path):
     with pytest.raises(winnow.FileError) as ei:
         winnow.read(str(tmp_path / "missing.warc.gz"))

@@ -29,9 +29,12 @@ The JSON lines are the library's (winnow_render_jsonl): byte for byte those of
 record number as the CLI names its outputs; a page that fails has its line
 with status and error, and so, as the CLI writes them, has a record skipped
 for being over ``--max-bytes`` (``WINNOW_E_TOO_LARGE``, the reader's warning as
-the error, a warning on stderr) and a WARC that cannot be opened or read on
-(its status and error; the pages before stay). The exit status is the CLI's:
-1 when a page or WARC failed, else 4 when a record was skipped, else 0.
+the error, a warning on stderr), a damaged record (a WARC record cut short by
+the end of the file: ``WINNOW_E_FORMAT``, the reader's message without its
+locator, said on stderr as ``NAME: MESSAGE``) and a WARC that cannot be opened
+or read on (its status and error; the pages before stay). The exit status is
+the CLI's: 1 when a page, record or WARC failed, else 4 when a record was
+skipped, else 0.
 
 docs/scale.md tells how the same run goes on many machines.
 """
@@ -79,18 +82,35 @@ def memory():
 
 # ---- tasks (run on the workers) ----
 
+def _unlocated(message):
+    """A reader's message about one record without its leading locator
+    ("crawl.warc.gz#313406: " or "pages.jsonl:2: "), as cli/common.c
+    unlocated() removes it: the record is named by its output name."""
+    colon = message.find(": ")
+    if colon <= 0:
+        return message
+    d = colon
+    while d > 0 and message[d - 1] in "0123456789":
+        d -= 1
+    if d == colon or d == 0 or message[d - 1] not in "#:":
+        return message
+    return message[colon + 2:]
+
+
 def _records(warc, max_bytes, events):
     """The records of one WARC as ``winnow learn`` and ``winnow extract`` read
     them: each yielded, and what they give a line of their own without
-    being a page put in ``events`` as (status, message) in its place, before
-    the record that follows it: a record skipped for being over max_bytes
-    (WINNOW_E_TOO_LARGE, the reader's warning), and a WARC that cannot be
-    opened or read on (its status and error; the iteration ends there, as
-    the CLI goes on with its next input)."""
+    being a page put in ``events`` as (status, message, record) in its
+    place, before the record that follows it: a record skipped for being
+    over max_bytes (WINNOW_E_TOO_LARGE, the reader's warning, no record), a
+    damaged record (WINNOW_E_FORMAT, the reader's error without its locator,
+    the damaged Record), and a WARC that cannot be opened or read on (its
+    status and error, no record; the iteration ends there, as the CLI goes
+    on with its next input)."""
     try:
-        reader = read(warc, max_record_bytes=max_bytes)
+        reader = read(warc, max_record_bytes=max_bytes, damaged=True)
     except winnow.Error as e:
-        events.append((e.code, e.message))
+        events.append((e.code, e.message, None))
         return
     with reader:
         seen = 0
@@ -103,21 +123,32 @@ def _records(warc, max_bytes, events):
             except winnow.Error as e:
                 failure = e
             too_large = reader.too_large
-            events.extend([(lib.WINNOW_E_TOO_LARGE, reader.warning)] * (too_large - seen))
+            events.extend([(lib.WINNOW_E_TOO_LARGE, reader.warning, None)] * (too_large - seen))
             seen = too_large
             if failure is not None:
-                events.append((failure.code, failure.message))
+                events.append((failure.code, failure.message, None))
                 return
             if rec is None:
                 return
+            if rec.error is not None:
+                # a record that holds no page: a failure with its own line
+                # (cli/common.c cli_inputs_next, the damaged branch)
+                events.append((lib.WINNOW_E_FORMAT, _unlocated(rec.error), rec))
+                continue
             yield rec
 
 
-def _input_line(warc, status, message):
+def _input_line(warc, status, message, rec=None):
     """The JSON line the CLI writes for an input without a page (cli/common.c
-    input_line): the file, no record, no id, no URL."""
+    input_line): the file, no record, no id, no URL; for a damaged record
+    rec, its file, record number, WARC-Record-ID and URL."""
     keep = []
-    inp = _make_input(b"", None, None, {"file": warc, "record": -1, "record_id": None}, keep)
+    if rec is None:
+        source, url = {"file": warc, "record": -1, "record_id": None}, None
+    else:
+        source = {"file": rec.file or warc, "record": rec.number, "record_id": rec.record_id}
+        url = rec.url
+    inp = _make_input(b"", url, None, source, keep)
     return _render_jsonl_failure(inp, status, message, _jsonl_options(None, None, False, False, keep))
 
 
@@ -130,7 +161,7 @@ def learn_shard(index, warc, work, half_life=None, engine_options=None, max_byte
         stats = p.learn(_records(warc, max_bytes, events))
         p.write(path)
         sites = p.sites
-    failures = [m for st, m in events if st != lib.WINNOW_E_TOO_LARGE]
+    failures = [m for st, m, _ in events if st != lib.WINNOW_E_TOO_LARGE]
     return {"index": index, "warc": warc, "part": path, "pages": stats.pages, "counted": stats.counted,
             "duplicates": stats.duplicates, "failed": stats.failed + len(failures),
             "skipped": len(events) - len(failures), "errors": (failures + stats.errors)[:10], "sites": sites,
@@ -182,6 +213,7 @@ def extract_shard(index, warc, db_ref, out, compress=False, engine_options=None,
     tmp = path + ".tmp"
     n = failed = skipped = 0
     warnings = []
+    errors = []  # the damaged records': "NAME: MESSAGE", as the CLI says them
     stem = _stem(warc)
     opener = (lambda p: gzip.open(p, "wt", encoding="utf-8", compresslevel=6)) if compress else \
         (lambda p: open(p, "w", encoding="utf-8"))
@@ -190,13 +222,16 @@ def extract_shard(index, warc, db_ref, out, compress=False, engine_options=None,
     def flush():
         # the lines of what was read before the record now in hand, in order
         nonlocal failed, skipped
-        for st, message in events:
-            f.write(_input_line(warc, st, message))
+        for st, message, rec in events:
+            f.write(_input_line(warc, st, message, rec))
             if st == lib.WINNOW_E_TOO_LARGE:
                 skipped += 1
             else:
                 failed += 1
-            if len(warnings) < 10:
+            if rec is not None:
+                if len(errors) < 10:
+                    errors.append("%s-%s: %s" % (stem, rec.id or "page", message))
+            elif len(warnings) < 10:
                 warnings.append(message)
         del events[:]
 
@@ -210,15 +245,18 @@ def extract_shard(index, warc, db_ref, out, compress=False, engine_options=None,
         flush()
     os.replace(tmp, path)  # whole or not at all: a retried task writes it again
     return {"index": index, "warc": warc, "shard": path, "pages": n, "failed": failed, "skipped": skipped,
-            "warnings": warnings, "seconds": time.perf_counter() - t0}
+            "warnings": warnings, "errors": errors, "seconds": time.perf_counter() - t0}
 
 
 # ---- the driver ----
 
 def run(client, warcs, db, out, work=None, half_life=None, ship_db=False, compress=False,
-        engine_options=None, site_opts=None, log=None, retries=2, max_bytes=None):
-    """The four phases on a connected distributed.Client; a summary dict."""
+        engine_options=None, site_opts=None, log=None, retries=2, max_bytes=None, say=None):
+    """The four phases on a connected distributed.Client; a summary dict.
+    log(*parts) takes the progress lines, say(*parts) (default: log) the
+    damaged records' "NAME: MESSAGE" lines, which the CLI says even with -q."""
     log = log or (lambda *a: None)
+    say = say or log
     warcs = [os.path.abspath(w) for w in warcs]
     out = os.path.abspath(out)
     db = os.path.abspath(db)
@@ -268,6 +306,8 @@ def run(client, warcs, db, out, work=None, half_life=None, ship_db=False, compre
     for s in shards:
         for w in s["warnings"]:
             log("warning: %s" % w)
+        for e in s.get("errors", ()):
+            say(e)
     log("extract: %d pages into %d JSONL shards in %.2f s (%d skipped, %d failed)" % (
         n, len(shards), t3 - t2, summary["extract"]["skipped"], summary["extract"]["failed"]))
 
@@ -360,7 +400,8 @@ def main(argv=None):
     try:
         summary = run(client, args.warcs, args.db, args.output, work=args.work, half_life=args.half_life,
                       ship_db=args.ship_db, compress=args.gzip,
-                      site_opts={"mode": args.mode}, log=log, retries=args.retries, max_bytes=args.max_bytes)
+                      site_opts={"mode": args.mode}, log=log, retries=args.retries, max_bytes=args.max_bytes,
+                      say=lambda *a: print("winnow.dask:", *a, file=sys.stderr))
     finally:
         client.close()
         if cluster is not None:

@@ -23,13 +23,18 @@ class Record:
     number     its record in that file (WARC records from 0, JSONL lines from 1;
                -1 for a whole file)
     record_id  the WARC-Record-ID, or None
+    error      None for a page; read with ``damaged=True``, a damaged record
+               that holds no page (a WARC record cut short by the end of the
+               file, a JSONL line that is not a page record): the reader's
+               message why, with data empty
 
     ``winnow.extract(record)`` takes the url, charset and source from it.
     """
 
-    __slots__ = ("url", "data", "charset", "source", "id", "file", "number", "record_id")
+    __slots__ = ("url", "data", "charset", "source", "id", "file", "number", "record_id", "error")
 
-    def __init__(self, url, data, charset=None, source=None, id=None, file=None, number=-1, record_id=None):
+    def __init__(self, url, data, charset=None, source=None, id=None, file=None, number=-1, record_id=None,
+                 error=None):
         self.url = url
         self.data = data
         self.charset = charset
@@ -38,6 +43,7 @@ class Record:
         self.file = file
         self.number = number
         self.record_id = record_id
+        self.error = error
 
     def __repr__(self):
         return "<winnow.Record %s %s (%d bytes)>" % (self.source, self.url, len(self.data))
@@ -54,10 +60,14 @@ class Reader:
     in ``skipped`` and described by ``warnings`` (the first 1,000); a read error stops the
     iteration with a ``winnow.FileError``. Close it (``close()`` or ``with``)
     to release the file before the iterator is exhausted; exhaustion closes
-    it too. One thread at a time.
+    it too. One thread at a time. With ``damaged=True`` a damaged record (a
+    WARC record cut short by the end of the file, a JSONL line that is not a
+    page record) is not skipped but handed out, with its ``error`` set and
+    no data, so that every record of the input is accounted for (as the CLI
+    does: a WINNOW_E_FORMAT failure each).
     """
 
-    def __init__(self, path, format="auto", recursive=False, max_record_bytes=None):
+    def __init__(self, path, format="auto", recursive=False, max_record_bytes=None, damaged=False):
         if format not in _FORMATS:
             raise ArgumentError("format must be one of %s, not %r" % (", ".join(_FORMATS), format))
         opt = ffi.new("winnow_reader_options *")
@@ -66,6 +76,7 @@ class Reader:
             raise error_for(st)
         opt.format = _FORMATS[format]
         opt.recursive = 1 if recursive else 0
+        opt.damaged = 1 if damaged else 0
         if max_record_bytes is not None:
             if max_record_bytes <= 0:
                 raise ArgumentError("max_record_bytes must be positive")
@@ -137,13 +148,14 @@ class Reader:
             raise err
         return Record(
             _opt_str(rec.url),
-            ffi.unpack(ffi.cast("const char *", rec.data), rec.len),
+            ffi.unpack(ffi.cast("const char *", rec.data), rec.len) if rec.len else b"",
             _opt_str(rec.charset),
             _opt_str(rec.source),
             _opt_str(rec.id),
             _opt_str(rec.file),
             int(rec.number),
             _opt_str(rec.record_id),
+            _opt_str(rec.error),
         )
 
     def close(self):
@@ -161,7 +173,7 @@ class Reader:
         self.close()
 
 
-def read(path, format="auto", recursive=False, max_record_bytes=None):
+def read(path, format="auto", recursive=False, max_record_bytes=None, damaged=False):
     """The pages of PATH, one ``winnow.Record`` at a time.
 
     PATH is a directory (its *.html, *.htm and gzipped *.html.gz files, sorted;
@@ -169,6 +181,7 @@ def read(path, format="auto", recursive=False, max_record_bytes=None):
     JSON lines file ({"url": ..., "html": ...} per line; .jsonl, .ndjson,
     gzipped or not), one HTML file, or "-" for stdin. ``format`` forces how a
     file is read: "auto" (by its name, then its first bytes), "html", "warc",
-    "jsonl".
+    "jsonl". ``damaged=True`` hands out damaged records too, each with its
+    ``error`` (``Reader``).
     """
-    return Reader(path, format=format, recursive=recursive, max_record_bytes=max_record_bytes)
+    return Reader(path, format=format, recursive=recursive, max_record_bytes=max_record_bytes, damaged=damaged)
