@@ -140,6 +140,11 @@ static const uint8_t alnum_fold[256] = {
 #undef L
 };
 
+/* One text node's bytes, once: the folded text, characters, words and
+ * their hashes, punctuation. Over the house's 150 lines on purpose: it is
+ * the statistics' hot loop, its state in locals (see inside); split into
+ * functions per byte class, that state would have to go through memory
+ * between them. */
 static void scan_text(scan_state *s, const char *t, size_t n, wn_stats *st)
 {
     /* Hot loop: state lives in locals, written back at the end, because
