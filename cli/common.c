@@ -262,20 +262,6 @@ static char *record_label(cli_inputs *in, const cli_page *p)
     return s;
 }
 
-/* A reader's message about one record without its leading locator
- * ("crawl.warc.gz#313406: " or "pages.jsonl:2: "): where the record is
- * named by its output name (CONTAINER-RECORD), a byte offset or a line
- * number beside it would be a second name for it. */
-static const char *unlocated(const char *msg)
-{
-    const char *colon = strstr(msg, ": ");
-    if (!colon || colon == msg) return msg;
-    const char *d = colon;
-    while (d > msg && d[-1] >= '0' && d[-1] <= '9') d--;
-    if (d == colon || d == msg || (d[-1] != '#' && d[-1] != ':')) return msg;
-    return colon + 2;
-}
-
 /* Progress: the share of the inputs' bytes read, -1 when their total is not known. */
 static double inputs_fraction(cli_inputs *in)
 {
@@ -331,12 +317,12 @@ int cli_inputs_next(cli_inputs *in, cli_page *page)
              * that nothing of the input goes unaccounted */
             cli_page named = { .id = (char *)(rec.id ? rec.id : "page") };
             char *label = record_label(in, &named);
-            const char *why = label ? unlocated(rec.error) : rec.error;
-            cli_report("winnow: %s: %s\n", label ? label : in->reader_path, why);
+            cli_report("winnow: %s: %s\n", label ? label : in->reader_path, rec.error);
             free(label);
-            cli_entry e = {
-                "", rec.file ? rec.file : in->reader_path, rec.number, rec.record_id, rec.url, WINNOW_E_FORMAT, why
-            };
+            cli_entry e = { "",         rec.file ? rec.file : in->reader_path,
+                            rec.number, rec.record_id,
+                            rec.url,    WINNOW_E_FORMAT,
+                            rec.error };
             size_t seq = in->seq++;
             cli_manifest_add(in->manifest, seq, &e);
             if (in->line_fn) in->line_fn(in->line_ctx, seq, &e);

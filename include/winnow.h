@@ -420,8 +420,8 @@ typedef struct winnow_record {
     const char *record_id; /* WARC-Record-ID as written ("<urn:uuid:...>"); NULL when none */
     const char *error;     /* NULL for a page; with winnow_reader_options.damaged, a damaged
                              record that holds no page (a JSONL line that is not a page
-                             record, a WARC record cut short by the end of the file): why,
-                             with data empty, so that every record of the input is accounted
+                             record, a WARC record cut short by the end of the file): why (the
+                             reason alone: where it is, is in source), with data empty, so that every record of the input is accounted
                              for. Without that option such records are skipped with a warning */
 } winnow_record;
 

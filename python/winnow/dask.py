@@ -82,21 +82,6 @@ def memory():
 
 # ---- tasks (run on the workers) ----
 
-def _unlocated(message):
-    """A reader's message about one record without its leading locator
-    ("crawl.warc.gz#313406: " or "pages.jsonl:2: "), as cli/common.c
-    unlocated() removes it: the record is named by its output name."""
-    colon = message.find(": ")
-    if colon <= 0:
-        return message
-    d = colon
-    while d > 0 and message[d - 1] in "0123456789":
-        d -= 1
-    if d == colon or d == 0 or message[d - 1] not in "#:":
-        return message
-    return message[colon + 2:]
-
-
 def _records(warc, max_bytes, events):
     """The records of one WARC as ``winnow learn`` and ``winnow extract`` read
     them: each yielded, and what they give a line of their own without
@@ -133,7 +118,7 @@ def _records(warc, max_bytes, events):
             if rec.error is not None:
                 # a record that holds no page: a failure with its own line
                 # (cli/common.c cli_inputs_next, the damaged branch)
-                events.append((lib.WINNOW_E_FORMAT, _unlocated(rec.error), rec))
+                events.append((lib.WINNOW_E_FORMAT, rec.error, rec))
                 continue
             yield rec
 

@@ -40,13 +40,23 @@ int wn_reader_damaged(winnow_reader *r, winnow_record *rec, long long number, lo
     va_start(ap, fmt);
     vsnprintf(r->warning, sizeof r->warning, fmt, ap);
     va_end(ap);
-    wn_buf_clear(&r->damage);
-    wn_buf_put(&r->damage, r->warning, strlen(r->warning));
     wn_buf_clear(&r->source);
     if (offset >= 0)
         wn_buf_printf(&r->source, "%s#%lld", r->name, offset);
     else
         wn_buf_printf(&r->source, "%s:%lld", r->name, number);
+    /* the warning names the record by its locator (the source) and says it
+     * was skipped, as for a caller that skips such records; the record's
+     * error is the reason alone: the record carries its source, callers
+     * name it their own way (the CLI and the Dask driver by its output
+     * name), and it is handed out, not skipped */
+    const char *why = r->warning;
+    size_t sl = r->source.len;
+    if (!r->source.oom && !strncmp(why, wn_buf_cstr(&r->source), sl) && !strncmp(why + sl, ": ", 2)) why += sl + 2;
+    size_t wl = strlen(why);
+    if (wl > 9 && !strcmp(why + wl - 9, "; skipped")) wl -= 9; /* handed out, not skipped */
+    wn_buf_clear(&r->damage);
+    wn_buf_put(&r->damage, why, wl);
     wn_buf_clear(&r->id);
     wn_buf_printf(&r->id, "%05lld", number);
     if (r->damage.oom || r->source.oom || r->id.oom) {
