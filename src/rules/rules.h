@@ -458,6 +458,12 @@
     X(MERGED_LINK_SHARE, 0.5f, 1e30f, "parse",                                                                         \
       "past the node budget, text merged into one node is link text when more than this share of it was in links: "    \
       "a page of a million links stays a link list")                                                                   \
+    X(NOSCRIPT_MAX_TEXT, 1000.0f, 0.0f, "parse",                                                                       \
+      "a page showing fewer than this many characters of text (not white space) is parsed again with the markup of "   \
+      "its body's <noscript> elements built, when they hold NOSCRIPT_MIN_RATIO times its text: a page a script "       \
+      "renders, its content kept for readers without scripts (a forum thread, a product grid)")                        \
+    X(NOSCRIPT_MIN_RATIO, 2.0f, 1e30f, "parse",                                                                        \
+      "the <noscript> text a page needs, as a multiple of the text it shows, to be parsed again with it built")        \
     /* metadata (src/meta/meta.c, fed by the pipeline) */                                                              \
     X(TITLE_MATCH_MIN_WORDS, 2.0f, 0.0f, "meta",                                                                       \
       "two titles (a JSON-LD headline and the <title>, og:title or an <h1>; og:title and og:site_name) match when "    \
