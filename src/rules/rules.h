@@ -243,6 +243,17 @@
       "inner wrapper of one; the outer wrappers add nothing but links) is joined at the sections' level: siblings of " \
       "the same tag and class as its outermost "                                                                       \
       "wrapper scoring JOIN_MIN_VALUE join (1: on, 0: off)")                                                           \
+    X(REGION_MIN_CONFIDENCE, 0.3f, 1e30f, "select",                                                                    \
+      "a page the page type stage calls a thread, a product, a listing, a landing page or documentation with at "      \
+      "least this probability is selected as a page made of parts (the region strategy, select/region.c); below it, "  \
+      "or for an article, as an article")                                                                              \
+    X(REGION_MIN_CARDS, 3.0f, 1e30f, "select",                                                                         \
+      "region strategy (a page made of parts): links are kept as part of a card, a record with this many siblings "    \
+      "of its shape that says more than its link (an item's name over its price); a menu's items do not")              \
+    X(REGION_SKIP_DIALOGS, 1.0f, 0.0f, "select",                                                                       \
+      "region strategy: a dialog (<dialog>, role=dialog, aria-modal=true) waits to be opened and is no part of the "   \
+      "page's content (1: on, 0: off)")                                                                                \
+    X(REGION_CARD_LEVELS, 3.0f, 0.0f, "select", "how many levels above a unit of links its card may be")               \
     X(STRADDLE_MIN_CHARS, 40.0f, 1e30f, "select",                                                                      \
       "text inside the content block whose unit begins above it (an inline run: a dateline, then the story's first "   \
       "sentences in a <span> that holds the paragraphs) is kept with the block when it is this many characters "       \
