@@ -250,10 +250,13 @@
     X(REGION_MIN_CARDS, 3.0f, 1e30f, "select",                                                                         \
       "region strategy (a page made of parts): links are kept as part of a card, a record with this many siblings "    \
       "of its shape that says more than its link (an item's name over its price); a menu's items do not")              \
+    X(REGION_CARD_WORDS, 6.0f, 1e30f, "select",                                                                        \
+      "region strategy: a record all of whose text is links is a card when it holds this many words (a shop's "        \
+      "linked item: its name, rating and price), not a menu's item of a word or two")                                  \
     X(REGION_SKIP_DIALOGS, 1.0f, 0.0f, "select",                                                                       \
       "region strategy: a dialog (<dialog>, role=dialog, aria-modal=true) waits to be opened and is no part of the "   \
       "page's content (1: on, 0: off)")                                                                                \
-    X(REGION_CARD_LEVELS, 3.0f, 0.0f, "select", "how many levels above a unit of links its card may be")               \
+    X(REGION_CARD_LEVELS, 8.0f, 0.0f, "select", "how many levels above a unit of links its card may be")               \
     X(STRADDLE_MIN_CHARS, 40.0f, 1e30f, "select",                                                                      \
       "text inside the content block whose unit begins above it (an inline run: a dateline, then the story's first "   \
       "sentences in a <span> that holds the paragraphs) is kept with the block when it is this many characters "       \

@@ -6,7 +6,8 @@
  *
  *   1. the article strategy's selection (article.c), kept as it is;
  *   2. the region: the <main> (role=main) holding the best block, else
- *      the page's only <main>, else the body;
+ *      the body; with no best block, the page's only <main>, else the body (also when no block has
+ *      running text: the parts are then the content);
  *   3. in it, outside dialogs (REGION_SKIP_DIALOGS), every unit with text that is not in the page's own header
  *      or footer, not under a trusted name of the site's frame (nav,
  *      header, footer, sidebar, share, ad, overlay; related items on a
@@ -42,14 +43,16 @@ static uint32_t content_region(const winnow_doc *d, const wn_page_scores *ps, ui
         only = i;
         i += dom->nodes[i].size - 1;
     }
-    if (only != WN_NONE && d->stats[only].chars > 0) return only;
+    /* the page's only <main>, unless the best block lies outside it */
+    if (only != WN_NONE && d->stats[only].chars > 0 && best == WN_NONE) return only;
     return dom->body;
 }
 
 /* Whether unit u, mostly links, is part of a card: an element at most
  * REGION_CARD_LEVELS above it with REGION_MIN_CARDS - 1 or more siblings
- * of its shape, itself holding text outside links or more than one unit. */
-static int in_card(const winnow_doc *d, uint32_t u, uint32_t region)
+ * of its shape, itself holding text outside links, more than one unit or
+ * REGION_CARD_WORDS words. */
+static int in_card(const winnow_doc *d, const wn_page_scores *ps, uint32_t u, uint32_t region)
 {
     const wn_dom *dom = &d->dom;
     const float min = WN_RULE(d, REGION_MIN_CARDS);
@@ -66,9 +69,10 @@ static int in_card(const winnow_doc *d, uint32_t u, uint32_t region)
         const wn_stats *s = &d->stats[r];
         unsigned units = 0;
         for (uint32_t i = r; i < r + dom->nodes[r].size && units < 2; i++)
-            units +=
-                d->labels.unit[i] == i && dom->nodes[i].tag != WN_TAG_TEXT && s->chars > 0 && d->stats[i].chars > 0;
-        return units >= 2 || s->chars > s->link_chars;
+            units += d->labels.unit[i] == i && dom->nodes[i].tag != WN_TAG_TEXT && ps->own[i].chars > 0;
+        /* or names an item at length: a linked card's title, not a
+         * menu's word or two */
+        return units >= 2 || s->chars > s->link_chars || (float)s->words >= WN_RULE(d, REGION_CARD_WORDS);
     }
     return 0;
 }
@@ -102,7 +106,6 @@ int wn_select_region(wn_selection *sel)
     wn_labels *lb = &d->labels;
     const wn_dom *dom = &d->dom;
     if (wn_select_article(sel) != 0) return -1;
-    if (sel->best == WN_NONE) return 0;
     /* dialogs wait to be opened: what the article strategy kept there goes */
     const int skip = WN_RULE(d, REGION_SKIP_DIALOGS) > 0.0f;
     for (uint32_t i = 1; skip && i < dom->count; i++) {
@@ -126,10 +129,20 @@ int wn_select_region(wn_selection *sel)
         if (o->chars == 0 || (ps->boiler[u] & drop)) continue;
         /* a product page's cards are other products */
         if (wn_mostly_links(d, o->link_chars, o->chars) &&
-            (d->page_type == WINNOW_PAGE_PRODUCT || !in_card(d, u, region)))
+            (d->page_type == WINNOW_PAGE_PRODUCT || !in_card(d, ps, u, region)))
             continue;
         lb->keep[u] = 1;
         wn_explain_keep(d, u, KEEP_RUNNING, WN_WHY_REGION);
+    }
+    if (sel->best == WN_NONE) {
+        /* no block of running text (or only in the frame): the parts are
+         * the content when there are any */
+        int any = 0;
+        for (uint32_t i = region; i < region + dom->nodes[region].size && !any; i++) any = lb->keep[i];
+        if (!any) return 0;
+        sel->best = region;
+        sel->framed = WN_NONE;
+        lb->container = region;
     }
     if (!wn_node_within(dom, lb->container, region)) lb->container = region;
     wn_drop_line_gutters(d, region);
