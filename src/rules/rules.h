@@ -257,6 +257,10 @@
       "region strategy: a dialog (<dialog>, role=dialog, aria-modal=true) waits to be opened and is no part of the "   \
       "page's content (1: on, 0: off)")                                                                                \
     X(REGION_CARD_LEVELS, 8.0f, 0.0f, "select", "how many levels above a unit of links its card may be")               \
+    X(SECTIONS_MIN, 3.0f, 0.0f, "select",                                                                              \
+      "when no sibling joins, a best block that is (or lies in) one of this many sibling sections of one shape, each " \
+      "opening with a heading (a manual page's DESCRIPTION, OPTIONS, HOOKS), keeps the others holding running text")   \
+    X(SECTIONS_LEVELS, 3.0f, 0.0f, "select", "how many levels above the best block its headed section may be")         \
     X(STRADDLE_MIN_CHARS, 40.0f, 1e30f, "select",                                                                      \
       "text inside the content block whose unit begins above it (an inline run: a dateline, then the story's first "   \
       "sentences in a <span> that holds the paragraphs) is kept with the block when it is this many characters "       \
