@@ -243,7 +243,7 @@
       "inner wrapper of one; the outer wrappers add nothing but links) is joined at the sections' level: siblings of " \
       "the same tag and class as its outermost "                                                                       \
       "wrapper scoring JOIN_MIN_VALUE join (1: on, 0: off)")                                                           \
-    X(REGION_MIN_CONFIDENCE, 0.3f, 1e30f, "select",                                                                    \
+    X(REGION_MIN_CONFIDENCE, 0.5f, 1e30f, "select",                                                                    \
       "a page the page type stage calls a thread, a product, a listing, a landing page or documentation with at "      \
       "least this probability is selected as a page made of parts (the region strategy, select/region.c); below it, "  \
       "or for an article, as an article")                                                                              \
@@ -253,6 +253,9 @@
     X(REGION_CARD_WORDS, 6.0f, 1e30f, "select",                                                                        \
       "region strategy: a record all of whose text is links is a card when it holds this many words (a shop's "        \
       "linked item: its name, rating and price), not a menu's item of a word or two")                                  \
+    X(REGION_DROP_COMMENTS, 1.0f, 0.0f, "select",                                                                      \
+      "region strategy: on any page but a thread, reader comments (by name or after a comments marker), bylines and "  \
+      "tags are no part (1: on, 0: off)")                                                                              \
     X(REGION_SKIP_DIALOGS, 1.0f, 0.0f, "select",                                                                       \
       "region strategy: a dialog (<dialog>, role=dialog, aria-modal=true) waits to be opened and is no part of the "   \
       "page's content (1: on, 0: off)")                                                                                \

@@ -96,6 +96,10 @@ static uint16_t frame_hints(const winnow_doc *d)
     uint16_t h = WN_HINT_NAV | WN_HINT_HEADER | WN_HINT_FOOTER | WN_HINT_SIDEBAR | WN_HINT_SHARE | WN_HINT_AD |
                  WN_HINT_OVERLAY | WN_HINT_SCRIPT | WN_HINT_SITE;
     if (d->page_type == WINNOW_PAGE_PRODUCT) h |= WN_HINT_RELATED;
+    /* reader comments, bylines and tags: a thread's posts and their
+     * authors are its content, no other page's are */
+    if (d->page_type != WINNOW_PAGE_FORUM && WN_RULE(d, REGION_DROP_COMMENTS) > 0.0f)
+        h |= WN_HINT_COMMENT | WN_HINT_META;
     return h;
 }
 
@@ -127,6 +131,7 @@ int wn_select_region(wn_selection *sel)
         if (lb->unit[u] != u || x->tag == WN_TAG_TEXT || lb->keep[u] || frame[u] || (x->flags & WN_NF_HIDDEN)) continue;
         const wn_unit_stats *o = &ps->own[u];
         if (o->chars == 0 || (ps->boiler[u] & drop)) continue;
+        if ((drop & WN_HINT_COMMENT) && ps->after_marker[u]) continue;
         /* a product page's cards are other products */
         if (wn_mostly_links(d, o->link_chars, o->chars) &&
             (d->page_type == WINNOW_PAGE_PRODUCT || !in_card(d, ps, u, region)))
