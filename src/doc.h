@@ -73,6 +73,7 @@ struct winnow_doc {
     /* ---- parse (parse/parser.h) ---- */
     wn_dom dom;
     struct wn_dom_store *dom_store; /* the parser's arrays dom lives in (parse/parser.h), given back at free */
+    int noscript;                   /* parsed again with its <noscript> markup built (pipeline.c) */
     /* ---- statistics (blocks/stats.h) ---- */
     wn_stats *stats;
     wn_page_text page_text;

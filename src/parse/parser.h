@@ -103,4 +103,11 @@ typedef struct wn_repair_report {
 
 char *wn_markup_repair(const char *s, size_t n, unsigned max_depth, size_t *out_len, wn_repair_report *rep);
 
+/* A page whose content sits in <noscript> (noscript.c): a malloc'd copy
+ * of the page without the tags of the <noscript> elements in its body, so
+ * that a parse builds their markup, and in *text_chars the characters
+ * (not white space) of text they hold. NULL when the body has no
+ * <noscript> or when out of memory. */
+char *wn_noscript_unwrap(const char *s, size_t n, size_t *out_len, size_t *text_chars);
+
 #endif

@@ -120,6 +120,33 @@ static winnow_status new_doc(winnow_engine *e, const winnow_input *in, winnow_do
     return WINNOW_OK;
 }
 
+/* A page a script renders, its content in <noscript> (parse/noscript.c):
+ * when the parsed page shows less than NOSCRIPT_MAX_TEXT characters and
+ * its body's <noscript> elements hold NOSCRIPT_MIN_RATIO times that, the
+ * page is parsed again with their markup built. Sets d->noscript. */
+static wn_parse_status noscript_parse(winnow_engine *e, winnow_doc *d, const char *text, size_t text_len,
+                                      const wn_parse_rules *rules)
+{
+    const float max_text = WN_RULE(d, NOSCRIPT_MAX_TEXT);
+    if (max_text <= 0.0f) return WN_PARSE_OK;
+    size_t shown = 0;
+    for (size_t i = 0; i < d->dom.text_len && (float)shown < max_text; i++)
+        shown += (unsigned char)d->dom.text[i] > ' ';
+    if ((float)shown >= max_text) return WN_PARSE_OK;
+    size_t ulen = 0, held = 0;
+    char *u = wn_noscript_unwrap(text, text_len, &ulen, &held);
+    if (!u) return WN_PARSE_OK;
+    wn_parse_status ps = WN_PARSE_OK;
+    if ((float)held >= WN_RULE(d, NOSCRIPT_MIN_RATIO) * (float)(shown > 0 ? shown : 1)) {
+        wn_parser_reclaim(e->parser, d->dom_store);
+        memset(d->dom_store, 0, sizeof *d->dom_store);
+        ps = wn_parser_parse_store(e->parser, u, ulen, &d->arena, &d->dom, d->dom_store, rules);
+        d->noscript = 1;
+    }
+    free(u);
+    return ps;
+}
+
 /* decode and parse: the input's bytes -> d->decode, d->utf8 -> d->dom */
 static winnow_status decode_parse(winnow_engine *e, winnow_doc *d, const winnow_input *in)
 {
@@ -139,6 +166,7 @@ static winnow_status decode_parse(winnow_engine *e, winnow_doc *d, const winnow_
     const wn_parse_rules parse_rules = { .merged_link_share = WN_RULE(d, MERGED_LINK_SHARE) };
     wn_parse_status ps =
         wn_parser_parse_store(e->parser, text, text_len, &d->arena, &d->dom, d->dom_store, &parse_rules);
+    if (ps == WN_PARSE_OK) ps = noscript_parse(e, d, text, text_len, &parse_rules);
     if (ps == WN_PARSE_NOMEM) return wn_engine_fail(e, WINNOW_E_NOMEM, "out of memory while building the DOM");
     if (ps == WN_PARSE_TOO_LARGE) return wn_engine_fail(e, WINNOW_E_TOO_LARGE, "page has too many nodes");
     if (ps != WN_PARSE_OK) return wn_engine_fail(e, WINNOW_E_PARSE, "the HTML parser rejected the input");

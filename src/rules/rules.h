@@ -243,6 +243,27 @@
       "inner wrapper of one; the outer wrappers add nothing but links) is joined at the sections' level: siblings of " \
       "the same tag and class as its outermost "                                                                       \
       "wrapper scoring JOIN_MIN_VALUE join (1: on, 0: off)")                                                           \
+    X(REGION_MIN_CONFIDENCE, 0.5f, 1e30f, "select",                                                                    \
+      "a page the page type stage calls a thread, a product, a listing, a landing page or documentation with at "      \
+      "least this probability is selected as a page made of parts (the region strategy, select/region.c); below it, "  \
+      "or for an article, as an article")                                                                              \
+    X(REGION_MIN_CARDS, 3.0f, 1e30f, "select",                                                                         \
+      "region strategy (a page made of parts): links are kept as part of a card, a record with this many siblings "    \
+      "of its shape that says more than its link (an item's name over its price); a menu's items do not")              \
+    X(REGION_CARD_WORDS, 6.0f, 1e30f, "select",                                                                        \
+      "region strategy: a record all of whose text is links is a card when it holds this many words (a shop's "        \
+      "linked item: its name, rating and price), not a menu's item of a word or two")                                  \
+    X(REGION_DROP_COMMENTS, 1.0f, 0.0f, "select",                                                                      \
+      "region strategy: on any page but a thread, reader comments (by name or after a comments marker), bylines and "  \
+      "tags are no part (1: on, 0: off)")                                                                              \
+    X(REGION_SKIP_DIALOGS, 1.0f, 0.0f, "select",                                                                       \
+      "region strategy: a dialog (<dialog>, role=dialog, aria-modal=true) waits to be opened and is no part of the "   \
+      "page's content (1: on, 0: off)")                                                                                \
+    X(REGION_CARD_LEVELS, 8.0f, 0.0f, "select", "how many levels above a unit of links its card may be")               \
+    X(SECTIONS_MIN, 3.0f, 0.0f, "select",                                                                              \
+      "when no sibling joins, a best block that is (or lies in) one of this many sibling sections of one shape, each " \
+      "opening with a heading (a manual page's DESCRIPTION, OPTIONS, HOOKS), keeps the others holding running text")   \
+    X(SECTIONS_LEVELS, 3.0f, 0.0f, "select", "how many levels above the best block its headed section may be")         \
     X(STRADDLE_MIN_CHARS, 40.0f, 1e30f, "select",                                                                      \
       "text inside the content block whose unit begins above it (an inline run: a dateline, then the story's first "   \
       "sentences in a <span> that holds the paragraphs) is kept with the block when it is this many characters "       \
@@ -458,6 +479,12 @@
     X(MERGED_LINK_SHARE, 0.5f, 1e30f, "parse",                                                                         \
       "past the node budget, text merged into one node is link text when more than this share of it was in links: "    \
       "a page of a million links stays a link list")                                                                   \
+    X(NOSCRIPT_MAX_TEXT, 1000.0f, 0.0f, "parse",                                                                       \
+      "a page showing fewer than this many characters of text (not white space) is parsed again with the markup of "   \
+      "its body's <noscript> elements built, when they hold NOSCRIPT_MIN_RATIO times its text: a page a script "       \
+      "renders, its content kept for readers without scripts (a forum thread, a product grid)")                        \
+    X(NOSCRIPT_MIN_RATIO, 2.0f, 1e30f, "parse",                                                                        \
+      "the <noscript> text a page needs, as a multiple of the text it shows, to be parsed again with it built")        \
     /* metadata (src/meta/meta.c, fed by the pipeline) */                                                              \
     X(TITLE_MATCH_MIN_WORDS, 2.0f, 0.0f, "meta",                                                                       \
       "two titles (a JSON-LD headline and the <title>, og:title or an <h1>; og:title and og:site_name) match when "    \

@@ -25,6 +25,12 @@
       "running text of the headline's article, which replaced a best block outside it or holding other articles")      \
     X(JOINED, "joined", "JOIN_SHARE", 'C', "a sibling of the best block that scores JOIN_SHARE of it joined it")       \
     X(THREAD, "thread-post", "THREAD_MIN_RECORDS", 'C', "a post of the forum thread the best block belongs to")        \
+    X(REGION, "region", "REGION_MIN_CARDS", 'C',                                                                       \
+      "a part of the content region (its <main>, else the body) of a page made of parts (a landing page, a "           \
+      "listing, a product, a thread): not the frame, not a link list unless part of a card")                           \
+    X(SECTIONS, "headed-section", "SECTIONS_MIN", 'C',                                                                 \
+      "a section of a document written as sibling sections of one shape, each opening with its heading, of which "     \
+      "the best block is one")                                                                                         \
     X(JOINED_SECTIONS, "joined-sections", "JOIN_SECTIONS", 'C',                                                        \
       "a section of the same shape as the best block's outermost wrapper joined it")                                   \
     X(FRAGMENT_KEPT, "fragment-in-block", "KEEP_FRAGMENT_MAX_LINKS", 'C',                                              \

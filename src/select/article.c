@@ -171,6 +171,14 @@ static uint32_t keep_block(winnow_doc *d, const wn_page_scores *ps, const float 
             parent = dom->nodes[w].parent;
         }
     }
+    if (!joined) {
+        /* a document in headed sections (sections.c) */
+        uint32_t w = wn_join_headed_sections(d, ps, best, guard);
+        if (w != WN_NONE) {
+            joined = 1;
+            parent = w;
+        }
+    }
     wn_keep_subtree(d, ps, best, why);
     if (joined) lb->container = parent;
     if (!joined && WN_RULE(d, TRAILING_PARAGRAPH) > 0.0f) keep_trailing_paragraph(d, ps, best);

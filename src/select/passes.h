@@ -5,6 +5,7 @@
  *                anchoring, the best block outside the page's frame
  *   code.c       code samples: a code block, the post around one, gutters
  *   thread.c     a forum thread's run of posts
+ *   sections.c   a document in headed sections
  *   keep.c       which units inside a block are kept; joins; text kept
  *                around the block (standfirst, lone paragraphs, a run
  *                straddling the block's start)
@@ -73,6 +74,14 @@ void wn_keep_standfirst(winnow_doc *d, const wn_page_scores *ps);
  * run: a dateline, then the story in a <span>): kept when long enough.
  * 0, or -1 when out of memory. */
 int wn_keep_straddling(winnow_doc *d, const wn_page_scores *ps, uint32_t best);
+
+/* sections.c */
+
+/* A document in headed sections: when best (or an ancestor up to
+ * SECTIONS_LEVELS above) is one of SECTIONS_MIN or more siblings of one
+ * shape each opening with a heading, the others holding running text are
+ * kept. Returns their parent, WN_NONE when none joined. */
+uint32_t wn_join_headed_sections(winnow_doc *d, const wn_page_scores *ps, uint32_t best, const wn_join_guard *g);
 
 /* drop_lead.c */
 

@@ -9,27 +9,38 @@
 #include <string.h>
 
 const wn_strategy wn_strategies[] = {
-    { "article", wn_select_article },
+    { "article", wn_select_article, 1, 1 },
+    { "region", wn_select_region, 0, 1 },
 };
 const size_t wn_strategy_count = sizeof wn_strategies / sizeof wn_strategies[0];
 
 const wn_strategy *wn_strategy_for(const winnow_doc *d, const wn_page_scores *ps)
 {
-    (void)d;
     (void)ps;
-    return &wn_strategies[0];
+    /* a page made of parts, when the page type stage is sure enough of it
+     * (a forced type is sure) */
+    if (d->page_type_conf < WN_RULE(d, REGION_MIN_CONFIDENCE)) return &wn_strategies[0];
+    switch (d->page_type) {
+    case WINNOW_PAGE_FORUM:
+    case WINNOW_PAGE_PRODUCT:
+    case WINNOW_PAGE_LISTING:
+    case WINNOW_PAGE_SERVICE:
+    case WINNOW_PAGE_DOCUMENTATION: return &wn_strategies[1];
+    default: return &wn_strategies[0];
+    }
 }
 
 /* A listing page (listing.c): its block is one teaser; nothing is the
  * page's own. Else the fallback's second opinion. Returns the block
  * (WN_NONE when none is left), or -1 in *err when out of memory. */
-static uint32_t second_opinions(winnow_doc *d, const wn_page_scores *ps, uint32_t best, int include_title, int *err)
+static uint32_t second_opinions(winnow_doc *d, const wn_page_scores *ps, uint32_t best, int include_title,
+                                const wn_strategy *strategy, int *err)
 {
     wn_labels *lb = &d->labels;
     const uint32_t n = d->dom.count;
     *err = 0;
     lb->teasers = 0;
-    if (best != WN_NONE && (lb->teasers = wn_listing_teasers(d, ps)) > 0) {
+    if (best != WN_NONE && strategy->listing_test && (lb->teasers = wn_listing_teasers(d, ps)) > 0) {
         if (d->explain)
             for (uint32_t i = 0; i < n; i++)
                 if (lb->keep[i] && lb->unit[i] == i) d->explain->sel_why[i] = WN_WHY_LISTING;
@@ -38,7 +49,10 @@ static uint32_t second_opinions(winnow_doc *d, const wn_page_scores *ps, uint32_
         lb->source = WN_SOURCE_LISTING;
         return WN_NONE;
     }
-    if (wn_fallback(d, ps, include_title) != 0) *err = -1;
+    if (!strategy->fallback)
+        lb->source = WN_SOURCE_SCORER;
+    else if (wn_fallback(d, ps, include_title) != 0)
+        *err = -1;
     return best;
 }
 
@@ -82,9 +96,10 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
     wn_selection sel = { d, ps, include_title, NULL, WN_NONE, WN_NONE };
     sel.score = wn_block_scores(d);
     if (!sel.score) return -1;
-    if (wn_strategy_for(d, ps)->select(&sel) != 0) return -1;
+    const wn_strategy *strategy = wn_strategy_for(d, ps);
+    if (strategy->select(&sel) != 0) return -1;
     int err;
-    uint32_t best = second_opinions(d, ps, sel.best, include_title, &err);
+    uint32_t best = second_opinions(d, ps, sel.best, include_title, strategy, &err);
     if (err) return -1;
     if (lb->source == WN_SOURCE_SCORER && best == WN_NONE)
         lb->source = sel.framed != WN_NONE ? WN_SOURCE_FRAME : WN_SOURCE_NONE;

@@ -32,6 +32,13 @@ typedef struct wn_strategy {
      * memory. Allocations go to the document's scratch arena, which
      * wn_select() gives back. */
     int (*select)(wn_selection *sel);
+    /* whether the listing test (listing.c) may drop the block as one
+     * teaser of a list page: not where the list is the content */
+    int listing_test;
+    /* whether the fallback (fallback.c) may choose again when the
+     * selection kept little of the running text: not where the strategy
+     * left out running text on purpose (a dialog's) */
+    int fallback;
 } wn_strategy;
 
 extern const wn_strategy wn_strategies[];
@@ -42,5 +49,7 @@ const wn_strategy *wn_strategy_for(const winnow_doc *d, const wn_page_scores *ps
 
 /* article.c */
 int wn_select_article(wn_selection *sel);
+/* region.c */
+int wn_select_region(wn_selection *sel);
 
 #endif

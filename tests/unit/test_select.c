@@ -8,6 +8,7 @@
 #include "text/sentence.h"
 
 #include <stdint.h>
+#include <string.h>
 
 /* At the default share (one half) wn_mostly_links is link * 2 > chars and
  * wn_mostly_words is link * 2 < chars, exactly: every pair up to 600, and
@@ -65,13 +66,37 @@ static void test_sentence_end(void)
     CHECK_EQ(wn_trimmed_end("line \n ", 7), 4);
 }
 
-/* The article strategy is the first row, and the page's strategy today. */
+/* The article strategy is the first row; the region strategy serves the
+ * pages made of parts when the page type stage is sure enough of the type,
+ * and the article strategy every other page. */
 static void test_strategy_table(void)
 {
-    CHECK(wn_strategy_count >= 1);
+    CHECK(wn_strategy_count >= 2);
     CHECK_STR(wn_strategies[0].name, "article");
     CHECK(wn_strategies[0].select == wn_select_article);
-    CHECK(wn_strategy_for(NULL, NULL) == &wn_strategies[0]);
+    CHECK_STR(wn_strategies[1].name, "region");
+    wn_rules rules;
+    wn_rules_default(&rules);
+    winnow_doc d;
+    memset(&d, 0, sizeof d);
+    d.rules = &rules;
+    d.page_type_conf = 0.9f;
+    static const int parts[] = { WINNOW_PAGE_FORUM, WINNOW_PAGE_PRODUCT, WINNOW_PAGE_LISTING, WINNOW_PAGE_SERVICE,
+                                 WINNOW_PAGE_DOCUMENTATION };
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        d.page_type = parts[i];
+        CHECK(wn_strategy_for(&d, NULL) == &wn_strategies[1]);
+    }
+    d.page_type = WINNOW_PAGE_ARTICLE;
+    CHECK(wn_strategy_for(&d, NULL) == &wn_strategies[0]);
+    d.page_type = WINNOW_PAGE_OTHER;
+    CHECK(wn_strategy_for(&d, NULL) == &wn_strategies[0]);
+    d.page_type = WINNOW_PAGE_UNKNOWN;
+    CHECK(wn_strategy_for(&d, NULL) == &wn_strategies[0]);
+    /* an unsure type is read as an article */
+    d.page_type = WINNOW_PAGE_PRODUCT;
+    d.page_type_conf = 0.5f * WN_RULE(&d, REGION_MIN_CONFIDENCE);
+    CHECK(wn_strategy_for(&d, NULL) == &wn_strategies[0]);
 }
 
 int main(void)

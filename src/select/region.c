@@ -1,0 +1,155 @@
+/* The region strategy: a page whose content is not one story but a set of
+ * parts (a landing page's sections, a listing's item cards, a product's
+ * name, price, description and specifications, a thread's posts). The
+ * article strategy finds the best block; this one keeps, besides, every
+ * part of the page's content region that is not its frame:
+ *
+ *   1. the article strategy's selection (article.c), kept as it is;
+ *   2. the region: the <main> (role=main) holding the best block, else
+ *      the body; with no best block, the page's only <main>, else the body (also when no block has
+ *      running text: the parts are then the content);
+ *   3. in it, outside dialogs (REGION_SKIP_DIALOGS), every unit with text that is not in the page's own header
+ *      or footer, not under a trusted name of the site's frame (nav,
+ *      header, footer, sidebar, share, ad, overlay; related items on a
+ *      product page), and not a link list unless it is part of a card: a
+ *      record of REGION_MIN_CARDS or more siblings of one shape that
+ *      carries text besides its links (an item's name over its price). */
+#include "passes.h"
+#include "strategy.h"
+
+#include <string.h>
+#include <strings.h>
+
+/* Whether element i is a main landmark: <main> or role=main. */
+static int main_landmark(const wn_dom *dom, const wn_page_scores *ps, uint32_t i)
+{
+    const wn_node *x = &dom->nodes[i];
+    if (x->tag == WN_TAG_MAIN) return 1;
+    if (!ps->landmark[i]) return 0;
+    const char *role = wn_node_attr(dom, x, "role", NULL);
+    return role && !strcasecmp(role, "main");
+}
+
+/* Step 2: the content region. */
+static uint32_t content_region(const winnow_doc *d, const wn_page_scores *ps, uint32_t best)
+{
+    const wn_dom *dom = &d->dom;
+    for (uint32_t a = best; a != WN_NONE && a != 0; a = dom->nodes[a].parent)
+        if (main_landmark(dom, ps, a)) return a;
+    uint32_t only = WN_NONE;
+    for (uint32_t i = 1; i < dom->count; i++) {
+        if (dom->nodes[i].tag == WN_TAG_TEXT || !main_landmark(dom, ps, i)) continue;
+        if (only != WN_NONE) return dom->body;
+        only = i;
+        i += dom->nodes[i].size - 1;
+    }
+    /* the page's only <main>, unless the best block lies outside it */
+    if (only != WN_NONE && d->stats[only].chars > 0 && best == WN_NONE) return only;
+    return dom->body;
+}
+
+/* Whether unit u, mostly links, is part of a card: an element at most
+ * REGION_CARD_LEVELS above it with REGION_MIN_CARDS - 1 or more siblings
+ * of its shape, itself holding text outside links, more than one unit or
+ * REGION_CARD_WORDS words. */
+static int in_card(const winnow_doc *d, const wn_page_scores *ps, uint32_t u, uint32_t region)
+{
+    const wn_dom *dom = &d->dom;
+    const float min = WN_RULE(d, REGION_MIN_CARDS);
+    uint32_t r = u;
+    for (int up = 0; (float)up <= WN_RULE(d, REGION_CARD_LEVELS) && r != WN_NONE && r != region;
+         up++, r = dom->nodes[r].parent) {
+        uint32_t p = dom->nodes[r].parent;
+        if (p == WN_NONE) return 0;
+        unsigned same = 0;
+        for (uint32_t c = dom->nodes[p].first_child; c != WN_NONE && (float)same < min; c = dom->nodes[c].next_sibling)
+            same += d->stats[c].chars > 0 && wn_same_shape(dom, c, r);
+        if ((float)same < min) continue;
+        /* a card says more than its link: a menu item does not */
+        const wn_stats *s = &d->stats[r];
+        unsigned units = 0;
+        for (uint32_t i = r; i < r + dom->nodes[r].size && units < 2; i++)
+            units += d->labels.unit[i] == i && dom->nodes[i].tag != WN_TAG_TEXT && ps->own[i].chars > 0;
+        /* or names an item at length: a linked card's title, not a
+         * menu's word or two */
+        return units >= 2 || s->chars > s->link_chars || (float)s->words >= WN_RULE(d, REGION_CARD_WORDS);
+    }
+    return 0;
+}
+
+/* Whether element i is a dialog, shown only when opened: <dialog>,
+ * role=dialog or alertdialog, aria-modal=true (a privacy policy, a size
+ * guide, a sign-up form waiting in the page). */
+static int dialog(const wn_dom *dom, uint32_t i)
+{
+    const wn_node *x = &dom->nodes[i];
+    if (x->tag == WN_TAG_DIALOG) return 1;
+    const char *v = wn_node_attr(dom, x, "aria-modal", NULL);
+    if (v && !strcasecmp(v, "true")) return 1;
+    v = wn_node_attr(dom, x, "role", NULL);
+    return v && (!strcasecmp(v, "dialog") || !strcasecmp(v, "alertdialog"));
+}
+
+/* The trusted names of the site's frame. */
+static uint16_t frame_hints(const winnow_doc *d)
+{
+    uint16_t h = WN_HINT_NAV | WN_HINT_HEADER | WN_HINT_FOOTER | WN_HINT_SIDEBAR | WN_HINT_SHARE | WN_HINT_AD |
+                 WN_HINT_OVERLAY | WN_HINT_SCRIPT | WN_HINT_SITE;
+    if (d->page_type == WINNOW_PAGE_PRODUCT) h |= WN_HINT_RELATED;
+    /* reader comments, bylines and tags: a thread's posts and their
+     * authors are its content, no other page's are */
+    if (d->page_type != WINNOW_PAGE_FORUM && WN_RULE(d, REGION_DROP_COMMENTS) > 0.0f)
+        h |= WN_HINT_COMMENT | WN_HINT_META;
+    return h;
+}
+
+int wn_select_region(wn_selection *sel)
+{
+    winnow_doc *d = sel->d;
+    const wn_page_scores *ps = sel->ps;
+    wn_labels *lb = &d->labels;
+    const wn_dom *dom = &d->dom;
+    if (wn_select_article(sel) != 0) return -1;
+    /* dialogs wait to be opened: what the article strategy kept there goes */
+    const int skip = WN_RULE(d, REGION_SKIP_DIALOGS) > 0.0f;
+    for (uint32_t i = 1; skip && i < dom->count; i++) {
+        const wn_node *x = &dom->nodes[i];
+        if (x->tag == WN_TAG_TEXT || !dialog(dom, i)) continue;
+        memset(lb->keep + i, 0, x->size);
+        i += x->size - 1;
+    }
+    uint32_t region = content_region(d, ps, sel->best);
+    const uint8_t *frame = wn_frame_marks(d, ps);
+    if (!frame) return -1;
+    const uint16_t drop = frame_hints(d);
+    for (uint32_t u = region; u < region + dom->nodes[region].size; u++) {
+        const wn_node *x = &dom->nodes[u];
+        if (x->tag != WN_TAG_TEXT && skip && dialog(dom, u)) {
+            u += x->size - 1;
+            continue;
+        }
+        if (lb->unit[u] != u || x->tag == WN_TAG_TEXT || lb->keep[u] || frame[u] || (x->flags & WN_NF_HIDDEN)) continue;
+        const wn_unit_stats *o = &ps->own[u];
+        if (o->chars == 0 || (ps->boiler[u] & drop)) continue;
+        if ((drop & WN_HINT_COMMENT) && ps->after_marker[u]) continue;
+        /* a product page's cards are other products */
+        if (wn_mostly_links(d, o->link_chars, o->chars) &&
+            (d->page_type == WINNOW_PAGE_PRODUCT || !in_card(d, ps, u, region)))
+            continue;
+        lb->keep[u] = 1;
+        wn_explain_keep(d, u, KEEP_RUNNING, WN_WHY_REGION);
+    }
+    if (sel->best == WN_NONE) {
+        /* no block of running text (or only in the frame): the parts are
+         * the content when there are any */
+        int any = 0;
+        for (uint32_t i = region; i < region + dom->nodes[region].size && !any; i++) any = lb->keep[i];
+        if (!any) return 0;
+        sel->best = region;
+        sel->framed = WN_NONE;
+        lb->container = region;
+    }
+    if (!wn_node_within(dom, lb->container, region)) lb->container = region;
+    wn_drop_line_gutters(d, region);
+    return 0;
+}
