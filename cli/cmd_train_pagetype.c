@@ -3,7 +3,8 @@
  * reads each corpus's manifest.tsv (id, url, site and, when the corpus has
  * pages of several kinds, page_type; without that column every page is an
  * article), the pages' HTML (DIR/html/ID.html or .html.gz), and hands
- * them over. */
+ * them over. With --predictions, it keeps each page's corpus and id in the
+ * order the pages were added, to name the held-out verdicts of --eval. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,8 @@ static const char pt_usage[] = "usage: winnow train --page-types [options] MANIF
                                "                     on NAME's other folds\n"
                                "  --eval corpora     each corpus scored by a model fitted on the others\n"
                                "  --folds N          folds of --eval sites (default 5)\n"
+                               "  --predictions FILE with --eval, each held-out page's verdict to FILE (TSV:\n"
+                               "                     corpus, id, predicted, confidence, true; header line)\n"
                                "  --cost C           liblinear's cost C (default 1)\n"
                                "  --balanced         weigh each kind of page the same in all\n"
                                "  -v, --verbose      progress on stderr\n";
@@ -92,8 +95,64 @@ static int split(char *line, char **cuts, int cap)
     return n;
 }
 
-/* The pages of one manifest into the set; -1 after a message. */
-static int add_corpus(winnow_pt_set *set, winnow_engine *e, const char *manifest, int verbose)
+/* The pages added to the set, in order: "CORPUS\tID" and the true kind. */
+typedef struct pt_page {
+    char *name;
+    winnow_page_type label;
+} pt_page;
+
+typedef struct pt_pages {
+    pt_page *p;
+    size_t n, cap;
+} pt_pages;
+
+static int keep_page(pt_pages *pages, const char *corpus, const char *id, winnow_page_type label)
+{
+    if (pages->n == pages->cap) {
+        size_t cap = pages->cap ? pages->cap * 2 : 256;
+        pt_page *p = realloc(pages->p, cap * sizeof *p);
+        if (!p) return -1;
+        pages->p = p;
+        pages->cap = cap;
+    }
+    size_t len = strlen(corpus) + strlen(id) + 2;
+    char *name = malloc(len);
+    if (!name) return -1;
+    snprintf(name, len, "%s\t%s", corpus, id);
+    pages->p[pages->n++] = (pt_page){ name, label };
+    return 0;
+}
+
+static void free_pages(pt_pages *pages)
+{
+    for (size_t i = 0; i < pages->n; i++) free(pages->p[i].name);
+    free(pages->p);
+}
+
+/* The held-out verdicts of the pages, one line each (pages not held out
+ * left out); -1 after a message. */
+static int write_predictions(const char *path, const pt_pages *pages, const winnow_pt_verdict *v)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "winnow: cannot write %s\n", path);
+        return -1;
+    }
+    fputs("corpus\tid\tpredicted\tconfidence\ttrue\n", f);
+    for (size_t i = 0; i < pages->n; i++)
+        if (v[i].kind != WINNOW_PAGE_UNKNOWN)
+            fprintf(f, "%s\t%s\t%.4f\t%s\n", pages->p[i].name, winnow_page_type_name(v[i].kind), v[i].confidence,
+                    winnow_page_type_name(pages->p[i].label));
+    if (ferror(f) | (fclose(f) != 0)) {
+        fprintf(stderr, "winnow: cannot write %s\n", path);
+        return -1;
+    }
+    return 0;
+}
+
+/* The pages of one manifest into the set (and, with pages, their names);
+ * -1 after a message. */
+static int add_corpus(winnow_pt_set *set, winnow_engine *e, const char *manifest, pt_pages *pages, int verbose)
 {
     FILE *f = fopen(manifest, "r");
     if (!f) {
@@ -150,10 +209,16 @@ static int add_corpus(winnow_pt_set *set, winnow_engine *e, const char *manifest
             fprintf(stderr, "winnow: out of memory\n");
             return -1;
         }
-        if (WINNOW_FAILED(st))
+        if (WINNOW_FAILED(st)) {
             skipped++;
-        else
-            added++;
+            continue;
+        }
+        added++;
+        if (pages && keep_page(pages, corpus, id, label) != 0) {
+            fclose(f);
+            fprintf(stderr, "winnow: out of memory\n");
+            return -1;
+        }
     }
     fclose(f);
     if (verbose) fprintf(stderr, "winnow: %s: %u pages (%u skipped)\n", corpus, added, skipped);
@@ -162,7 +227,7 @@ static int add_corpus(winnow_pt_set *set, winnow_engine *e, const char *manifest
 
 int cmd_train_pagetype(int argc, char **argv)
 {
-    const char *output = NULL, *eval = NULL;
+    const char *output = NULL, *eval = NULL, *predictions = NULL;
     unsigned folds = 5;
     double cost = 1.0;
     int balanced = 0, verbose = 0;
@@ -186,7 +251,7 @@ int cmd_train_pagetype(int argc, char **argv)
             continue;
         }
         int takes = !strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--eval") || !strcmp(a, "--folds") ||
-                    !strcmp(a, "--cost");
+                    !strcmp(a, "--cost") || !strcmp(a, "--predictions");
         if (takes && i + 1 >= argc) {
             fprintf(stderr, "winnow: %s needs a value\n", a);
             free(manifests);
@@ -196,6 +261,8 @@ int cmd_train_pagetype(int argc, char **argv)
             output = argv[++i];
         else if (!strcmp(a, "--eval"))
             eval = argv[++i];
+        else if (!strcmp(a, "--predictions"))
+            predictions = argv[++i];
         else if (!strcmp(a, "--folds")) {
             unsigned long long v;
             if (cli_parse_count("--folds", argv[++i], 2, 1000, &v) != 0) {
@@ -226,6 +293,11 @@ int cmd_train_pagetype(int argc, char **argv)
         free(manifests);
         return EXIT_USAGE;
     }
+    if (predictions && !eval) {
+        fprintf(stderr, "winnow: --predictions needs --eval\n");
+        free(manifests);
+        return EXIT_USAGE;
+    }
     if (!nm || (!output && !eval)) {
         fputs(pt_usage, stderr);
         free(manifests);
@@ -243,15 +315,22 @@ int cmd_train_pagetype(int argc, char **argv)
         return EXIT_SOME_FAILED;
     }
     int rc = EXIT_OK;
+    pt_pages pages = { NULL, 0, 0 };
     for (int k = 0; k < nm && rc == EXIT_OK; k++)
-        if (add_corpus(set, e, manifests[k], verbose) != 0) rc = EXIT_SOME_FAILED;
+        if (add_corpus(set, e, manifests[k], predictions ? &pages : NULL, verbose) != 0) rc = EXIT_SOME_FAILED;
     char err[512] = "";
     if (rc == EXIT_OK && eval) {
-        winnow_status st = winnow_pt_evaluate(set, within, folds, cost, balanced, stdout, err, sizeof err);
+        winnow_pt_verdict *verdicts = predictions ? calloc(pages.n ? pages.n : 1, sizeof *verdicts) : NULL;
+        winnow_status st = WINNOW_E_NOMEM;
+        if (verdicts || !predictions)
+            st = winnow_pt_evaluate(set, within, folds, cost, balanced, stdout, verdicts, err, sizeof err);
         if (st != WINNOW_OK) {
             fprintf(stderr, "winnow: %s\n", *err ? err : winnow_status_message(st));
             rc = EXIT_SOME_FAILED;
+        } else if (predictions && write_predictions(predictions, &pages, verdicts) != 0) {
+            rc = EXIT_SOME_FAILED;
         }
+        free(verdicts);
     }
     if (rc == EXIT_OK && output) {
         winnow_status st = winnow_pt_fit_save(set, cost, balanced, output, err, sizeof err);
@@ -262,6 +341,7 @@ int cmd_train_pagetype(int argc, char **argv)
             fprintf(stderr, "winnow: page type model of %zu pages written to %s\n", winnow_pt_set_count(set), output);
         }
     }
+    free_pages(&pages);
     winnow_pt_set_free(set);
     winnow_engine_free(e);
     free(manifests);

@@ -2,7 +2,9 @@
 # The page type on the command line: page_type and page_type_confidence in
 # -f json and -f jsonl (failure lines too, as null), --page-type TYPE forcing
 # them (confidence 1), an unknown TYPE refused, annotate's summary naming the
-# kind, and the text the same whichever kind is forced (reported only).
+# kind, the text the same whichever kind is forced (reported only), and
+# train --page-types --predictions: one line per held-out page, with the
+# verdicts the printed accuracy counts.
 #
 # usage: cli_pagetype.sh WINNOW_BINARY
 set -u
@@ -67,6 +69,86 @@ grep -q 'page type listing (confidence 1.00)' "$tmp/a.html" && ok "annotate name
 "$winnow" annotate "$tmp/p.html" > "$tmp/a.html" 2>"$tmp/err"
 grep -qE 'page type (article|forum|product|listing|documentation|service|other) \(confidence [01]\.[0-9]{2}\)' "$tmp/a.html" &&
   ok "annotate names the judged kind" || bad "annotate: no page type" "$tmp/err"
+
+# train --page-types --eval ... --predictions FILE on two tiny corpora: mixed
+# (page_type column: articles, products, a collection, a page without HTML)
+# and plain (no page_type: articles)
+mkdir -p "$tmp/mixed/html" "$tmp/plain/html"
+printf 'id\turl\tsite\tpage_type\n' > "$tmp/mixed/manifest.tsv"
+printf 'id\turl\tsite\n' > "$tmp/plain/manifest.tsv"
+article() {
+  cat > "$1" <<HTML
+<html><head><title>$2</title><meta property="og:type" content="article"></head><body><nav><a href="/">Home</a></nav>
+<article><h1>$2</h1><p>By a reporter, 3 May 2021.</p><p>The council met on Tuesday to discuss $2, and after a long debate
+it voted to carry on with the plan that had been set out in the spring, despite the objections of several members.</p>
+<p>Residents who spoke at the meeting said that they had not been told enough about $2 and asked for another hearing.</p></article></body></html>
+HTML
+}
+product() {
+  cat > "$1" <<HTML
+<html><head><title>$2</title><meta property="og:type" content="product">
+<script type="application/ld+json">{"@type":"Product","name":"$2","offers":{"@type":"Offer","price":"19.00"}}</script>
+</head><body><h1>$2</h1><p>Price: \$19.00</p><form><input type=number><button>Add to cart</button></form>
+<p>$2, made of steel, in three sizes.</p></body></html>
+HTML
+}
+n=0
+# (sites a, c, e fall in fold 0 of 2 and b, d in fold 1: each fold trains on the other)
+for s in site-a site-b site-c site-d site-e; do
+  n=$((n + 1)); article "$tmp/mixed/html/a$n.html" "story $n"
+  printf 'a%s\thttps://%s/news/story-%s\t%s\tarticle\n' "$n" "$s" "$n" "$s" >> "$tmp/mixed/manifest.tsv"
+  product "$tmp/mixed/html/p$n.html" "kettle $n"
+  printf 'p%s\thttps://%s/products/kettle-%s\t%s\tproduct\n' "$n" "$s" "$n" "$s" >> "$tmp/mixed/manifest.tsv"
+done
+product "$tmp/mixed/html/c1.html" "kettles"
+printf 'c1\thttps://site-a/collections/kettles\tsite-a\tcollection\n' >> "$tmp/mixed/manifest.tsv"
+printf 'gone\thttps://site-b/gone\tsite-b\tarticle\n' >> "$tmp/mixed/manifest.tsv"
+for k in 1 2; do
+  article "$tmp/plain/html/q$k.html" "plain story $k"
+  printf 'q%s\thttps://plain.example/q%s\tplain.example\n' "$k" "$k" >> "$tmp/plain/manifest.tsv"
+done
+
+# check NAME FILE STDOUT CORPORA: the predictions in FILE well formed (header,
+# kinds, confidence in (0, 1], corpus among CORPORA, true kind as the
+# manifests have it, every page with HTML of CORPORA there once, the one
+# without absent), and as many right as the accuracy line of STDOUT says
+check_predictions() {
+  python3 - "$2" "$3" "$4" "$tmp" <<'PY' && ok "$1" || bad "$1" "$2"
+import re, sys
+pred, stdout, corpora, tmp = sys.argv[1], sys.argv[2], sys.argv[3].split(','), sys.argv[4]
+kinds = {'article', 'forum', 'product', 'listing', 'documentation', 'service', 'other'}
+lines = open(pred).read().splitlines()
+assert lines[0] == 'corpus\tid\tpredicted\tconfidence\ttrue', lines[0]
+truth = {}
+for c in corpora:
+    rows = [l.split('\t') for l in open(f'{tmp}/{c}/manifest.tsv').read().splitlines()]
+    for r in rows[1:]:
+        if r[0] != 'gone':
+            t = r[3] if len(r) > 3 else 'article'
+            truth[(c, r[0])] = 'listing' if t == 'collection' else t
+seen, right = set(), 0
+for l in lines[1:]:
+    c, i, p, conf, t = l.split('\t')
+    assert (c, i) in truth and (c, i) not in seen, l
+    seen.add((c, i))
+    assert p in kinds and t == truth[(c, i)] and 0 < float(conf) <= 1, l
+    right += p == t
+assert seen == set(truth), sorted(set(truth) - seen)
+m = re.findall(r'accuracy (\d+) / (\d+)', open(stdout).read())
+assert m and (int(m[-1][0]), int(m[-1][1])) == (right, len(seen)), (m, right, len(seen))
+PY
+}
+"$winnow" train --page-types --eval corpora --predictions "$tmp/pc.tsv" "$tmp/mixed/manifest.tsv" "$tmp/plain/manifest.tsv" \
+  > "$tmp/pc.out" 2>"$tmp/err" && check_predictions "train --eval corpora --predictions" "$tmp/pc.tsv" "$tmp/pc.out" mixed,plain ||
+  bad "train --eval corpora --predictions: exit $?" "$tmp/err"
+"$winnow" train --page-types --eval sites:mixed --folds 2 --predictions "$tmp/ps.tsv" "$tmp/mixed/manifest.tsv" \
+  "$tmp/plain/manifest.tsv" > "$tmp/ps.out" 2>"$tmp/err" &&
+  check_predictions "train --eval sites:mixed --predictions: mixed's pages only" "$tmp/ps.tsv" "$tmp/ps.out" mixed ||
+  bad "train --eval sites:mixed --predictions: exit $?" "$tmp/err"
+"$winnow" train --page-types --predictions "$tmp/px.tsv" "$tmp/mixed/manifest.tsv" > /dev/null 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 2 ] && grep -q "needs --eval" "$tmp/err" && ok "--predictions without --eval: usage error" ||
+  bad "--predictions without --eval: exit $rc" "$tmp/err"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -239,9 +239,11 @@ winnow_status winnow_pt_fit_save(const winnow_pt_set *s, double C, int balanced,
 }
 
 /* The examples in test scored by a model fitted on those in train; adds
- * to conf[truth][predicted]. */
+ * to conf[truth][predicted] and, when verdicts is not NULL, puts each
+ * test example's verdict there. */
 static int score_split(const winnow_pt_set *s, const unsigned char *train, const unsigned char *test, double C,
-                       int balanced, unsigned conf[][WINNOW_PAGE_TYPE_COUNT], char *err, size_t cap)
+                       int balanced, unsigned conf[][WINNOW_PAGE_TYPE_COUNT], winnow_pt_verdict *verdicts, char *err,
+                       size_t cap)
 {
     wn_pt_model *m = malloc(sizeof *m);
     if (!m) return -1;
@@ -250,8 +252,12 @@ static int score_split(const winnow_pt_set *s, const unsigned char *train, const
         return -1;
     }
     double p[WINNOW_PAGE_TYPE_COUNT];
-    for (size_t i = 0; i < s->n; i++)
-        if (test[i]) conf[s->ex[i].label][m->kind[wn_pt_predict(m, s->ex[i].x, p)]]++;
+    for (size_t i = 0; i < s->n; i++) {
+        if (!test[i]) continue;
+        unsigned best = wn_pt_predict(m, s->ex[i].x, p);
+        conf[s->ex[i].label][m->kind[best]]++;
+        if (verdicts) verdicts[i] = (winnow_pt_verdict){ (winnow_page_type)m->kind[best], p[best] };
+    }
     free(m);
     return 0;
 }
@@ -278,9 +284,10 @@ static void print_confusion(FILE *out, unsigned conf[][WINNOW_PAGE_TYPE_COUNT])
 }
 
 winnow_status winnow_pt_evaluate(const winnow_pt_set *s, const char *within, unsigned folds, double C, int balanced,
-                                 FILE *out, char *err, size_t cap)
+                                 FILE *out, winnow_pt_verdict *verdicts, char *err, size_t cap)
 {
     if (!s || !out || (within && folds < 2)) return WINNOW_E_ARG;
+    for (size_t i = 0; verdicts && i < s->n; i++) verdicts[i] = (winnow_pt_verdict){ WINNOW_PAGE_UNKNOWN, 0 };
     unsigned char *train = malloc(s->n ? s->n : 1), *test = malloc(s->n ? s->n : 1);
     unsigned(*conf)[WINNOW_PAGE_TYPE_COUNT] = calloc(WINNOW_PAGE_TYPE_COUNT, sizeof *conf);
     if (!train || !test || !conf) {
@@ -306,7 +313,7 @@ winnow_status winnow_pt_evaluate(const winnow_pt_set *s, const char *within, uns
                 test[i] = mine && s->ex[i].site % folds == f;
                 train[i] = mine && !test[i];
             }
-            if (score_split(s, train, test, C, balanced, conf, err, cap) != 0) st = WINNOW_E_FORMAT;
+            if (score_split(s, train, test, C, balanced, conf, verdicts, err, cap) != 0) st = WINNOW_E_FORMAT;
         }
         if (st == WINNOW_OK) {
             fprintf(out, "%s, %u folds by site (trained on the other folds of %s only):\n\n", within, folds, within);
@@ -326,7 +333,7 @@ winnow_status winnow_pt_evaluate(const winnow_pt_set *s, const char *within, uns
                 train[i] = !test[i];
                 n += test[i];
             }
-            if (score_split(s, train, test, C, balanced, one, err, cap) != 0)
+            if (score_split(s, train, test, C, balanced, one, verdicts, err, cap) != 0)
                 st = WINNOW_E_FORMAT;
             else {
                 unsigned right = 0;

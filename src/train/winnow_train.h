@@ -115,12 +115,20 @@ winnow_status winnow_pt_set_add(winnow_pt_set *s, winnow_engine *e, const winnow
  * same in all) and writes the model file; err says why it failed. */
 winnow_status winnow_pt_fit_save(const winnow_pt_set *s, double C, int balanced, const char *path, char *err,
                                  size_t cap);
+/* One page's held-out verdict: the kind the model that did not see it
+ * judged, and that kind's probability. */
+typedef struct winnow_pt_verdict {
+    winnow_page_type kind; /* WINNOW_PAGE_UNKNOWN: the page was not held out */
+    double confidence;
+} winnow_pt_verdict;
 /* Held-out accuracy and the confusion matrix (Markdown) on out: within a
  * corpus name, `folds` folds of its pages split by site (trained on that
  * corpus's other folds); within NULL, each corpus scored by a model
- * fitted on all the others. */
+ * fitted on all the others. verdicts, when not NULL, has room for
+ * winnow_pt_set_count() and gets each page's verdict, in the order the
+ * pages were added (pages of other corpora than within: UNKNOWN). */
 winnow_status winnow_pt_evaluate(const winnow_pt_set *s, const char *within, unsigned folds, double C, int balanced,
-                                 FILE *out, char *err, size_t cap);
+                                 FILE *out, winnow_pt_verdict *verdicts, char *err, size_t cap);
 
 #ifdef __cplusplus
 }
