@@ -36,6 +36,8 @@
 #   WINNOW    the winnow binary (default build/winnow; also env WINNOW)
 #   CORPUS    names under ../shared/bench (default: all seven)
 #   env WINNOW_FLAGS  more options of extract (every run); BENCH_DIR, SCORER
+#   env REGION_GATE  the page type confidence below which a held-out type is
+#             read as article (default: the rule REGION_MIN_CONFIDENCE of WINNOW)
 #   env OUT   where outputs go (default /tmp/winnow-type-eval): OUT/RUN/CORPUS/,
 #             OUT/RUN/CORPUS.per-page.tsv (as accuracy.sh), OUT/predictions-*.tsv
 set -euo pipefail
@@ -137,10 +139,15 @@ for p in "${pids[@]}"; do
 done
 
 # 3. held-out (and oracle) runs
+gate=$("$winnow" rules | awk -F'\t' '$1 == "REGION_MIN_CONFIDENCE" { print $3 }')
+gate=${REGION_GATE:-${gate:-0}}
 for c in "${corpora[@]}"; do
   pred=$out/predictions-corpora.tsv
   [ "$c" = wcxb-dev ] && pred=$out/predictions-folds.tsv
-  awk -F'\t' -v c="$c" 'NR > 1 && $1 == c { print $2 "\t" $3 }' "$pred" > "$tmp/$c.held-out"
+  # a type below the selection's REGION_MIN_CONFIDENCE is read as an
+  # article, as an unforced run reads it (a forced type is sure)
+  awk -F'\t' -v c="$c" -v gate="$gate" 'NR > 1 && $1 == c { print $2 "\t" ($4 + 0 >= gate + 0 ? $3 : "article") }' \
+    "$pred" > "$tmp/$c.held-out"
   typed "$c" held-out "$tmp/$c.held-out" &
   pids=($!)
   if [ $oracle -eq 1 ]; then
