@@ -243,6 +243,11 @@
       "inner wrapper of one; the outer wrappers add nothing but links) is joined at the sections' level: siblings of " \
       "the same tag and class as its outermost "                                                                       \
       "wrapper scoring JOIN_MIN_VALUE join (1: on, 0: off)")                                                           \
+    X(JOIN_WRAPPER_SHARE, 0.2f, 1e30f, "select",                                                                       \
+      "when no sibling or section joins and the best block's outer wrappers add no text, a sibling of the outermost "  \
+      "wrapper lying past one or more elements without text (an embedded player or frame, an ad slot) joins, "         \
+      "whatever its class, when it scores this share of the wrapper's score (and JOIN_MIN_VALUE): an article body "    \
+      "split by an embed. A box right beside the body (a bio, a note) does not")                                       \
     X(STRADDLE_MIN_CHARS, 40.0f, 1e30f, "select",                                                                      \
       "text inside the content block whose unit begins above it (an inline run: a dateline, then the story's first "   \
       "sentences in a <span> that holds the paragraphs) is kept with the block when it is this many characters "       \

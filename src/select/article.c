@@ -126,6 +126,66 @@ static uint32_t join_sections(winnow_doc *d, const wn_page_scores *ps, const flo
                                                                                                            : WN_NONE;
 }
 
+/* An article whose body is split in two by an embed (a player, a
+ * podcast's frame, an ad slot, a picture: an element that shows no text):
+ * the best block is the inner wrapper of one part, its outer wrappers add
+ * no text, and the next part, wrapped alike but for a class ("body
+ * version-2 section", "body section"), lies past the embed. Siblings of
+ * the outermost wrapper on either side of it, each past one or more
+ * elements without text (not a <br> or <hr>: a rule before a bio box is
+ * no embed), join when they score JOIN_WRAPPER_SHARE of the wrapper's
+ * score. A sibling right beside it (a bio, a note box) does not. *joined_at
+ * gets the wrapper when any joined, else WN_NONE. 0, or -1 when out of
+ * memory. */
+static int join_past_embeds(winnow_doc *d, const wn_page_scores *ps, const float *score, uint32_t best,
+                            const wn_join_guard *guard, uint32_t *joined_at)
+{
+    const wn_dom *dom = &d->dom;
+    const float share = WN_RULE(d, JOIN_WRAPPER_SHARE);
+    *joined_at = WN_NONE;
+    if (share > 1.0f) return 0;
+    uint32_t w = best;
+    for (uint32_t p = dom->nodes[w].parent;
+         p != WN_NONE && p != 0 && p != dom->body && !ps->boiler[p] && d->stats[p].chars == d->stats[best].chars;
+         p = dom->nodes[p].parent)
+        w = p;
+    uint32_t parent = dom->nodes[w].parent;
+    if (w == best || parent == WN_NONE || parent == 0 || (dom->nodes[parent].flags & WN_NF_HIDDEN)) return 0;
+    float min = share * score[w];
+    if (min < WN_RULE(d, JOIN_MIN_VALUE)) min = WN_RULE(d, JOIN_MIN_VALUE);
+    /* the siblings in order, w's index among them */
+    uint32_t n = 0, at = 0;
+    for (uint32_t c = dom->nodes[parent].first_child; c != WN_NONE; c = dom->nodes[c].next_sibling) n++;
+    uint32_t *kids = wn_arena_alloc(wn_doc_scratch(d), (size_t)n * sizeof *kids);
+    if (!kids) return -1;
+    n = 0;
+    for (uint32_t c = dom->nodes[parent].first_child; c != WN_NONE; c = dom->nodes[c].next_sibling) {
+        if (c == w) at = n;
+        kids[n++] = c;
+    }
+    int joined = 0;
+    for (int dir = -1; dir <= 1; dir += 2) {
+        int embeds = 0;
+        for (long k = (long)at + dir; k >= 0 && k < (long)n; k += dir) {
+            uint32_t c = kids[k];
+            if (dom->nodes[c].tag == WN_TAG_TEXT && d->stats[c].chars == 0) continue;
+            if (d->stats[c].chars == 0) {
+                embeds += !wn_tag_has(dom->nodes[c].tag, WN_TF_VOID);
+                continue;
+            }
+            if (!embeds || dom->nodes[c].tag == WN_TAG_TEXT || score[c] < min || ps->boiler[c]) break;
+            if (guard->anchor != WN_NONE && !wn_node_within(dom, c, guard->anchor) &&
+                wn_holds_peer(dom, c, guard->peers, guard->npeers))
+                break;
+            wn_keep_subtree(d, ps, c, WN_WHY_JOINED);
+            joined++;
+            embeds = 0;
+        }
+    }
+    if (joined) *joined_at = w;
+    return 0;
+}
+
 /* A paragraph the parser moved out of the block's end (an unclosed <p>
  * before </font>: HTML5's repair of 2000s markup) joins a block of three
  * or more kept <p>s when it is running text ending a sentence. */
@@ -148,11 +208,13 @@ static void keep_trailing_paragraph(winnow_doc *d, const wn_page_scores *ps, uin
 }
 
 /* Step 2: the block's units, and the siblings, the trailing paragraph and
- * the thread's posts that join it. Returns the block (the outermost
- * section wrapper when sections joined). */
-static uint32_t keep_block(winnow_doc *d, const wn_page_scores *ps, const float *score, uint32_t best, float best_score,
-                           const wn_join_guard *guard, uint8_t why)
+ * the thread's posts that join it. *block: the block, in and out (out:
+ * the outermost wrapper when sections or parts past an embed joined). 0,
+ * or -1 when out of memory. */
+static int keep_block(winnow_doc *d, const wn_page_scores *ps, const float *score, uint32_t *block, float best_score,
+                      const wn_join_guard *guard, uint8_t why)
 {
+    uint32_t best = *block;
     const wn_dom *dom = &d->dom;
     wn_labels *lb = &d->labels;
     /* Siblings that score well themselves join the content (an article
@@ -171,6 +233,15 @@ static uint32_t keep_block(winnow_doc *d, const wn_page_scores *ps, const float 
             parent = dom->nodes[w].parent;
         }
     }
+    if (!joined) {
+        uint32_t w;
+        if (join_past_embeds(d, ps, score, best, guard, &w) != 0) return -1;
+        if (w != WN_NONE) {
+            joined = 1;
+            best = w;
+            parent = dom->nodes[w].parent;
+        }
+    }
     wn_keep_subtree(d, ps, best, why);
     if (joined) lb->container = parent;
     if (!joined && WN_RULE(d, TRAILING_PARAGRAPH) > 0.0f) keep_trailing_paragraph(d, ps, best);
@@ -182,7 +253,8 @@ static uint32_t keep_block(winnow_doc *d, const wn_page_scores *ps, const float 
             if (d->stats[c].chars && wn_same_shape(dom, c, post)) wn_keep_subtree(d, ps, c, WN_WHY_THREAD);
         if (!wn_node_within(dom, lb->container, run)) lb->container = run;
     }
-    return best;
+    *block = best;
+    return 0;
 }
 
 int wn_select_article(wn_selection *sel)
@@ -202,7 +274,7 @@ int wn_select_article(wn_selection *sel)
         keep_without_block(d, ps);
         return 0;
     }
-    sel->best = keep_block(d, ps, sel->score, sel->best, best_score, &guard, why);
+    if (keep_block(d, ps, sel->score, &sel->best, best_score, &guard, why) != 0) return -1;
     /* step 3: around the block */
     if (sel->include_title) wn_keep_headline(d, lb->container);
     if (lb->headline != WN_NONE && lb->headline < lb->container) wn_keep_standfirst(d, ps);
