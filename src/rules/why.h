@@ -24,6 +24,11 @@
     X(ANCHORED, "anchored", "ANCHOR_SHARE", 'C',                                                                       \
       "running text of the headline's article, which replaced a best block outside it or holding other articles")      \
     X(JOINED, "joined", "JOIN_SHARE", 'C', "a sibling of the best block that scores JOIN_SHARE of it joined it")       \
+    X(JOINED_PAST_EMBED, "joined-past-embed", "JOIN_WRAPPER_SHARE", 'C',                                               \
+      "a part of the article body past an embed (a player, a frame, an ad slot) joined the best block's outermost "    \
+      "wrapper")                                                                                                       \
+    X(TABLE_LEAD, "table-lead", "TABLE_LEAD", 'C',                                                                     \
+      "running text before the data table that is the content block: the list's introduction")                         \
     X(THREAD, "thread-post", "THREAD_MIN_RECORDS", 'C', "a post of the forum thread the best block belongs to")        \
     X(JOINED_SECTIONS, "joined-sections", "JOIN_SECTIONS", 'C',                                                        \
       "a section of the same shape as the best block's outermost wrapper joined it")                                   \

@@ -177,13 +177,44 @@ static int join_past_embeds(winnow_doc *d, const wn_page_scores *ps, const float
             if (guard->anchor != WN_NONE && !wn_node_within(dom, c, guard->anchor) &&
                 wn_holds_peer(dom, c, guard->peers, guard->npeers))
                 break;
-            wn_keep_subtree(d, ps, c, WN_WHY_JOINED);
+            wn_keep_subtree(d, ps, c, WN_WHY_JOINED_PAST_EMBED);
             joined++;
             embeds = 0;
         }
     }
     if (joined) *joined_at = w;
     return 0;
+}
+
+/* A list article: the content block is a data table (wn_data_table),
+ * which scores far above the paragraphs that introduce it, so few or none
+ * join at JOIN_SHARE. The table's lead, its siblings before it that score
+ * JOIN_MIN_VALUE (running text), joins; elements without text or
+ * boilerplate between them are passed over, and the walk stops at the
+ * first sibling with text that does not join. Returns how many joined. */
+static int keep_table_lead(winnow_doc *d, const wn_page_scores *ps, const float *score, uint32_t best,
+                           const wn_join_guard *guard)
+{
+    const wn_dom *dom = &d->dom;
+    if (WN_RULE(d, TABLE_LEAD) <= 0.0f || !wn_data_table(d, best)) return 0;
+    uint32_t parent = dom->nodes[best].parent;
+    if (parent == WN_NONE || parent == 0 || (dom->nodes[parent].flags & WN_NF_HIDDEN)) return 0;
+    /* the last sibling with text before the table that does not join */
+    uint32_t from = WN_NONE;
+    for (uint32_t c = dom->nodes[parent].first_child; c != best; c = dom->nodes[c].next_sibling) {
+        if (!d->stats[c].chars || ps->boiler[c]) continue;
+        int peer = guard->anchor != WN_NONE && !wn_node_within(dom, c, guard->anchor) &&
+                   wn_holds_peer(dom, c, guard->peers, guard->npeers);
+        if (dom->nodes[c].tag == WN_TAG_TEXT || score[c] < WN_RULE(d, JOIN_MIN_VALUE) || peer) from = c;
+    }
+    int joined = 0;
+    uint32_t c = from == WN_NONE ? dom->nodes[parent].first_child : dom->nodes[from].next_sibling;
+    for (; c != best; c = dom->nodes[c].next_sibling) {
+        if (!d->stats[c].chars || ps->boiler[c]) continue;
+        wn_keep_subtree(d, ps, c, WN_WHY_TABLE_LEAD);
+        joined++;
+    }
+    return joined;
 }
 
 /* A paragraph the parser moved out of the block's end (an unclosed <p>
@@ -233,6 +264,12 @@ static int keep_block(winnow_doc *d, const wn_page_scores *ps, const float *scor
             parent = dom->nodes[w].parent;
         }
     }
+    /* a table's body as the block: the whole table, and its lead */
+    const uint32_t table = wn_whole_table(d, best);
+    if (keep_table_lead(d, ps, score, table, guard)) {
+        joined = 1;
+        parent = dom->nodes[table].parent;
+    }
     if (!joined) {
         uint32_t w;
         if (join_past_embeds(d, ps, score, best, guard, &w) != 0) return -1;
@@ -243,6 +280,10 @@ static int keep_block(winnow_doc *d, const wn_page_scores *ps, const float *scor
         }
     }
     wn_keep_subtree(d, ps, best, why);
+    if (table != best) {
+        wn_keep_subtree(d, ps, table, why);
+        lb->container = table;
+    }
     if (joined) lb->container = parent;
     if (!joined && WN_RULE(d, TRAILING_PARAGRAPH) > 0.0f) keep_trailing_paragraph(d, ps, best);
     /* a forum thread: every post of the run, not the best one */

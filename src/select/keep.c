@@ -37,11 +37,23 @@ static int address_link(const winnow_doc *d, uint32_t u)
 
 /* Whether unit u may be kept inside the content block: 0 not, else why
  * (KEEP_RUNNING, KEEP_FRAGMENT, KEEP_CELL). */
+/* Whether unit u is a header cell of a data table inside the content
+ * block whose only boilerplate is its own header name ("headerSort"): a
+ * <th> is a header; that is no page header (TABLE_HEADER_NAME). */
+static int named_header_cell(const winnow_doc *d, const wn_page_scores *ps, uint32_t u)
+{
+    const wn_dom *dom = &d->dom;
+    if (dom->nodes[u].tag != WN_TAG_TH || ps->boiler[u] != WN_HINT_HEADER || WN_RULE(d, TABLE_HEADER_NAME) <= 0.0f)
+        return 0;
+    uint32_t row = dom->nodes[u].parent;
+    return row != WN_NONE && !ps->boiler[row];
+}
+
 int wn_unit_keepable(const winnow_doc *d, const wn_page_scores *ps, uint32_t u)
 {
     const wn_unit_stats *o = &ps->own[u];
     if (o->chars == 0) return 0;
-    if (ps->boiler[u]) return 0;
+    if (ps->boiler[u] && !named_header_cell(d, ps, u)) return 0;
     if (d->labels.value[u] > 0) return KEEP_RUNNING;
     /* short plain fragments inside the content (subheadings, table cells,
      * captions) stay; link lists do not */

@@ -38,6 +38,11 @@ uint32_t wn_anchor_region(const winnow_doc *d, const wn_page_scores *ps, uint32_
 /* Whether element c holds one of the np peers (other articles' headlines). */
 int wn_holds_peer(const wn_dom *dom, uint32_t c, const uint32_t *peers, uint32_t np);
 uint32_t wn_best_outside_frames(const winnow_doc *d, const float *score, const uint8_t *frame);
+/* The table to keep whole for block b: b's table when b is the body, head
+ * or foot of a data table (TABLE_WHOLE); else b. */
+uint32_t wn_whole_table(const winnow_doc *d, uint32_t b);
+/* Whether element t is a <table> with a caption or header cells. */
+int wn_data_table(const winnow_doc *d, uint32_t t);
 
 /* code.c */
 
