@@ -351,6 +351,9 @@
     X(STANDFIRST_MIN_VALUE, 100.0f, 1e30f, "select",                                                                   \
       "running text between an outside headline and the content block (a standfirst, a video description) worth "      \
       "this much value (about 20 words) is kept; not captions, not among links")                                       \
+    X(STANDFIRST_HEADINGS, 1.0f, 0.0f, "select",                                                                       \
+      "a heading (not a link) between the headline and the content block whose next line was kept as standfirst "      \
+      "is that text's heading: a listicle's item titles above its gallery (1: on, 0: off)")                            \
     X(LONE_MIN_VALUE, 300.0f, 1e30f, "select",                                                                         \
       "site mode: a paragraph outside the content block that no other page of the site has is kept when worth "        \
       "this much value (about 200 characters of running text after the unique bonus)")                                 \

@@ -205,6 +205,24 @@ void wn_keep_standfirst(winnow_doc *d, const wn_page_scores *ps)
         added = 1;
     }
     if (!added) return;
+    /* a listicle's items before the block (its photo gallery): a heading
+     * whose next unit with text was kept here (only this pass keeps units
+     * between the headline and the block) is that text's heading
+     * (STANDFIRST_HEADINGS) */
+    if (WN_RULE(d, STANDFIRST_HEADINGS) > 0.0f) {
+        uint32_t next = WN_NONE; /* the next unit with text after i */
+        for (uint32_t i = c; i-- > h + dom->nodes[h].size;) {
+            if (lb->unit[i] != i || ps->own[i].chars == 0) continue;
+            uint32_t after = next;
+            next = i;
+            if (after == WN_NONE || lb->keep[i] || !lb->keep[after] || ps->boiler[i] ||
+                !wn_tag_has(dom->nodes[i].tag, WN_TF_HEADING) || ps->own[i].link_chars || i + dom->nodes[i].size > c ||
+                wn_node_within(dom, i, after))
+                continue;
+            lb->keep[i] = 1;
+            wn_explain_keep(d, i, KEEP_RUNNING, WN_WHY_STANDFIRST);
+        }
+    }
     /* the walk covers the ancestor holding both, keeping only what is
      * marked; the headline comes out in its place */
     uint32_t a = c;
