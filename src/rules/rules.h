@@ -258,6 +258,10 @@
     X(TABLE_HEADER_NAME, 1.0f, 0.0f, "select",                                                                         \
       "inside a kept data table a header cell (<th>) whose only boilerplate name is a header's ('headerSort' of a "    \
       "sortable table) is the column's header, kept (1: on, 0: off)")                                                  \
+    X(MAIN_SECTIONS, 1.0f, 0.0f, "select",                                                                             \
+      "when the content block is a <section> of <main>, a sibling <section> whose only boilerplate is its own "        \
+      "related name ('more-features') joins when it is running text scoring before hints JOIN_SHARE of the block's "   \
+      "(and JOIN_MIN_VALUE) and no heading of it is a link (teasers): <main> says it is main content (1: on, 0: off)") \
     X(STRADDLE_MIN_CHARS, 40.0f, 1e30f, "select",                                                                      \
       "text inside the content block whose unit begins above it (an inline run: a dateline, then the story's first "   \
       "sentences in a <span> that holds the paragraphs) is kept with the block when it is this many characters "       \

@@ -29,6 +29,8 @@
       "wrapper")                                                                                                       \
     X(TABLE_LEAD, "table-lead", "TABLE_LEAD", 'C',                                                                     \
       "running text before the data table that is the content block: the list's introduction")                         \
+    X(MAIN_SECTION, "main-section", "MAIN_SECTIONS", 'C',                                                              \
+      "a <section> of <main> beside the content block's, running text named only as related: main content")            \
     X(THREAD, "thread-post", "THREAD_MIN_RECORDS", 'C', "a post of the forum thread the best block belongs to")        \
     X(JOINED_SECTIONS, "joined-sections", "JOIN_SECTIONS", 'C',                                                        \
       "a section of the same shape as the best block's outermost wrapper joined it")                                   \

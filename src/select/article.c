@@ -14,6 +14,8 @@
 #include "passes.h"
 #include "strategy.h"
 
+#include <strings.h>
+
 /* Title anchoring: the best block must be the headline's article, when
  * the page has a headline and that article holds a fair share of the
  * best's value. Returns the block (maybe best) and sets *why and
@@ -217,6 +219,79 @@ static int keep_table_lead(winnow_doc *d, const wn_page_scores *ps, const float 
     return joined;
 }
 
+/* Whether element p is the page's main landmark: <main> or role=main. */
+static int main_landmark(const wn_dom *dom, uint32_t p)
+{
+    if (dom->nodes[p].tag == WN_TAG_MAIN) return 1;
+    const char *role = wn_node_attr(dom, &dom->nodes[p], "role", NULL);
+    return role && !strcasecmp(role, "main");
+}
+
+/* Sum of the units' values before any hint (ps->raw) in subtree r. */
+static float raw_sum(const winnow_doc *d, const wn_page_scores *ps, uint32_t r)
+{
+    float v = 0.0f;
+    for (uint32_t i = r; i < r + d->dom.nodes[r].size; i++)
+        if (d->labels.unit[i] == i) v += ps->raw[i];
+    return v;
+}
+
+/* Whether subtree r holds a heading that is mostly a link: a teaser's
+ * headline, linking the story it sums up. */
+static int linked_heading(const winnow_doc *d, const wn_page_scores *ps, uint32_t r)
+{
+    const wn_dom *dom = &d->dom;
+    for (uint32_t i = r; i < r + dom->nodes[r].size; i++)
+        if (d->labels.unit[i] == i && wn_tag_has(dom->nodes[i].tag, WN_TF_HEADING) &&
+            2 * ps->own[i].link_chars > ps->own[i].chars)
+            return 1;
+    return 0;
+}
+
+/* A page whose <main> is split into <section>s, the content block being
+ * one: a sibling <section> whose only boilerplate is its own related name
+ * ("more-features": more of the same page, not more stories) is main
+ * content as <main> says, when it is running text, not teasers (no
+ * heading of it is a link), scoring before hints JOIN_SHARE of the
+ * block's section (and JOIN_MIN_VALUE). Its units are kept, their related
+ * name pardoned (MAIN_SECTIONS). Returns <main> when any joined, else
+ * WN_NONE. */
+static uint32_t keep_main_sections(winnow_doc *d, const wn_page_scores *ps, uint32_t best, const wn_join_guard *guard)
+{
+    const wn_dom *dom = &d->dom;
+    if (WN_RULE(d, MAIN_SECTIONS) <= 0.0f) return WN_NONE;
+    uint32_t w = best;
+    for (uint32_t p = dom->nodes[w].parent; p != WN_NONE && p != 0 && d->stats[p].chars == d->stats[best].chars;
+         p = dom->nodes[p].parent)
+        w = p;
+    uint32_t main = dom->nodes[w].parent;
+    if (main == WN_NONE || main == 0 || ps->boiler[main] || (dom->nodes[main].flags & WN_NF_HIDDEN) ||
+        !main_landmark(dom, main) || dom->nodes[w].tag != WN_TAG_SECTION)
+        return WN_NONE;
+    float min = WN_RULE(d, JOIN_SHARE) * raw_sum(d, ps, w);
+    if (min < WN_RULE(d, JOIN_MIN_VALUE)) min = WN_RULE(d, JOIN_MIN_VALUE);
+    int joined = 0;
+    for (uint32_t c = dom->nodes[main].first_child; c != WN_NONE; c = dom->nodes[c].next_sibling) {
+        if (c == w || dom->nodes[c].tag != WN_TAG_SECTION || (dom->nodes[c].flags & WN_NF_HIDDEN) ||
+            ps->boiler[c] != WN_HINT_RELATED || !(ps->self_hint[c] & WN_HINT_RELATED))
+            continue;
+        if (guard->anchor != WN_NONE && !wn_node_within(dom, c, guard->anchor) &&
+            wn_holds_peer(dom, c, guard->peers, guard->npeers))
+            continue;
+        if (raw_sum(d, ps, c) < min || linked_heading(d, ps, c)) continue;
+        for (uint32_t i = c; i < c + dom->nodes[c].size; i++) {
+            int how;
+            if (d->explain) d->explain->in_block[i] = 1;
+            if (d->labels.unit[i] == i && (how = wn_unit_keepable_pardoned(d, ps, i, WN_HINT_RELATED))) {
+                d->labels.keep[i] = 1;
+                wn_explain_keep(d, i, how, WN_WHY_MAIN_SECTION);
+            }
+        }
+        joined++;
+    }
+    return joined ? main : WN_NONE;
+}
+
 /* A paragraph the parser moved out of the block's end (an unclosed <p>
  * before </font>: HTML5's repair of 2000s markup) joins a block of three
  * or more kept <p>s when it is running text ending a sentence. */
@@ -278,6 +353,12 @@ static int keep_block(winnow_doc *d, const wn_page_scores *ps, const float *scor
             best = w;
             parent = dom->nodes[w].parent;
         }
+    }
+    /* the container is then <main>, of which the sections joined are kept */
+    uint32_t main = keep_main_sections(d, ps, best, guard);
+    if (main != WN_NONE) {
+        joined = 1;
+        parent = main;
     }
     wn_keep_subtree(d, ps, best, why);
     if (table != best) {

@@ -51,9 +51,14 @@ static int named_header_cell(const winnow_doc *d, const wn_page_scores *ps, uint
 
 int wn_unit_keepable(const winnow_doc *d, const wn_page_scores *ps, uint32_t u)
 {
+    return wn_unit_keepable_pardoned(d, ps, u, 0);
+}
+
+int wn_unit_keepable_pardoned(const winnow_doc *d, const wn_page_scores *ps, uint32_t u, uint16_t pardon)
+{
     const wn_unit_stats *o = &ps->own[u];
     if (o->chars == 0) return 0;
-    if (ps->boiler[u] && !named_header_cell(d, ps, u)) return 0;
+    if ((ps->boiler[u] & ~pardon) && !named_header_cell(d, ps, u)) return 0;
     if (d->labels.value[u] > 0) return KEEP_RUNNING;
     /* short plain fragments inside the content (subheadings, table cells,
      * captions) stay; link lists do not */
