@@ -314,6 +314,19 @@
       "a kept line of at most this many characters, without a stop and not itself links, whose next element with "     \
       "text is a list of links left out whole, is that list's label ('TODAY'S HOT TOPICS', 'More from ...'): it "      \
       "goes with the list")                                                                                            \
+    X(AD_LABEL_MAX_WORDS, 4.0f, 0.0f, "select",                                                                        \
+      "a kept line inside the content block of at most this many words, without a stop or a link and holding no "      \
+      "other unit, is an ad slot's label ('Advertisement', 'Story continues below') and dropped when AD_LABEL_SLOT "   \
+      "or AD_LABEL_WORDS finds it one")                                                                                \
+    X(AD_LABEL_SLOT, 1.0f, 0.0f, "select",                                                                             \
+      "an ad label's structural evidence: its box (the line and its wrappers holding no other text) holds an "         \
+      "element without text named for an ad, where the ad goes, or is itself named so or aria-hidden; not for a "      \
+      "heading (1: on, 0: off)")                                                                                       \
+    X(AD_LABEL_WORDS, 1.0f, 0.0f, "select",                                                                            \
+      "an ad label's words: the line is one of a small multilingual table of ad labels (ad_labels in drop_end.c: "     \
+      "advertisement, story continues below, anzeige, werbung, publicidad, advertentie, reklama, annons, and the "     \
+      "same in French, Italian, Russian, Japanese, Korean and Chinese), for slots a script fills leaving nothing in "  \
+      "the page (1: on, 0: off)")                                                                                      \
     X(LINE_GUTTER, 1.0f, 0.0f, "select",                                                                               \
       "a table cell of line numbers (1, 2, ... N, one a line) beside a cell of code in the same row is a code "        \
       "highlighter's gutter, no text of the page")                                                                     \

@@ -64,6 +64,8 @@
       "(follow us, follow the author)")                                                                                \
     X(END_LIST, "end-list", "END_LIST_MIN_ITEMS", 'L',                                                                 \
       "a short label and the lines of links after it closing the content block: a related-stories list")               \
+    X(AD_LABEL, "ad-label", "AD_LABEL_MAX_WORDS", 'B',                                                                 \
+      "the label of an ad slot between the article's paragraphs ('Advertisement', 'Story continues below')")           \
     X(END_LABEL, "end-label", "END_LABEL_ORPHAN", 'L',                                                                 \
       "a short label ending in a colon that closes the content block with nothing kept after it (\"Related:\")")       \
     X(LIST_LABEL, "list-label", "LIST_LABEL_MAX_CHARS", 'B', "the label of a list of links left out")                  \

@@ -407,5 +407,6 @@ int wn_select_article(wn_selection *sel)
     wn_drop_lead_datelines(d, ps, lb->container);
     wn_drop_line_gutters(d, lb->container);
     wn_drop_list_labels(d, ps, lb->container);
+    wn_drop_ad_labels(d, ps, lb->container);
     return 0;
 }

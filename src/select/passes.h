@@ -9,7 +9,8 @@
  *                around the block (standfirst, lone paragraphs, a run
  *                straddling the block's start)
  *   drop_lead.c  the top of the block: datelines, bylines
- *   drop_end.c   the end of the block: plugs, end lists, list labels
+ *   drop_end.c   the end of the block: plugs, end lists, list labels;
+ *                ad labels anywhere in it
  *   headline.c   the block's headline
  *   frame.c      the page's own header and footer
  *   fallback.c   a second opinion when the selection kept (nearly) nothing
@@ -91,5 +92,7 @@ void wn_drop_lead_datelines(winnow_doc *d, const wn_page_scores *ps, uint32_t bl
 void wn_drop_end_plugs(winnow_doc *d, const wn_page_scores *ps, uint32_t block);
 void wn_drop_end_lists(winnow_doc *d, const wn_page_scores *ps, uint32_t block);
 void wn_drop_list_labels(winnow_doc *d, const wn_page_scores *ps, uint32_t block);
+/* Labels of ad slots between the block's paragraphs ("Advertisement"). */
+void wn_drop_ad_labels(winnow_doc *d, const wn_page_scores *ps, uint32_t block);
 
 #endif
