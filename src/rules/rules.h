@@ -249,12 +249,12 @@
       "whatever its class, when it scores this share of the wrapper's score (and JOIN_MIN_VALUE): an article body "    \
       "split by an embed. A box right beside the body (a bio, a note) does not")                                       \
     X(TABLE_WHOLE, 1.0f, 0.0f, "select",                                                                               \
-      "a table's body (or head or foot) found as the best block gives way to its table: the caption and the header "   \
-      "row name the columns of its data (1: on, 0: off)")                                                              \
+      "a data table's body (or head or foot) found as the best block comes with its whole table: the caption and "     \
+      "the header row name the columns of its data (1: on, 0: off)")                                                   \
     X(TABLE_LEAD, 1.0f, 0.0f, "select",                                                                                \
-      "when the content block is a data table (a caption or header cells) and no sibling joins it, its siblings "      \
-      "before it scoring JOIN_MIN_VALUE join: the introduction of a list article, whose table outscores it many "      \
-      "times (1: on, 0: off)")                                                                                         \
+      "when the content block is a data table (a caption or header cells) or its body, the table's siblings before "   \
+      "it scoring JOIN_MIN_VALUE join: the introduction of a list article, which the table outscores many times, "     \
+      "so that few or none join at JOIN_SHARE (1: on, 0: off)")                                                        \
     X(TABLE_HEADER_NAME, 1.0f, 0.0f, "select",                                                                         \
       "inside a kept data table a header cell (<th>) whose only boilerplate name is a header's ('headerSort' of a "    \
       "sortable table) is the column's header, kept (1: on, 0: off)")                                                  \

@@ -5,12 +5,14 @@
  *   1. the block: the best block (block.c), moved into the headline's
  *      article (title anchoring), widened from a code sample to the post
  *      around it (code.c), never in the page's own header or footer;
- *   2. its units kept (keep.c), with the siblings that join it, a
- *      paragraph the parser moved out of its end, and the other posts of a
- *      forum thread (thread.c);
+ *   2. its units kept (keep.c), with the siblings that join it (or the
+ *      sections, the part of the body past an embed, a data table's
+ *      lead, the other <section>s of <main>), a paragraph the parser moved
+ *      out of its end, and the other posts of a forum thread (thread.c);
  *   3. around it: the headline (headline.c), a standfirst, lone
  *      paragraphs in site mode;
- *   4. drops at its top and end (drop_lead.c, drop_end.c, code.c). */
+ *   4. drops at its top and end, and ad labels in it (drop_lead.c,
+ *      drop_end.c, code.c). */
 #include "passes.h"
 #include "strategy.h"
 
