@@ -264,6 +264,25 @@
       "when no sibling joins, a best block that is (or lies in) one of this many sibling sections of one shape, each " \
       "opening with a heading (a manual page's DESCRIPTION, OPTIONS, HOOKS), keeps the others holding running text")   \
     X(SECTIONS_LEVELS, 3.0f, 0.0f, "select", "how many levels above the best block its headed section may be")         \
+    X(JOIN_WRAPPER_SHARE, 0.2f, 1e30f, "select",                                                                       \
+      "when no sibling or section joins and the best block's outer wrappers add no text, a sibling of the outermost "  \
+      "wrapper lying past one or more elements without text (an embedded player or frame, an ad slot) joins, "         \
+      "whatever its class, when it scores this share of the wrapper's score (and JOIN_MIN_VALUE): an article body "    \
+      "split by an embed. A box right beside the body (a bio, a note) does not")                                       \
+    X(TABLE_WHOLE, 1.0f, 0.0f, "select",                                                                               \
+      "a data table's body (or head or foot) found as the best block comes with its whole table: the caption and "     \
+      "the header row name the columns of its data (1: on, 0: off)")                                                   \
+    X(TABLE_LEAD, 1.0f, 0.0f, "select",                                                                                \
+      "when the content block is a data table (a caption or header cells) or its body, the table's siblings before "   \
+      "it scoring JOIN_MIN_VALUE join: the introduction of a list article, which the table outscores many times, "     \
+      "so that few or none join at JOIN_SHARE (1: on, 0: off)")                                                        \
+    X(TABLE_HEADER_NAME, 1.0f, 0.0f, "select",                                                                         \
+      "inside a kept data table a header cell (<th>) whose only boilerplate name is a header's ('headerSort' of a "    \
+      "sortable table) is the column's header, kept (1: on, 0: off)")                                                  \
+    X(MAIN_SECTIONS, 1.0f, 0.0f, "select",                                                                             \
+      "when the content block is a <section> of <main>, a sibling <section> whose only boilerplate is its own "        \
+      "related name ('more-features') joins when it is running text scoring before hints JOIN_SHARE of the block's "   \
+      "(and JOIN_MIN_VALUE) and no heading of it is a link (teasers): <main> says it is main content (1: on, 0: off)") \
     X(STRADDLE_MIN_CHARS, 40.0f, 1e30f, "select",                                                                      \
       "text inside the content block whose unit begins above it (an inline run: a dateline, then the story's first "   \
       "sentences in a <span> that holds the paragraphs) is kept with the block when it is this many characters "       \
@@ -316,6 +335,19 @@
       "a kept line of at most this many characters, without a stop and not itself links, whose next element with "     \
       "text is a list of links left out whole, is that list's label ('TODAY'S HOT TOPICS', 'More from ...'): it "      \
       "goes with the list")                                                                                            \
+    X(AD_LABEL_MAX_WORDS, 4.0f, 0.0f, "select",                                                                        \
+      "a kept line inside the content block of at most this many words, without a stop or a link and holding no "      \
+      "other unit, is an ad slot's label ('Advertisement', 'Story continues below') and dropped when AD_LABEL_SLOT "   \
+      "or AD_LABEL_WORDS finds it one")                                                                                \
+    X(AD_LABEL_SLOT, 1.0f, 0.0f, "select",                                                                             \
+      "an ad label's structural evidence: its box (the line and its wrappers holding no other text) holds an "         \
+      "element without text named for an ad, where the ad goes, or is itself named so or aria-hidden; not for a "      \
+      "heading (1: on, 0: off)")                                                                                       \
+    X(AD_LABEL_WORDS, 1.0f, 0.0f, "select",                                                                            \
+      "an ad label's words: the line is one of a small multilingual table of ad labels (ad_labels in drop_end.c: "     \
+      "advertisement, story continues below, anzeige, werbung, publicidad, advertentie, reklama, annons, and the "     \
+      "same in French, Italian, Russian, Japanese, Korean and Chinese), for slots a script fills leaving nothing in "  \
+      "the page (1: on, 0: off)")                                                                                      \
     X(LINE_GUTTER, 1.0f, 0.0f, "select",                                                                               \
       "a table cell of line numbers (1, 2, ... N, one a line) beside a cell of code in the same row is a code "        \
       "highlighter's gutter, no text of the page")                                                                     \
@@ -357,6 +389,9 @@
     X(STANDFIRST_MIN_VALUE, 100.0f, 1e30f, "select",                                                                   \
       "running text between an outside headline and the content block (a standfirst, a video description) worth "      \
       "this much value (about 20 words) is kept; not captions, not among links")                                       \
+    X(STANDFIRST_HEADINGS, 1.0f, 0.0f, "select",                                                                       \
+      "a heading (not a link) between the headline and the content block whose next line was kept as standfirst "      \
+      "is that text's heading: a listicle's item titles above its gallery (1: on, 0: off)")                            \
     X(LONE_MIN_VALUE, 300.0f, 1e30f, "select",                                                                         \
       "site mode: a paragraph outside the content block that no other page of the site has is kept when worth "        \
       "this much value (about 200 characters of running text after the unique bonus)")                                 \

@@ -24,6 +24,13 @@
     X(ANCHORED, "anchored", "ANCHOR_SHARE", 'C',                                                                       \
       "running text of the headline's article, which replaced a best block outside it or holding other articles")      \
     X(JOINED, "joined", "JOIN_SHARE", 'C', "a sibling of the best block that scores JOIN_SHARE of it joined it")       \
+    X(JOINED_PAST_EMBED, "joined-past-embed", "JOIN_WRAPPER_SHARE", 'C',                                               \
+      "a part of the article body past an embed (a player, a frame, an ad slot) joined the best block's outermost "    \
+      "wrapper")                                                                                                       \
+    X(TABLE_LEAD, "table-lead", "TABLE_LEAD", 'C',                                                                     \
+      "running text before the data table that is the content block: the list's introduction")                         \
+    X(MAIN_SECTION, "main-section", "MAIN_SECTIONS", 'C',                                                              \
+      "a <section> of <main> beside the content block's, running text named only as related: main content")            \
     X(THREAD, "thread-post", "THREAD_MIN_RECORDS", 'C', "a post of the forum thread the best block belongs to")        \
     X(REGION, "region", "REGION_MIN_CARDS", 'C',                                                                       \
       "a part of the content region (its <main>, else the body) of a page made of parts (a landing page, a "           \
@@ -63,6 +70,8 @@
       "(follow us, follow the author)")                                                                                \
     X(END_LIST, "end-list", "END_LIST_MIN_ITEMS", 'L',                                                                 \
       "a short label and the lines of links after it closing the content block: a related-stories list")               \
+    X(AD_LABEL, "ad-label", "AD_LABEL_MAX_WORDS", 'B',                                                                 \
+      "the label of an ad slot between the article's paragraphs ('Advertisement', 'Story continues below')")           \
     X(END_LABEL, "end-label", "END_LABEL_ORPHAN", 'L',                                                                 \
       "a short label ending in a colon that closes the content block with nothing kept after it (\"Related:\")")       \
     X(LIST_LABEL, "list-label", "LIST_LABEL_MAX_CHARS", 'B', "the label of a list of links left out")                  \

@@ -5,14 +5,18 @@
  *   1. the block: the best block (block.c), moved into the headline's
  *      article (title anchoring), widened from a code sample to the post
  *      around it (code.c), never in the page's own header or footer;
- *   2. its units kept (keep.c), with the siblings that join it, a
- *      paragraph the parser moved out of its end, and the other posts of a
- *      forum thread (thread.c);
+ *   2. its units kept (keep.c), with the siblings that join it (or the
+ *      sections, the part of the body past an embed, a data table's
+ *      lead, the other <section>s of <main>), a paragraph the parser moved
+ *      out of its end, and the other posts of a forum thread (thread.c);
  *   3. around it: the headline (headline.c), a standfirst, lone
  *      paragraphs in site mode;
- *   4. drops at its top and end (drop_lead.c, drop_end.c, code.c). */
+ *   4. drops at its top and end, and ad labels in it (drop_lead.c,
+ *      drop_end.c, code.c). */
 #include "passes.h"
 #include "strategy.h"
+
+#include <strings.h>
 
 /* Title anchoring: the best block must be the headline's article, when
  * the page has a headline and that article holds a fair share of the
@@ -126,6 +130,170 @@ static uint32_t join_sections(winnow_doc *d, const wn_page_scores *ps, const flo
                                                                                                            : WN_NONE;
 }
 
+/* An article whose body is split in two by an embed (a player, a
+ * podcast's frame, an ad slot, a picture: an element that shows no text):
+ * the best block is the inner wrapper of one part, its outer wrappers add
+ * no text, and the next part, wrapped alike but for a class ("body
+ * version-2 section", "body section"), lies past the embed. Siblings of
+ * the outermost wrapper on either side of it, each past one or more
+ * elements without text (not a <br> or <hr>: a rule before a bio box is
+ * no embed), join when they score JOIN_WRAPPER_SHARE of the wrapper's
+ * score. A sibling right beside it (a bio, a note box) does not. *joined_at
+ * gets the wrapper when any joined, else WN_NONE. 0, or -1 when out of
+ * memory. */
+static int join_past_embeds(winnow_doc *d, const wn_page_scores *ps, const float *score, uint32_t best,
+                            const wn_join_guard *guard, uint32_t *joined_at)
+{
+    const wn_dom *dom = &d->dom;
+    const float share = WN_RULE(d, JOIN_WRAPPER_SHARE);
+    *joined_at = WN_NONE;
+    if (share > 1.0f) return 0;
+    uint32_t w = best;
+    for (uint32_t p = dom->nodes[w].parent;
+         p != WN_NONE && p != 0 && p != dom->body && !ps->boiler[p] && d->stats[p].chars == d->stats[best].chars;
+         p = dom->nodes[p].parent)
+        w = p;
+    uint32_t parent = dom->nodes[w].parent;
+    if (w == best || parent == WN_NONE || parent == 0 || (dom->nodes[parent].flags & WN_NF_HIDDEN)) return 0;
+    float min = share * score[w];
+    if (min < WN_RULE(d, JOIN_MIN_VALUE)) min = WN_RULE(d, JOIN_MIN_VALUE);
+    /* the siblings in order, w's index among them */
+    uint32_t n = 0, at = 0;
+    for (uint32_t c = dom->nodes[parent].first_child; c != WN_NONE; c = dom->nodes[c].next_sibling) n++;
+    uint32_t *kids = wn_arena_alloc(wn_doc_scratch(d), (size_t)n * sizeof *kids);
+    if (!kids) return -1;
+    n = 0;
+    for (uint32_t c = dom->nodes[parent].first_child; c != WN_NONE; c = dom->nodes[c].next_sibling) {
+        if (c == w) at = n;
+        kids[n++] = c;
+    }
+    int joined = 0;
+    for (int dir = -1; dir <= 1; dir += 2) {
+        int embeds = 0;
+        for (long k = (long)at + dir; k >= 0 && k < (long)n; k += dir) {
+            uint32_t c = kids[k];
+            if (dom->nodes[c].tag == WN_TAG_TEXT && d->stats[c].chars == 0) continue;
+            if (d->stats[c].chars == 0) {
+                embeds += !wn_tag_has(dom->nodes[c].tag, WN_TF_VOID);
+                continue;
+            }
+            if (!embeds || dom->nodes[c].tag == WN_TAG_TEXT || score[c] < min || ps->boiler[c]) break;
+            if (guard->anchor != WN_NONE && !wn_node_within(dom, c, guard->anchor) &&
+                wn_holds_peer(dom, c, guard->peers, guard->npeers))
+                break;
+            wn_keep_subtree(d, ps, c, WN_WHY_JOINED_PAST_EMBED);
+            joined++;
+            embeds = 0;
+        }
+    }
+    if (joined) *joined_at = w;
+    return 0;
+}
+
+/* A list article: the content block is a data table (wn_data_table),
+ * which scores far above the paragraphs that introduce it, so few or none
+ * join at JOIN_SHARE. The table's lead, its siblings before it that score
+ * JOIN_MIN_VALUE (running text), joins; elements without text or
+ * boilerplate between them are passed over, and the walk stops at the
+ * first sibling with text that does not join. Returns how many joined. */
+static int keep_table_lead(winnow_doc *d, const wn_page_scores *ps, const float *score, uint32_t best,
+                           const wn_join_guard *guard)
+{
+    const wn_dom *dom = &d->dom;
+    if (WN_RULE(d, TABLE_LEAD) <= 0.0f || !wn_data_table(d, best)) return 0;
+    uint32_t parent = dom->nodes[best].parent;
+    if (parent == WN_NONE || parent == 0 || (dom->nodes[parent].flags & WN_NF_HIDDEN)) return 0;
+    /* the last sibling with text before the table that does not join */
+    uint32_t from = WN_NONE;
+    for (uint32_t c = dom->nodes[parent].first_child; c != best; c = dom->nodes[c].next_sibling) {
+        if (!d->stats[c].chars || ps->boiler[c]) continue;
+        int peer = guard->anchor != WN_NONE && !wn_node_within(dom, c, guard->anchor) &&
+                   wn_holds_peer(dom, c, guard->peers, guard->npeers);
+        if (dom->nodes[c].tag == WN_TAG_TEXT || score[c] < WN_RULE(d, JOIN_MIN_VALUE) || peer) from = c;
+    }
+    int joined = 0;
+    uint32_t c = from == WN_NONE ? dom->nodes[parent].first_child : dom->nodes[from].next_sibling;
+    for (; c != best; c = dom->nodes[c].next_sibling) {
+        if (!d->stats[c].chars || ps->boiler[c]) continue;
+        wn_keep_subtree(d, ps, c, WN_WHY_TABLE_LEAD);
+        joined++;
+    }
+    return joined;
+}
+
+/* Whether element p is the page's main landmark: <main> or role=main. */
+static int main_landmark(const wn_dom *dom, uint32_t p)
+{
+    if (dom->nodes[p].tag == WN_TAG_MAIN) return 1;
+    const char *role = wn_node_attr(dom, &dom->nodes[p], "role", NULL);
+    return role && !strcasecmp(role, "main");
+}
+
+/* Sum of the units' values before any hint (ps->raw) in subtree r. */
+static float raw_sum(const winnow_doc *d, const wn_page_scores *ps, uint32_t r)
+{
+    float v = 0.0f;
+    for (uint32_t i = r; i < r + d->dom.nodes[r].size; i++)
+        if (d->labels.unit[i] == i) v += ps->raw[i];
+    return v;
+}
+
+/* Whether subtree r holds a heading that is mostly a link: a teaser's
+ * headline, linking the story it sums up. */
+static int linked_heading(const winnow_doc *d, const wn_page_scores *ps, uint32_t r)
+{
+    const wn_dom *dom = &d->dom;
+    for (uint32_t i = r; i < r + dom->nodes[r].size; i++)
+        if (d->labels.unit[i] == i && wn_tag_has(dom->nodes[i].tag, WN_TF_HEADING) &&
+            2 * ps->own[i].link_chars > ps->own[i].chars)
+            return 1;
+    return 0;
+}
+
+/* A page whose <main> is split into <section>s, the content block being
+ * one: a sibling <section> whose only boilerplate is its own related name
+ * ("more-features": more of the same page, not more stories) is main
+ * content as <main> says, when it is running text, not teasers (no
+ * heading of it is a link), scoring before hints JOIN_SHARE of the
+ * block's section (and JOIN_MIN_VALUE). Its units are kept, their related
+ * name pardoned (MAIN_SECTIONS). Returns <main> when any joined, else
+ * WN_NONE. */
+static uint32_t keep_main_sections(winnow_doc *d, const wn_page_scores *ps, uint32_t best, const wn_join_guard *guard)
+{
+    const wn_dom *dom = &d->dom;
+    if (WN_RULE(d, MAIN_SECTIONS) <= 0.0f) return WN_NONE;
+    uint32_t w = best;
+    for (uint32_t p = dom->nodes[w].parent; p != WN_NONE && p != 0 && d->stats[p].chars == d->stats[best].chars;
+         p = dom->nodes[p].parent)
+        w = p;
+    uint32_t main = dom->nodes[w].parent;
+    if (main == WN_NONE || main == 0 || ps->boiler[main] || (dom->nodes[main].flags & WN_NF_HIDDEN) ||
+        !main_landmark(dom, main) || dom->nodes[w].tag != WN_TAG_SECTION)
+        return WN_NONE;
+    float min = WN_RULE(d, JOIN_SHARE) * raw_sum(d, ps, w);
+    if (min < WN_RULE(d, JOIN_MIN_VALUE)) min = WN_RULE(d, JOIN_MIN_VALUE);
+    int joined = 0;
+    for (uint32_t c = dom->nodes[main].first_child; c != WN_NONE; c = dom->nodes[c].next_sibling) {
+        if (c == w || dom->nodes[c].tag != WN_TAG_SECTION || (dom->nodes[c].flags & WN_NF_HIDDEN) ||
+            ps->boiler[c] != WN_HINT_RELATED || !(ps->self_hint[c] & WN_HINT_RELATED))
+            continue;
+        if (guard->anchor != WN_NONE && !wn_node_within(dom, c, guard->anchor) &&
+            wn_holds_peer(dom, c, guard->peers, guard->npeers))
+            continue;
+        if (raw_sum(d, ps, c) < min || linked_heading(d, ps, c)) continue;
+        for (uint32_t i = c; i < c + dom->nodes[c].size; i++) {
+            int how;
+            if (d->explain) d->explain->in_block[i] = 1;
+            if (d->labels.unit[i] == i && (how = wn_unit_keepable_pardoned(d, ps, i, WN_HINT_RELATED))) {
+                d->labels.keep[i] = 1;
+                wn_explain_keep(d, i, how, WN_WHY_MAIN_SECTION);
+            }
+        }
+        joined++;
+    }
+    return joined ? main : WN_NONE;
+}
+
 /* A paragraph the parser moved out of the block's end (an unclosed <p>
  * before </font>: HTML5's repair of 2000s markup) joins a block of three
  * or more kept <p>s when it is running text ending a sentence. */
@@ -148,11 +316,13 @@ static void keep_trailing_paragraph(winnow_doc *d, const wn_page_scores *ps, uin
 }
 
 /* Step 2: the block's units, and the siblings, the trailing paragraph and
- * the thread's posts that join it. Returns the block (the outermost
- * section wrapper when sections joined). */
-static uint32_t keep_block(winnow_doc *d, const wn_page_scores *ps, const float *score, uint32_t best, float best_score,
-                           const wn_join_guard *guard, uint8_t why)
+ * the thread's posts that join it. *block: the block, in and out (out:
+ * the outermost wrapper when sections or parts past an embed joined). 0,
+ * or -1 when out of memory. */
+static int keep_block(winnow_doc *d, const wn_page_scores *ps, const float *score, uint32_t *block, float best_score,
+                      const wn_join_guard *guard, uint8_t why)
 {
+    uint32_t best = *block;
     const wn_dom *dom = &d->dom;
     wn_labels *lb = &d->labels;
     /* Siblings that score well themselves join the content (an article
@@ -171,6 +341,27 @@ static uint32_t keep_block(winnow_doc *d, const wn_page_scores *ps, const float 
             parent = dom->nodes[w].parent;
         }
     }
+    /* a table's body as the block: the whole table, and its lead */
+    const uint32_t table = wn_whole_table(d, best);
+    if (keep_table_lead(d, ps, score, table, guard)) {
+        joined = 1;
+        parent = dom->nodes[table].parent;
+    }
+    if (!joined) {
+        uint32_t w;
+        if (join_past_embeds(d, ps, score, best, guard, &w) != 0) return -1;
+        if (w != WN_NONE) {
+            joined = 1;
+            best = w;
+            parent = dom->nodes[w].parent;
+        }
+    }
+    /* the container is then <main>, of which the sections joined are kept */
+    uint32_t main = keep_main_sections(d, ps, best, guard);
+    if (main != WN_NONE) {
+        joined = 1;
+        parent = main;
+    }
     if (!joined) {
         /* a document in headed sections (sections.c) */
         uint32_t w = wn_join_headed_sections(d, ps, best, guard);
@@ -180,6 +371,10 @@ static uint32_t keep_block(winnow_doc *d, const wn_page_scores *ps, const float 
         }
     }
     wn_keep_subtree(d, ps, best, why);
+    if (table != best) {
+        wn_keep_subtree(d, ps, table, why);
+        lb->container = table;
+    }
     if (joined) lb->container = parent;
     if (!joined && WN_RULE(d, TRAILING_PARAGRAPH) > 0.0f) keep_trailing_paragraph(d, ps, best);
     /* a forum thread: every post of the run, not the best one */
@@ -190,7 +385,8 @@ static uint32_t keep_block(winnow_doc *d, const wn_page_scores *ps, const float 
             if (d->stats[c].chars && wn_same_shape(dom, c, post)) wn_keep_subtree(d, ps, c, WN_WHY_THREAD);
         if (!wn_node_within(dom, lb->container, run)) lb->container = run;
     }
-    return best;
+    *block = best;
+    return 0;
 }
 
 int wn_select_article(wn_selection *sel)
@@ -210,7 +406,7 @@ int wn_select_article(wn_selection *sel)
         keep_without_block(d, ps);
         return 0;
     }
-    sel->best = keep_block(d, ps, sel->score, sel->best, best_score, &guard, why);
+    if (keep_block(d, ps, sel->score, &sel->best, best_score, &guard, why) != 0) return -1;
     /* step 3: around the block */
     if (sel->include_title) wn_keep_headline(d, lb->container);
     if (lb->headline != WN_NONE && lb->headline < lb->container) wn_keep_standfirst(d, ps);
@@ -221,5 +417,6 @@ int wn_select_article(wn_selection *sel)
     wn_drop_lead_datelines(d, ps, lb->container);
     wn_drop_line_gutters(d, lb->container);
     wn_drop_list_labels(d, ps, lb->container);
+    wn_drop_ad_labels(d, ps, lb->container);
     return 0;
 }

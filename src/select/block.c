@@ -108,3 +108,33 @@ uint32_t wn_best_outside_frames(const winnow_doc *d, const float *score, const u
     }
     return best;
 }
+
+/* A data table's body (or head or foot) found as the best block comes
+ * with its table: the caption and the header row, which score little or
+ * nothing (short labels), name the columns of the data the body holds. */
+uint32_t wn_whole_table(const winnow_doc *d, uint32_t b)
+{
+    const wn_dom *dom = &d->dom;
+    if (b == WN_NONE || WN_RULE(d, TABLE_WHOLE) <= 0.0f) return b;
+    unsigned t = dom->nodes[b].tag;
+    if (t != WN_TAG_TBODY && t != WN_TAG_THEAD && t != WN_TAG_TFOOT) return b;
+    uint32_t p = dom->nodes[b].parent;
+    if (p == WN_NONE || (dom->nodes[p].flags & WN_NF_HIDDEN) || !wn_data_table(d, p)) return b;
+    return p;
+}
+
+/* Whether element t is a data table: a <table> with a caption or header
+ * cells, the markup of data (a layout table has neither). */
+int wn_data_table(const winnow_doc *d, uint32_t t)
+{
+    const wn_dom *dom = &d->dom;
+    if (t == WN_NONE || dom->nodes[t].tag != WN_TAG_TABLE) return 0;
+    for (uint32_t i = t + 1; i < t + dom->nodes[t].size; i++) {
+        unsigned g = dom->nodes[i].tag;
+        if (g == WN_TAG_TABLE)
+            i += dom->nodes[i].size - 1; /* a nested table's are its own */
+        else if (g == WN_TAG_CAPTION || g == WN_TAG_TH || g == WN_TAG_THEAD)
+            return 1;
+    }
+    return 0;
+}

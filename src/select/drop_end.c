@@ -1,6 +1,7 @@
 /* Drops at the end of the content block: lines that send readers away
  * (plugs for social network profiles), the site's related-stories list set
- * inside the article's element, and labels over lists left out. */
+ * inside the article's element, and labels over lists left out; and,
+ * anywhere in it, the labels of ad slots set between its paragraphs. */
 #include "passes.h"
 
 #include "../score/records.h"
@@ -9,6 +10,7 @@
 
 #include <ctype.h>
 #include <string.h>
+#include <strings.h>
 
 /* Whether href points to a profile on a social network: a "follow us"
  * or "follow the author" plug; a link to one post (a tweet the story
@@ -226,5 +228,120 @@ void wn_drop_end_lists(winnow_doc *d, const wn_page_scores *ps, uint32_t block)
         if (lb->unit[i] != i || !lb->keep[i] || (i != label && i < first)) continue;
         lb->keep[i] = 0;
         if (d->explain) d->explain->sel_why[i] = WN_WHY_END_LIST;
+    }
+}
+
+/* The ad labels of the word test (AD_LABEL_WORDS): what publishers print
+ * over an ad slot set between an article's paragraphs, case-folded, in
+ * the languages of the bench corpora and a few more. A unit must be the
+ * whole line, give or take punctuation around it. Kept small on purpose:
+ * the structural test (an ad slot beside the label) is the rule's first
+ * evidence; these are the labels whose slot is filled by a script that
+ * leaves nothing in the page. */
+static const char *const ad_labels[] = {
+    /* ("ad" alone is a word of code and tables too: "%ad", a column) */
+    "advertisement",
+    "advertisements",
+    "advertising",
+    "story continues below",
+    "article continues below",
+    "continue reading below",
+    "story continues after advertisement",
+    "anzeige",
+    "werbung",
+    "publicité",
+    "publicidad",
+    "pubblicità",
+    "advertentie",
+    "reklama",
+    "annons",
+    "реклама",
+    "広告",
+    "광고",
+    "广告",
+};
+
+/* Whether folded line t[0..n) is one of ad_labels, spaces, dashes,
+ * brackets and a colon around it aside ("- Advertisement -",
+ * "(Story continues below)", "ADVERTISEMENT:"). */
+static int ad_label_words(const char *t, size_t n)
+{
+    static const char around[] = " -([{)]}:|";
+    while (n && *t && strchr(around, *t)) {
+        t++;
+        n--;
+    }
+    while (n && t[n - 1] && strchr(around, t[n - 1])) n--;
+    for (size_t k = 0; k < sizeof ad_labels / sizeof *ad_labels; k++)
+        if (strlen(ad_labels[k]) == n && memcmp(ad_labels[k], t, n) == 0) return 1;
+    return 0;
+}
+
+/* Whether element x is an ad slot: it shows no text and is named for an
+ * ad. (A frame or a player is no evidence: the line beside a video is its
+ * title or caption.) */
+static int ad_slot(const winnow_doc *d, const wn_page_scores *ps, uint32_t x)
+{
+    return d->dom.nodes[x].tag != WN_TAG_TEXT && d->stats[x].chars == 0 && (ps->self_hint[x] & WN_HINT_AD);
+}
+
+/* Whether aria-hidden="true" is set on element x: shown, but not read out,
+ * as an ad slot's box is. */
+static int aria_hidden(const wn_dom *dom, uint32_t x)
+{
+    const char *v = wn_node_attr(dom, &dom->nodes[x], "aria-hidden", NULL);
+    return v && !strcasecmp(v, "true");
+}
+
+/* Whether unit u's box (u and its wrappers holding no other text, up to
+ * below block) is an ad slot: it holds an element without text named for
+ * an ad (where the ad goes), or one of its wrappers is named for an ad or
+ * aria-hidden. A slot beside a line is no evidence: ads sit between the
+ * paragraphs, next to subheadings and datelines. */
+static int in_ad_slot(const winnow_doc *d, const wn_page_scores *ps, uint32_t block, uint32_t u)
+{
+    const wn_dom *dom = &d->dom;
+    uint32_t x = u;
+    for (;;) {
+        if (aria_hidden(dom, x) || (ps->self_hint[x] & WN_HINT_AD)) return 1;
+        uint32_t p = dom->nodes[x].parent;
+        if (p == WN_NONE || p == block || d->stats[p].chars != d->stats[x].chars) break;
+        x = p;
+    }
+    for (uint32_t i = x + 1; i < x + dom->nodes[x].size; i++)
+        if (ad_slot(d, ps, i)) return 1;
+    return 0;
+}
+
+/* Ad labels: a short kept line ("Advertisement", "Story continues below",
+ * "Anzeige") of at most AD_LABEL_MAX_WORDS words, without a stop or a
+ * link, holding no other unit and no header cell, is the label
+ * of an ad slot set between the article's paragraphs when the slot is
+ * its box (AD_LABEL_SLOT: the box holds an element without text named for
+ * an ad, or is named so or aria-hidden; not for a heading) or its words
+ * are an ad label's
+ * (AD_LABEL_WORDS: the small multilingual table ad_labels). Dropped. */
+void wn_drop_ad_labels(winnow_doc *d, const wn_page_scores *ps, uint32_t block)
+{
+    const wn_dom *dom = &d->dom;
+    wn_labels *lb = &d->labels;
+    const float max_words = WN_RULE(d, AD_LABEL_MAX_WORDS);
+    if (max_words <= 0.0f || block == WN_NONE) return;
+    const int slot_test = WN_RULE(d, AD_LABEL_SLOT) > 0.0f, word_test = WN_RULE(d, AD_LABEL_WORDS) > 0.0f;
+    const uint32_t end = block + dom->nodes[block].size;
+    for (uint32_t u = block + 1; u < end; u++) {
+        if (lb->unit[u] != u || !lb->keep[u] || dom->nodes[u].tag == WN_TAG_TEXT) continue;
+        const wn_unit_stats *o = &ps->own[u];
+        if (o->chars == 0 || (float)o->words > max_words || o->stops || o->link_chars) continue;
+        if (d->stats[u].chars != o->chars || d->stats[u].images) continue; /* a label holds no other unit */
+        if (u == lb->headline || u == lb->headline_inline) continue;
+        if (dom->nodes[u].tag == WN_TAG_TH) continue; /* a column's name */
+        const char *t = d->page_text.text + d->stats[u].nt_begin;
+        size_t n = d->stats[u].nt_end - d->stats[u].nt_begin;
+        /* (a heading in a slot names the section after it) */
+        int slot = slot_test && !wn_tag_has(dom->nodes[u].tag, WN_TF_HEADING) && in_ad_slot(d, ps, block, u);
+        if (!slot && !(word_test && ad_label_words(t, n))) continue;
+        lb->keep[u] = 0;
+        if (d->explain) d->explain->sel_why[u] = WN_WHY_AD_LABEL;
     }
 }

@@ -37,11 +37,28 @@ static int address_link(const winnow_doc *d, uint32_t u)
 
 /* Whether unit u may be kept inside the content block: 0 not, else why
  * (KEEP_RUNNING, KEEP_FRAGMENT, KEEP_CELL). */
+/* Whether unit u is a header cell of a data table inside the content
+ * block whose only boilerplate is its own header name ("headerSort"): a
+ * <th> is a header; that is no page header (TABLE_HEADER_NAME). */
+static int named_header_cell(const winnow_doc *d, const wn_page_scores *ps, uint32_t u)
+{
+    const wn_dom *dom = &d->dom;
+    if (dom->nodes[u].tag != WN_TAG_TH || ps->boiler[u] != WN_HINT_HEADER || WN_RULE(d, TABLE_HEADER_NAME) <= 0.0f)
+        return 0;
+    uint32_t row = dom->nodes[u].parent;
+    return row != WN_NONE && !ps->boiler[row];
+}
+
 int wn_unit_keepable(const winnow_doc *d, const wn_page_scores *ps, uint32_t u)
+{
+    return wn_unit_keepable_pardoned(d, ps, u, 0);
+}
+
+int wn_unit_keepable_pardoned(const winnow_doc *d, const wn_page_scores *ps, uint32_t u, uint16_t pardon)
 {
     const wn_unit_stats *o = &ps->own[u];
     if (o->chars == 0) return 0;
-    if (ps->boiler[u]) return 0;
+    if ((ps->boiler[u] & ~pardon) && !named_header_cell(d, ps, u)) return 0;
     if (d->labels.value[u] > 0) return KEEP_RUNNING;
     /* short plain fragments inside the content (subheadings, table cells,
      * captions) stay; link lists do not */
@@ -193,6 +210,24 @@ void wn_keep_standfirst(winnow_doc *d, const wn_page_scores *ps)
         added = 1;
     }
     if (!added) return;
+    /* a listicle's items before the block (its photo gallery): a heading
+     * whose next unit with text was kept here (only this pass keeps units
+     * between the headline and the block) is that text's heading
+     * (STANDFIRST_HEADINGS) */
+    if (WN_RULE(d, STANDFIRST_HEADINGS) > 0.0f) {
+        uint32_t next = WN_NONE; /* the next unit with text after i */
+        for (uint32_t i = c; i-- > h + dom->nodes[h].size;) {
+            if (lb->unit[i] != i || ps->own[i].chars == 0) continue;
+            uint32_t after = next;
+            next = i;
+            if (after == WN_NONE || lb->keep[i] || !lb->keep[after] || ps->boiler[i] ||
+                !wn_tag_has(dom->nodes[i].tag, WN_TF_HEADING) || ps->own[i].link_chars || i + dom->nodes[i].size > c ||
+                wn_node_within(dom, i, after))
+                continue;
+            lb->keep[i] = 1;
+            wn_explain_keep(d, i, KEEP_RUNNING, WN_WHY_STANDFIRST);
+        }
+    }
     /* the walk covers the ancestor holding both, keeping only what is
      * marked; the headline comes out in its place */
     uint32_t a = c;

@@ -10,7 +10,8 @@
  *                around the block (standfirst, lone paragraphs, a run
  *                straddling the block's start)
  *   drop_lead.c  the top of the block: datelines, bylines
- *   drop_end.c   the end of the block: plugs, end lists, list labels
+ *   drop_end.c   the end of the block: plugs, end lists, list labels;
+ *                ad labels anywhere in it
  *   headline.c   the block's headline
  *   frame.c      the page's own header and footer
  *   fallback.c   a second opinion when the selection kept (nearly) nothing
@@ -39,6 +40,11 @@ uint32_t wn_anchor_region(const winnow_doc *d, const wn_page_scores *ps, uint32_
 /* Whether element c holds one of the np peers (other articles' headlines). */
 int wn_holds_peer(const wn_dom *dom, uint32_t c, const uint32_t *peers, uint32_t np);
 uint32_t wn_best_outside_frames(const winnow_doc *d, const float *score, const uint8_t *frame);
+/* The table to keep whole for block b: b's table when b is the body, head
+ * or foot of a data table (TABLE_WHOLE); else b. */
+uint32_t wn_whole_table(const winnow_doc *d, uint32_t b);
+/* Whether element t is a <table> with a caption or header cells. */
+int wn_data_table(const winnow_doc *d, uint32_t t);
 
 /* code.c */
 
@@ -54,6 +60,8 @@ uint32_t wn_thread_record(const winnow_doc *d, const wn_page_scores *ps, uint32_
 
 int wn_ends_sentence_unit(const winnow_doc *d, uint32_t u);
 int wn_unit_keepable(const winnow_doc *d, const wn_page_scores *ps, uint32_t u);
+/* wn_unit_keepable, the boilerplate hints in pardon not held against u. */
+int wn_unit_keepable_pardoned(const winnow_doc *d, const wn_page_scores *ps, uint32_t u, uint16_t pardon);
 void wn_explain_keep(winnow_doc *d, uint32_t u, int how, uint8_t why);
 int wn_same_shape(const wn_dom *dom, uint32_t a, uint32_t b);
 void wn_keep_subtree(winnow_doc *d, const wn_page_scores *ps, uint32_t r, uint8_t why);
@@ -93,5 +101,7 @@ void wn_drop_lead_datelines(winnow_doc *d, const wn_page_scores *ps, uint32_t bl
 void wn_drop_end_plugs(winnow_doc *d, const wn_page_scores *ps, uint32_t block);
 void wn_drop_end_lists(winnow_doc *d, const wn_page_scores *ps, uint32_t block);
 void wn_drop_list_labels(winnow_doc *d, const wn_page_scores *ps, uint32_t block);
+/* Labels of ad slots between the block's paragraphs ("Advertisement"). */
+void wn_drop_ad_labels(winnow_doc *d, const wn_page_scores *ps, uint32_t block);
 
 #endif
