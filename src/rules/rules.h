@@ -243,10 +243,17 @@
       "inner wrapper of one; the outer wrappers add nothing but links) is joined at the sections' level: siblings of " \
       "the same tag and class as its outermost "                                                                       \
       "wrapper scoring JOIN_MIN_VALUE join (1: on, 0: off)")                                                           \
-    X(REGION_MIN_CONFIDENCE, 0.5f, 1e30f, "select",                                                                    \
+    X(REGION_MIN_CONFIDENCE, 0.3f, 1e30f, "select",                                                                    \
       "a page the page type stage calls a thread, a product, a listing, a landing page or documentation with at "      \
       "least this probability is selected as a page made of parts (the region strategy, select/region.c); below it, "  \
       "or for an article, as an article")                                                                              \
+    X(REGION_ARTICLE_SHARE, 0.7f, 2.0f, "select",                                                                      \
+      "region strategy: when the article strategy's block holds this share of the region's running-text value and "    \
+      "REGION_ARTICLE_CHARS of the characters the region would keep, the page is an article after all and nothing "    \
+      "is added (its other boxes are the site's)")                                                                     \
+    X(REGION_ARTICLE_CHARS, 0.2f, 2.0f, "select",                                                                      \
+      "the share of the characters the region would keep (the block's and the parts') that the article strategy's "    \
+      "block must hold to make the page an article after all: a shop's intro over its cards does not")                 \
     X(REGION_MIN_CARDS, 3.0f, 1e30f, "select",                                                                         \
       "region strategy (a page made of parts): links are kept as part of a card, a record with this many siblings "    \
       "of its shape that says more than its link (an item's name over its price); a menu's items do not")              \

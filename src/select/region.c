@@ -121,24 +121,50 @@ int wn_select_region(wn_selection *sel)
     uint32_t region = content_region(d, ps, sel->best);
     const uint8_t *frame = wn_frame_marks(d, ps);
     if (!frame) return -1;
+    /* the parts: units to add, marked first */
+    uint8_t *add = wn_arena_calloc(wn_doc_scratch(d), dom->count, 1);
+    if (!add) return -1;
     const uint16_t drop = frame_hints(d);
+    float kept = 0.0f, added = 0.0f;
     for (uint32_t u = region; u < region + dom->nodes[region].size; u++) {
         const wn_node *x = &dom->nodes[u];
         if (x->tag != WN_TAG_TEXT && skip && dialog(dom, u)) {
             u += x->size - 1;
             continue;
         }
-        if (lb->unit[u] != u || x->tag == WN_TAG_TEXT || lb->keep[u] || frame[u] || (x->flags & WN_NF_HIDDEN)) continue;
+        if (lb->unit[u] != u || x->tag == WN_TAG_TEXT) continue;
         const wn_unit_stats *o = &ps->own[u];
+        if (lb->keep[u]) {
+            kept += (float)o->chars;
+            continue;
+        }
+        if (frame[u] || (x->flags & WN_NF_HIDDEN)) continue;
         if (o->chars == 0 || (ps->boiler[u] & drop)) continue;
         if ((drop & WN_HINT_COMMENT) && ps->after_marker[u]) continue;
         /* a product page's cards are other products */
         if (wn_mostly_links(d, o->link_chars, o->chars) &&
             (d->page_type == WINNOW_PAGE_PRODUCT || !in_card(d, ps, u, region)))
             continue;
-        lb->keep[u] = 1;
-        wn_explain_keep(d, u, KEEP_RUNNING, WN_WHY_REGION);
+        add[u] = 1;
+        added += (float)o->chars;
     }
+    /* an article after all: the article strategy's block holds most of
+     * the region's running text and a fair share of all it would keep,
+     * the rest being the site's boxes */
+    if (sel->best != WN_NONE && kept > 0.0f && kept >= WN_RULE(d, REGION_ARTICLE_CHARS) * (kept + added)) {
+        float vkept = 0.0f, vall = 0.0f;
+        for (uint32_t u = region; u < region + dom->nodes[region].size; u++) {
+            if (lb->unit[u] != u || dom->nodes[u].tag == WN_TAG_TEXT || lb->value[u] <= 0.0f) continue;
+            vall += lb->value[u];
+            if (lb->keep[u]) vkept += lb->value[u];
+        }
+        if (vall > 0.0f && vkept >= WN_RULE(d, REGION_ARTICLE_SHARE) * vall) return 0;
+    }
+    for (uint32_t u = region; u < region + dom->nodes[region].size; u++)
+        if (add[u]) {
+            lb->keep[u] = 1;
+            wn_explain_keep(d, u, KEEP_RUNNING, WN_WHY_REGION);
+        }
     if (sel->best == WN_NONE) {
         /* no block of running text (or only in the frame): the parts are
          * the content when there are any */
