@@ -114,7 +114,7 @@ int wn_select_region(wn_selection *sel)
         memset(lb->keep + i, 0, x->size);
         i += x->size - 1;
     }
-    uint32_t region = content_region(d, ps, sel->best);
+    uint32_t region = sel->region = content_region(d, ps, sel->best);
     const uint8_t *frame = wn_frame_marks(d, ps);
     if (!frame) return -1;
     const uint16_t drop = frame_hints(d);

@@ -24,6 +24,7 @@ typedef struct wn_selection {
     uint32_t best;      /* out: the content block, WN_NONE when none */
     uint32_t framed;    /* out: the best block when it lay in the page's own header or footer and no other
                           * block scored (the page then has no main content), else WN_NONE */
+    uint32_t region;    /* out (region strategy): the content region whose parts were kept, else WN_NONE */
 } wn_selection;
 
 typedef struct wn_strategy {
@@ -51,5 +52,7 @@ const wn_strategy *wn_strategy_for(const winnow_doc *d, const wn_page_scores *ps
 int wn_select_article(wn_selection *sel);
 /* region.c */
 int wn_select_region(wn_selection *sel);
+/* product.c */
+int wn_select_product(wn_selection *sel);
 
 #endif
