@@ -220,7 +220,14 @@ static int heading_only(const winnow_doc *d, uint32_t c)
     return 0;
 }
 
-static void drop_subtree(winnow_doc *d, uint32_t c) { memset(d->labels.keep + c, 0, d->dom.nodes[c].size); }
+/* Leaves out subtree c (explaining: for reason why). */
+static void drop_subtree(winnow_doc *d, uint32_t c, uint8_t why)
+{
+    if (d->explain)
+        for (uint32_t i = c; i < c + d->dom.nodes[c].size; i++)
+            if (d->labels.keep[i] && d->labels.unit[i] == i) d->explain->sel_why[i] = why;
+    memset(d->labels.keep + c, 0, d->dom.nodes[c].size);
+}
 
 /* Whether the case-folded text t[0..n) shows a price: a currency sign or
  * an ISO 4217 code of a common currency next to a digit ("$22", "12,99 €",
@@ -310,7 +317,7 @@ static unsigned drop_lists(winnow_doc *d, const wn_page_scores *ps, uint32_t reg
         /* a review the page declares (schema.org microdata) */
         const char *prop = wn_node_attr(dom, x, "itemprop", NULL);
         if ((prop && (!strcasecmp(prop, "review") || !strcasecmp(prop, "reviews"))) || itemtype_is(dom, p, "Review")) {
-            drop_subtree(d, p);
+            drop_subtree(d, p, WN_WHY_PRODUCT_LIST);
             dropped++;
             p += x->size - 1;
             continue;
@@ -328,7 +335,7 @@ static unsigned drop_lists(winnow_doc *d, const wn_page_scores *ps, uint32_t reg
         if (!reviews && !others) continue;
         for (uint32_t c = x->first_child; c != WN_NONE; c = dom->nodes[c].next_sibling)
             if (dom->nodes[c].tag != WN_TAG_TEXT && (reviews ? dated(d, ps, c) : card(d, c))) {
-                drop_subtree(d, c);
+                drop_subtree(d, c, WN_WHY_PRODUCT_LIST);
                 dropped++;
             }
         /* the heading that opened the list, now that nothing of it is
@@ -338,7 +345,7 @@ static unsigned drop_lists(winnow_doc *d, const wn_page_scores *ps, uint32_t reg
             for (uint32_t c = dom->nodes[dom->nodes[a].parent].first_child; c != a; c = dom->nodes[c].next_sibling)
                 if (dom->nodes[c].tag != WN_TAG_TEXT && kept_any(d, c)) prev = c;
             if (prev != WN_NONE && heading_only(d, prev)) {
-                drop_subtree(d, prev);
+                drop_subtree(d, prev, WN_WHY_PRODUCT_LIST);
                 break;
             }
         }
@@ -358,15 +365,15 @@ static void keep_sections(winnow_doc *d, const wn_page_scores *ps, uint32_t a)
     for (uint32_t c = dom->nodes[dom->nodes[a].parent].first_child; c != WN_NONE; c = dom->nodes[c].next_sibling) {
         if (dom->nodes[c].tag == WN_TAG_TEXT || !kept_any(d, c)) continue;
         int section = c == a || product_section(d, ps, c);
-        if (heading != WN_NONE && !section) drop_subtree(d, heading);
+        if (heading != WN_NONE && !section) drop_subtree(d, heading, WN_WHY_PRODUCT_ASIDE);
         heading = WN_NONE;
         if (section) continue;
         if (heading_only(d, c))
             heading = c;
         else
-            drop_subtree(d, c);
+            drop_subtree(d, c, WN_WHY_PRODUCT_ASIDE);
     }
-    if (heading != WN_NONE) drop_subtree(d, heading);
+    if (heading != WN_NONE) drop_subtree(d, heading, WN_WHY_PRODUCT_ASIDE);
 }
 
 int wn_select_product(wn_selection *sel)

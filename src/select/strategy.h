@@ -4,9 +4,11 @@
  * (labels.keep, labels.container, labels.headline); wn_select() (select.c)
  * runs the strategy for the page, then the steps every page shares: the
  * listing-page test, the fallback, text nodes following their units, and
- * the element templateness. Today there is one strategy, the article's
- * (article.c): its code is the selection as it was written for every page.
- * A strategy for another kind of page (a thread, a product, a listing, a
+ * the element templateness. The article strategy (article.c) is the
+ * selection as it was written for every page; the region strategy
+ * (region.c) keeps the parts of a page made of parts; the product strategy
+ * (product.c) narrows the region's to one product. A strategy for another
+ * kind of page (a thread, a product, a listing, a
  * documentation page, a landing page) is a file of its own, a row of
  * wn_strategies[] and a test in wn_strategy_for(); the shared passes it
  * puts together are declared in passes.h. */
@@ -45,7 +47,8 @@ typedef struct wn_strategy {
 extern const wn_strategy wn_strategies[];
 extern const size_t wn_strategy_count;
 
-/* The strategy for the page: today always the article's (the first row). */
+/* The strategy for the page: by its type, when the page type stage is sure
+ * enough of it (REGION_MIN_CONFIDENCE); else the article's (the first row). */
 const wn_strategy *wn_strategy_for(const winnow_doc *d, const wn_page_scores *ps);
 
 /* article.c */
