@@ -4,20 +4,29 @@
  *
  *   1. the region strategy's selection (region.c): every part of the
  *      page's content region that is not its frame;
- *   2. the product's anchors, from evidence every shop writes the same
- *      way: its name (the <h1>, the one naming the schema.org Product when
- *      several do) and its description (the unit quoting the most of the
- *      JSON-LD Product's description, else the microdata's, else the
- *      page's <meta> description);
- *   3. the core: the smallest element holding both anchors. Going up from
+ *   2. lists in the region that are not the product's: an element of
+ *      PRODUCT_RUN_MIN or more children of which PRODUCT_RUN_SHARE are
+ *      dated posts with running text (reviews, questions) or cards of
+ *      other products (a link, a picture, a price, at most
+ *      PRODUCT_CARD_WORDS words) loses them, and the heading that opened
+ *      the list when nothing of it is left; a review the page declares
+ *      (schema.org microdata) goes too;
+ *   3. the product's anchors, from evidence every shop writes the same
+ *      way: its name (the <h1>, the one naming the JSON-LD Product when
+ *      several do, PRODUCT_NAME_SHARE) and its description (the smallest
+ *      element quoting PRODUCT_DESC_SHARE of the first words of the JSON-LD
+ *      Product's description, else the microdata's description, else
+ *      the element quoting the page's <meta> description);
+ *   4. the core: the smallest element holding both anchors. Going up from
  *      it to the region, each level's other children stay only when they
  *      are a section of the product: running text (PRODUCT_SECTION_PROSE)
- *      or a specification table or list (PRODUCT_SPEC_ROWS key/value
- *      rows), or a heading opening such a section. The rest (a gallery's
- *      controls, a carousel of other products, a delivery box) goes.
+ *      or specifications (PRODUCT_SPEC_ROWS key/value rows), or a heading
+ *      opening such a section. The rest (a gallery's controls, a delivery
+ *      box, a promise of free returns) goes.
  *
- * A page without the name or the description anchor keeps the region
- * strategy's selection. */
+ * Without both anchors (or with a description that only repeats the
+ * name) step 4 does not run: the region's parts stay, less step 2's
+ * lists. */
 #include "passes.h"
 #include "strategy.h"
 
