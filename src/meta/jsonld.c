@@ -172,6 +172,13 @@ static int type_is_article(const char *t)
     return 0;
 }
 
+/* Whether type name t names a product itself (not its offer). */
+static int type_is_product(const char *t)
+{
+    if (!t || !(wn_schema_bits(t, strlen(t)) & ((uint32_t)1 << WN_SCHEMA_PRODUCT))) return 0;
+    return !strstr(t, "Offer");
+}
+
 static void parse_object(jreader *r, jobject *parent, const char *parent_key, wn_meta *m)
 {
     jobject o;
@@ -217,6 +224,10 @@ static void parse_object(jreader *r, jobject *parent, const char *parent_key, wn
         const char *nm = o.name;
         if (!strcmp(parent_key, "author") && nm && !parent->author) parent->author = nm;
         if (!strcmp(parent_key, "publisher") && nm && !parent->publisher) parent->publisher = nm;
+    }
+    if (type_is_product(o.type)) {
+        if (o.name && *o.name && !m->ld_product_name) m->ld_product_name = o.name;
+        if (o.description && *o.description && !m->ld_product_desc) m->ld_product_desc = o.description;
     }
     if (type_is_article(o.type)) {
         int page = strstr(o.type, "WebPage") != NULL;

@@ -222,6 +222,7 @@ int wn_meta_extract(const wn_dom *dom, const wn_decode_info *dec, const char *ur
         m->field[WINNOW_META_URL] = wn_meta_clean(arena, url, strlen(url));
     m->ld_count = 0;
     m->ld_types = 0;
+    m->ld_product_name = m->ld_product_desc = NULL;
     for (uint32_t k = 0; k < dom->jsonld_count; k++) wn_meta_from_jsonld(dom->jsonld[k], dom->jsonld_len[k], arena, m);
     if (m->ld_count) {
         /* what the page calls itself: <title>, og:title, its first <h1>s */

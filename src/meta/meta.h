@@ -28,6 +28,10 @@ typedef struct wn_meta {
     /* the schema.org types named by any JSON-LD @type, as WN_SCHEMA_* bits
      * (the page type stage reads them) */
     uint32_t ld_types;
+    /* the first JSON-LD Product's (ProductGroup, IndividualProduct,
+     * ProductModel; not an Offer) name and description, NULL when absent:
+     * the product strategy anchors on them */
+    const char *ld_product_name, *ld_product_desc;
 } wn_meta;
 
 /* schema.org types in groups that tell a kind of page, one bit each; the

@@ -267,6 +267,26 @@
       "region strategy: a dialog (<dialog>, role=dialog, aria-modal=true) waits to be opened and is no part of the "   \
       "page's content (1: on, 0: off)")                                                                                \
     X(REGION_CARD_LEVELS, 8.0f, 0.0f, "select", "how many levels above a unit of links its card may be")               \
+    X(PRODUCT_NAME_SHARE, 0.8f, 2.0f, "select",                                                                        \
+      "product strategy (select/product.c): the <h1> naming the JSON-LD Product carries this share of its name's "     \
+      "words (else the first <h1> is the name)")                                                                       \
+    X(PRODUCT_DESC_SHARE, 0.6f, 2.0f, "select",                                                                        \
+      "product strategy: the unit that is the product's description quotes this share of the first 24 words of the "   \
+      "JSON-LD Product's (or the page's) description; without it and the name the region strategy's selection stays")  \
+    X(PRODUCT_SECTION_PROSE, 150.0f, 0.0f, "select",                                                                   \
+      "product strategy: around the element holding the product's name and description, a section with this much "     \
+      "running text (characters) is the product's (its description, its features); one without, and without "          \
+      "specifications, is the shop's (a gallery's controls, other products, delivery and returns)")                    \
+    X(PRODUCT_SPEC_ROWS, 3.0f, 1e30f, "select",                                                                        \
+      "product strategy: a section with this many key/value rows (a table's rows of two cells, a definition list's "   \
+      "terms) is the product's specifications")                                                                        \
+    X(PRODUCT_RUN_MIN, 3.0f, 1e30f, "select",                                                                          \
+      "product strategy: a run of this many sibling records of one shape is a list: reviews when PRODUCT_RUN_SHARE "   \
+      "of them show a date, other products when as many are cards (PRODUCT_CARD_WORDS); either is left out")           \
+    X(PRODUCT_RUN_SHARE, 0.6f, 2.0f, "select",                                                                         \
+      "product strategy: the share of a run's records that must be dated (reviews) or cards (other products)")         \
+    X(PRODUCT_CARD_WORDS, 40.0f, 0.0f, "select",                                                                       \
+      "product strategy: a record with a link, a picture and at most this many words is another product's card")       \
     X(SECTIONS_MIN, 3.0f, 0.0f, "select",                                                                              \
       "when no sibling joins, a best block that is (or lies in) one of this many sibling sections of one shape, each " \
       "opening with a heading (a manual page's DESCRIPTION, OPTIONS, HOOKS), keeps the others holding running text")   \

@@ -116,7 +116,13 @@
       "its text is on at least SITE_TEMPLATE_PERCENT percent of the site's other pages (site model)")                  \
     X(SITE_BOX, "site-template-box", "SITE_BOX_TEMPLATE_SHARE", 'T',                                                   \
       "in a box of SITE_BOX_MIN_UNITS or more units of which at least SITE_BOX_TEMPLATE_SHARE of the text is the "     \
-      "site's template (site model)")
+      "site's template (site model)")                                                                                  \
+    X(PRODUCT_LIST, "product-list", "PRODUCT_RUN_SHARE", 'B',                                                          \
+      "on a product page, a list of dated posts (reviews) or of other products' cards, or a review the page "          \
+      "declares (schema.org)")                                                                                         \
+    X(PRODUCT_ASIDE, "product-aside", "PRODUCT_SECTION_PROSE", 'T',                                                    \
+      "on a product page, beside the element holding the product's name and description: a section with neither "      \
+      "running text nor specifications (a gallery's controls, delivery and returns)")
 
 typedef enum wn_why {
 #define WN_WHY_ENUM(id, name, rule, cls, text) WN_WHY_##id,

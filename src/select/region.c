@@ -118,7 +118,7 @@ int wn_select_region(wn_selection *sel)
         memset(lb->keep + i, 0, x->size);
         i += x->size - 1;
     }
-    uint32_t region = content_region(d, ps, sel->best);
+    uint32_t region = sel->region = content_region(d, ps, sel->best);
     const uint8_t *frame = wn_frame_marks(d, ps);
     if (!frame) return -1;
     /* the parts: units to add, marked first */
@@ -151,7 +151,8 @@ int wn_select_region(wn_selection *sel)
     /* an article after all: the article strategy's block holds most of
      * the region's running text and a fair share of all it would keep,
      * the rest being the site's boxes */
-    if (sel->best != WN_NONE && kept > 0.0f && kept >= WN_RULE(d, REGION_ARTICLE_CHARS) * (kept + added)) {
+    if (!sel->parts_always && sel->best != WN_NONE && kept > 0.0f &&
+        kept >= WN_RULE(d, REGION_ARTICLE_CHARS) * (kept + added)) {
         float vkept = 0.0f, vall = 0.0f;
         for (uint32_t u = region; u < region + dom->nodes[region].size; u++) {
             if (lb->unit[u] != u || dom->nodes[u].tag == WN_TAG_TEXT || lb->value[u] <= 0.0f) continue;

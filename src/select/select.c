@@ -11,6 +11,7 @@
 const wn_strategy wn_strategies[] = {
     { "article", wn_select_article, 1, 1 },
     { "region", wn_select_region, 0, 1 },
+    { "product", wn_select_product, 0, 1 },
 };
 const size_t wn_strategy_count = sizeof wn_strategies / sizeof wn_strategies[0];
 
@@ -21,8 +22,8 @@ const wn_strategy *wn_strategy_for(const winnow_doc *d, const wn_page_scores *ps
      * (a forced type is sure) */
     if (d->page_type_conf < WN_RULE(d, REGION_MIN_CONFIDENCE)) return &wn_strategies[0];
     switch (d->page_type) {
+    case WINNOW_PAGE_PRODUCT: return &wn_strategies[2];
     case WINNOW_PAGE_FORUM:
-    case WINNOW_PAGE_PRODUCT:
     case WINNOW_PAGE_LISTING:
     case WINNOW_PAGE_SERVICE:
     case WINNOW_PAGE_DOCUMENTATION: return &wn_strategies[1];
@@ -93,7 +94,7 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
      * pipeline resets the scratch arena) */
     wn_arena *s = wn_doc_scratch(d);
     wn_arena_mark scratch_mark = wn_arena_save(s);
-    wn_selection sel = { d, ps, include_title, NULL, WN_NONE, WN_NONE };
+    wn_selection sel = { d, ps, include_title, NULL, WN_NONE, WN_NONE, WN_NONE, 0 };
     sel.score = wn_block_scores(d);
     if (!sel.score) return -1;
     const wn_strategy *strategy = wn_strategy_for(d, ps);

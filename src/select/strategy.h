@@ -4,9 +4,11 @@
  * (labels.keep, labels.container, labels.headline); wn_select() (select.c)
  * runs the strategy for the page, then the steps every page shares: the
  * listing-page test, the fallback, text nodes following their units, and
- * the element templateness. Today there is one strategy, the article's
- * (article.c): its code is the selection as it was written for every page.
- * A strategy for another kind of page (a thread, a product, a listing, a
+ * the element templateness. The article strategy (article.c) is the
+ * selection as it was written for every page; the region strategy
+ * (region.c) keeps the parts of a page made of parts; the product strategy
+ * (product.c) narrows the region's to one product. A strategy for another
+ * kind of page (a thread, a product, a listing, a
  * documentation page, a landing page) is a file of its own, a row of
  * wn_strategies[] and a test in wn_strategy_for(); the shared passes it
  * puts together are declared in passes.h. */
@@ -24,6 +26,9 @@ typedef struct wn_selection {
     uint32_t best;      /* out: the content block, WN_NONE when none */
     uint32_t framed;    /* out: the best block when it lay in the page's own header or footer and no other
                           * block scored (the page then has no main content), else WN_NONE */
+    uint32_t region;    /* out (region strategy): the content region whose parts were kept, else WN_NONE */
+    int parts_always;   /* in (region strategy): add the parts even to an article after all (the product
+                         * strategy narrows them itself) */
 } wn_selection;
 
 typedef struct wn_strategy {
@@ -44,12 +49,15 @@ typedef struct wn_strategy {
 extern const wn_strategy wn_strategies[];
 extern const size_t wn_strategy_count;
 
-/* The strategy for the page: today always the article's (the first row). */
+/* The strategy for the page: by its type, when the page type stage is sure
+ * enough of it (REGION_MIN_CONFIDENCE); else the article's (the first row). */
 const wn_strategy *wn_strategy_for(const winnow_doc *d, const wn_page_scores *ps);
 
 /* article.c */
 int wn_select_article(wn_selection *sel);
 /* region.c */
 int wn_select_region(wn_selection *sel);
+/* product.c */
+int wn_select_product(wn_selection *sel);
 
 #endif

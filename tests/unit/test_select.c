@@ -68,25 +68,30 @@ static void test_sentence_end(void)
 
 /* The article strategy is the first row; the region strategy serves the
  * pages made of parts when the page type stage is sure enough of the type,
- * and the article strategy every other page. */
+ * the product strategy (the region's, narrowed to the product) a product
+ * page, and the article strategy every other page. */
 static void test_strategy_table(void)
 {
     CHECK(wn_strategy_count >= 2);
     CHECK_STR(wn_strategies[0].name, "article");
     CHECK(wn_strategies[0].select == wn_select_article);
     CHECK_STR(wn_strategies[1].name, "region");
+    CHECK(wn_strategy_count >= 3);
+    CHECK_STR(wn_strategies[2].name, "product");
     wn_rules rules;
     wn_rules_default(&rules);
     winnow_doc d;
     memset(&d, 0, sizeof d);
     d.rules = &rules;
     d.page_type_conf = 0.9f;
-    static const int parts[] = { WINNOW_PAGE_FORUM, WINNOW_PAGE_PRODUCT, WINNOW_PAGE_LISTING, WINNOW_PAGE_SERVICE,
+    static const int parts[] = { WINNOW_PAGE_FORUM, WINNOW_PAGE_LISTING, WINNOW_PAGE_SERVICE,
                                  WINNOW_PAGE_DOCUMENTATION };
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
         d.page_type = parts[i];
         CHECK(wn_strategy_for(&d, NULL) == &wn_strategies[1]);
     }
+    d.page_type = WINNOW_PAGE_PRODUCT;
+    CHECK(wn_strategy_for(&d, NULL) == &wn_strategies[2]);
     d.page_type = WINNOW_PAGE_ARTICLE;
     CHECK(wn_strategy_for(&d, NULL) == &wn_strategies[0]);
     d.page_type = WINNOW_PAGE_OTHER;
