@@ -151,7 +151,8 @@ int wn_select_region(wn_selection *sel)
     /* an article after all: the article strategy's block holds most of
      * the region's running text and a fair share of all it would keep,
      * the rest being the site's boxes */
-    if (!sel->parts_always && sel->best != WN_NONE && kept > 0.0f &&
+    /* (a thread's replies are its content however short beside the first post) */
+    if (!sel->parts_always && d->page_type != WINNOW_PAGE_FORUM && sel->best != WN_NONE && kept > 0.0f &&
         kept >= WN_RULE(d, REGION_ARTICLE_CHARS) * (kept + added)) {
         float vkept = 0.0f, vall = 0.0f;
         for (uint32_t u = region; u < region + dom->nodes[region].size; u++) {
