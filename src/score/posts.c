@@ -201,6 +201,23 @@ static const char *machine_date(winnow_doc *d, uint32_t i)
     return "";
 }
 
+/* Whether date text s is a time alone ("3:21pm", "21:05"): two numbers
+ * parted by ':' and no other. */
+static int time_only(const char *s)
+{
+    int groups = 0, colon = 0;
+    for (const char *p = s; *p;) {
+        if (*p >= '0' && *p <= '9') {
+            groups++;
+            while (*p >= '0' && *p <= '9') p++;
+            if (groups == 1 && *p == ':') colon = 1;
+            continue;
+        }
+        p++;
+    }
+    return groups == 2 && colon;
+}
+
 /* The date element i shows; its machine-readable date instead when what
  * it shows is relative ("3 hours ago", "yesterday") and it has one. */
 static const char *post_date(const page *pg, uint32_t i)
@@ -212,7 +229,19 @@ static const char *post_date(const page *pg, uint32_t i)
         const char *v = machine_date(d, i);
         if (!v || *v) return v;
     }
-    return trimmed(d, wn_date_text(pg, i));
+    const char *shown = trimmed(d, wn_date_text(pg, i));
+    if (!shown || !time_only(shown)) return shown;
+    /* a time alone: the element around it holding the day too, a date's
+     * length (COMMENT_AUTHOR_CHARS: "3:21pm On Mar 09, 2023") */
+    uint32_t wide = WN_NONE, line = d->labels.unit[i];
+    for (uint32_t a = d->dom.nodes[i].parent; a != WN_NONE && a != 0; a = d->dom.nodes[a].parent) {
+        if ((float)d->stats[a].chars > WN_RULE(d, COMMENT_AUTHOR_CHARS)) break;
+        wide = a;
+        if (a == line) break;
+    }
+    if (wide == WN_NONE) return shown;
+    const char *whole = trimmed(d, wn_display_text(pg, wide, NULL));
+    return whole && strstr(whole, shown) && !time_only(whole) ? whole : shown;
 }
 
 /* Whether the date strings a and b name the same minute: their first
