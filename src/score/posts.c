@@ -128,8 +128,9 @@ static const char *trimmed(winnow_doc *d, const char *s)
     return wn_arena_strndup(&d->arena, s + b, e - b);
 }
 
-/* Display text of node i, its nested items and (with own) what not_own
- * leaves out skipped, trimmed, in the page arena. */
+/* Display text of node i without what not_own leaves out (the items
+ * nested in the post, its author and date), trimmed, in the page arena;
+ * NULL when out of memory. */
 static const char *own_text(const page *pg, const item_props *p, uint32_t i)
 {
     winnow_doc *d = pg->d;
