@@ -281,7 +281,7 @@ typedef enum winnow_format {
     WINNOW_FORMAT_JSONL,    /* one JSON object on one line (JSON lines), the same keys for
                                 every page: id, source, url, site, status, warning, error,
                                 language, metadata, content_source, page_type,
-                                page_type_confidence, text; see
+                                page_type_confidence, text, posts; see
                                 winnow_render_jsonl() for the page's name, blocks, comments */
 } winnow_format;
 
@@ -309,11 +309,13 @@ WINNOW_API winnow_status winnow_render_alloc(const winnow_doc *d, winnow_format 
  *    "url" (canonical), "site_name", "description", "charset"} ("" when
  *    unknown), "content_source" (winnow_doc_source), "page_type" and
  *    "page_type_confidence" (winnow_doc_page_type), "text": the main
- *    content as WINNOW_FORMAT_TEXT writes it, and when asked for
+ *    content as WINNOW_FORMAT_TEXT writes it, "posts": [{"author",
+ *    "date", "text"}, ...] (a thread's posts, winnow_doc_post; [] for a
+ *    page that is no thread), and when asked for
  *    "comments": [{"author", "date", "text"}, ...] and "blocks": [...] (as
  *    in WINNOW_FORMAT_JSON)}
  * A failed page has null for language, metadata, content_source, page_type,
- * page_type_confidence, text,
+ * page_type_confidence, text, posts,
  * comments and blocks. Strings are JSON-escaped (invalid UTF-8 becomes
  * U+FFFD), so the line holds no raw line break; it ends with "\n". */
 typedef struct winnow_jsonl_options {
@@ -385,6 +387,19 @@ typedef struct winnow_comment {
 WINNOW_API size_t winnow_doc_comment_count(const winnow_doc *d);
 /* Fills *c with comment i; WINNOW_E_ARG when i is out of range. */
 WINNOW_API winnow_status winnow_doc_comment(const winnow_doc *d, size_t i, winnow_comment *c);
+
+/* A thread's posts (a page whose page type is WINNOW_PAGE_FORUM: a forum
+ * topic, a question and its answers): the first post and every reply, in
+ * order, found from the page's schema.org microdata (postings, comments,
+ * questions, answers) or else its structure (a run of records of one
+ * shape, each showing an author and a date). 0 for a page that is no
+ * thread. The posts are part of the main content too. Strings live as
+ * long as the document; author and date are "" when not found (the date
+ * as the page shows it, else its <time datetime>). */
+WINNOW_API size_t winnow_doc_post_count(const winnow_doc *d);
+/* Fills *p with post i (its author, date, text); WINNOW_E_ARG when i is
+ * out of range. */
+WINNOW_API winnow_status winnow_doc_post(const winnow_doc *d, size_t i, winnow_comment *p);
 
 /* ------------------------------------------------------------------------
  * Page readers: directories, single files, stdin, WARC and JSONL.

@@ -97,6 +97,9 @@ struct winnow_doc {
     uint64_t page_host;          /* the page's own host (wn_page_host), 0 until worked out */
     struct wn_comment *comments; /* reader comments told by structure (score/records.h) */
     size_t ncomments;
+    /* ---- select (score/records.h, wn_thread_posts): a thread page's posts ---- */
+    struct wn_comment *posts; /* first post first; NULL unless the page is a thread */
+    size_t nposts;
     /* ---- the pipeline, after the last stage: the page's status ---- */
     winnow_status status;
     char warning[256];

@@ -54,7 +54,7 @@ path = sys.argv[1]
 gz = len(sys.argv) > 2 and sys.argv[2] == "--gz"
 extra = [k for k in sys.argv[2:] if k != "--gz"]
 keys = ["id", "source", "url", "site", "status", "warning", "error", "language", "metadata",
-        "content_source", "page_type", "page_type_confidence", "text"] + extra
+        "content_source", "page_type", "page_type_confidence", "text", "posts"] + extra
 data = gzip.open(path, "rb").read() if gz else open(path, "rb").read()
 text = data.decode("utf-8")
 if text and not text.endswith("\n"):
@@ -71,8 +71,10 @@ for i, line in enumerate(text.splitlines(), 1):
         sys.exit("line %d: source has %s" % (i, sorted(d["source"])))
     if (d["error"] is None) != (not d["status"].startswith("WINNOW_E_")):
         sys.exit("line %d: status %s with error %r" % (i, d["status"], d["error"]))
-    if d["error"] is not None and d["text"] is not None:
-        sys.exit("line %d: a failed page with text" % i)
+    if d["error"] is not None and (d["text"] is not None or d["posts"] is not None):
+        sys.exit("line %d: a failed page with text or posts" % i)
+    if d["error"] is None and not isinstance(d["posts"], list):
+        sys.exit("line %d: posts %r, not a list" % (i, d["posts"]))
     n += 1
 print(n)
 EOF

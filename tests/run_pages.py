@@ -12,6 +12,11 @@ PAGES_DIR/expected.tsv lists the checks, one per line (TAB-separated):
   PAGE  line   PHRASE   some line of the extracted text is PHRASE, whole: for
                         what the text's lines show (a data table's row on one
                         line, a layout table's cells as lines of their own)
+  PAGE  posts  COUNT    the page's JSON output has COUNT posts (a thread's
+                        posts: its first post and every reply)
+  PAGE  post   N|AUTHOR|DATE|PHRASE  post N of them (from 1) has author
+                        AUTHOR and date DATE, whole, and its text contains
+                        PHRASE
   PAGE  status STATUS   the page's status in the JSON output (WINNOW_OK,
                         WINNOW_NO_MAIN, ...); a page expected WINNOW_NO_MAIN
                         or WINNOW_NO_CONTENT may come out empty (exit 3)
@@ -118,12 +123,14 @@ def learn_site(winnow, site_dir, db):
 
 
 def check_formats(winnow, page, flags=(), empty_ok=False):
-    """(problems with the non-text renderings of one page, its JSON status)."""
+    """(problems with the non-text renderings of one page, its JSON status,
+    its posts)."""
     problems = []
-    status = None
+    status = posts = None
     codes = (0, 3) if empty_ok else (0,)
     try:
-        status = json.loads(run(winnow, page, 'json', flags, codes)).get('status')
+        j = json.loads(run(winnow, page, 'json', flags, codes))
+        status, posts = j.get('status'), j.get('posts')
     except (RuntimeError, ValueError) as e:
         problems.append('json: %s' % e)
     try:
@@ -140,7 +147,7 @@ def check_formats(winnow, page, flags=(), empty_ok=False):
                 problems.append('%s: empty or malformed' % fmt)
         except (RuntimeError, ValueError) as e:
             problems.append('%s: %s' % (fmt, e))
-    return problems, status
+    return problems, status, posts
 
 
 def read_expected(path):
@@ -151,8 +158,11 @@ def read_expected(path):
             if not line.strip() or line.startswith('#'):
                 continue
             parts = line.split('\t')
-            if len(parts) != 3 or parts[1] not in ('f1', 'has', 'lacks', 'line', 'status', 'flags', 'site', 'rule'):
-                sys.exit('%s:%d: expected PAGE<TAB>f1|has|lacks|line|status|flags|site|rule<TAB>VALUE' % (path, n))
+            kinds = ('f1', 'has', 'lacks', 'line', 'posts', 'post', 'status', 'flags', 'site', 'rule')
+            if len(parts) != 3 or parts[1] not in kinds:
+                sys.exit('%s:%d: expected PAGE<TAB>%s<TAB>VALUE' % (path, n, '|'.join(kinds)))
+            if parts[1] == 'post' and (len(parts[2].split('|', 3)) != 4 or not parts[2].split('|')[0].isdigit()):
+                sys.exit('%s:%d: a post check is N|AUTHOR|DATE|PHRASE' % (path, n))
             checks.append(tuple(parts))
     return checks
 
@@ -170,6 +180,21 @@ def check_text(pages_dir, page, kind, value, text):
         return found, '%s line "%s"' % ('has' if found else 'lacks', value)
     found = squash(value) in squash(text)
     return found == (kind == 'has'), '%s "%s"' % ('has' if found else 'lacks', value)
+
+
+def check_posts(kind, value, posts):
+    """(ok, description) of one posts/post check on a page's posts (the
+    "posts" array of its JSON output)."""
+    if kind == 'posts':
+        return len(posts) == int(value), '%d posts (expected %s)' % (len(posts), value)
+    n, author, date, phrase = value.split('|', 3)
+    k = int(n) - 1
+    if k < 0 or k >= len(posts):
+        return False, 'no post %s (%d posts)' % (n, len(posts))
+    p = posts[k]
+    ok = (squash(p['author']) == squash(author) and squash(p['date']) == squash(date)
+          and squash(phrase) in squash(p['text']))
+    return ok, 'post %s: %s, %s, "%s..."' % (n, p['author'], p['date'], p['text'][:40])
 
 
 def rule_table(winnow):
@@ -210,6 +235,16 @@ def check_rules(winnow, pages_dir, checks, rules, flags, texts):
             continue
         broken = [what for (p, k, v) in checks if p == page and k in ('f1', 'has', 'lacks', 'line')
                   for ok, what in [check_text(pages_dir, p, k, v, text)] if not ok]
+        if not broken and any(p == page and k in ('posts', 'post') for (p, k, v) in checks):
+            try:
+                posts = json.loads(run(winnow, path, 'json', [*flags.get(page, ()), '--rule',
+                                                              '%s=%s' % (name, rules[name])], ok_codes=(0, 3)))['posts']
+            except (RuntimeError, ValueError, KeyError) as e:
+                print('FAIL %s: with rule %s off: %s' % (page, name, e))
+                failed += 1
+                continue
+            broken = [what for (p, k, v) in checks if p == page and k in ('posts', 'post')
+                      for ok, what in [check_posts(k, v, posts)] if not ok]
         if broken:
             passed += 1
             pinned.add(name)
@@ -249,7 +284,7 @@ def main(argv):
 
 def run_checks(winnow, pages_dir, checks, all_checks, flags, sites, tmp):
     passed = failed = 0
-    texts, statuses = {}, {}
+    texts, statuses, posts = {}, {}, {}
     empty_ok = {c[0] for c in checks if c[1] == 'status' and c[2] in ('WINNOW_NO_MAIN', 'WINNOW_NO_CONTENT')}
     for k, page in enumerate(dict.fromkeys(c[0] for c in checks)):  # each page once, in file order
         path = os.path.join(pages_dir, page)
@@ -258,7 +293,7 @@ def run_checks(winnow, pages_dir, checks, all_checks, flags, sites, tmp):
                 db = os.path.join(tmp, '%d.db' % k)
                 flags[page] = [*flags.get(page, ()), *learn_site(winnow, os.path.join(pages_dir, sites[page]), db)]
             texts[page] = run(winnow, path, 'text', flags.get(page, ()), (0, 3) if page in empty_ok else (0,))
-            problems, statuses[page] = check_formats(winnow, path, flags.get(page, ()), page in empty_ok)
+            problems, statuses[page], posts[page] = check_formats(winnow, path, flags.get(page, ()), page in empty_ok)
         except (RuntimeError, UnicodeDecodeError) as e:
             texts[page], problems = None, [str(e)]
         if problems:
@@ -273,6 +308,8 @@ def run_checks(winnow, pages_dir, checks, all_checks, flags, sites, tmp):
             continue  # already failed above
         if kind == 'status':
             ok, what = statuses.get(page) == value, 'status %s (expected %s)' % (statuses.get(page), value)
+        elif kind in ('posts', 'post'):
+            ok, what = check_posts(kind, value, posts.get(page) or [])
         else:
             ok, what = check_text(pages_dir, page, kind, value, text)
         if ok:

@@ -48,3 +48,29 @@ def test_json_and_jsonl_name_it():
     line = json.loads(winnow.Extractor().jsonl(PRODUCT))
     assert line["page_type"] == doc["page_type"]
     assert line["page_type_confidence"] == doc["page_type_confidence"]
+
+
+def _thread():
+    import os
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    with open(os.path.join(root, "tests", "data", "pages", "synthetic-thread-posts.html"), "rb") as f:
+        return f.read()
+
+
+def test_thread_posts():
+    """A forum thread's posts: the first post and every reply, in order, with
+    author and date; as in the JSON; none when the page is read as an article."""
+    page = _thread()
+    with winnow.Extractor(page_type="forum") as ex:
+        r = ex.extract(page)
+        assert [(p["author"], p["date"]) for p in r.posts] == [
+            ("alice", "March 3, 2024 9:15 AM"), ("bob42", "March 3, 2024 10:02 AM"),
+            ("carol", "March 4, 2024 8:40 PM"), ("alice", "March 5, 2024 7:05 AM")]
+        assert r.posts[1]["text"].startswith("Citric acid works better than vinegar")
+        assert r.posts[0]["text"][:30] in " ".join(r.text.split())
+        assert ex.extract(page, format="json").json()["posts"] == r.posts
+        assert json.loads(ex.jsonl(page))["posts"] == r.posts
+        assert r.to_dict()["posts"] == r.posts
+    with winnow.Extractor(page_type="article") as ex:
+        assert ex.extract(page).posts == []
+    assert winnow.extract(PRODUCT).posts == []

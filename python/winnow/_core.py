@@ -162,6 +162,16 @@ def _comments(doc):
     return out
 
 
+def _posts(doc):
+    out = []
+    c = ffi.new("winnow_comment *")
+    c.struct_size = ffi.sizeof("winnow_comment")
+    for i in range(lib.winnow_doc_post_count(doc)):
+        if lib.winnow_doc_post(doc, i, c) == lib.WINNOW_OK:
+            out.append({"author": _str(c.author), "date": _str(c.date), "text": _str(c.text)})
+    return out
+
+
 def _with_comments(text, comments):
     """The comments after the main text, as `winnow extract --comments` writes them."""
     parts = [text]
@@ -190,6 +200,9 @@ class Result:
                 "frame" (only the page's header or footer had text: nothing kept),
                 "none" (winnow_doc_source())
     comments    list of {"author", "date", "text"} when asked for, else None
+    posts       a thread's posts (a page whose page_type is "forum"): list of
+                {"author", "date", "text"}, the first post first; [] for a page
+                that is no thread. Their text is in the main text too
     url         the URL given with the page
     page_type   the kind of page: "article", "forum", "product", "listing",
                 "documentation", "service", "other" ("unknown" without a page
@@ -198,10 +211,10 @@ class Result:
     """
 
     __slots__ = ("text", "format", "metadata", "status", "warning", "content_source", "comments", "url", "page_type",
-                 "page_type_confidence")
+                 "page_type_confidence", "posts")
 
     def __init__(self, text, format, metadata, status, warning, content_source, comments, url, page_type="unknown",
-                 page_type_confidence=0.0):
+                 page_type_confidence=0.0, posts=None):
         self.text = text
         self.format = format
         self.metadata = metadata
@@ -212,6 +225,7 @@ class Result:
         self.url = url
         self.page_type = page_type
         self.page_type_confidence = page_type_confidence
+        self.posts = posts if posts is not None else []
 
     @property
     def title(self):
@@ -367,7 +381,8 @@ class Extractor:
         conf = ffi.new("double *")
         kind = lib.winnow_doc_page_type(doc, conf)
         return Result(text, fmt_name, meta, _status(st), _str(lib.winnow_doc_warning(doc)),
-                      _str(lib.winnow_doc_source(doc)), cms, url, _str(lib.winnow_page_type_name(kind)), conf[0])
+                      _str(lib.winnow_doc_source(doc)), cms, url, _str(lib.winnow_page_type_name(kind)), conf[0],
+                      _posts(doc))
 
     def extract(self, html, url=None, format="text", comments=False, output="result", charset=None, source=None):
         """The main content of one page.
@@ -409,7 +424,8 @@ class Extractor:
     def jsonl(self, html, url=None, id=None, site=None, blocks=False, comments=False, charset=None, source=None):
         """The page's line of JSON lines, as ``winnow extract --format jsonl``
         writes it (id, source, url, site, status, warning, error, language,
-        metadata, content_source, text; ``blocks`` and ``comments`` on request),
+        metadata, content_source, page_type, page_type_confidence, text, posts;
+        ``blocks`` and ``comments`` on request),
         ending in a newline. A page that fails does not raise: its line has
         the status and the error. ``id`` names the page (the CLI: its output
         name); ``site`` overrides the URL's site in the line."""

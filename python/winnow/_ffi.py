@@ -181,6 +181,8 @@ typedef struct winnow_comment {
 
 size_t winnow_doc_comment_count(const winnow_doc *d);
 winnow_status winnow_doc_comment(const winnow_doc *d, size_t i, winnow_comment *c);
+size_t winnow_doc_post_count(const winnow_doc *d);
+winnow_status winnow_doc_post(const winnow_doc *d, size_t i, winnow_comment *p);
 
 typedef struct winnow_reader winnow_reader;
 

@@ -355,6 +355,15 @@ winnow_status winnow_doc_comment(const winnow_doc *d, size_t i, winnow_comment *
     return wn_struct_out(c, &r, sizeof r, COMMENT_V1) == 0 ? WINNOW_OK : WINNOW_E_ARG;
 }
 
+size_t winnow_doc_post_count(const winnow_doc *d) { return d ? d->nposts : 0; }
+
+winnow_status winnow_doc_post(const winnow_doc *d, size_t i, winnow_comment *p)
+{
+    if (!d || !p || i >= d->nposts) return WINNOW_E_ARG;
+    winnow_comment r = { sizeof r, d->posts[i].author, d->posts[i].date, d->posts[i].text };
+    return wn_struct_out(p, &r, sizeof r, COMMENT_V1) == 0 ? WINNOW_OK : WINNOW_E_ARG;
+}
+
 size_t winnow_doc_block_count(const winnow_doc *d) { return d ? d->nblocks : 0; }
 
 winnow_status winnow_doc_block(const winnow_doc *d, size_t k, winnow_block *out)

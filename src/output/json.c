@@ -81,18 +81,20 @@ static void block_json(const winnow_doc *d, uint32_t k, wn_buf *b, wn_buf *scrat
     wn_buf_putc(b, '}');
 }
 
-/* The comments as JSON objects, comma-separated, into b. */
-static void comments_json(const winnow_doc *d, wn_buf *b)
+/* Records (comments, posts) as JSON objects, comma-separated, into b. */
+static void records_json(const wn_comment *list, size_t count, wn_buf *b)
 {
-    for (size_t k = 0; k < d->ncomments; k++) {
-        const wn_comment *c = &d->comments[k];
+    for (size_t k = 0; k < count; k++) {
+        const wn_comment *c = &list[k];
         wn_buf_putc(b, '{');
         json_kv(b, "author", c->author, 0);
         json_kv(b, "date", c->date, 1);
         json_kv(b, "text", c->text, 1);
-        wn_buf_puts(b, k + 1 < d->ncomments ? "}," : "}");
+        wn_buf_puts(b, k + 1 < count ? "}," : "}");
     }
 }
+
+static void comments_json(const winnow_doc *d, wn_buf *b) { records_json(d->comments, d->ncomments, b); }
 
 /* The blocks as JSON objects, comma-separated, into o's buffer (flushed as
  * it fills). */
@@ -168,8 +170,10 @@ void wn_render_json(const winnow_doc *d, wn_out *o)
     if (text.oom) o->nomem = 1;
     wn_buf_puts(b, ",\"text\":\"");
     wn_buf_json_str(b, text.data ? text.data : "", text.len);
-    wn_buf_puts(b, "\",\"comments\":[");
+    wn_buf_puts(b, "\",\"posts\":[");
     wn_buf_free(&text);
+    records_json(d->posts, d->nposts, b);
+    wn_buf_puts(b, "],\"comments\":[");
     comments_json(d, b);
     wn_buf_puts(b, "],\"blocks\":[");
     blocks_json(d, o);
@@ -250,6 +254,9 @@ void wn_render_jsonl(const winnow_doc *d, const wn_jsonl_opts *jo, wn_out *o)
     wn_buf_json_str(b, text.data ? text.data : "", text.len);
     wn_buf_putc(b, '"');
     wn_buf_free(&text);
+    wn_buf_puts(b, ",\"posts\":[");
+    records_json(d->posts, d->nposts, b);
+    wn_buf_putc(b, ']');
     if (jo->comments) {
         wn_buf_puts(b, ",\"comments\":[");
         comments_json(d, b);
@@ -272,7 +279,7 @@ void wn_render_jsonl_failure(const winnow_input *in, winnow_status st, const cha
     jsonl_head(b, jo, src ? src->file : NULL, src ? src->record : -1, src ? src->record_id : NULL, in ? in->url : NULL,
                st, NULL, error ? error : winnow_status_message(st));
     wn_buf_puts(b, ",\"language\":null,\"metadata\":null,\"content_source\":null,\"page_type\":null,\"page_type_"
-                   "confidence\":null,\"text\":null");
+                   "confidence\":null,\"text\":null,\"posts\":null");
     if (jo->comments) wn_buf_puts(b, ",\"comments\":null");
     if (jo->blocks) wn_buf_puts(b, ",\"blocks\":null");
     wn_buf_puts(b, "}\n");

@@ -173,6 +173,18 @@
     X(COMMENT_MAX_AFTER, 0.5f, 1e30f, "records",                                                                       \
       "comments close the text: a run followed by more running text than this share of the post's is quotes or "       \
       "embedded posts inside the article")                                                                             \
+    X(POSTS_MICRODATA, 1.0f, 0.0f, "records",                                                                          \
+      "a thread page's posts are the items its schema.org microdata marks as postings, comments, questions and "       \
+      "answers, with their own text, author and date properties, when it marks two or more (1: on, 0: off)")           \
+    X(POSTS_MIN_RECORDS, 2.0f, 1e30f, "records",                                                                       \
+      "without microdata, a thread page's posts are a run of at least this many sibling records of one shape "         \
+      "showing an author and a date (as comments are read)")                                                           \
+    X(POSTS_MIN_SHARE, 0.15f, 1e30f, "records",                                                                        \
+      "the run of post records found by structure holds at least this share of the page's running text (not a "        \
+      "list of latest posts beside the thread)")                                                                       \
+    X(POSTS_INNER_SHARE, 0.5f, 1e30f, "records",                                                                       \
+      "a run of post records inside a record of the run found holding this share of its running text is the "          \
+      "thread (the page's header, thread and footer are no posts); a post's quotes hold less")                         \
     /* teaser records told by structure (src/score/records.c) */                                                       \
     X(TEASER_MIN_RECORDS, 3.0f, 1e30f, "records",                                                                      \
       "records of one shape (or pairs: <dt>/<dd>, heading/paragraph) that make a run of teasers")                      \

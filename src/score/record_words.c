@@ -131,6 +131,44 @@ int wn_has_date(const char *t, size_t n)
     return wn_each_word(t, n, wn_date_word, &digits);
 }
 
+/* A date whose month is also a word ("may 11, 2024", "11 mar 2024"):
+ * the month between a day and a year, or after both. wn_has_date leaves
+ * these months out, being words; a post's header line is read with this
+ * too. */
+int wn_has_word_month_date(const char *t, size_t n)
+{
+    enum { TOKENS = 24 };
+    size_t tb[TOKENS], tl[TOKENS], nt = 0, i = 0;
+    while (i < n && nt < TOKENS) {
+        while (i < n && !word_byte((unsigned char)t[i])) i++;
+        size_t b = i;
+        while (i < n && word_byte((unsigned char)t[i])) i++;
+        if (i > b) {
+            tb[nt] = b;
+            tl[nt++] = i - b;
+        }
+    }
+#define WN_NUM(k, lo, hi)                                                                                              \
+    ((k) < nt && tl[k] >= (lo) && tl[k] <= (hi) && t[tb[k]] >= '0' && t[tb[k]] <= '9' &&                               \
+     t[tb[k] + tl[k] - 1] >= '0' && t[tb[k] + tl[k] - 1] <= '9')
+    for (size_t k = 0; k < nt; k++) {
+        if (tl[k] != 3 || (memcmp(t + tb[k], "may", 3) && memcmp(t + tb[k], "mar", 3))) continue;
+        if ((WN_NUM(k + 1, 1, 2) && WN_NUM(k + 2, 4, 4)) || (k > 0 && WN_NUM(k - 1, 1, 2) && WN_NUM(k + 1, 4, 4)))
+            return 1;
+    }
+#undef WN_NUM
+    return 0;
+}
+
+/* Words of a relative date ("3 hours ago", "yesterday"). */
+static const char *const relative_words[] = { "ago", "ayer", "geleden", "gestern", "heute",     "hier",
+                                              "hoy", "ieri", "oggi",    "today",   "yesterday", NULL };
+int wn_relative_word(const char *w, size_t len, void *ctx)
+{
+    (void)ctx;
+    return word_in(w, len, relative_words);
+}
+
 static const char *const reply_words[] = { "reply",       "antworten", "répondre", "responder", "rispondi",  "reageer",
                                            "beantworten", "odpowiedz", "responda", "quote",     "permalink", NULL };
 int wn_reply_word(const char *w, size_t len, void *ctx)

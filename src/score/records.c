@@ -84,7 +84,7 @@ int wn_visible_element(const wn_dom *dom, const wn_stats *st, uint32_t c)
 /* The shape keys of an element, each computed when first asked for: the
  * record searches compare the children of a few candidates only. Both are
  * 0 for the root and text nodes. */
-static uint64_t shape_cls(const page *pg, uint32_t i)
+uint64_t wn_shape_cls(const page *pg, uint32_t i)
 {
     if (!(pg->have[i] & 1)) {
         const wn_node *x = &pg->d->dom.nodes[i];
@@ -120,15 +120,15 @@ int wn_alike(const page *pg, uint32_t a, uint32_t b)
 {
     const wn_node *x = &pg->d->dom.nodes[a], *y = &pg->d->dom.nodes[b];
     if (x->tag != y->tag) return 0;
-    uint64_t ca = shape_cls(pg, a);
-    if (ca && ca == shape_cls(pg, b)) return 1;
+    uint64_t ca = wn_shape_cls(pg, a);
+    if (ca && ca == wn_shape_cls(pg, b)) return 1;
     uint64_t ka = shape_kids(pg, a);
     return ka && ka == shape_kids(pg, b);
 }
 
 /* The shape keys' tables, filled as they are asked for (pos: the page
  * scorer's running text per subtree). */
-static int page_init(page *pg, winnow_doc *d, const wn_page_scores *ps, const float *pos)
+int wn_page_init(page *pg, winnow_doc *d, const wn_page_scores *ps, const float *pos)
 {
     uint32_t n = d->dom.count;
     wn_arena *s = wn_doc_scratch(d);
@@ -137,19 +137,22 @@ static int page_init(page *pg, winnow_doc *d, const wn_page_scores *ps, const fl
                   pos,
                   wn_arena_array(s, n, sizeof(uint64_t)),
                   wn_arena_array(s, n, sizeof(uint64_t)),
-                  wn_arena_calloc(s, n, 1) };
+                  wn_arena_calloc(s, n, 1),
+                  0 };
     return pg->cls && pg->kids && pg->have ? 0 : -1;
 }
 
-/* What one record shows. */
-typedef struct record_signs {
-    int lines, short_lines;
-    uint32_t date, author; /* units or elements, WN_NONE when none */
-    int reply, avatar, permalink;
-    int headline; /* a line that is a link of several words: a teaser */
-} record_signs;
+/* Whether the date line t[0..n) is a field: a label ending with ':'
+ * before its date ("joined: mar 2019"). */
+static int field_label(const char *t, size_t n)
+{
+    size_t b, e;
+    wn_date_span(t, n, &b, &e);
+    while (b > 0 && (t[b - 1] == ' ' || t[b - 1] == '\t' || t[b - 1] == '\n')) b--;
+    return b > 0 && t[b - 1] == ':';
+}
 
-static void read_record(const page *pg, uint32_t r, record_signs *rs)
+void wn_read_record(const page *pg, uint32_t r, record_signs *rs)
 {
     const winnow_doc *d = pg->d;
     const wn_dom *dom = &d->dom;
@@ -164,7 +167,8 @@ static void read_record(const page *pg, uint32_t r, record_signs *rs)
     const double link_share = WN_RULE(d, COMMENT_HEADLINE_LINK_SHARE);
     memset(rs, 0, sizeof *rs);
     rs->date = rs->author = WN_NONE;
-    uint32_t end = r + dom->nodes[r].size, heading = WN_NONE;
+    uint32_t end = r + dom->nodes[r].size, heading = WN_NONE, field = WN_NONE;
+    int body = 0;
     for (uint32_t i = r; i < end; i++) {
         const wn_node *x = &dom->nodes[i];
         if (x->tag == WN_TAG_TEXT || (x->flags & WN_NF_HIDDEN)) continue;
@@ -211,21 +215,44 @@ static void read_record(const page *pg, uint32_t r, record_signs *rs)
         /* the date: the smallest element holding it ("9 hours ago", not
          * "9 hours ago Reply") */
         /* (a line, not a sentence: a caption "... in March 2015." is no date line) */
-        if (!code && st[i].chars && (float)st[i].chars <= line_chars && st[i].stops == 0 &&
-            (rs->date == WN_NONE || wn_node_within(dom, rs->date, i)) && wn_has_date(t, n))
-            rs->date = i;
+        /* (a post's short date may have dots: "12.03.2015, 14:22") */
+        if (!code && st[i].chars && (float)st[i].chars <= line_chars &&
+            (st[i].stops == 0 || (pg->posts && (float)st[i].chars <= author_chars)) &&
+            (rs->date == WN_NONE || wn_node_within(dom, rs->date, i)) &&
+            (wn_has_date(t, n) || (pg->posts && wn_has_word_month_date(t, n)))) {
+            /* a post's profile field ("Joined: Mar 2019") dates its author,
+             * not the post: taken only when nothing else is */
+            if (pg->posts && field_label(t, n)) {
+                if (field == WN_NONE) field = i;
+            } else {
+                rs->date = i;
+            }
+        }
+        /* a post's author heads it: the running text is past it */
+        if (pg->posts && unit[i] == i && pg->ps->raw[i] > 0.0f && (float)pg->ps->own[i].chars > line_chars) body = 1;
         /* an author: a short name of one to four words without digits, in
          * an element of its own (a line, <b>, <cite>; a link first: a
-         * comment's bold title is no name) */
-        if (!code && (rs->author == WN_NONE || (x->tag == WN_TAG_A && dom->nodes[rs->author].tag != WN_TAG_A)) &&
-            st[i].chars && (float)st[i].chars <= author_chars && st[i].words >= 1 &&
-            (float)st[i].words <= author_words && st[i].stops == 0 && (float)st[i].elements <= author_elements) {
-            int digit = 0;
-            for (size_t k = 0; k < n && !digit; k++) digit = t[k] >= '0' && t[k] <= '9';
+         * comment's bold title is no name); a post's author may have digits
+         * ("user3080392") or, linked, a dot ("b.scherer"), but is no label
+         * ("Posts:") nor an initial */
+        if (!code && !body &&
+            (rs->author == WN_NONE || (x->tag == WN_TAG_A && dom->nodes[rs->author].tag != WN_TAG_A)) &&
+            st[i].chars > (unsigned)pg->posts && (float)st[i].chars <= author_chars && st[i].words >= 1 &&
+            (float)st[i].words <= author_words && (st[i].stops == 0 || (pg->posts && x->tag == WN_TAG_A)) &&
+            (float)st[i].elements <= author_elements) {
+            int digit = 0, letter = 0;
+            for (size_t k = 0; k < n; k++) {
+                digit |= t[k] >= '0' && t[k] <= '9';
+                letter |= (t[k] >= 'a' && t[k] <= 'z') || (unsigned char)t[k] >= 0x80;
+            }
+            size_t m = n;
+            while (m > 0 && (t[m - 1] == ' ' || t[m - 1] == '\n')) m--;
+            if (pg->posts) digit = !letter || (m > 0 && t[m - 1] == ':') || wn_has_date(t, n);
             if (!digit && !wn_each_word(t, n, wn_reply_word, NULL) && !wn_each_word(t, n, wn_date_word, NULL))
                 rs->author = i;
         }
     }
+    if (rs->date == WN_NONE) rs->date = field;
 }
 
 /* A "N comments" or "Leave a reply" line among the few elements just
@@ -301,8 +328,7 @@ static int not_body(const void *ctx, uint32_t k)
            (b->pg->ps->raw[u] <= 0.0f && (float)b->pg->ps->own[u].chars <= WN_RULE(d, COMMENT_LINE_CHARS));
 }
 
-/* Display text of node i into the arena; with rs, the record's body. */
-static const char *display_text(const page *pg, uint32_t i, const record_signs *rs)
+const char *wn_display_text(const page *pg, uint32_t i, const record_signs *rs)
 {
     winnow_doc *d = pg->d;
     wn_buf b;
@@ -314,9 +340,9 @@ static const char *display_text(const page *pg, uint32_t i, const record_signs *
     return out;
 }
 
-static const char *date_text(const page *pg, uint32_t i)
+const char *wn_date_text(const page *pg, uint32_t i)
 {
-    const char *line = display_text(pg, i, NULL);
+    const char *line = wn_display_text(pg, i, NULL);
     if (!line) return NULL;
     size_t b, e;
     wn_date_span(line, strlen(line), &b, &e);
@@ -324,23 +350,26 @@ static const char *date_text(const page *pg, uint32_t i)
     return wn_arena_strndup(&pg->d->arena, line + b, e - b);
 }
 
-static int add_comment(const page *pg, uint32_t r, const record_signs *rs, size_t *cap)
+wn_comment *wn_record_push(winnow_doc *d, wn_comment **list, size_t *count, size_t *cap)
 {
-    winnow_doc *d = pg->d;
-    if (d->ncomments == *cap) {
+    if (*count == *cap) {
         size_t nc = *cap ? 2 * *cap : 16;
         wn_comment *m = wn_arena_alloc(&d->arena, nc * sizeof *m);
-        if (!m) return -1;
-        if (d->ncomments) memcpy(m, d->comments, d->ncomments * sizeof *m);
-        d->comments = m;
+        if (!m) return NULL;
+        if (*count) memcpy(m, *list, *count * sizeof *m);
+        *list = m;
         *cap = nc;
     }
-    wn_comment *c = &d->comments[d->ncomments++];
+    return &(*list)[(*count)++];
+}
+
+int wn_record_entry(const page *pg, uint32_t r, const record_signs *rs, wn_comment *c)
+{
     c->node = r;
-    c->author = rs->author != WN_NONE ? display_text(pg, rs->author, NULL) : "";
-    c->date = rs->date != WN_NONE ? date_text(pg, rs->date) : "";
-    c->text = display_text(pg, r, rs);
-    if (c->text && !*c->text) c->text = display_text(pg, r, NULL);
+    c->author = rs->author != WN_NONE ? wn_display_text(pg, rs->author, NULL) : "";
+    c->date = rs->date != WN_NONE ? wn_date_text(pg, rs->date) : "";
+    c->text = wn_display_text(pg, r, rs);
+    if (c->text && !*c->text) c->text = wn_display_text(pg, r, NULL);
     return c->author && c->date && c->text ? 0 : -1;
 }
 
@@ -407,7 +436,7 @@ static int comment_runs(const page *pgp, float *mass, uint8_t *is_comment)
             for (uint32_t r = first; r != WN_NONE; r = r == last ? WN_NONE : dom->nodes[r].next_sibling) {
                 if (dom->nodes[r].tag == WN_TAG_TEXT || !wn_visible_element(dom, st, r)) continue;
                 record_signs rs;
-                read_record(&pg, r, &rs);
+                wn_read_record(&pg, r, &rs);
                 chars += st[r].chars;
                 links += st[r].link_chars;
                 run_pos += pg.pos[r];
@@ -438,8 +467,9 @@ static int comment_runs(const page *pgp, float *mass, uint8_t *is_comment)
                 if (dom->nodes[r].tag == WN_TAG_TEXT || !wn_visible_element(dom, st, r)) continue;
                 memset(is_comment + r, 1, dom->nodes[r].size);
                 record_signs rs;
-                read_record(&pg, r, &rs);
-                if (add_comment(&pg, r, &rs, &cap) != 0) return -1;
+                wn_read_record(&pg, r, &rs);
+                wn_comment *cm = wn_record_push(d, &d->comments, &d->ncomments, &cap);
+                if (!cm || wn_record_entry(&pg, r, &rs, cm) != 0) return -1;
                 found++;
             }
             if (marker != WN_NONE) memset(is_comment + marker, 1, dom->nodes[marker].size);
@@ -463,7 +493,7 @@ int wn_record_regions(winnow_doc *d, const wn_page_scores *ps, const float *pos,
     float *mass = wn_arena_alloc(scratch, (size_t)n * sizeof(float));
     uint32_t *kid = wn_arena_alloc(scratch, (size_t)n * sizeof(uint32_t));
     int found = -1, teasers = -1;
-    if (mass && kid && page_init(&pg, d, ps, pos) == 0) {
+    if (mass && kid && wn_page_init(&pg, d, ps, pos) == 0) {
         found = comments ? comment_runs(&pg, mass, region) : 0;
         if (found >= 0) teasers = wn_teaser_runs(&pg, mass, kid, region);
     }

@@ -65,6 +65,27 @@ enum { WN_REGION_COMMENT = 1, WN_REGION_TEASER = 2 };
  * beside it, wherever it stands. */
 int wn_record_regions(winnow_doc *d, const wn_page_scores *ps, const float *pos, int comments, uint8_t *region);
 
+/* The posts of a thread page (a forum topic, a question and its answers),
+ * first post first, into d->posts (d->nposts; their strings in the page
+ * arena, author and date "" when not found):
+ *   - the items of the page's schema.org microdata of type
+ *     DiscussionForumPosting, SocialMediaPosting, Comment, Question or
+ *     Answer, in document order, when there are two or more
+ *     (POSTS_MICRODATA), a comment on a question or an answer left out;
+ *     each item's own properties (not those of an item inside it): text
+ *     (or articleBody; else the item's own text), author (its name
+ *     property or its text) and datePublished (or dateCreated: its text
+ *     when it shows a date, else a <time> of the post's record that does,
+ *     else its datetime or content);
+ *   - else the run of sibling records of one shape, POSTS_MIN_RECORDS or
+ *     more, COMMENT_HEADER_SHARE of them showing an author and a date over
+ *     COMMENT_MIN_LINES lines (as comments are read), few of its
+ *     characters links (COMMENT_MAX_LINKS), that holds the most running
+ *     text of the page, at least POSTS_MIN_SHARE of it.
+ * Needs the page scorer's ps->raw, ps->own, ps->boiler and the units.
+ * Returns 0, -1 when out of memory. */
+int wn_thread_posts(winnow_doc *d, const wn_page_scores *ps);
+
 /* The page's own host (as wn_url_host, util/url.h): its URL's, or else the host most
  * of its absolute links go to (a site's menus link its own pages); 1 when
  * unknown. Worked out once a page and kept on it (d->page_host): the

@@ -6,6 +6,8 @@
 #include "passes.h"
 #include "strategy.h"
 
+#include "../score/records.h"
+
 #include <string.h>
 
 const wn_strategy wn_strategies[] = {
@@ -117,5 +119,9 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
     if (best != WN_NONE && lb->source == WN_SOURCE_SCORER && wn_keep_straddling(d, ps, best) != 0) return -1;
     if (element_templateness(d, ps) != 0) return -1;
     wn_arena_release(s, scratch_mark);
+    /* a thread's posts, as records (a thread's text is kept as it is) */
+    d->posts = NULL;
+    d->nposts = 0;
+    if (d->page_type == WINNOW_PAGE_FORUM && wn_thread_posts(d, ps) != 0) return -1;
     return 0;
 }

@@ -404,6 +404,67 @@ static void test_include_title_option(void)
     winnow_engine_free(e);
 }
 
+/* A thread's posts (winnow_doc_post): the first post and every reply in
+ * order, with author and date, on a page forced to be a forum; none on the
+ * same page read as an article, nor out of range. */
+static void test_thread_posts(void)
+{
+    const char *page =
+        "<html><head><title>Bread flour or plain flour? - Baking Forum</title></head><body>"
+        "<div class=\"nav\"><a href=\"/\">Baking Forum</a> <a href=\"/login\">Log in</a></div><main>"
+        "<h1>Bread flour or plain flour?</h1>"
+        "<div class=\"post\"><div class=\"head\"><a href=\"/u/ruth\">ruth</a> <span>April 2, 2024 10:15</span></div>"
+        "<div class=\"body\"><p>Does bread flour really make a better loaf than plain flour, or is the difference "
+        "too small to taste? My loaves come out flat and dense, whatever I try.</p></div></div>"
+        "<div class=\"post\"><div class=\"head\"><a href=\"/u/miller\">miller</a> <span>April 2, 2024 "
+        "11:40</span></div>"
+        "<div class=\"body\"><p>Bread flour has more protein, so the dough holds more gas and the loaf rises higher. "
+        "With plain flour, knead longer and let it prove in a tin.</p></div></div>"
+        "<div class=\"post\"><div class=\"head\"><a href=\"/u/ruth\">ruth</a> <span>April 3, 2024 08:05</span></div>"
+        "<div class=\"body\"><p>I bought a bag of bread flour and the next loaf rose twice as high. Thank you, "
+        "that settles it for me.</p></div></div></main></body></html>";
+    winnow_options o;
+    winnow_options_default(&o, sizeof o);
+    o.page_type = WINNOW_PAGE_FORUM;
+    winnow_engine *e = NULL;
+    CHECK_EQ(winnow_engine_new(&o, &e), WINNOW_OK);
+    extraction x = extract_str(e, page);
+    CHECK_EQ(winnow_doc_post_count(x.doc), 3);
+    const char *authors[] = { "ruth", "miller", "ruth" };
+    const char *dates[] = { "April 2, 2024 10:15", "April 2, 2024 11:40", "April 3, 2024 08:05" };
+    const char *texts[] = { "Does bread flour really", "Bread flour has more protein", "I bought a bag" };
+    for (size_t i = 0; i < 3 && i < winnow_doc_post_count(x.doc); i++) {
+        winnow_comment p = { sizeof p };
+        CHECK_EQ(winnow_doc_post(x.doc, i, &p), WINNOW_OK);
+        CHECK_STR(p.author, authors[i]);
+        CHECK_STR(p.date, dates[i]);
+        CHECK(strncmp(p.text, texts[i], strlen(texts[i])) == 0);
+    }
+    winnow_comment p = { sizeof p };
+    CHECK_EQ(winnow_doc_post(x.doc, 3, &p), WINNOW_E_ARG);
+    CHECK_EQ(winnow_doc_post(NULL, 0, &p), WINNOW_E_ARG);
+    CHECK_EQ(winnow_doc_post_count(NULL), 0);
+    /* the posts come in the JSON too, first post first */
+    char *json = NULL;
+    CHECK_EQ(winnow_render_alloc(x.doc, WINNOW_FORMAT_JSON, &json, NULL), WINNOW_OK);
+    CHECK_HAS(json, "\"posts\":[{\"author\":\"ruth\",\"date\":\"April 2, 2024 10:15\"");
+    free(json);
+    extraction_free(&x);
+    winnow_engine_free(e);
+
+    /* an article has no posts */
+    o.page_type = WINNOW_PAGE_ARTICLE;
+    CHECK_EQ(winnow_engine_new(&o, &e), WINNOW_OK);
+    x = extract_str(e, page);
+    CHECK_EQ(winnow_doc_post_count(x.doc), 0);
+    CHECK_EQ(winnow_doc_post(x.doc, 0, &p), WINNOW_E_ARG);
+    CHECK_EQ(winnow_render_alloc(x.doc, WINNOW_FORMAT_JSON, &json, NULL), WINNOW_OK);
+    CHECK_HAS(json, "\"posts\":[]");
+    free(json);
+    extraction_free(&x);
+    winnow_engine_free(e);
+}
+
 static void test_engine_reuse(void)
 {
     /* One engine, many pages: results do not depend on what came before,
@@ -838,6 +899,7 @@ int main(void)
     RUN(test_jsonld_bad_escapes);
     RUN(test_blocks_api);
     RUN(test_include_title_option);
+    RUN(test_thread_posts);
     RUN(test_engine_reuse);
     RUN(test_render_callback);
     RUN(test_status_partial_and_no_content);
