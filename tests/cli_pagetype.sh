@@ -51,15 +51,18 @@ key "jsonl --page-type documentation" "$tmp/l" "j['page_type'] == 'documentation
 key "jsonl: a failed page's line has both keys, null" "$tmp/l2" \
   "js[0]['page_type'] in $kinds and js[1]['status'] == 'WINNOW_E_EMPTY' and js[1]['page_type'] is None and js[1]['page_type_confidence'] is None"
 
-# the kind chooses the selection: a page made of parts (region strategy)
-# keeps its price line, an article (or other) keeps the running text alone;
-# the model's own verdict (product) reads as the forced product
+# the kind chooses the selection: a product keeps its price line (product
+# strategy), and so does a thread (region strategy: a thread is never an
+# article after all); a listing, documentation, landing page, article or
+# other keeps the running text alone (one paragraph holding nearly all the
+# text: an article after all); the model's own verdict (product) reads as
+# the forced product
 "$winnow" extract "$tmp/p.html" > "$tmp/t0" 2>"$tmp/err"
-for t in forum product listing documentation service; do
+for t in forum product; do
   "$winnow" extract --page-type "$t" "$tmp/p.html" > "$tmp/t1" 2>"$tmp/err"
   grep -qx 'Price: \$39.00' "$tmp/t1" && ok "--page-type $t: the price line kept" || bad "--page-type $t: no price line" "$tmp/t1"
 done
-for t in article other; do
+for t in listing documentation service article other; do
   "$winnow" extract --page-type "$t" "$tmp/p.html" > "$tmp/t1" 2>"$tmp/err"
   if grep -q 'Price' "$tmp/t1" || ! grep -q 'boils a litre' "$tmp/t1"; then bad "--page-type $t: not the article's text" "$tmp/t1"
   else ok "--page-type $t: the article's text"; fi
