@@ -53,12 +53,14 @@ static void test_version_and_names(void)
         { WINNOW_E_DB_BUSY, "WINNOW_E_DB_BUSY" },
         { WINNOW_NO_MAIN, "WINNOW_NO_MAIN" },
         { WINNOW_END, "WINNOW_END" },
+        { WINNOW_THIN_MAIN, "WINNOW_THIN_MAIN" },
         { WINNOW_E_FORMAT, "WINNOW_E_FORMAT" },
         { WINNOW_E_DB, "WINNOW_E_DB" },
     };
     /* numbers that programs and bindings have stored keep their meaning */
     CHECK_EQ(WINNOW_NO_MAIN, 3);
     CHECK_EQ(WINNOW_END, 4);
+    CHECK_EQ(WINNOW_THIN_MAIN, 5);
     CHECK_EQ(WINNOW_E_EMPTY, 10);
     CHECK_EQ(WINNOW_E_ARG, 16);
     CHECK_EQ(WINNOW_E_DB_BUSY, 20);
