@@ -292,13 +292,16 @@ static double kept_words_beyond(const winnow_doc *d, uint32_t h)
 }
 
 /* A page of much visible text whose main content is its headline and a
- * handful of words (a byline, a date, a label): not a success that looks
- * like one. Sets the status and warning (after the input's own damage,
+ * handful of words (a byline, a date, a label), the rest left out: not a
+ * success that looks like one. Sets the status and warning (after the input's own damage,
  * at w) and returns 1; 0 when the result is not thin. */
 static int thin_status(winnow_doc *d, size_t w, uint64_t kept)
 {
     const float max_words = WN_RULE(d, THIN_MAX_WORDS);
-    if (max_words < 0.0f || (float)d->stats[0].chars <= WN_RULE(d, THIN_PAGE_CHARS)) return 0;
+    /* (a page whose text was all kept is its own main content, however
+     * few its words: one 2 MB word) */
+    if (max_words < 0.0f || (float)d->stats[0].chars <= WN_RULE(d, THIN_PAGE_CHARS) || kept >= d->stats[0].chars)
+        return 0;
     uint32_t h = kept_headline(d);
     double words = kept_words_beyond(d, h);
     if (words > (double)max_words) return 0;

@@ -513,8 +513,8 @@
     /* status (src/pipeline/pipeline.c) */                                                                             \
     X(THIN_PAGE_CHARS, 500.0f, 1e30f, "status",                                                                        \
       "a page with more than this many characters of visible text whose main content is only its headline and at "     \
-      "most THIN_MAX_WORDS words is WINNOW_THIN_MAIN, with a warning: never an article cut to its headline that "      \
-      "looks like success")                                                                                            \
+      "most THIN_MAX_WORDS words, the rest left out, is WINNOW_THIN_MAIN, with a warning: never an article cut to "    \
+      "its headline that looks like success")                                                                          \
     X(THIN_MAX_WORDS, 20.0f, -1.0f, "status",                                                                          \
       "main content of at most this many words besides its headline (a line, a sentence: a byline, a date, a "         \
       "label) is thin; a CJK character counts half a word, as a CJK word is two characters or so")                     \
