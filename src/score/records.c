@@ -174,7 +174,7 @@ static void read_record(const page *pg, uint32_t r, record_signs *rs)
         int code = (x->flags & WN_NF_PRE) || x->tag == WN_TAG_CODE || x->tag == WN_TAG_KBD || x->tag == WN_TAG_SAMP;
         if (x->tag == WN_TAG_IMG) rs->avatar = 1;
         if (wn_tag_has(x->tag, WN_TF_HEADING)) {
-            if ((float)st[i].words > headline_words) rs->headline = 1;
+            if (wn_word_units(st[i].words, st[i].cjk) > headline_words) rs->headline = 1;
             heading = i;
         }
         if (x->tag == WN_TAG_TIME && rs->date == WN_NONE && st[i].chars) rs->date = i;
@@ -189,8 +189,8 @@ static void read_record(const page *pg, uint32_t r, record_signs *rs)
              * makes most of its line (a link inside a comment's sentence
              * does not) */
             uint32_t u = unit[i];
-            if ((float)st[i].words > headline_words && (double)st[i].chars >= link_share * pg->ps->own[u].chars &&
-                !wn_has_date(t, n))
+            if (wn_word_units(st[i].words, st[i].cjk) > headline_words &&
+                (double)st[i].chars >= link_share * pg->ps->own[u].chars && !wn_has_date(t, n))
                 rs->headline = 1;
             /* a heading that links another page of the site, however
              * short its words ("Un breve sumario"): a story's title over
@@ -219,7 +219,8 @@ static void read_record(const page *pg, uint32_t r, record_signs *rs)
          * comment's bold title is no name) */
         if (!code && (rs->author == WN_NONE || (x->tag == WN_TAG_A && dom->nodes[rs->author].tag != WN_TAG_A)) &&
             st[i].chars && (float)st[i].chars <= author_chars && st[i].words >= 1 &&
-            (float)st[i].words <= author_words && st[i].stops == 0 && (float)st[i].elements <= author_elements) {
+            wn_word_units(st[i].words, st[i].cjk) <= author_words && st[i].stops == 0 &&
+            (float)st[i].elements <= author_elements) {
             int digit = 0;
             for (size_t k = 0; k < n && !digit; k++) digit = t[k] >= '0' && t[k] <= '9';
             if (!digit && !wn_each_word(t, n, wn_reply_word, NULL) && !wn_each_word(t, n, wn_date_word, NULL))

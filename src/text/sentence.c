@@ -24,6 +24,46 @@ static int32_t last_cp(const char *t, size_t n, size_t *at)
     return cp;
 }
 
+/* The full stops of the scripts that have their own (". " is ASCII's):
+ * ideographic and its full-width and half-width forms, Arabic (Urdu),
+ * Devanagari's danda and double danda, Armenian, Ethiopic, Mongolian,
+ * Myanmar, Khmer. */
+static int full_stop(int32_t cp)
+{
+    switch (cp) {
+    case '.':
+    case 0x3002:
+    case 0xFF0E:
+    case 0xFF61:
+    case 0x06D4:
+    case 0x0964:
+    case 0x0965:
+    case 0x0589:
+    case 0x1362:
+    case 0x1803:
+    case 0x104B:
+    case 0x17D4: return 1;
+    default: return 0;
+    }
+}
+
+int wn_ends_full_stop(const char *t, size_t n)
+{
+    n = wn_trimmed_end(t, n);
+    size_t at;
+    return n && full_stop(last_cp(t, n, &at));
+}
+
+int wn_ends_colon(const char *t, size_t n)
+{
+    n = wn_trimmed_end(t, n);
+    if (!n) return 0;
+    size_t at;
+    int32_t cp = last_cp(t, n, &at);
+    /* ASCII's, the full-width and small forms, Ethiopic's */
+    return cp == ':' || cp == 0xFF1A || cp == 0xFE55 || cp == 0xFE13 || cp == 0x1365 || cp == 0x1366;
+}
+
 /* Whether the line t[0..n) ends as a sentence does: a stop of its script
  * (". ! ?", "\u3002", "\u061F", "\u0964", ...: wn_sentence_stop; the ';'
  * of Greek), maybe inside closing quotes or brackets of any script; a

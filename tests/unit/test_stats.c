@@ -460,6 +460,13 @@ static void test_sentence_end_scripts(void)
     CHECK(!ends("a;"));
     CHECK(!ends("\xE7\x9B\xAE\xE6\xAC\xA1\xEF\xBC\x9A")); /* a label: full-width colon */
     CHECK(!ends("\xE2\x80\x9D"));
+    /* a full stop, not a question, of any script; a colon of any script */
+    CHECK(wn_ends_full_stop("\xE9\x9B\xA8\xE3\x80\x82 ", 7));
+    CHECK(wn_ends_full_stop("It rained.", 10));
+    CHECK(!wn_ends_full_stop("Did it rain?", 12));
+    CHECK(wn_ends_colon("\xE7\x9B\xAE\xE6\xAC\xA1\xEF\xBC\x9A", 9));
+    CHECK(wn_ends_colon("References: ", 12));
+    CHECK(!wn_ends_colon("10:30", 5));
 }
 
 /* Title words in every script: an ideographic space and a full-width bar
