@@ -206,6 +206,17 @@ double wn_words_shared_weight(const uint64_t *a, size_t na, const uint64_t *b, s
     return shared;
 }
 
+int wn_words_run(const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
+{
+    if (!na || na > nb) return 0;
+    for (size_t at = 0; at + na <= nb; at++) {
+        size_t k = 0;
+        while (k < na && ((a[k] ^ b[at + k]) & ~WEIGHT_BITS) == 0) k++;
+        if (k == na) return 1;
+    }
+    return 0;
+}
+
 size_t wn_words_shared(const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
 {
     size_t shared = 0;

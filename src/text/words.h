@@ -30,6 +30,9 @@ size_t wn_words_shared(const uint64_t *a, size_t na, const uint64_t *b, size_t n
  * two characters or so), so that "three words" means as much in Japanese
  * as in English. */
 double wn_words_weight(const uint64_t *w, size_t n);
+/* Whether a's words are a run of b's: all of them, in order, next to each
+ * other ("Tide pools" in "Tide pools | Coastal Notes"). */
+int wn_words_run(const uint64_t *a, size_t na, const uint64_t *b, size_t nb);
 /* wn_words_shared, counted as wn_words_weight counts. */
 double wn_words_shared_weight(const uint64_t *a, size_t na, const uint64_t *b, size_t nb);
 
