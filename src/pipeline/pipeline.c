@@ -274,8 +274,8 @@ static uint32_t kept_headline(const winnow_doc *d)
 
 /* Words of the kept text outside the headline h, in every script: a CJK
  * character (counted a word each by the statistics) weighs half a word,
- * as a CJK word is two characters or so. */
-static double kept_words_beyond(const winnow_doc *d, uint32_t h)
+ * as a CJK word is two characters or so. Counted up to past `limit`. */
+static double kept_words_beyond(const winnow_doc *d, uint32_t h, double limit)
 {
     const wn_dom *dom = &d->dom;
     double words = 0.0;
@@ -287,6 +287,7 @@ static double kept_words_beyond(const winnow_doc *d, uint32_t h)
         if (dom->nodes[i].tag != WN_TAG_TEXT || !d->labels.keep[i]) continue;
         const wn_stats *s = &d->stats[i];
         words += (double)(s->words - s->cjk) + 0.5 * (double)s->cjk;
+        if (words > limit) break;
     }
     return words;
 }
@@ -303,7 +304,7 @@ static int thin_status(winnow_doc *d, size_t w, uint64_t kept)
     if (max_words < 0.0f || (float)d->stats[0].chars <= WN_RULE(d, THIN_PAGE_CHARS) || kept >= d->stats[0].chars)
         return 0;
     uint32_t h = kept_headline(d);
-    double words = kept_words_beyond(d, h);
+    double words = kept_words_beyond(d, h, (double)max_words);
     if (words > (double)max_words) return 0;
     size_t at = w && w + 2 < sizeof d->warning ? w : 0;
     if (at < sizeof d->warning)

@@ -150,11 +150,6 @@ int wn_comma(int32_t cp)
     }
 }
 
-int wn_greek_letter(int32_t cp)
-{
-    return (cp >= 0x370 && cp <= 0x3FF && cp != 0x37E) || (cp >= 0x1F00 && cp <= 0x1FFF);
-}
-
 int wn_closing_mark(int32_t cp)
 {
     if (cp < 0x80) return cp == '"' || cp == '\'' || cp == ')' || cp == ']';

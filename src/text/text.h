@@ -28,7 +28,10 @@ int wn_sentence_stop(int32_t cp);
 /* Whether cp is a comma in its script (", \u3001 \uFF0C \u060C \uFF64 ..."). */
 int wn_comma(int32_t cp);
 /* Whether cp is a Greek letter: a ';' after one is the Greek question mark. */
-int wn_greek_letter(int32_t cp);
+static inline int wn_greek_letter(int32_t cp)
+{
+    return (cp >= 0x370 && cp <= 0x3FF && cp != 0x37E) || (cp >= 0x1F00 && cp <= 0x1FFF);
+}
 /* Whether cp closes a quotation or a bracket, in any script (a sentence
  * ends inside it: ".\u201D", "\u3002\u300D", "!)"). */
 int wn_closing_mark(int32_t cp);

@@ -65,6 +65,15 @@ static void fold_into(word_hash *w, int32_t cp, size_t prefix)
         hash_cp(w, (unsigned)cp - 'A' < 26u ? cp | 0x20 : cp, prefix);
         return;
     }
+    /* most letters past ASCII have no decomposition and no case to fold
+     * (CJK, Arabic, Hebrew, Indic letters; Hangul syllables decompose to
+     * their letters, which compare as well whole): hashed as they are */
+    const utf8proc_property_t *p = utf8proc_get_property(cp);
+    if ((cp >= 0xAC00 && cp <= 0xD7A3) || (p->decomp_seqindex == UINT16_MAX && p->casefold_seqindex == UINT16_MAX &&
+                                           !p->ignorable && !optional_mark(cp) && cp != 0x131)) {
+        hash_cp(w, cp, prefix);
+        return;
+    }
     utf8proc_int32_t buf[8];
     int last = 0;
     /* (default-ignorable characters, a soft hyphen, fold to nothing) */
@@ -138,12 +147,26 @@ static size_t hash_words(const char *s, size_t n, uint64_t *out, size_t cap, siz
     word_scan ws = { .out = out, .cap = cap, .prefix = prefix, .min_len = min_len, .prev = -1 };
     size_t i = 0;
     while (i < n && ws.count < cap) {
+        unsigned char b = (unsigned char)s[i];
+        if (b < 0x80) {
+            /* ASCII, most of most titles: a letter or digit, else a separator */
+            i++;
+            if (wn_ascii_alnum(b)) {
+                if (ws.prev >= 0) end_run(&ws);
+                if (!ws.in_word) {
+                    ws.in_word = 1;
+                    ws.w = (word_hash){ 0xcbf29ce484222325ull, 0 };
+                    ws.digit_first = (unsigned)b - '0' < 10u;
+                }
+                hash_cp(&ws.w, (unsigned)b - 'A' < 26u ? b | 0x20 : b, prefix);
+            } else {
+                if (ws.in_word) end_word(&ws);
+                if (ws.prev >= 0) end_run(&ws);
+            }
+            continue;
+        }
         int32_t cp = wn_utf8_next(s, n, &i);
-        wn_cclass cc;
-        if (cp < 0x80)
-            cc = wn_ascii_alnum((unsigned)cp) ? WN_CC_WORD : WN_CC_PUNCT;
-        else
-            cc = guillemet(cp) ? WN_CC_WORD : wn_char_class(cp);
+        wn_cclass cc = guillemet(cp) ? WN_CC_WORD : wn_char_class(cp);
         if (cc == WN_CC_WORD || cc == WN_CC_OTHER) {
             end_run(&ws);
             if (!ws.in_word) {
