@@ -16,8 +16,8 @@ typedef struct extract_worker {
     cli_stream *stream;     /* --format jsonl: every page's line, in input order */
     int many;
     int failed, no_content;
-    int written;                   /* pages whose output was written */
-    int partial, no_text, no_main; /* warnings by kind (WINNOW_PARTIAL, _NO_CONTENT, _NO_MAIN) */
+    int written;                         /* pages whose output was written */
+    int partial, no_text, no_main, thin; /* warnings by kind (WINNOW_PARTIAL, _NO_CONTENT, _NO_MAIN, _THIN_MAIN) */
     atomic_int *warned_no_site;
 } extract_worker;
 
@@ -146,6 +146,7 @@ static void *extract_run(void *arg)
             w->partial += s == WINNOW_PARTIAL;
             w->no_text += s == WINNOW_NO_CONTENT;
             w->no_main += s == WINNOW_NO_MAIN;
+            w->thin += s == WINNOW_THIN_MAIN;
             if (w->stream) {
                 stream_line(o, w->in, w->stream, page.seq, page.name, &input, doc, s, NULL);
                 w->written++;
@@ -289,7 +290,7 @@ int cmd_extract(int argc, char **argv, int blocks)
         if (t > 0) started[t] = pthread_create(&tids[t], NULL, extract_run, &ws[t]) == 0;
     }
     extract_run(&ws[0]);
-    int failed = cli_inputs_failed(in), no_content = 0, written = 0, partial = 0, no_text = 0, no_main = 0;
+    int failed = cli_inputs_failed(in), no_content = 0, written = 0, partial = 0, no_text = 0, no_main = 0, thin = 0;
     for (int t = 0; t < nthreads; t++) {
         if (t > 0 && started[t]) pthread_join(tids[t], NULL);
         failed += ws[t].failed;
@@ -298,6 +299,7 @@ int cmd_extract(int argc, char **argv, int blocks)
         partial += ws[t].partial;
         no_text += ws[t].no_text;
         no_main += ws[t].no_main;
+        thin += ws[t].thin;
     }
     free(ws);
     free(tids);
@@ -312,14 +314,16 @@ int cmd_extract(int argc, char **argv, int blocks)
      * "winnow:": that is for errors and warnings) */
     if (many && !o.quiet)
         cli_report("totals: %zu pages: %d written, %d empty, %d failed, %d skipped; warnings: %d repaired input "
-                   "(WINNOW_PARTIAL), %d no text (WINNOW_NO_CONTENT), %d no main content (WINNOW_NO_MAIN), %d "
+                   "(WINNOW_PARTIAL), %d no text (WINNOW_NO_CONTENT), %d no main content (WINNOW_NO_MAIN), %d little "
+                   "main content (WINNOW_THIN_MAIN), %d "
                    "damaged input\n",
-                   cli_inputs_records(in), written, no_content, failed, skipped, partial, no_text, no_main,
+                   cli_inputs_records(in), written, no_content, failed, skipped, partial, no_text, no_main, thin,
                    cli_inputs_warnings(in));
     cli_inputs_close(in);
     int damaged = sites && cli_sites_damaged(sites);
     cli_sites_free(sites);
     winnow_sitedb_close(db);
     cli_opts_free(&o);
-    return damaged ? EXIT_DB_DAMAGED : cli_exit_status(failed, skipped, no_content);
+    /* a page of only its headline or a few words is said as an empty one is */
+    return damaged ? EXIT_DB_DAMAGED : cli_exit_status(failed, skipped, no_content + thin);
 }

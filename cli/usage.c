@@ -15,7 +15,8 @@
     "     a bad JSONL line, a WARC record cut short too), or an output could not be written\n"                         \
     "  4  nothing failed, but some page was skipped for being over --max-bytes (a warning)\n"                          \
     "  3  nothing failed or was skipped, but some page had no content: no visible text\n"                              \
-    "     (WINNOW_NO_CONTENT) or none of it judged main content (WINNOW_NO_MAIN)\n"                                    \
+    "     (WINNOW_NO_CONTENT), none of it judged main content (WINNOW_NO_MAIN), or only its\n"                         \
+    "     headline or a few words of much text (WINNOW_THIN_MAIN)\n"                                                   \
     "  0  every page produced content (damaged input is repaired, with a warning)\n"
 
 #define INPUT_TEXT                                                                                                     \

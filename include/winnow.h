@@ -110,6 +110,10 @@ typedef enum winnow_status {
                                the result is empty, winnow_doc_warning() says how much text
                                there was */
     WINNOW_END = 4,        /* winnow_reader_next(): no more records (not a failure) */
+    WINNOW_THIN_MAIN = 5,  /* the page has much visible text (THIN_PAGE_CHARS, 500 characters)
+                               but the main content found is only its headline or a few
+                               words (THIN_MAX_WORDS): the result is that little text,
+                               winnow_doc_warning() says how little of how much */
     WINNOW_E_EMPTY = 10,   /* zero bytes of input */
     WINNOW_E_BINARY,       /* input is not text (image, archive, compressed data) */
     WINNOW_E_TOO_LARGE,    /* input exceeds winnow_options.max_input_bytes */
@@ -229,7 +233,7 @@ typedef struct winnow_input {
  * and winnow_engine_error() has the detail. */
 WINNOW_API winnow_status winnow_extract(winnow_engine *e, const winnow_input *in, winnow_doc **out);
 WINNOW_API void winnow_doc_free(winnow_doc *d);
-/* Why a document is PARTIAL, NO_CONTENT or NO_MAIN, "" otherwise. */
+/* Why a document is PARTIAL, NO_CONTENT, NO_MAIN or THIN_MAIN, "" otherwise. */
 WINNOW_API const char *winnow_doc_warning(const winnow_doc *d);
 /* How the main content was chosen: "scorer" (the page scorer's best block),
  * "site-model", or a fallback taken when that keeps (nearly) none of the
@@ -304,7 +308,7 @@ WINNOW_API winnow_status winnow_render_alloc(const winnow_doc *d, winnow_format 
  *   {"id": the page's name or null, "source": {"file", "record", "record_id"}
  *    (null when unknown), "url": the page's URL or null, "site": its site,
  *    "status": "WINNOW_OK", ... (winnow_status_name), "warning": why the
- *    page is PARTIAL, NO_CONTENT or NO_MAIN, else null, "error": why it
+ *    page is PARTIAL, NO_CONTENT, NO_MAIN or THIN_MAIN, else null, "error": why it
  *    failed, else null, "language", "metadata": {"title", "author", "date",
  *    "url" (canonical), "site_name", "description", "charset"} ("" when
  *    unknown), "content_source" (winnow_doc_source), "page_type" and

@@ -160,7 +160,7 @@ page Two >"$tmp/d7/b.html"
 : >"$tmp/d7/c.html"
 printf '<html><head><title>F</title></head><frameset><frame src="x.html"></frameset></html>' >"$tmp/d7/d.html"
 if run 1 extract "$tmp/d7" -o "$tmp/o7" &&
-  grep -q '^totals: 4 pages: 3 written, 1 empty, 1 failed, 0 skipped; warnings: 0 repaired input (WINNOW_PARTIAL), 1 no text (WINNOW_NO_CONTENT), 0 no main content (WINNOW_NO_MAIN), 0 damaged input$' "$tmp/err"; then
+  grep -q '^totals: 4 pages: 3 written, 1 empty, 1 failed, 0 skipped; warnings: 0 repaired input (WINNOW_PARTIAL), 1 no text (WINNOW_NO_CONTENT), 0 no main content (WINNOW_NO_MAIN), 0 little main content (WINNOW_THIN_MAIN), 0 damaged input$' "$tmp/err"; then
   ok "totals at the end of a run over many pages"
 else bad "no totals, or wrong ones" "$tmp/err"; fi
 if run 1 extract -q "$tmp/d7" -o "$tmp/o8" && ! grep -q '^totals' "$tmp/err"; then ok "no totals with -q"

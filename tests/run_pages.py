@@ -19,7 +19,9 @@ PAGES_DIR/expected.tsv lists the checks, one per line (TAB-separated):
                         PHRASE
   PAGE  status STATUS   the page's status in the JSON output (WINNOW_OK,
                         WINNOW_NO_MAIN, ...); a page expected WINNOW_NO_MAIN
-                        or WINNOW_NO_CONTENT may come out empty (exit 3)
+                        or WINNOW_NO_CONTENT may come out empty (exit 3), one
+                        expected WINNOW_THIN_MAIN (its headline or a few
+                        words of much text) exits 3 too
   PAGE  flags  FLAGS    extra `winnow extract` options for this page, space
                         separated (e.g. --no-model to check the heuristic
                         scorer's own rules, which the classifier may move)
@@ -32,7 +34,7 @@ PAGES_DIR/expected.tsv lists the checks, one per line (TAB-separated):
   PAGE  rule   NAME     the page pins rule NAME of the rule table: with
                         `--rule NAME=OFF` (the rule's off value, from
                         `winnow rules`) at least one of the page's other
-                        checks must fail
+                        checks (its text's, else its status) must fail
 
 Every rule of `winnow rules` must be pinned by a page, or be listed in
 PAGES_DIR/rules-unpinned.txt (the known gap; a listed rule that is pinned
@@ -245,6 +247,17 @@ def check_rules(winnow, pages_dir, checks, rules, flags, texts):
                 continue
             broken = [what for (p, k, v) in checks if p == page and k in ('posts', 'post')
                       for ok, what in [check_posts(k, v, posts)] if not ok]
+        # a status the rule gives (a page's warning and status are its
+        # checks as much as its text)
+        expected = [v for (p, k, v) in checks if p == page and k == 'status']
+        if expected and not broken:
+            try:
+                got = json.loads(run(winnow, path, 'json',
+                                     [*flags.get(page, ()), '--rule', '%s=%s' % (name, rules[name])],
+                                     ok_codes=(0, 3)) or '{}').get('status')
+            except (RuntimeError, UnicodeDecodeError, ValueError) as e:
+                got = 'no status (%s)' % e
+            broken = ['status %s (expected %s)' % (got, v) for v in expected if got != v]
         if broken:
             passed += 1
             pinned.add(name)
@@ -286,6 +299,9 @@ def run_checks(winnow, pages_dir, checks, all_checks, flags, sites, tmp):
     passed = failed = 0
     texts, statuses, posts = {}, {}, {}
     empty_ok = {c[0] for c in checks if c[1] == 'status' and c[2] in ('WINNOW_NO_MAIN', 'WINNOW_NO_CONTENT')}
+    texts, statuses = {}, {}
+    empty_ok = {c[0] for c in checks if c[1] == 'status' and c[2] in ('WINNOW_NO_MAIN', 'WINNOW_NO_CONTENT',
+                                                                        'WINNOW_THIN_MAIN')}
     for k, page in enumerate(dict.fromkeys(c[0] for c in checks)):  # each page once, in file order
         path = os.path.join(pages_dir, page)
         try:

@@ -192,7 +192,9 @@ class Result:
     metadata    dict: title, author, date, url (canonical), site_name,
                 description, language, charset ("" when unknown)
     status      the library's status name: "WINNOW_OK", "WINNOW_PARTIAL"
-                (damaged input, repaired), "WINNOW_NO_CONTENT", "WINNOW_NO_MAIN"
+                (damaged input, repaired), "WINNOW_NO_CONTENT", "WINNOW_NO_MAIN",
+                "WINNOW_THIN_MAIN" (much visible text, but only the headline or a
+                few words of it found to be main content: text holds them)
     warning     why the status is not OK ("" when OK)
     content_source  how the main content was chosen: "scorer", "site-model",
                 "fallback-landmark", "fallback-description", "fallback-unhinted",
@@ -233,7 +235,8 @@ class Result:
 
     @property
     def ok(self):
-        """True when main content was found (OK or PARTIAL)."""
+        """True when main content was found (OK or PARTIAL); not for a page of
+        much text of which only its headline or a few words were (THIN_MAIN)."""
         return self.status in ("WINNOW_OK", "WINNOW_PARTIAL")
 
     def json(self):

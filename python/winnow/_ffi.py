@@ -34,6 +34,7 @@ typedef enum winnow_status {
     WINNOW_NO_CONTENT = 2,
     WINNOW_NO_MAIN = 3,
     WINNOW_END = 4,
+    WINNOW_THIN_MAIN = 5,
     WINNOW_E_EMPTY = 10,
     WINNOW_E_BINARY = 11,
     WINNOW_E_TOO_LARGE = 12,

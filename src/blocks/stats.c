@@ -155,6 +155,7 @@ static void scan_text(scan_state *s, const char *t, size_t n, wn_stats *st)
     uint32_t len = s->pt->len, nwords = s->pt->nwords, wcap = s->words_cap;
     uint32_t cp_count = s->cp, chars = 0, words = 0, punct = 0, commas = 0, stops = 0, code = 0;
     int pending = s->pending_space, in_word = s->in_word, alpha = s->word_alpha;
+    int greek = 0; /* the last character was a Greek letter */
     uint64_t wh = s->word_hash;
     size_t i = 0;
 #define PUSH_WORD()                                                                                                    \
@@ -168,6 +169,7 @@ static void scan_text(scan_state *s, const char *t, size_t n, wn_stats *st)
             unsigned c = ascii_class[b];
             if (c == WN_CC_WORD) {
                 /* a run of ASCII letters and digits, the bulk of most pages */
+                greek = 0;
                 if (pending) {
                     if (len) {
                         out[len++] = ' ';
@@ -211,6 +213,7 @@ static void scan_text(scan_state *s, const char *t, size_t n, wn_stats *st)
             }
             i++;
             if (c == WN_CC_SPACE) {
+                greek = 0;
                 pending = 1;
                 PUSH_WORD();
                 /* the rest of a run of white space (indentation, line
@@ -237,12 +240,15 @@ static void scan_text(scan_state *s, const char *t, size_t n, wn_stats *st)
             if (c == WN_CC_PUNCT) {
                 punct++;
                 commas += b == ',';
-                stops += b == '.' || b == '!' || b == '?';
+                /* a ';' right after a Greek letter is the Greek question mark */
+                stops += b == '.' || b == '!' || b == '?' || (b == ';' && greek);
             }
+            greek = 0;
             continue;
         }
         int32_t cp = wn_utf8_next(t, n, &i);
         wn_cclass cc = wn_char_class(cp);
+        greek = cc == WN_CC_WORD && wn_greek_letter(cp);
         if (cc == WN_CC_SPACE) {
             pending = 1;
             PUSH_WORD();
@@ -281,9 +287,10 @@ static void scan_text(scan_state *s, const char *t, size_t n, wn_stats *st)
             words++;
             st->cjk++;
         } else if (cc == WN_CC_PUNCT) {
+            /* every script's commas and sentence stops (text.h) */
             punct++;
-            if (cp == 0xFF0C || cp == 0x3001) commas++;
-            if (cp == 0x3002 || cp == 0xFF01 || cp == 0xFF1F) stops++;
+            commas += (uint32_t)wn_comma(cp);
+            stops += (uint32_t)wn_sentence_stop(cp);
         }
     }
 #undef PUSH_WORD

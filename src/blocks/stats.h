@@ -98,6 +98,11 @@ typedef struct wn_page_text {
  * WN_BLOCK_MIN_WORDS word hashes a node), so they are part of the site
  * model's key format; a changed value makes stored models disagree with new
  * pages (docs/formats.md, "keys"). */
+/* Words as words in every script, for thresholds in words: the counts
+ * above take each CJK character for a word (text without spaces has no
+ * other boundary), and a CJK word is two characters or so. */
+static inline float wn_word_units(uint32_t words, uint32_t cjk) { return (float)words - 0.5f * (float)cjk; }
+
 #define WN_BLOCK_MIN_CHARS 40u
 #define WN_BLOCK_MIN_WORDS 3u
 

@@ -1,5 +1,7 @@
 #include "meta.h"
 
+#include "../text/words.h"
+
 #include <ctype.h>
 #include <string.h>
 #include <strings.h>
@@ -30,42 +32,15 @@ const char *wn_meta_clean(wn_arena *arena, const char *s, size_t n)
     return out;
 }
 
-/* Title matching: words are runs of ASCII letters and digits (folded to
- * lower case) and of non-ASCII bytes; the rest separates them. */
-static size_t next_word(const char *s, size_t i, size_t n, size_t *len)
-{
-    while (i < n && !isalnum((unsigned char)s[i]) && (unsigned char)s[i] < 0x80) i++;
-    size_t j = i;
-    while (j < n && (isalnum((unsigned char)s[j]) || (unsigned char)s[j] >= 0x80)) j++;
-    *len = j - i;
-    return i;
-}
+/* Title matching: the words of text/words.h (every script's separators,
+ * CJK text as pairs of characters, folding), counted as words in every
+ * script (wn_words_weight). */
+enum { TITLE_WORDS = 128 };
 
-static size_t count_words(const char *s)
+static double count_words(const char *s)
 {
-    size_t n = strlen(s), w = 0, len = 0;
-    for (size_t i = next_word(s, 0, n, &len); len; i = next_word(s, i + len, n, &len)) w++;
-    return w;
-}
-
-/* Whether the words of `a` occur, in order and next to each other, in `b`
- * (from b's word at byte `at`). */
-static int words_at(const char *a, const char *b, size_t at)
-{
-    size_t an = strlen(a), bn = strlen(b), al = 0, bl = 0;
-    size_t i = next_word(a, 0, an, &al), j = next_word(b, at, bn, &bl);
-    for (; al; i = next_word(a, i + al, an, &al), j = next_word(b, j + bl, bn, &bl)) {
-        if (al != bl || strncasecmp(a + i, b + j, al) != 0) return 0;
-    }
-    return 1;
-}
-
-static int contains_words(const char *big, const char *small)
-{
-    size_t n = strlen(big), len = 0;
-    for (size_t i = next_word(big, 0, n, &len); len; i = next_word(big, i + len, n, &len))
-        if (words_at(small, big, i)) return 1;
-    return 0;
+    uint64_t w[TITLE_WORDS];
+    return wn_words_weight(w, wn_words_of(s, strlen(s), w, TITLE_WORDS));
 }
 
 /* The references a JSON-LD headline is matched against: <title>,
@@ -81,11 +56,12 @@ static int contains_words(const char *big, const char *small)
  * when it is all of both: one common word is no match. */
 static int same_title(const char *a, const char *b, double min_words)
 {
-    size_t wa = count_words(a), wb = count_words(b);
-    if (!wa || !wb) return 0;
-    const char *small = wa <= wb ? a : b, *big = wa <= wb ? b : a;
-    if ((double)(wa < wb ? wa : wb) < min_words && wa != wb) return 0;
-    return contains_words(big, small);
+    uint64_t wa[TITLE_WORDS], wb[TITLE_WORDS];
+    size_t na = wn_words_of(a, strlen(a), wa, TITLE_WORDS), nb = wn_words_of(b, strlen(b), wb, TITLE_WORDS);
+    if (!na || !nb) return 0;
+    double ca = wn_words_weight(wa, na), cb = wn_words_weight(wb, nb);
+    if ((ca < cb ? ca : cb) < min_words && ca != cb) return 0;
+    return ca <= cb ? wn_words_run(wa, na, wb, nb) : wn_words_run(wb, nb, wa, na);
 }
 
 /* The title among the JSON-LD articles' headlines and names: the last

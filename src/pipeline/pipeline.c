@@ -255,12 +255,74 @@ static winnow_status run_stages(winnow_engine *e, winnow_doc *d, wn_run_mode mod
     return WINNOW_OK;
 }
 
+/* The unit the kept text opens with when it is the page's headline: the
+ * headline the selection kept outside its block (or inline), else the
+ * first kept unit when it is a heading or named a title; WN_NONE. */
+static uint32_t kept_headline(const winnow_doc *d)
+{
+    const wn_labels *lb = &d->labels;
+    if (lb->headline != WN_NONE) return lb->headline;
+    if (lb->headline_inline != WN_NONE) return lb->headline_inline;
+    for (uint32_t i = 0; i < d->dom.count; i++) {
+        if (d->dom.nodes[i].tag != WN_TAG_TEXT || !lb->keep[i] || !d->stats[i].chars) continue;
+        uint32_t u = lb->unit[i];
+        if (u == WN_NONE) return WN_NONE;
+        return wn_tag_has(d->dom.nodes[u].tag, WN_TF_HEADING) || (d->stats[u].hints & WN_HINT_TITLE) ? u : WN_NONE;
+    }
+    return WN_NONE;
+}
+
+/* Words of the kept text outside the headline h, in every script: a CJK
+ * character (counted a word each by the statistics) weighs half a word,
+ * as a CJK word is two characters or so. Counted up to past `limit`. */
+static double kept_words_beyond(const winnow_doc *d, uint32_t h, double limit)
+{
+    const wn_dom *dom = &d->dom;
+    double words = 0.0;
+    for (uint32_t i = 0; i < dom->count; i++) {
+        if (h != WN_NONE && i == h) {
+            i += dom->nodes[h].size - 1; /* (its subtree) */
+            continue;
+        }
+        if (dom->nodes[i].tag != WN_TAG_TEXT || !d->labels.keep[i]) continue;
+        const wn_stats *s = &d->stats[i];
+        words += (double)(s->words - s->cjk) + 0.5 * (double)s->cjk;
+        if (words > limit) break;
+    }
+    return words;
+}
+
+/* A page of much visible text whose main content is its headline and a
+ * handful of words (a byline, a date, a label), the rest left out: not a
+ * success that looks like one. Sets the status and warning (after the input's own damage,
+ * at w) and returns 1; 0 when the result is not thin. */
+static int thin_status(winnow_doc *d, size_t w, uint64_t kept)
+{
+    const float max_words = WN_RULE(d, THIN_MAX_WORDS);
+    /* (a page whose text was all kept is its own main content, however
+     * few its words: one 2 MB word) */
+    if (max_words < 0.0f || (float)d->stats[0].chars <= WN_RULE(d, THIN_PAGE_CHARS) || kept >= d->stats[0].chars)
+        return 0;
+    uint32_t h = kept_headline(d);
+    double words = kept_words_beyond(d, h, (double)max_words);
+    if (words > (double)max_words) return 0;
+    size_t at = w && w + 2 < sizeof d->warning ? w : 0;
+    if (at < sizeof d->warning)
+        snprintf(d->warning + at, sizeof d->warning - at,
+                 "%sonly %s%.0f word%s kept as main content (%llu characters) of %u characters of visible text",
+                 at ? "; " : "", h != WN_NONE ? "the headline and " : "", words, words == 1.0 ? "" : "s",
+                 (unsigned long long)kept, d->stats[0].chars);
+    d->status = WINNOW_THIN_MAIN;
+    return 1;
+}
+
 /* The page's status and warning: what damage the input had (decode, parse)
- * and, when it has no main content, why. */
+ * and, when it has no main content or little, why. */
 static void page_status(const winnow_engine *e, winnow_doc *d, int extracting)
 {
     d->status = WINNOW_OK;
     size_t w = 0;
+    uint64_t kept = 0;
     if (d->decode.replaced) {
         w +=
             (size_t)snprintf(d->warning + w, sizeof d->warning - w, "%zu invalid byte sequence%s replaced (read as %s)",
@@ -294,7 +356,9 @@ static void page_status(const winnow_engine *e, winnow_doc *d, int extracting)
                  d->dom.body == 0 ? "the page has no <body> with text (a frameset or an empty document)"
                                   : "the page has no visible text");
         d->status = WINNOW_NO_CONTENT;
-    } else if (extracting && wn_kept_chars(d) == 0) {
+    } else if (extracting && (kept = wn_kept_chars(d)) > 0) {
+        thin_status(d, w, kept);
+    } else if (extracting) {
         /* visible text, none of it main content: never an empty result
          * that looks like success */
         size_t at = w && w + 2 < sizeof d->warning ? w : 0;

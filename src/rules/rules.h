@@ -549,6 +549,14 @@
       "share of a box's text that is the site's template for the whole box to be template")                            \
     X(SITE_BOX_MAX_SHARE, 0.5f, 1e30f, "site",                                                                         \
       "a box holding this share of the page's running text (not template) is the article, whatever recurs in it")      \
+    /* status (src/pipeline/pipeline.c) */                                                                             \
+    X(THIN_PAGE_CHARS, 500.0f, 1e30f, "status",                                                                        \
+      "a page with more than this many characters of visible text whose main content is only its headline and at "     \
+      "most THIN_MAX_WORDS words, the rest left out, is WINNOW_THIN_MAIN, with a warning: never an article cut to "    \
+      "its headline that looks like success")                                                                          \
+    X(THIN_MAX_WORDS, 20.0f, -1.0f, "status",                                                                          \
+      "main content of at most this many words besides its headline (a line, a sentence: a byline, a date, a "         \
+      "label) is thin; a CJK character counts half a word, as a CJK word is two characters or so")                     \
     /* parse (src/parse/copy.c, fed by the pipeline) */                                                                \
     X(MERGED_LINK_SHARE, 0.5f, 1e30f, "parse",                                                                         \
       "past the node budget, text merged into one node is link text when more than this share of it was in links: "    \

@@ -61,6 +61,16 @@ static int breadcrumb_like(const char *t, size_t n)
 
 static int title_like_main(const winnow_doc *d, uint32_t i, const wn_title *tt, const uint64_t *unit, size_t nu);
 
+/* Whether t[0..n) has a letter of a script written with spaces. */
+static int spaced_letters(const char *t, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        int32_t cp = wn_utf8_next(t, n, &i);
+        if (cp < 0x80 ? (unsigned)(cp | 0x20) - 'a' < 26u : wn_char_class(cp) == WN_CC_WORD) return 1;
+    }
+    return 0;
+}
+
 int wn_title_like(const winnow_doc *d, uint32_t i, const wn_title *tt)
 {
     const wn_stats *s = &d->stats[i];
@@ -70,14 +80,20 @@ int wn_title_like(const winnow_doc *d, uint32_t i, const wn_title *tt)
         return 0;
     uint64_t unit[64];
     size_t nu = wn_words_of(d->page_text.text + s->nt_begin, s->nt_end - s->nt_begin, unit, 64);
-    if (nu == 1) return title_part(d, i, tt);
-    if (nu < 2 || (float)nu > WN_RULE(d, TITLE_MAX_WORDS)) return 0;
+    /* counted as words in every script (a CJK pair of characters is half
+     * of one): a unit of under two words is no title, unless it is one
+     * word or one run of text without spaces ("Docker\u5e38\u7528" is a
+     * word and pairs) that is a part of the title */
+    const double wu = wn_words_weight(unit, nu);
+    if (nu == 1 || (nu > 1 && wu < 2.0 && !spaced_letters(d->page_text.text + s->nt_begin, s->nt_end - s->nt_begin)))
+        return title_part(d, i, tt);
+    if (nu < 2 || wu < 2.0 || (float)wu > WN_RULE(d, TITLE_MAX_WORDS)) return 0;
     if (title_like_main(d, i, tt, unit, nu)) return 1;
     /* the declared title, when the <title> names only the site */
     if (tt->nalt < 2) return 0;
-    size_t shared = wn_words_shared(unit, nu, tt->alt, tt->nalt);
-    return (float)shared >= WN_RULE(d, TITLE_WORD_SHARE) * (float)nu &&
-           (float)shared >= WN_RULE(d, TITLE_COVER) * (float)tt->nalt;
+    double shared = wn_words_shared_weight(unit, nu, tt->alt, tt->nalt);
+    return (float)shared >= WN_RULE(d, TITLE_WORD_SHARE) * (float)wu &&
+           (float)shared >= WN_RULE(d, TITLE_COVER) * (float)wn_words_weight(tt->alt, tt->nalt);
 }
 
 static int title_like_main(const winnow_doc *d, uint32_t i, const wn_title *tt, const uint64_t *unit, size_t nu)
@@ -85,9 +101,10 @@ static int title_like_main(const winnow_doc *d, uint32_t i, const wn_title *tt, 
     const uint64_t *title = tt->words;
     size_t nt = tt->nwords;
     const wn_stats *s = &d->stats[i];
-    size_t shared = wn_words_shared(unit, nu, title, nt);
-    if ((float)shared < WN_RULE(d, TITLE_WORD_SHARE) * (float)nu) return 0;
-    if ((float)shared >= WN_RULE(d, TITLE_COVER) * (float)nt) return 1;
+    /* words as words (wn_words_weight) */
+    double shared = wn_words_shared_weight(unit, nu, title, nt);
+    if ((float)shared < WN_RULE(d, TITLE_WORD_SHARE) * (float)wn_words_weight(unit, nu)) return 0;
+    if ((float)shared >= WN_RULE(d, TITLE_COVER) * (float)wn_words_weight(title, nt)) return 1;
     /* a title with a long subtitle or section name: a heading carrying
      * three or more of its words is the headline */
     unsigned tag = d->dom.nodes[i].tag;
@@ -100,8 +117,8 @@ static int title_like_main(const winnow_doc *d, uint32_t i, const wn_title *tt, 
     if (WN_RULE(d, TITLE_PART_COVER) <= 0.0f || tt->nseg < 2 || tt->site_first) return 0;
     size_t np = tt->seg_end[0];
     if (np < 2) return 0;
-    size_t in_part = wn_words_shared(unit, nu, title, np);
-    return in_part >= 2 && (float)in_part >= WN_RULE(d, TITLE_PART_COVER) * (float)np;
+    double in_part = wn_words_shared_weight(unit, nu, title, np);
+    return in_part >= 2.0 && (float)in_part >= WN_RULE(d, TITLE_PART_COVER) * (float)wn_words_weight(title, np);
 }
 
 /* The document title as words and as folded text; 0 when it has fewer

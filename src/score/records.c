@@ -178,7 +178,7 @@ void wn_read_record(const page *pg, uint32_t r, record_signs *rs)
         int code = (x->flags & WN_NF_PRE) || x->tag == WN_TAG_CODE || x->tag == WN_TAG_KBD || x->tag == WN_TAG_SAMP;
         if (x->tag == WN_TAG_IMG) rs->avatar = 1;
         if (wn_tag_has(x->tag, WN_TF_HEADING)) {
-            if ((float)st[i].words > headline_words) rs->headline = 1;
+            if (wn_word_units(st[i].words, st[i].cjk) > headline_words) rs->headline = 1;
             heading = i;
         }
         if (x->tag == WN_TAG_TIME && rs->date == WN_NONE && st[i].chars) rs->date = i;
@@ -193,8 +193,8 @@ void wn_read_record(const page *pg, uint32_t r, record_signs *rs)
              * makes most of its line (a link inside a comment's sentence
              * does not) */
             uint32_t u = unit[i];
-            if ((float)st[i].words > headline_words && (double)st[i].chars >= link_share * pg->ps->own[u].chars &&
-                !wn_has_date(t, n))
+            if (wn_word_units(st[i].words, st[i].cjk) > headline_words &&
+                (double)st[i].chars >= link_share * pg->ps->own[u].chars && !wn_has_date(t, n))
                 rs->headline = 1;
             /* a heading that links another page of the site, however
              * short its words ("Un breve sumario"): a story's title over
@@ -238,8 +238,8 @@ void wn_read_record(const page *pg, uint32_t r, record_signs *rs)
         if (!code && !body &&
             (rs->author == WN_NONE || (x->tag == WN_TAG_A && dom->nodes[rs->author].tag != WN_TAG_A)) &&
             st[i].chars > (unsigned)pg->posts && (float)st[i].chars <= author_chars && st[i].words >= 1 &&
-            (float)st[i].words <= author_words && (st[i].stops == 0 || (pg->posts && x->tag == WN_TAG_A)) &&
-            (float)st[i].elements <= author_elements) {
+            wn_word_units(st[i].words, st[i].cjk) <= author_words &&
+            (st[i].stops == 0 || (pg->posts && x->tag == WN_TAG_A)) && (float)st[i].elements <= author_elements) {
             int digit = 0, letter = 0;
             for (size_t k = 0; k < n; k++) {
                 digit |= t[k] >= '0' && t[k] <= '9';

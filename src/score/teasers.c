@@ -94,7 +94,7 @@ static int teaser_like(page *pg, const uint32_t *kid, uint32_t k)
         const int card = picture_link(dom, b, i, href);
         float min_words = WN_RULE(d, TEASER_HEADLINE_WORDS);
         if (card && WN_RULE(d, TEASER_CARD_WORDS) < min_words) min_words = WN_RULE(d, TEASER_CARD_WORDS);
-        if ((float)st[i].words < min_words || wn_has_date(t, n)) return 0;
+        if (wn_word_units(st[i].words, st[i].cjk) < min_words || wn_has_date(t, n)) return 0;
         float summary = 0.0f;
         for (uint32_t r = 0; r < k; r++) summary += (float)(st[kid[r]].chars - st[kid[r]].link_chars);
         if (summary < WN_RULE(d, TEASER_MIN_SUMMARY) || summary > WN_RULE(d, TEASER_MAX_SUMMARY)) return 0;

@@ -61,7 +61,9 @@ uint32_t wn_anchor_region(const winnow_doc *d, const wn_page_scores *ps, uint32_
         wn_words_of(d->page_text.text + d->stats[h].nt_begin, d->stats[h].nt_end - d->stats[h].nt_begin, hw, 64);
     for (uint32_t i = 1; i < dom->count; i++) {
         const wn_node *x = &dom->nodes[i];
-        if (x->tag != tag || i == h || (x->flags & WN_NF_HIDDEN) || (float)d->stats[i].words < min_words) continue;
+        if (x->tag != tag || i == h || (x->flags & WN_NF_HIDDEN) ||
+            wn_word_units(d->stats[i].words, d->stats[i].cjk) < min_words)
+            continue;
         /* a reply's "Re: <headline>" in a thread is the same story */
         if (hn >= 2) {
             uint64_t pw[64];

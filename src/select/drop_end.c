@@ -208,7 +208,7 @@ void wn_drop_end_lists(winnow_doc *d, const wn_page_scores *ps, uint32_t block)
          * reviews", "Comments" over a thread left out) */
         int heading = wn_tag_has(dom->nodes[label].tag, WN_TF_HEADING) && WN_RULE(d, END_HEADING_ORPHAN) > 0.0f &&
                       label != lb->headline && label != lb->headline_inline && kept_before(d, ps, block, label);
-        if (WN_RULE(d, END_LABEL_ORPHAN) <= 0.0f || kept_items || !e || (t[e - 1] != ':' && !heading)) return;
+        if (WN_RULE(d, END_LABEL_ORPHAN) <= 0.0f || kept_items || !e || (!wn_ends_colon(t, e) && !heading)) return;
         /* a label over a picture, a player, a table or code ("See the
          * video below:") introduces what it shows; a player beside it
          * counts, as the build keeps only that its parent held one */

@@ -42,7 +42,7 @@ int wn_byline_like(const winnow_doc *d, const char *t, size_t n)
         n--;
     }
     size_t e = wn_trimmed_end(t, n);
-    if (!e || wn_ends_sentence(t, e) || t[e - 1] == ':') return 0;
+    if (!e || wn_ends_sentence(t, e) || wn_ends_colon(t, e)) return 0;
     int opens = 0;
     for (size_t k = 0; k < sizeof by / sizeof by[0] && !opens; k++) {
         size_t m = strlen(by[k]);

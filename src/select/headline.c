@@ -3,6 +3,7 @@
  * tests are src/score/headline.c's, which the scorer shares); failing
  * that, the last <h1> or a nearby line sharing the lead's words. */
 #include "passes.h"
+#include "../text/sentence.h"
 #include "../util/url.h"
 
 #include <string.h>
@@ -188,7 +189,7 @@ static uint32_t near_headline(const winnow_doc *d, uint32_t container, const lea
             n--;
         }
         while (n && t[n - 1] == ' ') n--;
-        if (!n || t[n - 1] == '.' || t[n - 1] == ':' || t[0] == '(' || t[0] == '[') continue;
+        if (!n || wn_ends_full_stop(t, n) || wn_ends_colon(t, n) || t[0] == '(' || t[0] == '[') continue;
         /* nor a breadcrumb trail (Home > News > the story) */
         if (memchr(t, '>', n) || memmem(t, n, "\xC2\xBB", 2)) continue;
         uint64_t words[32];

@@ -92,7 +92,7 @@ static int teaser_headline(const winnow_doc *d, uint32_t h, const wn_title *tt)
     const wn_stats *st = d->stats;
     const wn_node *x = &dom->nodes[h];
     if (!wn_tag_has(x->tag, WN_TF_HEADING) || (x->flags & WN_NF_HIDDEN)) return 0;
-    if ((float)st[h].words < WN_RULE(d, TEASER_HEADLINE_WORDS)) return 0;
+    if (wn_word_units(st[h].words, st[h].cjk) < WN_RULE(d, TEASER_HEADLINE_WORDS)) return 0;
     /* the link: inside the heading, or the heading inside it */
     uint32_t a = WN_NONE;
     for (uint32_t i = h; i < h + x->size && a == WN_NONE; i++)

@@ -11,6 +11,7 @@ const char *winnow_status_name(winnow_status s)
     case WINNOW_NO_CONTENT: return "WINNOW_NO_CONTENT";
     case WINNOW_NO_MAIN: return "WINNOW_NO_MAIN";
     case WINNOW_END: return "WINNOW_END";
+    case WINNOW_THIN_MAIN: return "WINNOW_THIN_MAIN";
     case WINNOW_E_EMPTY: return "WINNOW_E_EMPTY";
     case WINNOW_E_BINARY: return "WINNOW_E_BINARY";
     case WINNOW_E_TOO_LARGE: return "WINNOW_E_TOO_LARGE";
@@ -36,6 +37,8 @@ const char *winnow_status_message(winnow_status s)
     case WINNOW_NO_CONTENT: return "the page has no visible text to extract";
     case WINNOW_NO_MAIN: return "the page has visible text but none of it was found to be main content";
     case WINNOW_END: return "no more records";
+    case WINNOW_THIN_MAIN:
+        return "the page has much visible text but only its headline or a few words were found to be main content";
     case WINNOW_E_EMPTY: return "the input is empty";
     case WINNOW_E_BINARY: return "the input is not HTML or text";
     case WINNOW_E_TOO_LARGE: return "the input is larger than the configured limit";

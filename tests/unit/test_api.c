@@ -53,12 +53,14 @@ static void test_version_and_names(void)
         { WINNOW_E_DB_BUSY, "WINNOW_E_DB_BUSY" },
         { WINNOW_NO_MAIN, "WINNOW_NO_MAIN" },
         { WINNOW_END, "WINNOW_END" },
+        { WINNOW_THIN_MAIN, "WINNOW_THIN_MAIN" },
         { WINNOW_E_FORMAT, "WINNOW_E_FORMAT" },
         { WINNOW_E_DB, "WINNOW_E_DB" },
     };
     /* numbers that programs and bindings have stored keep their meaning */
     CHECK_EQ(WINNOW_NO_MAIN, 3);
     CHECK_EQ(WINNOW_END, 4);
+    CHECK_EQ(WINNOW_THIN_MAIN, 5);
     CHECK_EQ(WINNOW_E_EMPTY, 10);
     CHECK_EQ(WINNOW_E_ARG, 16);
     CHECK_EQ(WINNOW_E_DB_BUSY, 20);
@@ -302,6 +304,26 @@ static void test_jsonld_metadata(void)
     x = extract_str(engine, broken);
     CHECK(!WINNOW_FAILED(x.status));
     CHECK_STR(winnow_doc_meta(x.doc, WINNOW_META_TITLE), "Kept title");
+    extraction_free(&x);
+
+    /* a Japanese page's own article is the one whose headline the <title>
+     * names, though the <title> adds its site after a full-width colon
+     * and parts its words with an ideographic space (no ASCII separator
+     * anywhere): not the related article listed after it */
+    const char *ja = "<html><head><title>\xE5\xB8\x82\xE3\x83\x90\xE3\x82\xB9\xE3\x80\x81\xE6\xB7\xB1"
+                     "\xE5\xA4\x9C\xE4\xBE\xBF\xE3\x80\x80\xE6\x9D\xA5\xE6\x9C\x88\xE3\x81\x8B"
+                     "\xE3\x82\x89\xEF\xBC\x9A\xE3\x81\xBF\xE3\x81\xAA\xE3\x81\xA8\xE6\x96\xB0"
+                     "\xE8\x81\x9E</title><script type=application/ld+json>[{\"@type\":\"NewsArticle\","
+                     "\"headline\":\"\xE5\xB8\x82\xE3\x83\x90\xE3\x82\xB9\xE3\x80\x81\xE6\xB7\xB1"
+                     "\xE5\xA4\x9C\xE4\xBE\xBF\xE3\x80\x80\xE6\x9D\xA5\xE6\x9C\x88\xE3\x81\x8B"
+                     "\xE3\x82\x89\"},{\"@type\":\"NewsArticle\",\"headline\":\"\xE9\xA7\x85\xE5\x89"
+                     "\x8D\xE5\x86\x8D\xE9\x96\x8B\xE7\x99\xBA\"}]</script></head>"
+                     "<body><p>Text of the page, long enough.</p></body></html>";
+    x = extract_str(engine, ja);
+    /* 市バス、深夜便　来月から */
+    CHECK_STR(winnow_doc_meta(x.doc, WINNOW_META_TITLE),
+              "\xE5\xB8\x82\xE3\x83\x90\xE3\x82\xB9\xE3\x80\x81\xE6\xB7\xB1\xE5\xA4\x9C\xE4\xBE"
+              "\xBF\xE3\x80\x80\xE6\x9D\xA5\xE6\x9C\x88\xE3\x81\x8B\xE3\x82\x89");
     extraction_free(&x);
 }
 

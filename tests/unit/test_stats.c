@@ -5,6 +5,8 @@
 #include "blocks/stats.h"
 #include "rules/rules.h"
 #include "score/headline.h"
+#include "text/sentence.h"
+#include "text/words.h"
 #include "check.h"
 #include "dom_fixture.h"
 
@@ -410,11 +412,127 @@ static void test_title_words_punctuation(void)
     CHECK(ne == 3);
 }
 
+/* Sentence stops and commas of every script, not only ". ! ?" and ",":
+ * Arabic's and Urdu's, Devanagari's danda, the full-width and half-width
+ * forms, the Greek question mark (U+037E, and ';' after a Greek letter,
+ * not after a Latin one). */
+static void test_script_punctuation(void)
+{
+    stats_page s;
+    stats_parse(
+        &s,
+        "<body>"
+        /* Arabic: a comma and a question mark */
+        "<p id=ar>\xD9\x85\xD8\xAD\xD8\xB7\xD8\xA9\xD8\x8C \xD9\x87\xD9\x84 "
+        "\xD8\xAA\xD8\xB9\xD9\x85\xD9\x84\xD8\x9F</p>"
+        /* Urdu full stop, Devanagari danda */
+        "<p id=ur>\xDB\x8C\xDB\x81 \xDB\x81\xDB\x92\xDB\x94</p><p id=hi>\xE0\xA4\xAF\xE0\xA4\xB9 "
+        "\xE0\xA4\xB9\xE0\xA5\x88\xE0\xA5\xA4</p>"
+        /* full-width comma and stop, half-width ideographic stop and comma */
+        "<p id=fw>\xE6\x97\xA5\xEF\xBC\x8C\xE6\x9C\xAC\xEF\xBC\x8E\xE6\x97\xA5\xEF\xBD\xA4\xE6\x9C\xAC\xEF\xBD\xA1</p>"
+        /* Greek: "Ti kaneis;" and the Greek question mark, English "a; b" */
+        "<p id=el>\xCE\xA4\xCE\xB9 \xCE\xBA\xCE\xAC\xCE\xBD\xCE\xB5\xCE\xB9\xCF\x82; \xCE\xA4\xCE\xB9\xCD\xBE</p>"
+        "<p id=en>a; b</p></body>");
+    CHECK_EQ(s.rc, 0);
+    CHECK_EQ(by_id(&s, "ar")->commas, 1);
+    CHECK_EQ(by_id(&s, "ar")->stops, 1);
+    CHECK_EQ(by_id(&s, "ur")->stops, 1);
+    CHECK_EQ(by_id(&s, "hi")->stops, 1);
+    CHECK_EQ(by_id(&s, "fw")->commas, 2);
+    CHECK_EQ(by_id(&s, "fw")->stops, 2);
+    CHECK_EQ(by_id(&s, "el")->stops, 2);
+    CHECK_EQ(by_id(&s, "en")->stops, 0);
+    stats_free(&s);
+}
+
+static int ends(const char *s) { return wn_ends_sentence(s, strlen(s)); }
+
+/* A line ends as a sentence in any script, inside any script's closing
+ * quotes and brackets. */
+static void test_sentence_end_scripts(void)
+{
+    CHECK(ends("\xE3\x80\x8C\xE9\x9B\xA8\xE3\x80\x82\xE3\x80\x8D"));          /* 「雨。」 */
+    CHECK(ends("\xE9\x9B\xA8\xEF\xBC\x8E"));                                  /* full-width stop */
+    CHECK(ends("\xD9\x87\xD9\x84 \xD8\xAA\xD8\xB9\xD9\x85\xD9\x84\xD8\x9F")); /* Arabic question mark */
+    CHECK(ends("\xE0\xA4\xB9\xE0\xA5\x88\xE0\xA5\xA4"));                      /* danda */
+    CHECK(ends("\xCE\xBA\xCE\xAC\xCE\xBD\xCE\xB5\xCE\xB9\xCF\x82;"));         /* Greek ';' */
+    CHECK(ends("\xE2\x80\x9ERegen.\xE2\x80\x9C"));                            /* German quotes */
+    CHECK(!ends("a;"));
+    CHECK(!ends("\xE7\x9B\xAE\xE6\xAC\xA1\xEF\xBC\x9A")); /* a label: full-width colon */
+    CHECK(!ends("\xE2\x80\x9D"));
+    /* a full stop, not a question, of any script; a colon of any script */
+    CHECK(wn_ends_full_stop("\xE9\x9B\xA8\xE3\x80\x82 ", 7));
+    CHECK(wn_ends_full_stop("It rained.", 10));
+    CHECK(!wn_ends_full_stop("Did it rain?", 12));
+    CHECK(wn_ends_colon("\xE7\x9B\xAE\xE6\xAC\xA1\xEF\xBC\x9A", 9));
+    CHECK(wn_ends_colon("References: ", 12));
+    CHECK(!wn_ends_colon("10:30", 5));
+}
+
+/* Title words in every script: an ideographic space and a full-width bar
+ * part words as " " and "|" do; CJK text is matched by its pairs of
+ * characters, counted as words by wn_words_weight (four characters, two
+ * words); case folding knows the dotless i and final sigma, and leaves
+ * out accents (Greek capitals drop them) and width. */
+static void test_title_words_scripts(void)
+{
+    uint64_t a[32], b[32];
+    /* 週末の里山歩き　新緑の尾根道を歩く｜のんびり山日記 against the heading's folded text */
+    const char *title =
+        "\xE9\x80\xB1\xE6\x9C\xAB\xE3\x81\xAE\xE9\x87\x8C\xE5\xB1\xB1\xE6\xAD\xA9\xE3\x81\x8D\xE3\x80\x80"
+        "\xE6\x96\xB0\xE7\xB7\x91\xE3\x81\xAE\xE5\xB0\xBE\xE6\xA0\xB9\xE9\x81\x93\xE3\x82\x92\xE6\xAD"
+        "\xA9\xE3\x81\x8F\xEF\xBD\x9C\xE3\x81\xAE\xE3\x82\x93\xE3\x81\xB3\xE3\x82\x8A\xE5\xB1\xB1\xE6"
+        "\x97\xA5\xE8\xA8\x98";
+    const char *head = "\xE9\x80\xB1\xE6\x9C\xAB\xE3\x81\xAE\xE9\x87\x8C\xE5\xB1\xB1\xE6\xAD\xA9\xE3\x81\x8D "
+                       "\xE6\x96\xB0\xE7\xB7\x91\xE3\x81\xAE\xE5\xB0\xBE\xE6\xA0\xB9\xE9\x81\x93\xE3\x82\x92\xE6\xAD"
+                       "\xA9\xE3\x81\x8F";
+    size_t na = wn_words_of(head, strlen(head), a, 32), nb = wn_words_of(title, strlen(title), b, 32);
+    CHECK_EQ(na, 14); /* pairs of 7 and 9 characters */
+    CHECK_EQ(wn_words_shared(a, na, b, nb), 14);
+    CHECK(wn_words_weight(a, na) >= 7.0 && wn_words_weight(a, na) <= 8.0);
+    /* 错误处理: four characters, three pairs, about two words */
+    const char *four = "\xE9\x94\x99\xE8\xAF\xAF\xE5\xA4\x84\xE7\x90\x86";
+    na = wn_words_of(four, strlen(four), a, 32);
+    CHECK_EQ(na, 3);
+    CHECK(wn_words_weight(a, na) > 1.5 && wn_words_weight(a, na) < 2.0);
+    /* Turkish capitals: KIYI is kıyı */
+    const char *tr_up = "KIYI \xC5\x9E\x45R\xC4\xB0\x44\xC4\xB0", *tr = "k\xC4\xB1y\xC4\xB1 \xC5\x9F\x65rid\xC4\xB1";
+    na = wn_words_of(tr_up, strlen(tr_up), a, 32);
+    nb = wn_words_of(tr, strlen(tr), b, 32);
+    CHECK(na == 2 && wn_words_shared(a, na, b, nb) == 2);
+    /* Greek capitals without accents, final sigma: ΘΕΣΣΑΛΟΝΙΚΗΣ is θεσσαλονίκης */
+    const char *el_up =
+        "\xCE\x98\xCE\x95\xCE\xA3\xCE\xA3\xCE\x91\xCE\x9B\xCE\x9F\xCE\x9D\xCE\x99\xCE\x9A\xCE\x97\xCE\xA3";
+    const char *el = "\xCE\xB8\xCE\xB5\xCF\x83\xCF\x83\xCE\xB1\xCE\xBB\xCE\xBF\xCE\xBD\xCE\xAF\xCE\xBA\xCE\xB7\xCF\x82";
+    na = wn_words_of(el_up, strlen(el_up), a, 32);
+    nb = wn_words_of(el, strlen(el), b, 32);
+    CHECK(na == 1 && wn_words_shared(a, na, b, nb) == 1);
+    /* full-width letters are ASCII's; Arabic with and without vowel points */
+    const char *wide = "\xEF\xBC\xB7\xEF\xBD\x89\xEF\xBD\x8E", *ascii = "win";
+    na = wn_words_of(wide, strlen(wide), a, 32);
+    nb = wn_words_of(ascii, strlen(ascii), b, 32);
+    CHECK(na == 1 && wn_words_shared(a, na, b, nb) == 1);
+    const char *ar_points = "\xD9\x83\xD9\x8E\xD8\xAA\xD9\x8E\xD8\xA8\xD9\x8E", *ar = "\xD9\x83\xD8\xAA\xD8\xA8";
+    na = wn_words_of(ar_points, strlen(ar_points), a, 32);
+    nb = wn_words_of(ar, strlen(ar), b, 32);
+    CHECK(na == 1 && wn_words_shared(a, na, b, nb) == 1);
+    /* stems are counted in letters: Cyrillic stems are five letters, not
+     * two and a half ("закрыть" and "замок" share no stem) */
+    const char *ru1 = "\xD0\xB7\xD0\xB0\xD0\xBA\xD1\x80\xD1\x8B\xD1\x82\xD1\x8C",
+               *ru2 = "\xD0\xB7\xD0\xB0\xD0\xBC\xD0\xBE\xD0\xBA";
+    na = wn_stems_of(ru1, strlen(ru1), a, 32);
+    nb = wn_stems_of(ru2, strlen(ru2), b, 32);
+    CHECK(na == 1 && nb == 1 && wn_words_shared(a, na, b, nb) == 0);
+}
+
 int main(void)
 {
     RUN(test_title_words_ellipsis);
     RUN(test_title_words_folded);
     RUN(test_title_words_punctuation);
+    RUN(test_script_punctuation);
+    RUN(test_sentence_end_scripts);
+    RUN(test_title_words_scripts);
     RUN(test_counts);
     RUN(test_unicode_words);
     RUN(test_links_and_images);
