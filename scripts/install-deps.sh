@@ -19,6 +19,7 @@ packages=(
   groff-base         # renders man/winnow.1 in the man page test
   python3-cffi       # the Python package (python/winnow): loads libwinnow.so, ABI mode
   python3-pytest     # its tests (python/tests), run by `make check`
+  cmark-gfm          # CommonMark + GFM reference renderer: checks winnow's Markdown (tests/markdown_check.py)
   python3-distributed  # Dask distributed: python3 -m winnow.dask and its LocalCluster test
   # headless browser for the report test (tests/report_check.py browser): winnow
   # annotate's HTML rendered, screenshot and DOM checked. Large (~350 MB with its

@@ -493,5 +493,11 @@ fi
 ( sleep 1.3; cat "$tmp/l1"; sleep 1.3; cat "$tmp/l1" ) | "$winnow" extract - -o "$tmp/pr4" 2>"$tmp/err" >/dev/null
 ! grep -q 'pages/s' "$tmp/err" && ok "stderr not a terminal: no progress line" || bad "progress line on a pipe" "$tmp/err"
 
+# --- Markdown: a code block's language is its fence's info string ----------------
+if run "markdown fence language" 0 extract -q -f markdown "$(dirname "$0")/data/markdown/lists-code-tables.html"; then
+  grep -qx '```c' "$tmp/out" && grep -qx '    return 0;' "$tmp/out" &&
+    ok "markdown: class=language-c is the fence's info string; the code keeps its indentation" || bad "markdown fence language" "$tmp/out"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -29,7 +29,17 @@ typedef struct lines {
     int link_open;     /* markdown: '[' written, waiting for "](url)" */
     size_t link_start;
     const char *link_href;
-    int blank_before; /* markdown: blank line before the next block */
+    int blank_before;  /* markdown: blank line before the next block */
+    int code_depth;    /* markdown: open inline <code>/<kbd>/<samp>/<tt> */
+    size_t code_start; /* where the outermost one's opening backticks begin */
+    int code_ticks;    /* how many backticks open it: 2 when its text has one */
+    int code_broken;   /* a line ended inside it: the span was closed there */
+    size_t code_end;   /* where the last span closed in line (0: none) */
+    int heading_depth; /* markdown: open headings; a heading is one line */
+    int item_col[16];  /* markdown: the column where list item k's text begins */
+    size_t item_marker_len; /* the length of that marker in prefix */
+    int prefix_item;   /* prefix is a list item's marker: it waits for the item's
+                          first text, through the blocks (<p>) that open it */
 } lines;
 
 /* wn_buf_clear forgets a failed append: the output keeps it */
@@ -38,28 +48,102 @@ static void line_clear(lines *L)
     if (L->line.oom) L->out->oom = 1;
     wn_buf_clear(&L->line);
     L->cell_start = 0;
+    L->code_end = 0;
 }
 
 /* Where the text a space may follow begins: the cell's start in a cell. */
 static size_t text_start(const lines *L) { return L->cell_depth ? L->cell_start : 0; }
 
+/* Markdown: what begins every line written at the current place: quote
+ * marks, and inside a list item the item's text column, so that CommonMark
+ * keeps the line (a paragraph, a table, a fence) in the item */
+static void line_lead(lines *L, int item_text)
+{
+    if (!L->markdown) return;
+    for (int q = 0; q < L->quote_depth; q++) wn_buf_put(L->out, "> ", 2);
+    if (item_text && L->list_depth > 0) {
+        int depth = L->list_depth > 16 ? 16 : L->list_depth;
+        int col = L->item_col[depth - 1];
+        for (int k = 0; k < col && k < 40; k++) wn_buf_putc(L->out, ' ');
+    }
+}
+
+/* Markdown: the lead of a line written straight to the output (a table's
+ * delimiter row, a fence, a line of code): a list item's marker when the
+ * item has had no line yet */
+static void direct_lead(lines *L)
+{
+    if (!L->markdown) return;
+    if (L->prefix_item && L->prefix[0]) {
+        line_lead(L, 0);
+        wn_buf_puts(L->out, L->prefix);
+        L->prefix[0] = '\0';
+        L->prefix_item = 0;
+        return;
+    }
+    line_lead(L, 1);
+}
+
+/* Markdown: where a backslash goes so that a line of text does not begin a
+ * block (a list item "1. " or "- ", a heading "# ", a quote ">", a setext
+ * underline "---" or "===", a fence "~~~"), or (size_t)-1 */
+static size_t block_start_escape(const char *s, size_t n)
+{
+    if (n == 0) return (size_t)-1;
+    size_t k = 0;
+    while (k < n && k < 9 && s[k] >= '0' && s[k] <= '9') k++;
+    if (k > 0 && k < n && (s[k] == '.' || s[k] == ')') && (k + 1 == n || s[k + 1] == ' ')) return k;
+    if ((s[0] == '-' || s[0] == '+') && (n == 1 || s[1] == ' ')) return 0;
+    if (s[0] == '>') return 0;
+    if (s[0] == '#') {
+        k = 0;
+        while (k < n && s[k] == '#') k++;
+        if (k <= 6 && (k == n || s[k] == ' ')) return 0;
+    }
+    if (n >= 3 && s[0] == '~' && s[1] == '~' && s[2] == '~') return 0;
+    if (s[0] == '=' || s[0] == '-') {
+        k = 0;
+        while (k < n && (s[k] == s[0] || s[k] == ' ')) k++;
+        if (k == n) return 0;
+    }
+    return (size_t)-1;
+}
+
 static void put_line(lines *L)
 {
     if (L->line.oom) L->out->oom = 1;
+    if (L->code_depth && !L->code_broken) {
+        /* a block inside inline code: its span ends with the line */
+        L->code_broken = 1;
+        size_t open = L->code_ticks == 2 ? 3 : 1;
+        while (L->line.len > L->code_start + open && L->line.data[L->line.len - 1] == ' ') L->line.len--;
+        if (L->line.len <= L->code_start + open)
+            L->line.len = L->code_start < L->line.len ? L->code_start : L->line.len;
+        else
+            wn_buf_puts(&L->line, L->code_ticks == 2 ? " ``" : "`");
+    }
     /* trim trailing spaces, and the line breaks of a <pre> whose text was
      * left out (a gutter of line numbers leaves its <br>s) */
     while (L->line.len && (L->line.data[L->line.len - 1] == ' ' || L->line.data[L->line.len - 1] == '\n'))
         L->line.len--;
     if (L->line.len == 0) {
-        L->prefix[0] = '\0';
+        if (!L->prefix_item) L->prefix[0] = '\0';
         return;
     }
     if (L->markdown && L->blank_before && L->out->len) wn_buf_putc(L->out, '\n');
-    if (L->markdown) {
-        for (int q = 0; q < L->quote_depth; q++) wn_buf_put(L->out, "> ", 2);
-    }
+    line_lead(L, L->prefix[0] == '\0' || !L->prefix_item);
+    int was_item = L->prefix_item;
+    L->prefix_item = 0;
+    int plain = L->markdown && (L->prefix[0] == '\0' || was_item);
+    size_t esc = plain ? block_start_escape(L->line.data, L->line.len) : (size_t)-1;
     wn_buf_puts(L->out, L->prefix);
-    wn_buf_put(L->out, L->line.data, L->line.len);
+    if (esc != (size_t)-1) {
+        wn_buf_put(L->out, L->line.data, esc);
+        wn_buf_putc(L->out, '\\');
+        wn_buf_put(L->out, L->line.data + esc, L->line.len - esc);
+    } else {
+        wn_buf_put(L->out, L->line.data, L->line.len);
+    }
     wn_buf_putc(L->out, '\n');
     line_clear(L);
     L->prefix[0] = '\0';
@@ -85,16 +169,25 @@ static void pre_newline(lines *L)
         put_line(L);
         return;
     }
+    direct_lead(L);
     wn_buf_put(L->out, L->line.data, L->line.len);
     wn_buf_putc(L->out, '\n');
     line_clear(L);
 }
 
+/* Markdown: ASCII punctuation that text outside code spans escapes, or it
+ * would be markup: a tag or character reference (< &), emphasis (* _),
+ * a code span (`), an escape (\) */
+static int md_special(unsigned char c) { return c == '<' || c == '&' || c == '*' || c == '_' || c == '`' || c == '\\'; }
+
+static int ascii_alnum(unsigned char c) { return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z'); }
+
 /* ASCII bytes a line takes as they are, outside <pre>: not white space
  * (wn_char_class's spaces), nor a '|' escaped in a Markdown table */
 static int plain_ascii(const lines *L, unsigned char c)
 {
-    return c < 0x80 && c != ' ' && (c < 0x09 || c > 0x0D) && !(c == '|' && L->markdown && L->data_table != WN_NONE);
+    return c < 0x80 && c != ' ' && (c < 0x09 || c > 0x0D) && !(c == '|' && L->markdown && L->data_table != WN_NONE) &&
+           !(L->markdown && !L->code_depth && md_special(c));
 }
 
 static void append_text(lines *L, const char *s, size_t n, int flat)
@@ -136,6 +229,7 @@ static void append_text(lines *L, const char *s, size_t n, int flat)
             }
             if (cp == '\n') {
                 if (L->markdown) {
+                    direct_lead(L);
                     wn_buf_put(L->out, L->line.data ? L->line.data : "", L->line.len);
                     wn_buf_putc(L->out, '\n');
                     line_clear(L);
@@ -155,6 +249,15 @@ static void append_text(lines *L, const char *s, size_t n, int flat)
         L->pending_space = 0;
         if (L->markdown && L->data_table != WN_NONE && cp == '|') {
             wn_buf_put(&L->line, "\\|", 2);
+            continue;
+        }
+        if (L->markdown && !L->code_depth && cp < 0x80 && md_special((unsigned char)cp)) {
+            /* text, not markup; an underscore inside a word is no emphasis
+             * in CommonMark and stays as it is (snake_case) */
+            int intraword = cp == '_' && L->line.len && ascii_alnum((unsigned char)L->line.data[L->line.len - 1]) && i < n &&
+                            ascii_alnum((unsigned char)s[i]);
+            if (!intraword) wn_buf_putc(&L->line, '\\');
+            wn_buf_putc(&L->line, (char)cp);
             continue;
         }
         wn_buf_put(&L->line, s + start, i - start);
@@ -265,6 +368,80 @@ static void open_link(lines *L, const winnow_doc *d, uint32_t i)
     }
 }
 
+static int is_inline_code(unsigned t) { return t == WN_TAG_CODE || t == WN_TAG_KBD || t == WN_TAG_SAMP; }
+
+/* Markdown: inline code opens a code span, of two backticks when its text
+ * holds one (CommonMark's rule: a span's fence is a run its text lacks) */
+static void open_code(lines *L, const winnow_doc *d, uint32_t i)
+{
+    const wn_node *x = &d->dom.nodes[i];
+    if (L->code_depth++) return;
+    int tick = 0;
+    for (uint32_t k = i + 1; k < i + x->size && !tick; k++) {
+        const wn_node *c = &d->dom.nodes[k];
+        if (wn_node_is_text(c)) tick = memchr(d->dom.text + c->text_begin, '`', c->text_len) != NULL;
+    }
+    if (!L->pending_space && !tick && L->code_ticks == 1 && L->line.len && L->line.len == L->code_end) {
+        /* right after a span of one backtick: one span, not "``" */
+        L->line.len--;
+        return;
+    }
+    if (L->pending_space && L->line.len > text_start(L)) wn_buf_putc(&L->line, ' ');
+    L->pending_space = 0;
+    L->code_ticks = tick ? 2 : 1;
+    L->code_start = L->line.len;
+    wn_buf_puts(&L->line, tick ? "`` " : "`");
+}
+
+static void close_code(lines *L)
+{
+    if (!L->code_depth || --L->code_depth) return;
+    if (L->code_broken) {
+        L->code_broken = 0;
+        return;
+    }
+    size_t open = L->code_ticks == 2 ? 3 : 1;
+    if (L->line.len <= L->code_start + open) { /* no text: no span */
+        if (L->line.len >= L->code_start) L->line.len = L->code_start;
+        return;
+    }
+    /* a space inside the span's end stays outside it */
+    wn_buf_puts(&L->line, L->code_ticks == 2 ? " ``" : "`");
+    L->code_end = L->line.len;
+}
+
+/* Markdown: a code block's language, its fence's info string: the first
+ * "language-X" or "lang-X" class of the <pre> or of the <code> directly
+ * in it (the convention of CommonMark's own HTML and of highlighters) */
+static void fence_language(lines *L, const winnow_doc *d, uint32_t i)
+{
+    const wn_node *x = &d->dom.nodes[i];
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) {
+            uint32_t c = i + 1; /* the first element child */
+            while (c < i + x->size && wn_node_is_text(&d->dom.nodes[c])) c++;
+            if (c >= i + x->size || d->dom.nodes[c].tag != WN_TAG_CODE) return;
+            x = &d->dom.nodes[c];
+        }
+        const char *cls = wn_node_attr(&d->dom, x, "class", NULL);
+        for (const char *p = cls; p && *p;) {
+            while (*p == ' ' || *p == '\t' || *p == '\n') p++;
+            const char *e = p;
+            while (*e && *e != ' ' && *e != '\t' && *e != '\n') e++;
+            size_t skip = strncmp(p, "language-", 9) == 0 ? 9 : strncmp(p, "lang-", 5) == 0 ? 5 : 0;
+            if (skip && (size_t)(e - p) > skip && (size_t)(e - p) - skip <= 32) {
+                int ok = 1; /* an info string may not hold a backtick */
+                for (const char *q = p + skip; q < e; q++) ok &= *q != '`';
+                if (ok) {
+                    wn_buf_put(L->out, p + skip, (size_t)(e - p) - skip);
+                    return;
+                }
+            }
+            p = e;
+        }
+    }
+}
+
 static void on_enter(void *ctx, const winnow_doc *d, uint32_t i)
 {
     lines *L = ctx;
@@ -292,11 +469,22 @@ static void on_enter(void *ctx, const winnow_doc *d, uint32_t i)
         L->cells_in_row++;
         return;
     }
+    if (L->markdown && !L->in_pre && is_inline_code(t)) {
+        open_code(L, d, i);
+        return;
+    }
     if (L->cell_depth && !L->in_pre) {
         if (breaks_in_cell(t))
             L->pending_space = 1;
         else if (L->markdown && t == WN_TAG_A)
             open_link(L, d, i);
+        return;
+    }
+    if (L->markdown && L->heading_depth && !L->in_pre && !heading_level(t) &&
+        (t == WN_TAG_BR || wn_tag_has(t, WN_TF_BREAK))) {
+        /* a line break or block inside a heading: a space, or the rest of
+         * the heading would be a paragraph */
+        L->pending_space = 1;
         return;
     }
     if (t == WN_TAG_BR) {
@@ -325,6 +513,7 @@ static void on_enter(void *ctx, const winnow_doc *d, uint32_t i)
             wn_buf_putc(&L->line, '|');
             for (int k = 0; k < cells; k++) wn_buf_puts(&L->line, " |");
             put_line(L);
+            direct_lead(L);
             wn_buf_putc(L->out, '|');
             for (int k = 0; k < cells; k++) wn_buf_puts(L->out, " --- |");
             wn_buf_putc(L->out, '\n');
@@ -338,7 +527,13 @@ static void on_enter(void *ctx, const winnow_doc *d, uint32_t i)
     }
     if (is_pre(t)) {
         block_break(L, 1);
-        if (L->markdown && !L->in_pre) wn_buf_puts(L->out, L->out->len ? "\n```\n" : "```\n");
+        if (L->markdown && !L->in_pre) {
+            if (L->out->len) wn_buf_putc(L->out, '\n');
+            direct_lead(L);
+            wn_buf_puts(L->out, "```");
+            fence_language(L, d, i);
+            wn_buf_putc(L->out, '\n');
+        }
         L->in_pre++;
         return;
     }
@@ -355,9 +550,13 @@ static void on_enter(void *ctx, const winnow_doc *d, uint32_t i)
     if (level) {
         block_break(L, 1);
         if (L->markdown) {
-            memset(L->prefix, '#', (size_t)level);
-            L->prefix[level] = ' ';
-            L->prefix[level + 1] = '\0';
+            /* a heading that opens a list item keeps the item's marker */
+            size_t at = L->prefix_item ? strlen(L->prefix) : 0;
+            if (at + (size_t)level + 2 > sizeof L->prefix) at = 0;
+            memset(L->prefix + at, '#', (size_t)level);
+            L->prefix[at + (size_t)level] = ' ';
+            L->prefix[at + (size_t)level + 1] = '\0';
+            L->heading_depth++;
         }
         return;
     }
@@ -369,14 +568,22 @@ static void on_enter(void *ctx, const winnow_doc *d, uint32_t i)
     if (t == WN_TAG_LI) {
         put_line(L);
         if (L->markdown) {
+            /* a nested item begins where its parent item's text does
+             * (CommonMark nests by that column: three spaces under "1. ") */
             int ordered = x->parent != WN_NONE && d->dom.nodes[x->parent].tag == WN_TAG_OL;
-            int indent = L->list_depth > 1 ? (L->list_depth - 1) * 2 : 0;
+            int depth = L->list_depth < 1 ? 1 : L->list_depth > 16 ? 16 : L->list_depth;
+            int indent = depth > 1 ? L->item_col[depth - 2] : 0;
             if (indent > 40) indent = 40;
             memset(L->prefix, ' ', (size_t)indent);
+            int n;
             if (ordered)
-                snprintf(L->prefix + indent, sizeof L->prefix - (size_t)indent, "%u. ", (unsigned)x->sibling_index + 1);
+                n = snprintf(L->prefix + indent, sizeof L->prefix - (size_t)indent, "%u. ",
+                             (unsigned)x->sibling_index + 1);
             else
-                snprintf(L->prefix + indent, sizeof L->prefix - (size_t)indent, "- ");
+                n = snprintf(L->prefix + indent, sizeof L->prefix - (size_t)indent, "- ");
+            L->item_col[depth - 1] = indent + (n > 0 ? n : 0);
+            L->prefix_item = 1;
+            L->item_marker_len = strlen(L->prefix);
         }
         return;
     }
@@ -392,6 +599,7 @@ static void on_leave(void *ctx, const winnow_doc *d, uint32_t i)
 {
     lines *L = ctx;
     unsigned t = d->dom.nodes[i].tag;
+    if (L->markdown && !L->in_pre && is_inline_code(t)) close_code(L);
     /* an inline headline (<b> in a line of its own, the one element kept
      * that is not a unit) ends its line */
     if (d->labels.keep[i] && d->labels.unit[i] != i && !wn_tag_has(t, WN_TF_BREAK) && !L->in_pre) {
@@ -419,6 +627,17 @@ static void on_leave(void *ctx, const winnow_doc *d, uint32_t i)
         if (breaks_in_cell(t)) L->pending_space = 1;
         return;
     }
+    if (L->markdown && L->heading_depth && !L->in_pre && wn_tag_has(t, WN_TF_BREAK)) {
+        if (!heading_level(t)) {
+            L->pending_space = 1;
+            return;
+        }
+        L->heading_depth--;
+        put_line(L);
+        /* a heading with no text kept: the item's marker waits on, without
+         * the heading's marks */
+        if (L->prefix_item) L->prefix[L->item_marker_len] = '\0';
+    }
     if (t == WN_TAG_TR && L->data_table != WN_NONE) {
         /* a row whose cells are all empty is left out; text drops the
          * tabs of empty cells at its end */
@@ -432,6 +651,7 @@ static void on_leave(void *ctx, const winnow_doc *d, uint32_t i)
             int cells = L->cells_in_row;
             put_line(L);
             if (L->rows_in_table == 0) {
+                direct_lead(L);
                 wn_buf_putc(L->out, '|');
                 for (int k = 0; k < cells; k++) wn_buf_puts(L->out, " --- |");
                 wn_buf_putc(L->out, '\n');
@@ -458,15 +678,23 @@ static void on_leave(void *ctx, const winnow_doc *d, uint32_t i)
         L->blank_before = t == WN_TAG_TABLE;
         return;
     }
+    if ((t == WN_TAG_THEAD || t == WN_TAG_TBODY || t == WN_TAG_TFOOT) && L->data_table != WN_NONE) {
+        /* a row group ends inside its table: the rows go on without a blank
+         * line, which would end a GFM table */
+        put_line(L);
+        return;
+    }
     if (is_pre(t)) {
         if (L->in_pre) L->in_pre--;
         L->pre_break = 0;
         if (L->markdown && !L->in_pre) {
             if (L->line.len) {
+                direct_lead(L);
                 wn_buf_put(L->out, L->line.data, L->line.len);
                 wn_buf_putc(L->out, '\n');
                 line_clear(L);
             }
+            direct_lead(L);
             wn_buf_puts(L->out, "```\n");
             L->blank_before = 1;
         } else {
@@ -481,6 +709,8 @@ static void on_leave(void *ctx, const winnow_doc *d, uint32_t i)
     if (!wn_tag_has(t, WN_TF_BREAK) || L->in_pre) return;
     if (t == WN_TAG_UL || t == WN_TAG_OL || t == WN_TAG_MENU || t == WN_TAG_DIR) {
         put_line(L);
+        L->prefix[0] = '\0';
+        L->prefix_item = 0;
         if (L->list_depth) L->list_depth--;
         if (!L->list_depth) L->blank_before = 1;
         return;
@@ -492,7 +722,12 @@ static void on_leave(void *ctx, const winnow_doc *d, uint32_t i)
         return;
     }
     put_line(L);
-    if (t != WN_TAG_LI) L->blank_before = 1;
+    if (t == WN_TAG_LI) {
+        L->prefix[0] = '\0'; /* an item without text has no line */
+        L->prefix_item = 0;
+    } else {
+        L->blank_before = 1;
+    }
 }
 
 static void on_text(void *ctx, const winnow_doc *d, uint32_t i)
