@@ -29,16 +29,16 @@ typedef struct lines {
     int link_open;     /* markdown: '[' written, waiting for "](url)" */
     size_t link_start;
     const char *link_href;
-    int blank_before;  /* markdown: blank line before the next block */
-    int code_depth;    /* markdown: open inline <code>/<kbd>/<samp>/<tt> */
-    size_t code_start; /* where the outermost one's opening backticks begin */
-    int code_ticks;    /* how many backticks open it: 2 when its text has one */
-    int code_broken;   /* a line ended inside it: the span was closed there */
-    size_t code_end;   /* where the last span closed in line (0: none) */
-    int heading_depth; /* markdown: open headings; a heading is one line */
-    int item_col[16];  /* markdown: the column where list item k's text begins */
+    int blank_before;       /* markdown: blank line before the next block */
+    int code_depth;         /* markdown: open inline <code>/<kbd>/<samp>/<tt> */
+    size_t code_start;      /* where the outermost one's opening backticks begin */
+    int code_ticks;         /* how many backticks open it: 2 when its text has one */
+    int code_broken;        /* a line ended inside it: the span was closed there */
+    size_t code_end;        /* where the last span closed in line (0: none) */
+    int heading_depth;      /* markdown: open headings; a heading is one line */
+    int item_col[16];       /* markdown: the column where list item k's text begins */
     size_t item_marker_len; /* the length of that marker in prefix */
-    int prefix_item;   /* prefix is a list item's marker: it waits for the item's
+    int prefix_item;        /* prefix is a list item's marker: it waits for the item's
                           first text, through the blocks (<p>) that open it */
 } lines;
 
@@ -254,8 +254,8 @@ static void append_text(lines *L, const char *s, size_t n, int flat)
         if (L->markdown && !L->code_depth && cp < 0x80 && md_special((unsigned char)cp)) {
             /* text, not markup; an underscore inside a word is no emphasis
              * in CommonMark and stays as it is (snake_case) */
-            int intraword = cp == '_' && L->line.len && ascii_alnum((unsigned char)L->line.data[L->line.len - 1]) && i < n &&
-                            ascii_alnum((unsigned char)s[i]);
+            int intraword = cp == '_' && L->line.len && ascii_alnum((unsigned char)L->line.data[L->line.len - 1]) &&
+                            i < n && ascii_alnum((unsigned char)s[i]);
             if (!intraword) wn_buf_putc(&L->line, '\\');
             wn_buf_putc(&L->line, (char)cp);
             continue;
