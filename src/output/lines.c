@@ -35,6 +35,9 @@ typedef struct lines {
     int code_ticks;         /* how many backticks open it: 2 when its text has one */
     int code_broken;        /* a line ended inside it: the span was closed there */
     size_t code_end;        /* where the last span closed in line (0: none) */
+    int fence_len;          /* markdown: backticks of the open code block's fence */
+    size_t fence_at;        /* where its fence began in out ((size_t)-1: keep it) */
+    size_t fence_end;       /* where its code begins in out */
     int heading_depth;      /* markdown: open headings; a heading is one line */
     int item_col[16];       /* markdown: the column where list item k's text begins */
     size_t item_marker_len; /* the length of that marker in prefix */
@@ -528,11 +531,26 @@ static void on_enter(void *ctx, const winnow_doc *d, uint32_t i)
     if (is_pre(t)) {
         block_break(L, 1);
         if (L->markdown && !L->in_pre) {
+            /* the fence: longer than any run of backticks in the code */
+            int run = 0, longest = 0;
+            for (uint32_t k = i + 1; k < i + x->size; k++) {
+                const wn_node *c = &d->dom.nodes[k];
+                if (!wn_node_is_text(c)) continue;
+                const char *tx = d->dom.text + c->text_begin;
+                for (uint32_t b = 0; b < c->text_len; b++) {
+                    run = tx[b] == '`' ? run + 1 : 0;
+                    if (run > longest) longest = run;
+                }
+                run = 0;
+            }
+            L->fence_len = longest >= 3 ? (longest < 30 ? longest + 1 : 30) : 3;
+            L->fence_at = L->prefix_item ? (size_t)-1 : L->out->len; /* a marker it takes stays */
             if (L->out->len) wn_buf_putc(L->out, '\n');
             direct_lead(L);
-            wn_buf_puts(L->out, "```");
+            for (int k = 0; k < L->fence_len; k++) wn_buf_putc(L->out, '`');
             fence_language(L, d, i);
             wn_buf_putc(L->out, '\n');
+            L->fence_end = L->out->len;
         }
         L->in_pre++;
         return;
@@ -574,7 +592,8 @@ static void on_enter(void *ctx, const winnow_doc *d, uint32_t i)
             int depth = L->list_depth < 1 ? 1 : L->list_depth > 16 ? 16 : L->list_depth;
             int indent = depth > 1 ? L->item_col[depth - 2] : 0;
             if (indent > 40) indent = 40;
-            memset(L->prefix, ' ', (size_t)indent);
+            /* an item that opens with a list: both markers on one line ("- - ") */
+            if (!(L->prefix_item && strlen(L->prefix) == (size_t)indent)) memset(L->prefix, ' ', (size_t)indent);
             int n;
             if (ordered)
                 n = snprintf(L->prefix + indent, sizeof L->prefix - (size_t)indent, "%u. ",
@@ -694,8 +713,14 @@ static void on_leave(void *ctx, const winnow_doc *d, uint32_t i)
                 wn_buf_putc(L->out, '\n');
                 line_clear(L);
             }
+            if (L->out->len == L->fence_end && L->fence_at != (size_t)-1 && !L->out->oom) {
+                /* no code in it (a gutter of line numbers left out): no block */
+                L->out->len = L->fence_at;
+                return;
+            }
             direct_lead(L);
-            wn_buf_puts(L->out, "```\n");
+            for (int k = 0; k < L->fence_len; k++) wn_buf_putc(L->out, '`');
+            wn_buf_putc(L->out, '\n');
             L->blank_before = 1;
         } else {
             put_line(L);
