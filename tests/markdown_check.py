@@ -61,8 +61,10 @@ class Structure(html.parser.HTMLParser):
         if tag in LISTS:
             self.lists.append(tag)
         elif tag == "li":
+            # an item counts when it ends and has text (an empty <li> has no
+            # Markdown form)
             kind = self.lists[-1] if self.lists else "ul"
-            self.events.append(("li", len(self.lists), "ol" if kind == "ol" else "ul"))
+            self.capture.append(["li", [], (len(self.lists), "ol" if kind == "ol" else "ul")])
         elif tag in HEADINGS:
             self._layout()
             self.capture.append(["h" + tag[1], [], None])
@@ -90,17 +92,20 @@ class Structure(html.parser.HTMLParser):
         if tag in LISTS:
             if self.lists:
                 self.lists.pop()
-        elif tag in HEADINGS or tag in INLINE_CODE or tag in ("td", "th") or tag == "pre":
+        elif tag in HEADINGS or tag in INLINE_CODE or tag in ("td", "th", "li") or tag == "pre":
             if tag == "pre":
                 self.pre = max(0, self.pre - 1)
                 if self.pre:
                     return
-            want = {"pre": "pre", "td": "cell", "th": "cell"}.get(tag, "code" if tag in INLINE_CODE else "h" + tag[-1])
+            want = {"pre": "pre", "td": "cell", "th": "cell", "li": "li"}.get(tag, "code" if tag in INLINE_CODE else "h" + tag[-1])
             for k in range(len(self.capture) - 1, -1, -1):
                 if self.capture[k][0] == want:
-                    kind, parts, _ = self.capture.pop(k)
+                    kind, parts, extra = self.capture.pop(k)
                     text = "".join(parts)
-                    if kind == "cell":
+                    if kind == "li":
+                        if squash(text):
+                            self.events.append(("li",) + extra)
+                    elif kind == "cell":
                         if len(squash(text)) > DATA_TABLE_CELL_MAX_CHARS:
                             self._layout()
                         if self.row is not None:
