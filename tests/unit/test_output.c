@@ -75,7 +75,11 @@ static void test_markdown_details(void)
     CHECK_HAS(md, "### Third level, with words\n");
     CHECK_HAS(md, "###### Sixth level heading here\n");
     CHECK_HAS(md, "\n1. first step, with words\n2. second step, with words\n");
-    CHECK_HAS(md, "\n  - nested point, more words\n"); /* nested lists indent */
+    /* a nested item begins at its parent item's text column: three spaces
+     * under "2. ", which CommonMark needs to nest it */
+    CHECK_HAS(md, "\n   - nested point, more words\n");
+    /* text that would be markup is escaped: a tag, a reference, an escape */
+    CHECK_HAS(md, "Escapes: 1 \\< 2 \\&\\& \"quote\" and back\\\\slash");
     /* a pipe in a cell is escaped; a table without a header row gets an empty one */
     CHECK_HAS(md, "\n| | |\n| --- | --- |\n| a\\|b | c |\n");
     CHECK_HAS(md, "Line one\nline two,"); /* <br> breaks the line */
