@@ -30,9 +30,9 @@ typedef struct lines {
     size_t link_start;
     const char *link_href;
     int blank_before;       /* markdown: blank line before the next block */
-    int code_depth;         /* markdown: open inline <code>/<kbd>/<samp>/<tt> */
+    int code_depth;         /* markdown: open inline <code>/<kbd>/<samp> */
     size_t code_start;      /* where the outermost one's opening backticks begin */
-    int code_ticks;         /* how many backticks open it: 2 when its text has one */
+    int code_ticks;         /* how many backticks open it: one more than its text's longest run */
     int code_broken;        /* a line ended inside it: the span was closed there */
     size_t code_end;        /* where the last span closed in line (0: none) */
     int fence_len;          /* markdown: backticks of the open code block's fence */
@@ -87,6 +87,18 @@ static void direct_lead(lines *L)
     line_lead(L, 1);
 }
 
+/* A code span's opening or closing backticks: a space between them and
+ * code that has backticks of its own */
+static void put_ticks(wn_buf *b, int ticks, int closing)
+{
+    if (closing && ticks > 1) wn_buf_putc(b, ' ');
+    for (int k = 0; k < ticks; k++) wn_buf_putc(b, '`');
+    if (!closing && ticks > 1) wn_buf_putc(b, ' ');
+}
+
+/* the bytes put_ticks writes to open a span */
+static size_t ticks_open_len(int ticks) { return (size_t)ticks + (ticks > 1); }
+
 /* Markdown: where a backslash goes so that a line of text does not begin a
  * block (a list item "1. " or "- ", a heading "# ", a quote ">", a setext
  * underline "---" or "===", a fence "~~~"), or (size_t)-1 */
@@ -118,12 +130,12 @@ static void put_line(lines *L)
     if (L->code_depth && !L->code_broken) {
         /* a block inside inline code: its span ends with the line */
         L->code_broken = 1;
-        size_t open = L->code_ticks == 2 ? 3 : 1;
-        while (L->line.len > L->code_start + open && L->line.data[L->line.len - 1] == ' ') L->line.len--;
-        if (L->line.len <= L->code_start + open)
+        size_t open = L->code_start + ticks_open_len(L->code_ticks);
+        while (L->line.len > open && L->line.data[L->line.len - 1] == ' ') L->line.len--;
+        if (L->line.len <= open)
             L->line.len = L->code_start < L->line.len ? L->code_start : L->line.len;
         else
-            wn_buf_puts(&L->line, L->code_ticks == 2 ? " ``" : "`");
+            put_ticks(&L->line, L->code_ticks, 1);
     }
     /* trim trailing spaces, and the line breaks of a <pre> whose text was
      * left out (a gutter of line numbers leaves its <br>s) */
@@ -373,27 +385,42 @@ static void open_link(lines *L, const winnow_doc *d, uint32_t i)
 
 static int is_inline_code(unsigned t) { return t == WN_TAG_CODE || t == WN_TAG_KBD || t == WN_TAG_SAMP; }
 
-/* Markdown: inline code opens a code span, of two backticks when its text
- * holds one (CommonMark's rule: a span's fence is a run its text lacks) */
+/* The longest run of backticks in the text under element i: a code span's
+ * or a fence's backticks must be more (CommonMark) */
+static int backtick_run(const winnow_doc *d, uint32_t i)
+{
+    int longest = 0;
+    for (uint32_t k = i + 1; k < i + d->dom.nodes[i].size; k++) {
+        const wn_node *c = &d->dom.nodes[k];
+        if (!wn_node_is_text(c)) continue;
+        const char *tx = d->dom.text + c->text_begin;
+        int run = 0;
+        for (uint32_t b = 0; b < c->text_len; b++) {
+            run = tx[b] == '`' ? run + 1 : 0;
+            if (run > longest) longest = run;
+        }
+    }
+    return longest;
+}
+
+/* Markdown: inline code opens a code span, of one backtick more than the
+ * longest run in its text (CommonMark: a span's fence is a run its text
+ * lacks) */
 static void open_code(lines *L, const winnow_doc *d, uint32_t i)
 {
-    const wn_node *x = &d->dom.nodes[i];
     if (L->code_depth++) return;
-    int tick = 0;
-    for (uint32_t k = i + 1; k < i + x->size && !tick; k++) {
-        const wn_node *c = &d->dom.nodes[k];
-        if (wn_node_is_text(c)) tick = memchr(d->dom.text + c->text_begin, '`', c->text_len) != NULL;
-    }
-    if (!L->pending_space && !tick && L->code_ticks == 1 && L->line.len && L->line.len == L->code_end) {
+    int ticks = backtick_run(d, i) + 1;
+    if (ticks > 30) ticks = 30;
+    if (!L->pending_space && ticks == 1 && L->code_ticks == 1 && L->line.len && L->line.len == L->code_end) {
         /* right after a span of one backtick: one span, not "``" */
         L->line.len--;
         return;
     }
     if (L->pending_space && L->line.len > text_start(L)) wn_buf_putc(&L->line, ' ');
     L->pending_space = 0;
-    L->code_ticks = tick ? 2 : 1;
+    L->code_ticks = ticks;
     L->code_start = L->line.len;
-    wn_buf_puts(&L->line, tick ? "`` " : "`");
+    put_ticks(&L->line, ticks, 0);
 }
 
 static void close_code(lines *L)
@@ -403,13 +430,12 @@ static void close_code(lines *L)
         L->code_broken = 0;
         return;
     }
-    size_t open = L->code_ticks == 2 ? 3 : 1;
-    if (L->line.len <= L->code_start + open) { /* no text: no span */
+    if (L->line.len <= L->code_start + ticks_open_len(L->code_ticks)) { /* no text: no span */
         if (L->line.len >= L->code_start) L->line.len = L->code_start;
         return;
     }
     /* a space inside the span's end stays outside it */
-    wn_buf_puts(&L->line, L->code_ticks == 2 ? " ``" : "`");
+    put_ticks(&L->line, L->code_ticks, 1);
     L->code_end = L->line.len;
 }
 
@@ -532,17 +558,7 @@ static void on_enter(void *ctx, const winnow_doc *d, uint32_t i)
         block_break(L, 1);
         if (L->markdown && !L->in_pre) {
             /* the fence: longer than any run of backticks in the code */
-            int run = 0, longest = 0;
-            for (uint32_t k = i + 1; k < i + x->size; k++) {
-                const wn_node *c = &d->dom.nodes[k];
-                if (!wn_node_is_text(c)) continue;
-                const char *tx = d->dom.text + c->text_begin;
-                for (uint32_t b = 0; b < c->text_len; b++) {
-                    run = tx[b] == '`' ? run + 1 : 0;
-                    if (run > longest) longest = run;
-                }
-                run = 0;
-            }
+            int longest = backtick_run(d, i);
             L->fence_len = longest >= 3 ? (longest < 30 ? longest + 1 : 30) : 3;
             L->fence_at = L->prefix_item ? (size_t)-1 : L->out->len; /* a marker it takes stays */
             if (L->out->len) wn_buf_putc(L->out, '\n');
