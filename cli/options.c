@@ -24,6 +24,7 @@ enum {
     OPT_MODEL,
     OPT_NO_MODEL,
     OPT_PAGE_TYPE,
+    OPT_FAVOR,
     OPT_NO_SMOOTH,
     OPT_RULE,
     OPT_HALF_LIFE,
@@ -69,6 +70,7 @@ static const struct option all_options[] = {
     { "model", required_argument, NULL, OPT_MODEL },
     { "no-model", no_argument, NULL, OPT_NO_MODEL },
     { "page-type", required_argument, NULL, OPT_PAGE_TYPE },
+    { "favor", required_argument, NULL, OPT_FAVOR },
     { "no-smooth", no_argument, NULL, OPT_NO_SMOOTH },
     { "rule", required_argument, NULL, OPT_RULE },
     { "half-life", required_argument, NULL, OPT_HALF_LIFE },
@@ -443,6 +445,15 @@ int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed)
                 return EXIT_USAGE;
             }
             break;
+        case OPT_FAVOR: {
+            winnow_favor f;
+            if (winnow_favor_parse(val, &f) != WINNOW_OK) {
+                fprintf(stderr, "winnow: --favor is precision, balanced or recall, not '%s'\n", val);
+                return EXIT_USAGE;
+            }
+            o->lib.favor = (int)f;
+            break;
+        }
         case OPT_NO_SMOOTH: o->lib.smooth = 0; break;
         case OPT_RULE: {
             const char *eq = strchr(val, '=');

@@ -41,6 +41,8 @@
     "      --no-model        page mode without the node classifier (heuristic scorer alone)\n"                         \
     "      --page-type TYPE  report every page as TYPE (article, forum, product, listing,\n"                           \
     "                        documentation, service, other) instead of the model's judgement\n"                        \
+    "      --favor F         precision (less template, some content lost), balanced\n"                                 \
+    "                        (default) or recall (all the content, some template kept)\n"                              \
     "      --no-smooth       classifier scores without isotonic smoothing over the tree\n"                             \
     "      --rule NAME=VALUE set one rule of the table ('winnow rules'), e.g. to turn it off\n"
 

@@ -162,6 +162,21 @@ WINNOW_API const char *winnow_page_type_name(winnow_page_type t);
 /* The type of a name above (exact, lower case); WINNOW_PAGE_UNKNOWN when none. */
 WINNOW_API winnow_page_type winnow_page_type_parse(const char *name);
 
+/* How the selection weighs leaving out template against keeping all of the
+ * content (winnow_options.favor). */
+typedef enum winnow_favor {
+    WINNOW_FAVOR_BALANCED = 0,  /* the rule table's defaults */
+    WINNOW_FAVOR_PRECISION = 1, /* less template, at the cost of some content */
+    WINNOW_FAVOR_RECALL = 2,    /* all of the content, at the cost of some template */
+    WINNOW_FAVOR_COUNT
+} winnow_favor;
+
+/* "balanced", "precision", "recall" into *out; WINNOW_E_ARG (and *out
+ * untouched) for another name or NULL. */
+WINNOW_API winnow_status winnow_favor_parse(const char *name, winnow_favor *out);
+/* The name of f ("balanced", ...), "unknown" for a value out of range. */
+WINNOW_API const char *winnow_favor_name(winnow_favor f);
+
 typedef struct winnow_options {
     size_t struct_size;     /* sizeof (winnow_options): set by winnow_options_default() */
     size_t max_input_bytes; /* larger inputs fail with WINNOW_E_TOO_LARGE; default 256 MiB */
@@ -181,11 +196,15 @@ typedef struct winnow_options {
     unsigned node_bytes; /* page bytes per node; 0: no budget; default 96 */
     unsigned node_floor; /* nodes every page gets whatever its size; default 100000 */
     /* The kind of every page, forced (reported with confidence 1), or
-       WINNOW_PAGE_UNKNOWN: the built-in page type model decides. Reported
-       only for now: the main content is chosen the same way whatever the
-       kind. */
-    int page_type;     /* default WINNOW_PAGE_UNKNOWN */
-    unsigned reserved; /* keeps the structure free of padding; default 0 */
+       WINNOW_PAGE_UNKNOWN: the built-in page type model decides. The kind
+       chooses how the main content is selected (an article's body, a
+       thread's posts, a listing's items, ...). */
+    int page_type; /* default WINNOW_PAGE_UNKNOWN */
+    /* The precision/recall dial: a winnow_favor. Each setting is a preset
+       of the rule table (docs/algorithms.md, "The precision/recall dial"),
+       applied when the engine is made; winnow_engine_set_rule() changes
+       rules after it. */
+    int favor; /* default WINNOW_FAVOR_BALANCED */
 } winnow_options;
 
 /* Fills *o with the defaults; struct_size is sizeof *o as the caller

@@ -274,9 +274,11 @@ class Extractor:
 
     ``Extractor(include_title=True, classifier=True, smooth=True,
     max_input_bytes=None, max_depth=None, model=None, rules=None,
-    page_type=None)`` takes the engine options of ``winnow_options`` (None:
-    the library's default; ``page_type`` forces the kind every page is
-    reported as, ``Result.page_type``), a node
+    page_type=None, favor=None)`` takes the engine options of
+    ``winnow_options`` (None: the library's default; ``page_type`` forces the
+    kind every page is reported as, ``Result.page_type``; ``favor`` is
+    "precision", "balanced" or "recall", the dial between leaving out
+    template and keeping all of the content), a node
     classifier model file written by ``winnow train`` (``model=``; ``False``
     runs with no classifier), and rule overrides (``rules={"name": value}``, see
     ``winnow rules``).
@@ -293,7 +295,7 @@ class Extractor:
     """
 
     def __init__(self, include_title=True, classifier=True, smooth=True, max_input_bytes=None, max_depth=None,
-                 model=None, rules=None, page_type=None):
+                 model=None, rules=None, page_type=None, favor=None):
         opt = ffi.new("winnow_options *")
         st = lib.winnow_options_default(opt, ffi.sizeof("winnow_options"))
         if st != lib.WINNOW_OK:
@@ -308,6 +310,12 @@ class Extractor:
                 raise ArgumentError("page_type must be article, forum, product, listing, documentation, service or "
                                     "other, not %r" % (page_type,))
             opt.page_type = t
+        if favor is not None:
+            # the precision/recall dial: a preset of the rule table
+            f = ffi.new("int *")
+            if lib.winnow_favor_parse(str(favor).encode(), f) != lib.WINNOW_OK:
+                raise ArgumentError("favor must be precision, balanced or recall, not %r" % (favor,))
+            opt.favor = f[0]
         if max_input_bytes is not None:
             opt.max_input_bytes = _c_count(max_input_bytes, "max_input_bytes", "size_t")
         if max_depth is not None:

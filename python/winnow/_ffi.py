@@ -63,7 +63,7 @@ typedef struct winnow_options {
     unsigned node_bytes;
     unsigned node_floor;
     int page_type;
-    unsigned reserved;
+    int favor;
 } winnow_options;
 
 winnow_status winnow_options_default(winnow_options *o, size_t struct_size);
@@ -100,6 +100,8 @@ const char *winnow_doc_source(const winnow_doc *d);
 int winnow_doc_page_type(const winnow_doc *d, double *confidence);
 const char *winnow_page_type_name(int t);
 int winnow_page_type_parse(const char *name);
+int winnow_favor_parse(const char *name, int *out);
+const char *winnow_favor_name(int f);
 
 typedef struct winnow_rule {
     size_t struct_size;

@@ -46,6 +46,23 @@ static void options_default(winnow_options *o)
     o->node_floor = WN_NODE_FLOOR;
 }
 
+static const char *const favor_names[WINNOW_FAVOR_COUNT] = { "balanced", "precision", "recall" };
+
+winnow_status winnow_favor_parse(const char *name, winnow_favor *out)
+{
+    for (int f = 0; name && out && f < WINNOW_FAVOR_COUNT; f++)
+        if (!strcmp(name, favor_names[f])) {
+            *out = (winnow_favor)f;
+            return WINNOW_OK;
+        }
+    return WINNOW_E_ARG;
+}
+
+const char *winnow_favor_name(winnow_favor f)
+{
+    return (int)f >= 0 && f < WINNOW_FAVOR_COUNT ? favor_names[f] : "unknown";
+}
+
 winnow_status winnow_options_default(winnow_options *o, size_t struct_size)
 {
     winnow_options d;
@@ -63,6 +80,7 @@ winnow_status winnow_engine_new(const winnow_options *opt, winnow_engine **out)
     options_default(&o);
     if (opt && wn_struct_in(&o, sizeof o, opt, OPTIONS_V1) != 0) return WINNOW_E_ARG;
     if (o.page_type < 0 || o.page_type >= WINNOW_PAGE_TYPE_COUNT) return WINNOW_E_ARG;
+    if (o.favor < 0 || o.favor >= WINNOW_FAVOR_COUNT) return WINNOW_E_ARG;
     winnow_engine *e = calloc(1, sizeof *e);
     if (!e) return WINNOW_E_NOMEM;
     e->opt = o;
@@ -84,6 +102,7 @@ winnow_status winnow_engine_new(const winnow_options *opt, winnow_engine **out)
     wn_classify_options_default(&e->smooth);
     e->smooth.smooth = e->opt.smooth;
     wn_rules_default(&e->rules);
+    wn_rules_favor(&e->rules, e->opt.favor);
     /* the model built into the library; a build without one (or one this
      * code cannot read) runs the heuristic scorer alone */
     if (e->opt.classifier && wn_default_model_len > 0) {

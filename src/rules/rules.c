@@ -1,5 +1,7 @@
 #include "rules.h"
 
+#include "winnow.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -169,6 +171,9 @@ static const struct {
     { "STANDFIRST_MIN_VALUE", WN_RANGE_COUNT },
     { "STANDFIRST_HEADINGS", WN_RANGE_SWITCH },
     { "LONE_MIN_VALUE", WN_RANGE_COUNT },
+    { "FAVOR_WIDEN_LEVELS", WN_RANGE_COUNT },
+    { "FAVOR_TRIM_EDGES", WN_RANGE_SWITCH },
+    { "FAVOR_RUNNING_MIN_VALUE", WN_RANGE_COUNT },
     { "LONE_MAX_LINK_DENSITY", WN_RANGE_SHARE },
     { "ANCHOR_SHARE", WN_RANGE_SHARE },
     { "ANCHOR_PEER_MIN_WORDS", WN_RANGE_COUNT },
@@ -263,4 +268,30 @@ int wn_rule_check(int i, double value, char *err, size_t cap)
     snprintf(err, cap, "rule %s takes %s (or %g, its off value), got %g", wn_rule_defs[i].name, what,
              (double)wn_rule_defs[i].off, value);
     return -1;
+}
+
+/* The dial's presets, measured on the seven bench corpora as a precision
+ * and recall curve (bench/favor_curve.sh, bench/RESULTS.md). */
+const wn_favor_row wn_favor_rows[] = {
+    { WINNOW_FAVOR_PRECISION, WN_RULE_FAVOR_TRIM_EDGES, 1.0f,
+      "what is not running text before the first and after the last kept running text goes" },
+    { WINNOW_FAVOR_PRECISION, WN_RULE_REGION_MIN_CONFIDENCE, 1e30f,
+      "every page is selected as an article: its one best block, not the parts of a page made of parts" },
+    { WINNOW_FAVOR_PRECISION, WN_RULE_TEASER_SHARE, 0.4f,
+      "a run of records is a list of other stories when 40% of them (not 60%) open with a headline link" },
+    { WINNOW_FAVOR_PRECISION, WN_RULE_JOIN_SHARE, 0.4f,
+      "a sibling joins the best block only when it scores 40% of it (not 20%)" },
+    { WINNOW_FAVOR_RECALL, WN_RULE_FAVOR_WIDEN_LEVELS, 2.0f,
+      "the running text of the two elements around the content block is kept" },
+    { WINNOW_FAVOR_RECALL, WN_RULE_FAVOR_RUNNING_MIN_VALUE, 150.0f,
+      "running text worth 150 (a paragraph of about 30 words) anywhere outside boilerplate is kept" },
+};
+const int wn_favor_row_count = (int)(sizeof wn_favor_rows / sizeof wn_favor_rows[0]);
+
+int wn_rules_favor(wn_rules *r, int favor)
+{
+    if (favor < 0 || favor >= WINNOW_FAVOR_COUNT) return -1;
+    for (int k = 0; k < wn_favor_row_count; k++)
+        if (wn_favor_rows[k].favor == favor) r->v[wn_favor_rows[k].rule] = wn_favor_rows[k].value;
+    return 0;
 }

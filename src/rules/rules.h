@@ -436,6 +436,14 @@
       "this much value (about 200 characters of running text after the unique bonus)")                                 \
     X(LONE_MAX_LINK_DENSITY, 0.15f, 0.0f, "select",                                                                    \
       "standfirsts and lone paragraphs are kept only when their parent has less than this share of link text")         \
+    /* the precision/recall dial (src/select/favor.c): neutral here; the favor presets set them */                     \
+    X(FAVOR_TRIM_EDGES, 0.0f, 0.0f, "select",                                                                          \
+      "favor precision (1: on): units that are not running text, or mostly links, before the first and after the "     \
+      "last kept running text are left out (headings before it stay)")                                                 \
+    X(FAVOR_WIDEN_LEVELS, 0.0f, 0.0f, "select",                                                                        \
+      "favor recall: the content block widens by this many ancestors, every keepable unit there kept")                 \
+    X(FAVOR_RUNNING_MIN_VALUE, 1e30f, 1e30f, "select",                                                                 \
+      "favor recall: running text anywhere outside boilerplate worth this much value is kept")                         \
     X(ANCHOR_SHARE, 0.2f, 0.0f, "select",                                                                              \
       "the best block inside the headline's article (the region around the title-matching heading holding no other "   \
       "headline of its rank) replaces a best block outside it, or one holding other articles too, when it scores "     \
@@ -600,6 +608,21 @@ int wn_rule_find(const char *name);
 int wn_rule_range(int i, double *lo, double *hi, const char **what);
 /* 0 when rule i takes value, else -1 with why in err. */
 int wn_rule_check(int i, double value, char *err, size_t cap);
+
+/* The presets of the precision/recall dial (winnow_options.favor): the
+ * rows a setting changes and their values, with the reason. */
+typedef struct wn_favor_row {
+    int favor; /* WINNOW_FAVOR_PRECISION or WINNOW_FAVOR_RECALL */
+    wn_rule_id rule;
+    float value;
+    const char *why;
+} wn_favor_row;
+
+extern const wn_favor_row wn_favor_rows[];
+extern const int wn_favor_row_count;
+/* Sets r's rows for setting favor (a winnow_favor; balanced changes
+ * nothing). 0, or -1 for a value out of range. */
+int wn_rules_favor(wn_rules *r, int favor);
 
 #define WN_RULE(d, name) ((d)->rules->v[WN_RULE_##name])
 

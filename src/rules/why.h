@@ -48,6 +48,10 @@
     X(HEADLINE, "headline", "TITLE_WORD_SHARE", 'C', "the page's headline: its words are the <title>'s")               \
     X(STANDFIRST, "standfirst", "STANDFIRST_MIN_VALUE", 'C',                                                           \
       "running text between the headline and the content block")                                                       \
+    X(FAVOR_WIDENED, "favor-widened", "FAVOR_WIDEN_LEVELS", 'C',                                                       \
+      "--favor recall: running text of the elements around the content block")                                         \
+    X(FAVOR_RUNNING, "favor-running", "FAVOR_RUNNING_MIN_VALUE", 'C',                                                  \
+      "--favor recall: running text outside boilerplate, anywhere on the page")                                        \
     X(LONE, "lone-paragraph", "LONE_MIN_VALUE", 'C',                                                                   \
       "site mode: a long paragraph outside the content block that no other page of the site has")                      \
     X(FALLBACK_LANDMARK, "fallback-landmark", "FALLBACK_WEAK_SHARE", 'C',                                              \
@@ -65,6 +69,8 @@
       "a short unpunctuated fragment (a label, a date, a button) outside the content block")                           \
     X(LINKS_IN_BLOCK, "links-in-block", "KEEP_FRAGMENT_MAX_LINKS", 'L',                                                \
       "inside the content block, no running text and more than KEEP_FRAGMENT_MAX_LINKS of it in links")                \
+    X(FAVOR_TRIMMED, "favor-trimmed", "FAVOR_TRIM_EDGES", 'B',                                                         \
+      "--favor precision: not running text, before the first or after the last kept running text")                     \
     X(END_PLUG, "end-plug", "END_PLUG_MAX_CHARS", 'B',                                                                 \
       "one of the last lines of the content block, short, mostly links to social network profiles: a plug "            \
       "(follow us, follow the author)")                                                                                \

@@ -78,6 +78,11 @@ int wn_join_siblings(winnow_doc *d, const wn_page_scores *ps, const float *score
                      const wn_join_guard *g, uint8_t why);
 void wn_keep_lone_paragraphs(winnow_doc *d, const wn_page_scores *ps);
 void wn_keep_standfirst(winnow_doc *d, const wn_page_scores *ps);
+
+/* favor.c */
+
+/* The precision/recall dial over what the strategy kept (FAVOR_ rows). */
+void wn_favor(winnow_doc *d, const wn_page_scores *ps);
 /* Text of a unit rooted above block best that goes on inside it (an inline
  * run: a dateline, then the story in a <span>): kept when long enough.
  * 0, or -1 when out of memory. */

@@ -104,6 +104,7 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
     int err;
     uint32_t best = second_opinions(d, ps, sel.best, include_title, strategy, &err);
     if (err) return -1;
+    wn_favor(d, ps);
     if (lb->source == WN_SOURCE_SCORER && best == WN_NONE)
         lb->source = sel.framed != WN_NONE ? WN_SOURCE_FRAME : WN_SOURCE_NONE;
     /* text nodes follow their unit, except text after a comment marker

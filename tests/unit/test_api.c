@@ -426,6 +426,58 @@ static void test_include_title_option(void)
     winnow_engine_free(e);
 }
 
+/* The precision/recall dial: names both ways, an engine refusing a value
+ * out of range, and each setting changing what is kept around a story
+ * (a label after its last sentence; a paragraph of running text beside it). */
+static void test_favor_option(void)
+{
+    for (int f = 0; f < WINNOW_FAVOR_COUNT; f++) {
+        winnow_favor back = WINNOW_FAVOR_COUNT;
+        CHECK_EQ(winnow_favor_parse(winnow_favor_name((winnow_favor)f), &back), WINNOW_OK);
+        CHECK_EQ(back, f);
+    }
+    winnow_favor keep = WINNOW_FAVOR_RECALL;
+    CHECK_EQ(winnow_favor_parse("Precision", &keep), WINNOW_E_ARG);
+    CHECK_EQ(winnow_favor_parse(NULL, &keep), WINNOW_E_ARG);
+    CHECK_EQ(keep, WINNOW_FAVOR_RECALL);
+    CHECK(strcmp(winnow_favor_name((winnow_favor)7), "unknown") == 0);
+
+    winnow_options o;
+    winnow_options_default(&o, sizeof o);
+    CHECK_EQ(o.favor, WINNOW_FAVOR_BALANCED);
+    winnow_engine *e = NULL;
+    o.favor = 3;
+    CHECK_EQ(winnow_engine_new(&o, &e), WINNOW_E_ARG);
+    CHECK(e == NULL);
+
+    const char *page =
+        "<html><body><div class=\"top\"><a href=\"/\">Home</a> <a href=\"/news\">News</a></div>"
+        "<div class=\"wrap\"><div class=\"side\"><p>Volunteers can sign up at the front desk, where the staff "
+        "explain the two mornings of training, the lending system, the children's corner and the fire drill.</p>"
+        "</div><div class=\"col\"><div class=\"story\">"
+        "<p>The library will open on Sunday afternoons from March, the council said, after a survey of readers.</p>"
+        "<p>The branch will open from one until five, staffed by volunteers and two librarians, it said.</p>"
+        "<p>The change will be reviewed after six months, when the council counts the visitors again.</p>"
+        "<p>Filed under libraries and town life</p></div></div></div></body></html>";
+    const char *text[WINNOW_FAVOR_COUNT];
+    extraction x[WINNOW_FAVOR_COUNT];
+    for (int f = 0; f < WINNOW_FAVOR_COUNT; f++) {
+        o.favor = f;
+        e = NULL;
+        CHECK_EQ(winnow_engine_new(&o, &e), WINNOW_OK);
+        x[f] = extract_str(e, page);
+        text[f] = x[f].text ? x[f].text : "";
+        winnow_engine_free(e);
+    }
+    CHECK_HAS(text[WINNOW_FAVOR_BALANCED], "Filed under libraries");
+    CHECK_LACKS(text[WINNOW_FAVOR_PRECISION], "Filed under libraries");
+    CHECK_HAS(text[WINNOW_FAVOR_PRECISION], "counts the visitors again.");
+    CHECK_LACKS(text[WINNOW_FAVOR_BALANCED], "Volunteers can sign up");
+    CHECK_HAS(text[WINNOW_FAVOR_RECALL], "Volunteers can sign up");
+    CHECK_HAS(text[WINNOW_FAVOR_RECALL], "Filed under libraries");
+    for (int f = 0; f < WINNOW_FAVOR_COUNT; f++) extraction_free(&x[f]);
+}
+
 /* A thread's posts (winnow_doc_post): the first post and every reply in
  * order, with author and date, on a page forced to be a forum; none on the
  * same page read as an article, nor out of range. */
@@ -921,6 +973,7 @@ int main(void)
     RUN(test_jsonld_bad_escapes);
     RUN(test_blocks_api);
     RUN(test_include_title_option);
+    RUN(test_favor_option);
     RUN(test_thread_posts);
     RUN(test_engine_reuse);
     RUN(test_render_callback);
