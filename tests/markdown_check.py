@@ -33,7 +33,9 @@ DATA_TABLE_CELL_MAX_CHARS = 1000  # the rule of that name (src/rules/rules.h)
 
 
 def squash(s):
-    return " ".join(s.split())
+    # a zero-width space is a break opportunity: winnow's text and Markdown
+    # write it as a space, its HTML keeps the character
+    return " ".join(s.replace("\u200b", " ").split())
 
 
 class Structure(html.parser.HTMLParser):

@@ -43,6 +43,12 @@ typedef struct lines {
     size_t item_marker_len; /* the length of that marker in prefix */
     int prefix_item;        /* prefix is a list item's marker: it waits for the item's
                           first text, through the blocks (<p>) that open it */
+    /* markdown, per open list: where out stood when it began, and the marker
+     * of the item it opens, still waiting for that item's text (""): a list
+     * that writes nothing (empty swatches before a card's text) gives the
+     * marker back */
+    size_t list_out[16];
+    char list_wait[16][64];
 } lines;
 
 /* wn_buf_clear forgets a failed append: the output keeps it */
@@ -597,6 +603,13 @@ static void on_enter(void *ctx, const winnow_doc *d, uint32_t i)
     if (t == WN_TAG_UL || t == WN_TAG_OL || t == WN_TAG_MENU || t == WN_TAG_DIR) {
         block_break(L, L->list_depth == 0);
         L->list_depth++;
+        if (L->list_depth <= 16) {
+            L->list_out[L->list_depth - 1] = L->out->len;
+            if (L->prefix_item)
+                memcpy(L->list_wait[L->list_depth - 1], L->prefix, sizeof L->prefix);
+            else
+                L->list_wait[L->list_depth - 1][0] = '\0';
+        }
         return;
     }
     if (t == WN_TAG_LI) {
@@ -628,6 +641,18 @@ static void on_enter(void *ctx, const winnow_doc *d, uint32_t i)
         return;
     }
     block_break(L, t == WN_TAG_P || t == WN_TAG_DIV || t == WN_TAG_SECTION || t == WN_TAG_FIGURE);
+}
+
+/* Markdown: when the innermost open list has written nothing and opened
+ * an item whose marker waits for text, that marker waits again; 1 then. */
+static int wait_marker(lines *L)
+{
+    int k = L->list_depth - 1;
+    if (!L->markdown || k < 0 || k >= 16 || !L->list_wait[k][0] || L->out->len != L->list_out[k]) return 0;
+    memcpy(L->prefix, L->list_wait[k], sizeof L->prefix);
+    L->prefix_item = 1;
+    L->item_marker_len = strlen(L->prefix);
+    return 1;
 }
 
 static void on_leave(void *ctx, const winnow_doc *d, uint32_t i)
@@ -750,8 +775,10 @@ static void on_leave(void *ctx, const winnow_doc *d, uint32_t i)
     if (!wn_tag_has(t, WN_TF_BREAK) || L->in_pre) return;
     if (t == WN_TAG_UL || t == WN_TAG_OL || t == WN_TAG_MENU || t == WN_TAG_DIR) {
         put_line(L);
-        L->prefix[0] = '\0';
-        L->prefix_item = 0;
+        if (!wait_marker(L)) {
+            L->prefix[0] = '\0';
+            L->prefix_item = 0;
+        }
         if (L->list_depth) L->list_depth--;
         if (!L->list_depth) L->blank_before = 1;
         return;
@@ -764,8 +791,12 @@ static void on_leave(void *ctx, const winnow_doc *d, uint32_t i)
     }
     put_line(L);
     if (t == WN_TAG_LI) {
-        L->prefix[0] = '\0'; /* an item without text has no line */
-        L->prefix_item = 0;
+        /* an item without text has no line; the first items of a list
+         * that opens an item, all without text, leave that item's marker */
+        if (!wait_marker(L)) {
+            L->prefix[0] = '\0';
+            L->prefix_item = 0;
+        }
     } else {
         L->blank_before = 1;
     }
