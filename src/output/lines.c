@@ -372,7 +372,8 @@ static int header_row(const winnow_doc *d, uint32_t tr, int *cells)
 static void open_link(lines *L, const winnow_doc *d, uint32_t i)
 {
     const wn_node *x = &d->dom.nodes[i];
-    if (L->link_open) return;
+    /* inside a code span a link's markup would be code: its text alone */
+    if (L->link_open || (L->code_depth && !L->code_broken)) return;
     const char *href = wn_node_attr(&d->dom, x, "href", NULL);
     /* a link wrapped around blocks (a "card") cannot be one Markdown
      * link: its text is written without brackets */
