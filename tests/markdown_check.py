@@ -50,15 +50,20 @@ class Structure(html.parser.HTMLParser):
         self.row = None
         self.tables = []  # open tables: {"rows": [...], "layout": bool, "columns": bool}
         self.code_closed = False  # a code element just ended: one next to it joins it
+        self.code_nest = 0  # open inline code elements: one inside another is the outer's text
 
     def handle_starttag(self, tag, attrs):
         if tag in BLOCKS and not self.pre:
             self.handle_data(" ")  # blocks in a cell or heading: a space
         joins = self.code_closed
         self.code_closed = False
+        if tag in INLINE_CODE and not self.pre and self.code_nest:
+            self.code_nest += 1
+            return
         if tag in INLINE_CODE and not self.pre and joins and self.events and self.events[-1][0] == "code":
             # adjacent code elements are one code span in Markdown
             self.capture.append(["code", [self.events.pop()[1]], None])
+            self.code_nest = 1
             return
         if tag in LISTS:
             self.lists.append(tag)
@@ -77,6 +82,7 @@ class Structure(html.parser.HTMLParser):
                 self.capture.append(["pre", [], None])
         elif tag in INLINE_CODE and not self.pre:
             self.capture.append(["code", [], None])
+            self.code_nest = 1
         elif tag == "table":
             for t in self.tables:
                 t["layout"] = True  # a table holding a table is layout
@@ -95,6 +101,10 @@ class Structure(html.parser.HTMLParser):
             if self.lists:
                 self.lists.pop()
         elif tag in HEADINGS or tag in INLINE_CODE or tag in ("td", "th", "li") or tag == "pre":
+            if tag in INLINE_CODE and not self.pre:
+                self.code_nest = max(0, self.code_nest - 1)
+                if self.code_nest:
+                    return
             if tag == "pre":
                 self.pre = max(0, self.pre - 1)
                 if self.pre:
