@@ -193,3 +193,11 @@ def test_dask_dataframe(pages, child_env):
         meta={"url": "object", "title": "object"}).compute(scheduler="processes", num_workers=2)
     assert list(out["title"]) == [ex.extract(p).title for p in pages * 2]
     ex.close()
+
+
+def test_stateful_objects_say_why_they_do_not_pickle(root):
+    with winnow.read(os.path.join(root, "samples")) as r, winnow.Partial() as part:
+        with pytest.raises(TypeError, match="path"):
+            pickle.dumps(r)
+        with pytest.raises(TypeError, match="merge"):
+            pickle.dumps(part)

@@ -20,8 +20,9 @@ mode: nothing is compiled, the library is loaded at import (see
 Threads: the GIL is released while the library works. The module-level
 calls keep one engine per thread; an ``Extractor`` is one engine (one thread
 at a time). Processes: an ``Extractor`` and a ``SiteDB`` pickle by their
-settings and reopen where they are unpickled. Errors raise ``winnow.Error`` subclasses carrying the library's
-status name (``e.status``) and message (``e.message``).
+settings and reopen where they are unpickled. Errors raise ``winnow.Error``
+subclasses carrying the library's status name (``e.status``) and message
+(``e.message``).
 """
 from ._ffi import library_path
 from ._core import META_FIELDS, Extractor, Result, blocks, extract, rules, version

@@ -222,7 +222,6 @@ class Result:
 
     def __init__(self, text, format, metadata, status, warning, content_source, comments, url, page_type="unknown",
                  page_type_confidence=0.0, posts=None, error=""):
-        self.error = error
         self.text = text
         self.format = format
         self.metadata = metadata
@@ -234,6 +233,7 @@ class Result:
         self.page_type = page_type
         self.page_type_confidence = page_type_confidence
         self.posts = posts if posts is not None else []
+        self.error = error
 
     @property
     def title(self):

@@ -520,6 +520,10 @@ class Partial:
         self._p = ffi.gc(out[0], lib.winnow_partial_free)
         self._lock = threading.Lock()
 
+    def __reduce__(self):
+        raise TypeError("a winnow.Partial holds its counts in memory and does not pickle: write() it to a file "
+                        "and merge the files (SiteDB.merge)")
+
     def _partial(self):
         if self._p is None:
             raise ArgumentError("this Partial is closed")
