@@ -21,6 +21,9 @@ packages=(
   python3-pytest     # its tests (python/tests), run by `make check`
   cmark-gfm          # CommonMark + GFM reference renderer: checks winnow's Markdown (tests/markdown_check.py)
   python3-distributed  # Dask distributed: python3 -m winnow.dask and its LocalCluster test
+  python3-venv       # the documented venv install (venv + ensurepip's offline pip), tested by install.python
+  python3-setuptools python3-wheel  # pip install --no-build-isolation ./python offline in that venv (install.python)
+  python3-pandas     # Dask dataframes with a pickled winnow.Extractor (python/tests/test_processes.py; skipped without)
   # headless browser for the report test (tests/report_check.py browser): winnow
   # annotate's HTML rendered, screenshot and DOM checked. Large (~350 MB with its
   # libraries); without it that test prints SKIP. DejaVu: the fonts it renders with.

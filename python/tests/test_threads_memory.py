@@ -147,3 +147,19 @@ def test_no_leak_read_and_sitedb(small_warc, tmp_path):
         with winnow.SiteDB(path) as db:
             db.learn(recs[:2])  # duplicates: nothing new
     assert _grows(once, 10) < 512 * 1024
+
+
+def test_no_leak_extract_many_and_pickles(pages):
+    """The threads' engines of extract_many are freed with their threads
+    (a stream finished and one left early), and unpickled Extractors with
+    their objects."""
+    import pickle
+
+    def once():
+        assert len(list(winnow.extract_many(pages, jobs=2))) == len(pages)
+        for i, _ in enumerate(winnow.extract_many(pages * 3, jobs=3, window=3)):
+            if i == 2:
+                break
+        ex = pickle.loads(pickle.dumps(winnow.Extractor(include_title=False)))
+        ex.extract(pages[0])
+    assert _grows(once, 20) < 512 * 1024

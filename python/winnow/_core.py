@@ -210,13 +210,18 @@ class Result:
                 "documentation", "service", "other" ("unknown" without a page
                 type model); forced by ``Extractor(page_type=...)``
     page_type_confidence  the model's probability of that kind (1.0 when forced)
+    error       "" for a page extracted; for a page that failed in
+                ``winnow.extract_many`` (which yields a Result in its place
+                rather than raising), the error's message, with ``status`` the
+                error's status name ("WINNOW_E_BINARY", ...), ``text`` "" and
+                ``ok`` false
     """
 
     __slots__ = ("text", "format", "metadata", "status", "warning", "content_source", "comments", "url", "page_type",
-                 "page_type_confidence", "posts")
+                 "page_type_confidence", "posts", "error")
 
     def __init__(self, text, format, metadata, status, warning, content_source, comments, url, page_type="unknown",
-                 page_type_confidence=0.0, posts=None):
+                 page_type_confidence=0.0, posts=None, error=""):
         self.text = text
         self.format = format
         self.metadata = metadata
@@ -228,6 +233,7 @@ class Result:
         self.page_type = page_type
         self.page_type_confidence = page_type_confidence
         self.posts = posts if posts is not None else []
+        self.error = error
 
     @property
     def title(self):
@@ -292,10 +298,21 @@ class Extractor:
 
     Close it with ``close()`` or ``with Extractor() as ex: ...``; an
     Extractor dropped without closing is freed by the garbage collector.
+
+    Processes: an Extractor pickles by its settings (the options above; a
+    ``model`` file by its absolute path, which must be readable where it is
+    unpickled) and is unpickled as a new Extractor with its own engine, so it
+    crosses to ``multiprocessing`` and ``concurrent.futures`` workers, Dask,
+    Spark and Ray. ``copy.copy()`` makes a new engine the same way.
     """
 
     def __init__(self, include_title=True, classifier=True, smooth=True, max_input_bytes=None, max_depth=None,
                  model=None, rules=None, page_type=None, favor=None):
+        # what a pickle carries: the engine is made again from them
+        self._settings = {"include_title": include_title, "classifier": classifier, "smooth": smooth,
+                          "max_input_bytes": max_input_bytes, "max_depth": max_depth,
+                          "model": os.path.abspath(os.fspath(model)) if model else model,
+                          "rules": dict(rules) if rules else None, "page_type": page_type, "favor": favor}
         opt = ffi.new("winnow_options *")
         st = lib.winnow_options_default(opt, ffi.sizeof("winnow_options"))
         if st != lib.WINNOW_OK:
@@ -338,6 +355,14 @@ class Extractor:
                 err = error_for(st, self._error())
                 self.close()
                 raise err
+
+    def __reduce__(self):
+        return (_extractor_from_settings, (self._settings,))
+
+    @property
+    def settings(self):
+        """The options this Extractor was made with (a dict): what a pickle of it carries."""
+        return dict(self._settings)
 
     def _error(self):
         return _str(lib.winnow_engine_error(self._e))
@@ -466,6 +491,11 @@ class Extractor:
         "blocks" format writes them (tag, path, text, chars, words, links,
         fingerprint, templateness, content, parent, ...)."""
         return _parse_blocks(self._extract(html, url, "blocks", False, "str", charset, None, None, ffi.NULL))
+
+
+def _extractor_from_settings(settings):
+    """An Extractor unpickled: a new engine with the settings of the pickled one."""
+    return Extractor(**settings)
 
 
 def _parse_blocks(text):

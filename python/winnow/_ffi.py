@@ -14,11 +14,22 @@ several Python threads runs in parallel (one engine per thread).
 Where the library is looked for, first found wins:
 
 1. ``WINNOW_LIBRARY``: the path of a libwinnow.so (a sanitizer build, a
-   staged install, ...);
-2. the build tree of the checkout this package sits in: ``build/libwinnow.so``
-   (``make``), then ``build-check/libwinnow.so`` (``make check``);
-3. the loader's search path: ``libwinnow.so.0`` (``make install``), then
-   ``libwinnow.so``.
+   staged install, ...); when it cannot be loaded, import fails rather than
+   falling back;
+2. the library ``make install`` installed with this package: ``make install``
+   writes ``winnow/_installed.py`` (into the package it installs under the
+   prefix, and into the wheel ``share/winnow/python/winnow-*.whl`` for a
+   virtual environment), which records ``LIBDIR``, the prefix's library
+   folder; the package loads ``LIBDIR/libwinnow.so.0`` (the soname) from
+   there, wherever the prefix is and whatever the loader's path;
+3. in a checkout (no ``_installed.py``; ``include/winnow.h`` two folders up):
+   its build tree, ``build/libwinnow.so`` (``make``), then
+   ``build-check/libwinnow.so`` (``make check``);
+4. the loader's search path by the soname ``libwinnow.so.0``
+   (``LD_LIBRARY_PATH``, the ldconfig cache: ``make install`` as root into a
+   standard prefix, a distribution's package). The unversioned
+   ``libwinnow.so`` is not tried: it may be another major version, whose ABI
+   this cdef does not describe.
 """
 import os
 
@@ -362,6 +373,12 @@ ffi.cdef(LIBC_CDEF)
 _HERE = os.path.dirname(os.path.abspath(__file__))
 # python/winnow/ -> the checkout's top directory
 _CHECKOUT = os.path.dirname(os.path.dirname(_HERE))
+SONAME = "libwinnow.so.0"
+
+try:  # written by make install (scripts/python_package.py); not in a checkout
+    from ._installed import LIBDIR as INSTALLED_LIBDIR
+except ImportError:
+    INSTALLED_LIBDIR = None
 
 
 def candidates():
@@ -370,9 +387,12 @@ def candidates():
     env = os.environ.get("WINNOW_LIBRARY")
     if env:
         out.append(env)
-    for build in ("build", "build-check"):
-        out.append(os.path.join(_CHECKOUT, build, "libwinnow.so"))
-    out += ["libwinnow.so.0", "libwinnow.so"]
+    if INSTALLED_LIBDIR:
+        out.append(os.path.join(INSTALLED_LIBDIR, SONAME))
+    elif os.path.isfile(os.path.join(_CHECKOUT, "include", "winnow.h")):
+        for build in ("build", "build-check"):
+            out.append(os.path.join(_CHECKOUT, build, "libwinnow.so"))
+    out.append(SONAME)
     return out
 
 
@@ -393,7 +413,12 @@ def _load():
             tried.append("%s (%s)" % (cand, e))
     raise OSError(
         "libwinnow not found: run `make` in the winnow checkout (it builds build/libwinnow.so), "
-        "`make install`, or set WINNOW_LIBRARY to the library's path. Tried: " + "; ".join(tried)
+        "`make install` (docs/python.md, Installing), or set WINNOW_LIBRARY to the library's path. "
+        + ("" if INSTALLED_LIBDIR or os.path.isfile(os.path.join(_CHECKOUT, "include", "winnow.h")) else
+           "(This package records no library, as one pip installed from the checkout's python/ does: for a "
+           "library installed under a prefix off the loader's path, install the wheel make install wrote, "
+           "PREFIX/share/winnow/python/winnow-*.whl.) ")
+        + "Tried: " + "; ".join(tried)
     )
 
 

@@ -158,6 +158,10 @@ class Reader:
             _opt_str(rec.error),
         )
 
+    def __reduce__(self):
+        raise TypeError("a winnow.Reader is a position in an open file and does not pickle: hand the worker "
+                        "the path and let it winnow.read() it")
+
     def close(self):
         """Closes the input (idempotent)."""
         r, self._r = self._r, None

@@ -19,6 +19,12 @@ last learn), keys (distinct fingerprints stored)."""
 Template = collections.namedtuple("Template", "kind df sample")
 
 
+def _sitedb_from_settings(settings):
+    """A SiteDB unpickled: a new handle with the settings of the pickled one."""
+    settings = dict(settings)
+    return SiteDB(settings.pop("path"), **settings)
+
+
 def site_name(url):
     """The site a URL belongs to, as `winnow learn` and `winnow extract --db`
     name it (winnow_url_site): the host, lower-cased, without a port, user or
@@ -145,9 +151,19 @@ class SiteDB:
     for them and runs alone. Close it with ``close()`` or ``with``; the
     models it loaded and the file handle are freed then (or by the garbage
     collector).
+
+    Processes: a SiteDB pickles by its settings (the file's absolute path,
+    ``readonly``, ``half_life``, ``max_sites``, the engine options) and is
+    unpickled as a new handle on the same file, which loads the models it
+    needs there: the file must be at that path where it is unpickled (shared
+    storage, or a copy put there). Workers extract; learning stays with one
+    process (two learning into one file take turns, and one may get
+    ``DatabaseBusyError``).
     """
 
     def __init__(self, path, readonly=False, half_life=None, max_sites=256, **engine_options):
+        self._settings = dict(engine_options, path=os.path.abspath(os.fspath(path)), readonly=readonly,
+                              half_life=half_life, max_sites=max_sites)
         self.path = os.fspath(path)
         self.readonly = readonly
         self.half_life = float(half_life or 0)
@@ -166,6 +182,9 @@ class SiteDB:
         self._closed = False
         if readonly or os.path.exists(self.path):
             self._open(False)
+
+    def __reduce__(self):
+        return (_sitedb_from_settings, (self._settings,))
 
     # ---- the handle ----
 
@@ -500,6 +519,10 @@ class Partial:
             raise error_for(st, "cannot make a partial")
         self._p = ffi.gc(out[0], lib.winnow_partial_free)
         self._lock = threading.Lock()
+
+    def __reduce__(self):
+        raise TypeError("a winnow.Partial holds its counts in memory and does not pickle: write() it to a file "
+                        "and merge the files (SiteDB.merge)")
 
     def _partial(self):
         if self._p is None:
