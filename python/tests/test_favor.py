@@ -45,3 +45,13 @@ def test_favor_matches_the_cli(root, cli):
 def test_unknown_favor_is_refused():
     with pytest.raises(winnow.ArgumentError):
         winnow.Extractor(favor="accuracy")
+
+
+def test_favor_crosses_a_pickle(root):
+    import pickle
+    html = _page(root, "synthetic-favor-edges.html")
+    with winnow.Extractor(favor="precision") as ex:
+        again = pickle.loads(pickle.dumps(ex))
+        assert again.settings["favor"] == "precision"
+        assert again.extract(html).text == ex.extract(html).text
+        again.close()
