@@ -36,6 +36,7 @@ typedef struct html_out {
     wn_buf *b;
     uint8_t *flags; /* per DOM node */
     int after_pre;  /* the last thing written was a <pre> start tag */
+    int pre_depth;  /* open <pre>s: inside one, no line break is added after a block */
 } html_out;
 
 static int keep_tag(unsigned t)
@@ -291,6 +292,7 @@ static void h_enter(void *ctx, const winnow_doc *d, uint32_t i)
     if (x->tag == WN_TAG_TIME) attr_out(h->b, d, x, "datetime");
     wn_buf_putc(h->b, '>');
     h->after_pre = x->tag == WN_TAG_PRE;
+    if (x->tag == WN_TAG_PRE) h->pre_depth++;
 }
 
 static void h_leave(void *ctx, const winnow_doc *d, uint32_t i)
@@ -308,7 +310,10 @@ static void h_leave(void *ctx, const winnow_doc *d, uint32_t i)
     size_t n = 0;
     while (t[n]) n++;
     while (n--) wn_buf_printf(h->b, "</%s>", t[n]);
-    if (wn_tag_has(x->tag, WN_TF_BREAK)) wn_buf_putc(h->b, '\n');
+    if (x->tag == WN_TAG_PRE && h->pre_depth) h->pre_depth--;
+    /* a line break between blocks, for reading; not inside a <pre>, where
+     * it would be a line of the code (a highlighter's <div> a line) */
+    if (wn_tag_has(x->tag, WN_TF_BREAK) && !h->pre_depth) wn_buf_putc(h->b, '\n');
 }
 
 static void h_text(void *ctx, const winnow_doc *d, uint32_t i)

@@ -749,6 +749,9 @@ static void on_leave(void *ctx, const winnow_doc *d, uint32_t i)
         if (L->in_pre) L->in_pre--;
         L->pre_break = 0;
         if (L->markdown && !L->in_pre) {
+            /* the code's last line break (a trailing <br>, a final newline)
+             * makes no line of its own, in a browser either */
+            if (L->line.len && L->line.data[L->line.len - 1] == '\n') L->line.len--;
             if (L->line.len) {
                 direct_lead(L);
                 wn_buf_put(L->out, L->line.data, L->line.len);
