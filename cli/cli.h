@@ -42,6 +42,7 @@ typedef struct cli_opts {
     int all;                      /* site: list every fingerprint, not only templates */
     int comments;                 /* extract --comments: reader comments after the main text */
     int blocks;                   /* extract --blocks: jsonl lines carry the blocks */
+    unsigned body;                /* extract --body: json and jsonl body fields (WINNOW_BODY bits; 0: text) */
     int report;                   /* site --report: the HTML report instead of the table */
     const char *record;           /* annotate, site --report: the page (record number or URL) */
     winnow_reader_options reader; /* --input-format, -r, --max-bytes */

@@ -54,6 +54,7 @@ static void stream_line(const cli_opts *o, cli_inputs *in, cli_stream *stream, s
     jo.site = o->site; /* else the URL's host, as for site models */
     jo.blocks = o->blocks;
     jo.comments = o->comments;
+    jo.body = o->body;
     line_buf b = { 0 };
     winnow_status r = doc ? winnow_render_jsonl(doc, &jo, to_line, &b)
                           : winnow_render_jsonl_failure(input, s, error, &jo, to_line, &b);
@@ -167,11 +168,10 @@ static void *extract_run(void *arg)
 int cmd_extract(int argc, char **argv, int blocks)
 {
     cli_opts o;
-    int rc =
-        cli_parse(argc, argv, &o,
-                  "--output --format --charset --url --no-title --max-bytes --jobs --quiet --db --site "
-                  "--mode --method --exclude-self --model --no-model --page-type --favor --no-smooth --rule --comments "
-                  "--recursive --input-format --input-list --blocks --overwrite");
+    int rc = cli_parse(argc, argv, &o,
+                       "--output --format --charset --url --no-title --max-bytes --jobs --quiet --db --site "
+                       "--mode --method --exclude-self --model --no-model --page-type --favor --no-smooth --rule "
+                       "--comments --recursive --input-format --input-list --blocks --body --overwrite");
     if (rc) {
         cli_opts_free(&o);
         return rc == CLI_DONE ? EXIT_OK : rc;
@@ -209,6 +209,14 @@ int cmd_extract(int argc, char **argv, int blocks)
             cli_opts_free(&o);
             return EXIT_USAGE;
         }
+    }
+    if (o.body && !jsonl && o.format != WINNOW_FORMAT_JSON) {
+        fprintf(stderr, "winnow: --body is for --format json and jsonl (the other formats are a body: -f markdown "
+                        "writes the Markdown alone)\n");
+        cli_sites_free(sites);
+        winnow_sitedb_close(db);
+        cli_opts_free(&o);
+        return EXIT_USAGE;
     }
     if (o.blocks && !jsonl) {
         fprintf(stderr, "winnow: --blocks is for --format jsonl (the json format always has the blocks; 'winnow "

@@ -683,6 +683,18 @@ static int folder_errno(int e)
            e == EIO || e == EMFILE || e == ENFILE;
 }
 
+/* The page in o's format: json with the body --body asks for. */
+static winnow_status render_doc(const cli_opts *o, const winnow_doc *doc, sink *out)
+{
+    if (o->format == WINNOW_FORMAT_JSON && o->body) {
+        winnow_json_options jo;
+        winnow_json_options_default(&jo, sizeof jo);
+        jo.body = o->body;
+        return winnow_render_json(doc, &jo, sink_write, out);
+    }
+    return winnow_render(doc, o->format, sink_write, out);
+}
+
 /* Pages written to stdout so far, and the last byte; only one thread
  * writes there (pages to stdout are extracted by one thread). */
 static size_t stdout_pages;
@@ -704,7 +716,7 @@ winnow_status cli_write_doc(const cli_opts *o, const winnow_doc *doc, const char
         }
         sink out = { stdout, stdout_last };
         errno = 0;
-        winnow_status rs = ferror(stdout) ? WINNOW_E_IO : winnow_render(doc, o->format, sink_write, &out);
+        winnow_status rs = ferror(stdout) ? WINNOW_E_IO : render_doc(o, doc, &out);
         if (rs == WINNOW_OK && wants_comments(o)) rs = write_comments(doc, &out);
         if (fflush(stdout) != 0 && rs == WINNOW_OK) rs = WINNOW_E_IO;
         int saved = errno;
@@ -734,7 +746,7 @@ winnow_status cli_write_doc(const cli_opts *o, const winnow_doc *doc, const char
     }
     sink out = { f, '\n' };
     errno = 0;
-    winnow_status rs = winnow_render(doc, o->format, sink_write, &out);
+    winnow_status rs = render_doc(o, doc, &out);
     if (rs == WINNOW_OK && wants_comments(o)) rs = write_comments(doc, &out);
     int saved = errno;
     if (staged) {

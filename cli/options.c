@@ -35,6 +35,7 @@ enum {
     OPT_COMMIT_EVERY,
     OPT_PARTIAL,
     OPT_BLOCKS,
+    OPT_BODY,
     OPT_RECORD,
     OPT_REPORT,
     OPT_OVERWRITE,
@@ -81,6 +82,7 @@ static const struct option all_options[] = {
     { "commit-every", required_argument, NULL, OPT_COMMIT_EVERY },
     { "partial", required_argument, NULL, OPT_PARTIAL },
     { "blocks", no_argument, NULL, OPT_BLOCKS },
+    { "body", required_argument, NULL, OPT_BODY },
     { "overwrite", no_argument, NULL, OPT_OVERWRITE },
     /* dedup, index, search */
     { "sketch", required_argument, NULL, OPT_SKETCH },
@@ -416,6 +418,15 @@ int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed)
         case OPT_NO_TITLE: o->lib.include_title = 0; break;
         case OPT_COMMENTS: o->comments = 1; break;
         case OPT_BLOCKS: o->blocks = 1; break;
+        case OPT_BODY:
+            if (winnow_body_parse(val, &o->body) != WINNOW_OK) {
+                fprintf(stderr,
+                        "winnow: --body needs body formats, comma-separated, from text, markdown, html, fulltext "
+                        "(e.g. --body markdown or --body text,markdown), got '%s'\n",
+                        val);
+                return EXIT_USAGE;
+            }
+            break;
         case OPT_OVERWRITE: o->overwrite = 1; break;
         case OPT_MAX_BYTES: {
             unsigned long long v;

@@ -323,6 +323,40 @@ WINNOW_API winnow_status winnow_render(const winnow_doc *d, winnow_format f, win
  * is NULL on failure. */
 WINNOW_API winnow_status winnow_render_alloc(const winnow_doc *d, winnow_format f, char **out, size_t *len);
 
+/* The body of JSON and JSONL: which renderings of the main content they
+ * carry, each as a JSON string in a field named after its format, where
+ * "text" stands by default (after the metadata, before "posts"), in this
+ * order whatever the order asked: "text" (WINNOW_FORMAT_TEXT, the default),
+ * "markdown" (WINNOW_FORMAT_MARKDOWN), "html" (WINNOW_FORMAT_HTML),
+ * "fulltext" (WINNOW_FORMAT_FULLTEXT). Each field's string is byte for byte
+ * what winnow_render() writes in that format. A set of them is an unsigned
+ * of WINNOW_BODY(format) bits; 0 is the default, "text" alone. */
+#define WINNOW_BODY(f) (1u << (unsigned)(f))
+#define WINNOW_BODY_ALL                                                                                                \
+    (WINNOW_BODY(WINNOW_FORMAT_TEXT) | WINNOW_BODY(WINNOW_FORMAT_MARKDOWN) | WINNOW_BODY(WINNOW_FORMAT_HTML) |         \
+     WINNOW_BODY(WINNOW_FORMAT_FULLTEXT))
+/* A comma-separated list of those formats ("markdown", "text,markdown";
+ * the names and aliases of winnow_format_parse: "md", "txt") into the set
+ * *out; WINNOW_E_ARG (and *out untouched) for an empty list or name, or a
+ * name that is no body format ("json", "blocks", ...). Repeating a name is
+ * allowed and changes nothing. */
+WINNOW_API winnow_status winnow_body_parse(const char *list, unsigned *out);
+
+/* The one JSON object (WINNOW_FORMAT_JSON) with the body asked for. */
+typedef struct winnow_json_options {
+    size_t struct_size; /* sizeof (winnow_json_options): set by the _default() */
+    unsigned body;      /* the body fields: WINNOW_BODY() bits, 0 for "text"; default 0 */
+    unsigned reserved;  /* keeps the structure free of padding; default 0 */
+} winnow_json_options;
+
+WINNOW_API winnow_status winnow_json_options_default(winnow_json_options *o, size_t struct_size);
+/* The page as WINNOW_FORMAT_JSON (opt NULL: the same bytes as winnow_render
+ * with WINNOW_FORMAT_JSON), its body as opt->body says. WINNOW_E_ARG for a
+ * body bit that is no body format, or a struct_size this library does not
+ * take; else as winnow_render. */
+WINNOW_API winnow_status winnow_render_json(const winnow_doc *d, const winnow_json_options *opt, winnow_write_fn write,
+                                            void *ctx);
+
 /* JSON lines: one line per page, a failed page's too, with the same keys:
  *   {"id": the page's name or null, "source": {"file", "record", "record_id"}
  *    (null when unknown), "url": the page's URL or null, "site": its site,
@@ -332,13 +366,14 @@ WINNOW_API winnow_status winnow_render_alloc(const winnow_doc *d, winnow_format 
  *    "url" (canonical), "site_name", "description", "charset"} ("" when
  *    unknown), "content_source" (winnow_doc_source), "page_type" and
  *    "page_type_confidence" (winnow_doc_page_type), "text": the main
- *    content as WINNOW_FORMAT_TEXT writes it, "posts": [{"author",
+ *    content as WINNOW_FORMAT_TEXT writes it (or, in its place, the body
+ *    fields that winnow_jsonl_options.body asks for), "posts": [{"author",
  *    "date", "text"}, ...] (a thread's posts, winnow_doc_post; [] for a
  *    page that is no thread), and when asked for
  *    "comments": [{"author", "date", "text"}, ...] and "blocks": [...] (as
  *    in WINNOW_FORMAT_JSON)}
  * A failed page has null for language, metadata, content_source, page_type,
- * page_type_confidence, text, posts,
+ * page_type_confidence, text (each body field), posts,
  * comments and blocks. Strings are JSON-escaped (invalid UTF-8 becomes
  * U+FFFD), so the line holds no raw line break; it ends with "\n". */
 typedef struct winnow_jsonl_options {
@@ -349,11 +384,15 @@ typedef struct winnow_jsonl_options {
                                null when it has none); default NULL */
     int blocks;         /* add "blocks"; default 0 */
     int comments;       /* add "comments"; default 0 */
+    unsigned body;      /* the body fields (WINNOW_BODY() bits, see winnow_body_parse):
+                               0 for "text"; default 0 */
+    unsigned reserved;  /* keeps the structure free of padding; default 0 */
 } winnow_jsonl_options;
 
 WINNOW_API winnow_status winnow_jsonl_options_default(winnow_jsonl_options *o, size_t struct_size);
 /* A document's line (opt may be NULL: no id, no blocks, no comments, as
- * winnow_render with WINNOW_FORMAT_JSONL). */
+ * winnow_render with WINNOW_FORMAT_JSONL). WINNOW_E_ARG for a body bit
+ * that is no body format. */
 WINNOW_API winnow_status winnow_render_jsonl(const winnow_doc *d, const winnow_jsonl_options *opt,
                                              winnow_write_fn write, void *ctx);
 /* The line of a page that failed with `failure` (a WINNOW_FAILED status)

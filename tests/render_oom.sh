@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A page whose rendering runs out of memory is reported by the winnow tool:
 # a build of it whose allocations can be made to fail (failalloc/) extracts
-# one page to stdout and to a file, in each format, with each allocation
+# one page to stdout and to a file, in each format (json also with --body
+# markdown,html), with each allocation
 # made from the rendering on failing in turn.
 # Every run either succeeds with exactly the output of a run without
 # failures, or exits non-zero with "out of memory" on stderr; at least one
@@ -16,9 +17,11 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 passed=0
 failed=0
-for fmt in text markdown html json; do
+# "json+LIST": -f json --body LIST
+for fmt in text markdown html json json+markdown,html; do
   for dest in stdout file; do
-    args=(extract -q -f "$fmt" "$page")
+    args=(extract -q -f "${fmt%%+*}" "$page")
+    [[ $fmt == *+* ]] && args+=(--body "${fmt#*+}")
     [[ $dest == file ]] && args+=(-o "$tmp/out")
     rm -f "$tmp/out"
     "$winnow" "${args[@]}" >"$tmp/ref.stdout" 2>"$tmp/ref.err" || { echo "FAIL $fmt $dest: reference run failed"; failed=$((failed + 1)); continue; }

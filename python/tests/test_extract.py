@@ -13,7 +13,7 @@ from winnow._ffi import ffi
 STRUCTS = ["winnow_options", "winnow_source", "winnow_input", "winnow_rule", "winnow_block", "winnow_comment",
            "winnow_record", "winnow_reader_options", "winnow_site_options", "winnow_site_summary",
            "winnow_sitedb_report", "winnow_partial_info", "winnow_merge_options", "winnow_merge_report",
-           "winnow_jsonl_options"]
+           "winnow_jsonl_options", "winnow_json_options"]
 ENUMS = ["winnow_status", "winnow_format", "winnow_meta_field", "winnow_input_format", "winnow_sitedb_access",
          "winnow_mode", "winnow_method"]
 

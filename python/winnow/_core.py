@@ -27,6 +27,23 @@ def _format(name):
     return f
 
 
+def _body(body):
+    """A body for json and jsonl ("markdown", "text,markdown", or a list of
+    names; None: "text") as the library's set (winnow_body_parse)."""
+    if body is None:
+        return 0
+    names = body
+    if isinstance(body, (list, tuple)) and all(isinstance(b, str) for b in body):
+        names = ",".join(body)
+    if not isinstance(names, str):
+        names = None
+    out = ffi.new("unsigned *")
+    if names is None or lib.winnow_body_parse(names.encode(), out) != lib.WINNOW_OK:
+        raise ArgumentError("body must name formats from text, markdown, html, fulltext (a str, comma-separated, "
+                            "or a list), not %r" % (body,))
+    return int(out[0])
+
+
 def _str(p):
     """A C string the library owns, as str ("" for NULL)."""
     return ffi.string(p).decode("utf-8", "replace") if p != ffi.NULL else ""
@@ -123,14 +140,26 @@ def _collect(ctx, data, n):
     return 0
 
 
-def _jsonl_options(id, site, blocks, comments, keep):
+def _jsonl_options(id, site, blocks, comments, keep, body=0):
     opt = ffi.new("winnow_jsonl_options *")
     lib.winnow_jsonl_options_default(opt, ffi.sizeof("winnow_jsonl_options"))
     opt.id = _cstr(id, keep, "id")
     opt.site = _cstr(site, keep, "site")
     opt.blocks = 1 if blocks else 0
     opt.comments = 1 if comments else 0
+    opt.body = body
     return opt
+
+
+def _render_json(doc, body):
+    opt = ffi.new("winnow_json_options *")
+    lib.winnow_json_options_default(opt, ffi.sizeof("winnow_json_options"))
+    opt.body = body
+    parts = []
+    st = lib.winnow_render_json(doc, opt, _collect, ffi.new_handle(parts))
+    if st != lib.WINNOW_OK:
+        raise error_for(st, "rendering failed: " + ffi.string(lib.winnow_status_message(st)).decode())
+    return b"".join(parts).decode("utf-8", "replace")
 
 
 def _render_jsonl(doc, opt):
@@ -405,9 +434,14 @@ class Extractor:
                 raise error_for(st, self._error())
         return out[0], st
 
-    def _result(self, doc, st, fmt_name, comments, output, url):
+    def _result(self, doc, st, fmt_name, comments, output, url, body=0):
         fmt = _format(fmt_name)
-        text = _render(doc, fmt)
+        if body and fmt == lib.WINNOW_FORMAT_JSON:
+            text = _render_json(doc, body)
+        elif body and fmt == lib.WINNOW_FORMAT_JSONL:
+            text = _render_jsonl(doc, _jsonl_options(None, None, False, False, [], body))
+        else:
+            text = _render(doc, fmt)
         cms = _comments(doc) if comments else None
         if cms and fmt in (lib.WINNOW_FORMAT_TEXT, lib.WINNOW_FORMAT_MARKDOWN):
             text = _with_comments(text, cms)
@@ -420,7 +454,8 @@ class Extractor:
                       _str(lib.winnow_doc_source(doc)), cms, url, _str(lib.winnow_page_type_name(kind)), conf[0],
                       _posts(doc))
 
-    def extract(self, html, url=None, format="text", comments=False, output="result", charset=None, source=None):
+    def extract(self, html, url=None, format="text", comments=False, output="result", charset=None, source=None,
+                body=None):
         """The main content of one page.
 
         html      the page: bytes (its charset is detected: <meta>, BOM,
@@ -436,40 +471,50 @@ class Extractor:
                   ``str``): the rendering alone, as a string
         source    where the page came from, for the JSON output:
                   {"file": ..., "record": n, "record_id": ...}
+        body      json and jsonl: the main content in these formats, each
+                  in a key of its name in place of "text": "markdown",
+                  "text,markdown" or ["text", "markdown"] (from text,
+                  markdown, html, fulltext; None: "text"), as ``--body``
 
         Raises a ``winnow.Error`` subclass when the page cannot be extracted
         (``EmptyError``, ``BinaryError``, ``TooLargeError``, ...). A page
         with no main content is not an error: its status says so.
         """
-        return self._extract(html, url, format, comments, output, charset, source, None, ffi.NULL)
+        return self._extract(html, url, format, comments, output, charset, source, None, ffi.NULL, body)
 
-    def _extract(self, html, url, format, comments, output, charset, source, site, site_opt):
+    def _extract(self, html, url, format, comments, output, charset, source, site, site_opt, body=None):
         if output is str:
             output = "str"
         if output not in _OUTPUTS:
             raise ArgumentError("output must be 'result' or 'str', not %r" % (output,))
         _format(format)  # an unknown name fails before any work
+        body = _body(body)
+        if body and _format(format) not in (lib.WINNOW_FORMAT_JSON, lib.WINNOW_FORMAT_JSONL):
+            raise ArgumentError("body is for format 'json' or 'jsonl', not %r" % (format,))
         doc, st = self._run(html, url, charset, source, site, site_opt)
         try:
             return self._result(doc, st, format, comments, output,
-                                url if url is not None else getattr(html, "url", None))
+                                url if url is not None else getattr(html, "url", None), body)
         finally:
             with self._lock:  # winnow_doc_free counts as a call on the engine
                 lib.winnow_doc_free(doc)
 
-    def jsonl(self, html, url=None, id=None, site=None, blocks=False, comments=False, charset=None, source=None):
+    def jsonl(self, html, url=None, id=None, site=None, blocks=False, comments=False, charset=None, source=None,
+              body=None):
         """The page's line of JSON lines, as ``winnow extract --format jsonl``
         writes it (id, source, url, site, status, warning, error, language,
         metadata, content_source, page_type, page_type_confidence, text, posts;
         ``blocks`` and ``comments`` on request),
         ending in a newline. A page that fails does not raise: its line has
         the status and the error. ``id`` names the page (the CLI: its output
-        name); ``site`` overrides the URL's site in the line."""
-        return self._jsonl(html, url, id, site, blocks, comments, charset, source, None, ffi.NULL)
+        name); ``site`` overrides the URL's site in the line; ``body`` puts
+        the main content in other formats in place of "text", as in
+        ``extract()`` (``body="markdown"``: a "markdown" key)."""
+        return self._jsonl(html, url, id, site, blocks, comments, charset, source, None, ffi.NULL, body)
 
-    def _jsonl(self, html, url, id, site, blocks, comments, charset, source, model, site_opt):
+    def _jsonl(self, html, url, id, site, blocks, comments, charset, source, model, site_opt, body=None):
         keep = []
-        opt = _jsonl_options(id, site, blocks, comments, keep)
+        opt = _jsonl_options(id, site, blocks, comments, keep, _body(body))
         inp = _make_input(html, url, charset, source, keep)
         out = ffi.new("winnow_doc **")
         e = self._engine()
@@ -517,13 +562,13 @@ def _thread_extractor(options):
     return ex
 
 
-def extract(html, url=None, format="text", comments=False, output="result", charset=None, **options):
+def extract(html, url=None, format="text", comments=False, output="result", charset=None, body=None, **options):
     """The main content of one page: ``Extractor().extract()`` on the calling
     thread's engine (kept from call to call, one per thread). Engine options
     (``include_title``, ``classifier``, ``smooth``, ``max_input_bytes``,
     ``max_depth``, ``model``, ``rules``, ``page_type``) may be given too."""
     return _thread_extractor(options).extract(html, url=url, format=format, comments=comments, output=output,
-                                              charset=charset)
+                                              charset=charset, body=body)
 
 
 def blocks(html, url=None, charset=None, **options):

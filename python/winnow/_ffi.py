@@ -141,12 +141,24 @@ typedef int (*winnow_write_fn)(void *ctx, const char *data, size_t len);
 winnow_status winnow_render(const winnow_doc *d, winnow_format f, winnow_write_fn write, void *ctx);
 winnow_status winnow_render_alloc(const winnow_doc *d, winnow_format f, char **out, size_t *len);
 
+winnow_status winnow_body_parse(const char *list, unsigned *out);
+typedef struct winnow_json_options {
+    size_t struct_size;
+    unsigned body;
+    unsigned reserved;
+} winnow_json_options;
+winnow_status winnow_json_options_default(winnow_json_options *o, size_t struct_size);
+winnow_status winnow_render_json(const winnow_doc *d, const winnow_json_options *opt,
+                                 winnow_write_fn write, void *ctx);
+
 typedef struct winnow_jsonl_options {
     size_t struct_size;
     const char *id;
     const char *site;
     int blocks;
     int comments;
+    unsigned body;
+    unsigned reserved;
 } winnow_jsonl_options;
 
 winnow_status winnow_jsonl_options_default(winnow_jsonl_options *o, size_t struct_size);

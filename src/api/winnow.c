@@ -29,6 +29,7 @@
 #define BLOCK_V1 WN_FIELD_END(winnow_block, is_content)
 #define COMMENT_V1 WN_FIELD_END(winnow_comment, text)
 #define JSONL_OPTIONS_V1 WN_FIELD_END(winnow_jsonl_options, comments)
+#define JSON_OPTIONS_V1 WN_FIELD_END(winnow_json_options, reserved)
 
 const char *winnow_version(void) { return WINNOW_VERSION_STRING; }
 long winnow_version_number(void) { return WINNOW_VERSION_NUMBER; }
@@ -235,18 +236,68 @@ winnow_status winnow_render(const winnow_doc *d, winnow_format f, winnow_write_f
     switch (f) {
     case WINNOW_FORMAT_TEXT: wn_render_lines(d, &o, 0); break;
     case WINNOW_FORMAT_MARKDOWN: wn_render_lines(d, &o, 1); break;
-    case WINNOW_FORMAT_JSON: wn_render_json(d, &o); break;
+    case WINNOW_FORMAT_JSON: wn_render_json(d, 0, &o); break;
     case WINNOW_FORMAT_HTML: wn_render_html(d, &o); break;
     case WINNOW_FORMAT_BLOCKS: wn_render_blocks(d, &o); break;
     case WINNOW_FORMAT_SEGMENTS: wn_render_segments(d, &o); break;
     case WINNOW_FORMAT_FULLTEXT: wn_render_fulltext(d, &o); break;
     case WINNOW_FORMAT_JSONL: {
-        wn_jsonl_opts jo = { NULL, NULL, 0, 0 };
+        wn_jsonl_opts jo = { NULL, NULL, 0, 0, 0 };
         wn_render_jsonl(d, &jo, &o);
         break;
     }
     default: wn_buf_free(&o.buf); return WINNOW_E_ARG;
     }
+    int oom = o.nomem || o.buf.oom;
+    wn_buf_free(&o.buf);
+    if (oom) return WINNOW_E_NOMEM;
+    return o.failed ? WINNOW_E_IO : WINNOW_OK;
+}
+
+winnow_status winnow_body_parse(const char *list, unsigned *out)
+{
+    if (!list || !out || !*list) return WINNOW_E_ARG;
+    unsigned body = 0;
+    for (const char *p = list;;) {
+        const char *end = strchr(p, ',');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        char name[16];
+        winnow_format f;
+        if (n == 0 || n >= sizeof name) return WINNOW_E_ARG;
+        memcpy(name, p, n);
+        name[n] = '\0';
+        if (winnow_format_parse(name, &f) != WINNOW_OK || !(WINNOW_BODY(f) & WINNOW_BODY_ALL)) return WINNOW_E_ARG;
+        body |= WINNOW_BODY(f);
+        if (!end) break;
+        p = end + 1;
+    }
+    *out = body;
+    return WINNOW_OK;
+}
+
+winnow_status winnow_json_options_default(winnow_json_options *o, size_t struct_size)
+{
+    winnow_json_options d;
+    memset(&d, 0, sizeof d);
+    d.struct_size = sizeof d;
+    if (!o) return WINNOW_E_ARG;
+    memcpy(o, &struct_size, sizeof struct_size);
+    return wn_struct_out(o, &d, sizeof d, JSON_OPTIONS_V1) == 0 ? WINNOW_OK : WINNOW_E_ARG;
+}
+
+winnow_status winnow_render_json(const winnow_doc *d, const winnow_json_options *opt, winnow_write_fn write, void *ctx)
+{
+    winnow_json_options jo;
+    memset(&jo, 0, sizeof jo);
+    jo.struct_size = sizeof jo;
+    if (!d || !write || (opt && wn_struct_in(&jo, sizeof jo, opt, JSON_OPTIONS_V1) != 0) || !wn_body_ok(jo.body))
+        return WINNOW_E_ARG;
+    wn_out o;
+    memset(&o, 0, sizeof o);
+    wn_buf_init(&o.buf);
+    o.write = write;
+    o.ctx = ctx;
+    wn_render_json(d, jo.body, &o);
     int oom = o.nomem || o.buf.oom;
     wn_buf_free(&o.buf);
     if (oom) return WINNOW_E_NOMEM;
@@ -268,13 +319,15 @@ winnow_status winnow_jsonl_options_default(winnow_jsonl_options *o, size_t struc
     return wn_struct_out(o, &d, sizeof d, JSONL_OPTIONS_V1) == 0 ? WINNOW_OK : WINNOW_E_ARG;
 }
 
-/* The caller's options as the renderer takes them; -1 for a struct_size this library does not take. */
+/* The caller's options as the renderer takes them; -1 for a struct_size
+ * this library does not take or a body that is no set of body formats. */
 static int jsonl_opts_in(const winnow_jsonl_options *opt, wn_jsonl_opts *jo)
 {
     winnow_jsonl_options o;
     jsonl_options_default(&o);
     if (opt && wn_struct_in(&o, sizeof o, opt, JSONL_OPTIONS_V1) != 0) return -1;
-    *jo = (wn_jsonl_opts){ o.id, o.site, o.blocks != 0, o.comments != 0 };
+    if (!wn_body_ok(o.body)) return -1;
+    *jo = (wn_jsonl_opts){ o.id, o.site, o.blocks != 0, o.comments != 0, o.body };
     return 0;
 }
 

@@ -125,6 +125,76 @@ void wn_render_blocks(const winnow_doc *d, wn_out *o)
     wn_out_flush(o, 1);
 }
 
+/* ---- the body: the main content in the formats asked for ---- */
+
+/* The body formats in the order of their fields, with the fields' names. */
+static const struct {
+    winnow_format f;
+    const char *key;
+} body_fields[] = {
+    { WINNOW_FORMAT_TEXT, "text" },
+    { WINNOW_FORMAT_MARKDOWN, "markdown" },
+    { WINNOW_FORMAT_HTML, "html" },
+    { WINNOW_FORMAT_FULLTEXT, "fulltext" },
+};
+#define BODY_FIELDS (sizeof body_fields / sizeof body_fields[0])
+
+int wn_body_ok(unsigned body) { return (body & ~(unsigned)WINNOW_BODY_ALL) == 0; }
+
+static int to_buf(void *ctx, const char *data, size_t len)
+{
+    wn_buf *b = ctx;
+    wn_buf_put(b, data, len);
+    return b->oom ? -1 : 0;
+}
+
+/* The page rendered in f (a body format) into r: the bytes winnow_render
+ * writes. 0, or -1 when an allocation failed. */
+static int body_render(const winnow_doc *d, winnow_format f, wn_buf *r)
+{
+    if (f == WINNOW_FORMAT_TEXT) {
+        wn_main_text(d, r);
+        return r->oom ? -1 : 0;
+    }
+    wn_out ro;
+    memset(&ro, 0, sizeof ro);
+    wn_buf_init(&ro.buf);
+    ro.write = to_buf;
+    ro.ctx = r;
+    switch (f) {
+    case WINNOW_FORMAT_MARKDOWN: wn_render_lines(d, &ro, 1); break;
+    case WINNOW_FORMAT_HTML: wn_render_html(d, &ro); break;
+    default: wn_render_fulltext(d, &ro); break;
+    }
+    int failed = ro.nomem || ro.failed || ro.buf.oom || r->oom;
+    wn_buf_free(&ro.buf);
+    return failed ? -1 : 0;
+}
+
+/* The body fields, each after a comma: the renderings as JSON strings, or
+ * null for a page that failed (d NULL). */
+static void body_json(const winnow_doc *d, unsigned body, wn_out *o)
+{
+    wn_buf *b = &o->buf;
+    if (!body) body = WINNOW_BODY(WINNOW_FORMAT_TEXT);
+    for (size_t k = 0; k < BODY_FIELDS; k++) {
+        if (!(body & WINNOW_BODY(body_fields[k].f))) continue;
+        wn_buf_printf(b, ",\"%s\":", body_fields[k].key);
+        if (!d) {
+            wn_buf_puts(b, "null");
+            continue;
+        }
+        wn_buf r;
+        wn_buf_init(&r);
+        if (body_render(d, body_fields[k].f, &r) != 0) o->nomem = 1;
+        wn_buf_putc(b, '"');
+        wn_buf_json_str(b, r.data ? r.data : "", r.len);
+        wn_buf_putc(b, '"');
+        wn_buf_free(&r);
+        wn_out_flush(o, 0);
+    }
+}
+
 /* The kind of page and the model's probability of it (1 when forced). */
 static void page_type_json(const winnow_doc *d, wn_buf *b)
 {
@@ -132,7 +202,7 @@ static void page_type_json(const winnow_doc *d, wn_buf *b)
     wn_buf_printf(b, ",\"page_type_confidence\":%.3f", (double)d->page_type_conf);
 }
 
-void wn_render_json(const winnow_doc *d, wn_out *o)
+void wn_render_json(const winnow_doc *d, unsigned body, wn_out *o)
 {
     wn_buf *b = &o->buf;
     wn_buf_putc(b, '{');
@@ -164,14 +234,8 @@ void wn_render_json(const winnow_doc *d, wn_out *o)
     if (d->site_pages > 0)
         wn_buf_printf(b, ",\"site\":{\"pages\":%.1f,\"template_chars\":%llu,\"unique_chars\":%llu}", d->site_pages,
                       (unsigned long long)d->site_template_chars, (unsigned long long)d->site_unique_chars);
-    wn_buf text;
-    wn_buf_init(&text);
-    wn_main_text(d, &text);
-    if (text.oom) o->nomem = 1;
-    wn_buf_puts(b, ",\"text\":\"");
-    wn_buf_json_str(b, text.data ? text.data : "", text.len);
-    wn_buf_puts(b, "\",\"posts\":[");
-    wn_buf_free(&text);
+    body_json(d, body, o);
+    wn_buf_puts(b, ",\"posts\":[");
     records_json(d->posts, d->nposts, b);
     wn_buf_puts(b, "],\"comments\":[");
     comments_json(d, b);
@@ -246,14 +310,7 @@ void wn_render_jsonl(const winnow_doc *d, const wn_jsonl_opts *jo, wn_out *o)
     wn_buf_putc(b, '}');
     json_kv(b, "content_source", wn_doc_source_name(d), 1);
     page_type_json(d, b);
-    wn_buf text;
-    wn_buf_init(&text);
-    wn_main_text(d, &text);
-    if (text.oom) o->nomem = 1;
-    wn_buf_puts(b, ",\"text\":\"");
-    wn_buf_json_str(b, text.data ? text.data : "", text.len);
-    wn_buf_putc(b, '"');
-    wn_buf_free(&text);
+    body_json(d, jo->body, o);
     wn_buf_puts(b, ",\"posts\":[");
     records_json(d->posts, d->nposts, b);
     wn_buf_putc(b, ']');
@@ -279,7 +336,9 @@ void wn_render_jsonl_failure(const winnow_input *in, winnow_status st, const cha
     jsonl_head(b, jo, src ? src->file : NULL, src ? src->record : -1, src ? src->record_id : NULL, in ? in->url : NULL,
                st, NULL, error ? error : winnow_status_message(st));
     wn_buf_puts(b, ",\"language\":null,\"metadata\":null,\"content_source\":null,\"page_type\":null,\"page_type_"
-                   "confidence\":null,\"text\":null,\"posts\":null");
+                   "confidence\":null");
+    body_json(NULL, jo->body, o);
+    wn_buf_puts(b, ",\"posts\":null");
     if (jo->comments) wn_buf_puts(b, ",\"comments\":null");
     if (jo->blocks) wn_buf_puts(b, ",\"blocks\":null");
     wn_buf_puts(b, "}\n");

@@ -27,13 +27,18 @@ void wn_out_flush(wn_out *o, int force);
 void wn_render_lines(const winnow_doc *d, wn_out *o, int markdown);
 void wn_render_fulltext(const winnow_doc *d, wn_out *o);
 void wn_render_html(const winnow_doc *d, wn_out *o);
-void wn_render_json(const winnow_doc *d, wn_out *o);
+/* body: the body fields, WINNOW_BODY() bits within WINNOW_BODY_ALL; 0 for
+ * "text" alone (winnow_json_options.body, winnow_jsonl_options.body) */
+void wn_render_json(const winnow_doc *d, unsigned body, wn_out *o);
+/* 1 when body is 0 or a set of body formats (WINNOW_BODY_ALL) */
+int wn_body_ok(unsigned body);
 void wn_render_blocks(const winnow_doc *d, wn_out *o);
 void wn_render_segments(const winnow_doc *d, wn_out *o);
 /* JSON lines (winnow_render_jsonl): the options as the library took them */
 typedef struct wn_jsonl_opts {
     const char *id, *site;
     int blocks, comments;
+    unsigned body; /* as wn_render_json's */
 } wn_jsonl_opts;
 void wn_render_jsonl(const winnow_doc *d, const wn_jsonl_opts *jo, wn_out *o);
 void wn_render_jsonl_failure(const winnow_input *in, winnow_status st, const char *error, const wn_jsonl_opts *jo,

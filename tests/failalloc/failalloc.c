@@ -1,8 +1,9 @@
 /* Allocation failure on demand for a test build of the winnow tool,
  * linked with -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc so that every
  * allocation of the CLI and of the library it carries comes here, and with
- * --wrap=winnow_render so that allocations are counted from the first
- * rendering on (rendering, writing and what follows; not extraction).
+ * --wrap=winnow_render and --wrap=winnow_render_json (extract -f json
+ * --body) so that allocations are counted from the first rendering on
+ * (rendering, writing and what follows; not extraction).
  *
  *   WINNOW_FAIL_ALLOC=count   count them, print "allocations: N" to stderr at exit
  *   WINNOW_FAIL_ALLOC=K       the K-th of them (from 1) returns NULL, once
@@ -23,6 +24,18 @@ winnow_status __wrap_winnow_render(const winnow_doc *d, winnow_format f, winnow_
 {
     atomic_store(&rendering, 1);
     return __real_winnow_render(d, f, write, ctx);
+}
+
+winnow_status __real_winnow_render_json(const winnow_doc *d, const winnow_json_options *opt, winnow_write_fn write,
+                                        void *ctx);
+winnow_status __wrap_winnow_render_json(const winnow_doc *d, const winnow_json_options *opt, winnow_write_fn write,
+                                        void *ctx);
+
+winnow_status __wrap_winnow_render_json(const winnow_doc *d, const winnow_json_options *opt, winnow_write_fn write,
+                                        void *ctx)
+{
+    atomic_store(&rendering, 1);
+    return __real_winnow_render_json(d, opt, write, ctx);
 }
 
 void *__real_malloc(size_t n);

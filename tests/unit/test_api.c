@@ -6,6 +6,7 @@
  * looks behind the header: the copying of growing structures
  * (util/structs.h) between versions that do not exist yet. */
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -638,6 +639,225 @@ static void test_render_callback(void)
     free(big);
 }
 
+/* The string value of the first "key" in a JSON text, unescaped (malloc'd;
+ * NULL when the key is missing or its value is no string). Escapes as RFC
+ * 8259 has them; \u escapes of the BMP only, as UTF-8. */
+static char *json_string_of(const char *json, const char *key)
+{
+    char pat[64];
+    snprintf(pat, sizeof pat, "\"%s\":\"", key);
+    const char *p = json ? strstr(json, pat) : NULL;
+    if (!p) return NULL;
+    p += strlen(pat);
+    char *out = malloc(strlen(p) + 1), *o = out;
+    for (; *p && *p != '"'; p++) {
+        if (*p != '\\') {
+            *o++ = *p;
+            continue;
+        }
+        p++;
+        switch (*p) {
+        case 'n': *o++ = '\n'; break;
+        case 't': *o++ = '\t'; break;
+        case 'r': *o++ = '\r'; break;
+        case 'b': *o++ = '\b'; break;
+        case 'f': *o++ = '\f'; break;
+        case 'u': {
+            unsigned c = (unsigned)strtoul((char[5]){ p[1], p[2], p[3], p[4], 0 }, NULL, 16);
+            p += 4;
+            if (c < 0x80) {
+                *o++ = (char)c;
+            } else if (c < 0x800) {
+                *o++ = (char)(0xC0 | c >> 6);
+                *o++ = (char)(0x80 | (c & 0x3F));
+            } else {
+                *o++ = (char)(0xE0 | c >> 12);
+                *o++ = (char)(0x80 | (c >> 6 & 0x3F));
+                *o++ = (char)(0x80 | (c & 0x3F));
+            }
+            break;
+        }
+        default: *o++ = *p; break; /* " \ / */
+        }
+    }
+    *o = '\0';
+    if (*p != '"') {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* Where key first stands in json as a key ("key":), or -1. */
+static long key_at(const char *json, const char *key)
+{
+    char pat[64];
+    snprintf(pat, sizeof pat, "\"%s\":", key);
+    const char *p = strstr(json, pat);
+    return p ? (long)(p - json) : -1;
+}
+
+/* The body of JSON and JSONL (winnow_body_parse, winnow_json_options,
+ * winnow_jsonl_options.body): each format asked for in a key of its name,
+ * its string byte for byte that format's rendering, in the order text,
+ * markdown, html, fulltext where "text" stands by default; the default
+ * and "text" give the bytes of before; bad sets are WINNOW_E_ARG. */
+static void test_json_body(void)
+{
+    const unsigned TEXT = WINNOW_BODY(WINNOW_FORMAT_TEXT), MD = WINNOW_BODY(WINNOW_FORMAT_MARKDOWN),
+                   HTML = WINNOW_BODY(WINNOW_FORMAT_HTML), FULL = WINNOW_BODY(WINNOW_FORMAT_FULLTEXT);
+    /* the lists */
+    unsigned body = 99;
+    CHECK_EQ(winnow_body_parse("markdown", &body), WINNOW_OK);
+    CHECK_EQ(body, MD);
+    CHECK_EQ(winnow_body_parse("md,txt", &body), WINNOW_OK);
+    CHECK_EQ(body, MD | TEXT);
+    CHECK_EQ(winnow_body_parse("fulltext,html,markdown,text,html", &body), WINNOW_OK);
+    CHECK_EQ(body, (unsigned)WINNOW_BODY_ALL);
+    CHECK_EQ(body, TEXT | MD | HTML | FULL);
+    static const char *const bad[] = {
+        "",       ",",        "text,",  ",text", "text,,html", "json",          "jsonl",
+        "blocks", "segments", "ndjson", "Text",  " text",      "text markdown", "markdownmarkdownmarkdown"
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        body = 99;
+        CHECK_EQ(winnow_body_parse(bad[i], &body), WINNOW_E_ARG);
+        CHECK_EQ(body, 99); /* untouched */
+    }
+    CHECK_EQ(winnow_body_parse(NULL, &body), WINNOW_E_ARG);
+    CHECK_EQ(winnow_body_parse("text", NULL), WINNOW_E_ARG);
+
+    extraction x = extract_str(engine, article_page);
+    CHECK_EQ(x.status, WINNOW_OK);
+    char *json = render_str(x.doc, WINNOW_FORMAT_JSON), *md = render_str(x.doc, WINNOW_FORMAT_MARKDOWN),
+         *html = render_str(x.doc, WINNOW_FORMAT_HTML), *full = render_str(x.doc, WINNOW_FORMAT_FULLTEXT);
+    CHECK(strcmp(md, x.text) != 0); /* the test compares renderings that differ */
+
+    /* JSON: NULL options, the defaults, and "text" write what winnow_render writes */
+    winnow_json_options jo;
+    CHECK_EQ(winnow_json_options_default(&jo, sizeof jo), WINNOW_OK);
+    CHECK_EQ(jo.struct_size, sizeof jo);
+    CHECK_EQ(jo.body, 0);
+    CHECK_EQ(winnow_json_options_default(&jo, sizeof(size_t)), WINNOW_E_ARG);
+    CHECK_EQ(winnow_json_options_default(NULL, sizeof jo), WINNOW_E_ARG);
+    winnow_json_options_default(&jo, sizeof jo);
+    for (int k = 0; k < 3; k++) {
+        jo.body = k == 2 ? TEXT : 0;
+        sink s = { 0 };
+        CHECK_EQ(winnow_render_json(x.doc, k == 0 ? NULL : &jo, sink_write, &s), WINNOW_OK);
+        CHECK_STR(s.data, json);
+        free(s.data);
+    }
+    /* markdown alone: "markdown" where "text" stood, the Markdown byte for byte */
+    jo.body = MD;
+    sink s = { 0 };
+    CHECK_EQ(winnow_render_json(x.doc, &jo, sink_write, &s), WINNOW_OK);
+    CHECK(s.data && json_valid(s.data, s.len));
+    char *got = json_string_of(s.data, "markdown");
+    CHECK_STR(got, md);
+    free(got);
+    long posts = s.data ? key_at(s.data, "posts") : -1;
+    CHECK(posts > 0);
+    CHECK(s.data && key_at(s.data, "text") > posts); /* only the blocks' "text" */
+    CHECK(s.data && key_at(s.data, "content_chars") < key_at(s.data, "markdown"));
+    free(s.data);
+    /* all four, in their order before "posts" */
+    jo.body = FULL | HTML | MD | TEXT;
+    s = (sink){ 0 };
+    CHECK_EQ(winnow_render_json(x.doc, &jo, sink_write, &s), WINNOW_OK);
+    CHECK(s.data && json_valid(s.data, s.len));
+    if (s.data) {
+        long t = key_at(s.data, "text"), m = key_at(s.data, "markdown"), h = key_at(s.data, "html"),
+             f = key_at(s.data, "fulltext");
+        CHECK(t > 0 && t < m && m < h && h < f && f < key_at(s.data, "posts"));
+    }
+    const char *keys[] = { "text", "markdown", "html", "fulltext" };
+    const char *want[] = { x.text, md, html, full };
+    for (int k = 0; k < 4; k++) {
+        got = json_string_of(s.data, keys[k]);
+        CHECK_STR(got, want[k]);
+        free(got);
+    }
+    free(s.data);
+    /* bits that are no body format: refused before anything is written */
+    static const unsigned bad_bits[] = { WINNOW_BODY(WINNOW_FORMAT_JSON), WINNOW_BODY(WINNOW_FORMAT_BLOCKS),
+                                         WINNOW_BODY(WINNOW_FORMAT_JSONL), MD | WINNOW_BODY(WINNOW_FORMAT_SEGMENTS),
+                                         1u << 31 };
+    for (size_t i = 0; i < sizeof bad_bits / sizeof bad_bits[0]; i++) {
+        jo.body = bad_bits[i];
+        s = (sink){ 0 };
+        CHECK_EQ(winnow_render_json(x.doc, &jo, sink_write, &s), WINNOW_E_ARG);
+        CHECK_EQ(s.calls, 0);
+    }
+    jo.body = MD;
+    CHECK_EQ(winnow_render_json(NULL, &jo, sink_write, &s), WINNOW_E_ARG);
+    CHECK_EQ(winnow_render_json(x.doc, &jo, NULL, NULL), WINNOW_E_ARG);
+    /* a failing writer: WINNOW_E_IO */
+    sink failing = { .fail_at_call = 1 };
+    CHECK_EQ(winnow_render_json(x.doc, &jo, sink_write, &failing), WINNOW_E_IO);
+    free(failing.data);
+    /* a newer caller's larger structure: taken when the bytes past this
+     * library's are zero, refused otherwise */
+    struct {
+        winnow_json_options o;
+        unsigned char more[16];
+    } newer;
+    memset(&newer, 0, sizeof newer);
+    winnow_json_options_default(&newer.o, sizeof newer);
+    CHECK_EQ(newer.o.struct_size, sizeof newer);
+    newer.o.body = MD;
+    s = (sink){ 0 };
+    CHECK_EQ(winnow_render_json(x.doc, &newer.o, sink_write, &s), WINNOW_OK);
+    CHECK(s.data && key_at(s.data, "markdown") > 0);
+    free(s.data);
+    newer.more[3] = 1;
+    CHECK_EQ(winnow_render_json(x.doc, &newer.o, sink_write, &s), WINNOW_E_ARG);
+
+    /* JSONL: the same body keys; a caller of the first version (no body) gets "text" */
+    winnow_jsonl_options lo;
+    CHECK_EQ(winnow_jsonl_options_default(&lo, sizeof lo), WINNOW_OK);
+    CHECK_EQ(lo.body, 0);
+    lo.body = HTML | MD;
+    s = (sink){ 0 };
+    CHECK_EQ(winnow_render_jsonl(x.doc, &lo, sink_write, &s), WINNOW_OK);
+    CHECK(s.data && s.len > 0 && s.data[s.len - 1] == '\n' && !memchr(s.data, '\n', s.len - 1));
+    CHECK(s.data && json_valid(s.data, s.len));
+    got = json_string_of(s.data, "markdown");
+    CHECK_STR(got, md);
+    free(got);
+    got = json_string_of(s.data, "html");
+    CHECK_STR(got, html);
+    free(got);
+    CHECK(s.data && key_at(s.data, "text") < 0 && key_at(s.data, "markdown") < key_at(s.data, "html"));
+    free(s.data);
+    lo.struct_size = offsetof(winnow_jsonl_options, body); /* as the first header declared it */
+    s = (sink){ 0 };
+    CHECK_EQ(winnow_render_jsonl(x.doc, &lo, sink_write, &s), WINNOW_OK);
+    got = json_string_of(s.data, "text");
+    CHECK_STR(got, x.text);
+    free(got);
+    CHECK(s.data && key_at(s.data, "markdown") < 0);
+    free(s.data);
+    lo.struct_size = sizeof lo;
+    lo.body = WINNOW_BODY(WINNOW_FORMAT_SEGMENTS);
+    CHECK_EQ(winnow_render_jsonl(x.doc, &lo, sink_write, &s), WINNOW_E_ARG);
+    /* a failed page's line: null for each body key */
+    lo.body = MD | TEXT;
+    s = (sink){ 0 };
+    CHECK_EQ(winnow_render_jsonl_failure(NULL, WINNOW_E_EMPTY, NULL, &lo, sink_write, &s), WINNOW_OK);
+    CHECK_HAS(s.data, ",\"text\":null,\"markdown\":null,\"posts\":null}");
+    CHECK(s.data && json_valid(s.data, s.len));
+    free(s.data);
+    lo.body = 1u << 20;
+    CHECK_EQ(winnow_render_jsonl_failure(NULL, WINNOW_E_EMPTY, NULL, &lo, sink_write, &s), WINNOW_E_ARG);
+
+    free(json);
+    free(md);
+    free(html);
+    free(full);
+    extraction_free(&x);
+}
+
 static void test_status_partial_and_no_content(void)
 {
     /* damage is reported, and the rest of the page still comes out */
@@ -977,6 +1197,7 @@ int main(void)
     RUN(test_thread_posts);
     RUN(test_engine_reuse);
     RUN(test_render_callback);
+    RUN(test_json_body);
     RUN(test_status_partial_and_no_content);
     RUN(test_options_struct_size);
     RUN(test_out_struct_size);

@@ -23,6 +23,7 @@ static const char *header;
 static winnow_options opt;
 static winnow_site_options site;
 static winnow_jsonl_options jsonl;
+static winnow_json_options json;
 static winnow_reader_options reader;
 static winnow_merge_options merge;
 
@@ -57,6 +58,10 @@ static field_value *values(size_t *n)
         V(winnow_jsonl_options, jsonl, site),
         V(winnow_jsonl_options, jsonl, blocks),
         V(winnow_jsonl_options, jsonl, comments),
+        V(winnow_jsonl_options, jsonl, body),
+        V(winnow_jsonl_options, jsonl, reserved),
+        V(winnow_json_options, json, body),
+        V(winnow_json_options, json, reserved),
         V(winnow_reader_options, reader, max_record_bytes),
         V(winnow_reader_options, reader, format),
         V(winnow_reader_options, reader, recursive),
@@ -253,6 +258,7 @@ static void check_structure(const char *name)
 static void test_options(void) { check_structure("winnow_options"); }
 static void test_site_options(void) { check_structure("winnow_site_options"); }
 static void test_jsonl_options(void) { check_structure("winnow_jsonl_options"); }
+static void test_json_options(void) { check_structure("winnow_json_options"); }
 static void test_reader_options(void) { check_structure("winnow_reader_options"); }
 static void test_merge_options(void) { check_structure("winnow_merge_options"); }
 
@@ -301,6 +307,7 @@ int main(int argc, char **argv)
     if (winnow_options_default(&opt, sizeof opt) != WINNOW_OK ||
         winnow_site_options_default(&site, sizeof site) != WINNOW_OK ||
         winnow_jsonl_options_default(&jsonl, sizeof jsonl) != WINNOW_OK ||
+        winnow_json_options_default(&json, sizeof json) != WINNOW_OK ||
         winnow_reader_options_default(&reader, sizeof reader) != WINNOW_OK ||
         winnow_merge_options_default(&merge, sizeof merge) != WINNOW_OK) {
         fprintf(stderr, "an _default() function failed\n");
@@ -310,6 +317,7 @@ int main(int argc, char **argv)
     RUN(test_options);
     RUN(test_site_options);
     RUN(test_jsonl_options);
+    RUN(test_json_options);
     RUN(test_reader_options);
     RUN(test_merge_options);
     free(text);
