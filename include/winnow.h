@@ -251,6 +251,15 @@ WINNOW_API const char *winnow_doc_source(const winnow_doc *d);
  * NULL) gets the model's probability of that kind, 1 when forced, 0 when
  * WINNOW_PAGE_UNKNOWN. */
 WINNOW_API winnow_page_type winnow_doc_page_type(const winnow_doc *d, double *confidence);
+/* The estimated chance, in [0, 1], that the text extracted is the page's
+ * main content: that it scores a token F1 of 0.8 or more against a
+ * person's choice of it. A logistic regression over what the extraction
+ * found (status, how the content was chosen, how much and what kind of
+ * text was kept and left out) fitted on labelled corpora
+ * (models/confidence.wmodel); -1 in a build without that model or for d
+ * NULL. Drop pages below a threshold to trade recall for precision
+ * (bench/RESULTS.md shows what each threshold loses). */
+WINNOW_API double winnow_doc_confidence(const winnow_doc *d);
 
 /* The rule table: every threshold of the scorer and the selection, named,
  * with its default, the value that turns it off, and its reason. An
