@@ -28,6 +28,8 @@ static const char conf_usage[] = "usage: winnow train --confidence [options] MAN
                                  "                     corpora, p_site: fitted on the other folds of sites)\n"
                                  "  --folds N          folds of sites of --predictions (default 5)\n"
                                  "  --cost C           liblinear's cost C (default 1)\n"
+                                 "  --boost            --predictions by boosted trees (XGBoost) instead, to\n"
+                                 "                     compare (-o writes the logistic model only)\n"
                                  "  --trained TEXT     what the model says it was trained on (default: the\n"
                                  "                     corpora and their labelled pages)\n"
                                  "  -v, --verbose      progress on stderr\n";
@@ -293,6 +295,7 @@ int cmd_train_confidence(int argc, char **argv)
     const char *output = NULL, *labels = NULL, *predictions = NULL, *trained = NULL;
     unsigned folds = 5;
     double cost = 1.0;
+    int boost = 0;
     conf_run run;
     memset(&run, 0, sizeof run);
     const char **manifests = calloc((size_t)argc + 1, sizeof *manifests);
@@ -308,6 +311,10 @@ int cmd_train_confidence(int argc, char **argv)
         }
         if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
             run.verbose = 1;
+            continue;
+        }
+        if (!strcmp(a, "--boost")) {
+            boost = 1;
             continue;
         }
         int takes = !strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--labels") || !strcmp(a, "--texts") ||
@@ -375,7 +382,7 @@ int cmd_train_confidence(int argc, char **argv)
         double *pc = calloc(run.npages ? run.npages : 1, sizeof *pc);
         double *ps = calloc(run.npages ? run.npages : 1, sizeof *ps);
         winnow_status st = WINNOW_E_NOMEM;
-        if (pc && ps) st = winnow_conf_evaluate(set, folds, cost, pc, ps, err, sizeof err);
+        if (pc && ps) st = winnow_conf_evaluate(set, folds, cost, boost, pc, ps, err, sizeof err);
         if (st != WINNOW_OK) {
             fprintf(stderr, "winnow: %s\n", *err ? err : winnow_status_message(st));
             rc = EXIT_SOME_FAILED;

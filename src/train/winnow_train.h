@@ -159,9 +159,11 @@ winnow_status winnow_conf_fit_save(const winnow_conf_set *s, double C, const cha
  * other corpora; p_site by the model fitted on the pages of the other
  * `folds` folds of sites (a site's fold: the FNV-1a hash of its name
  * modulo folds), every corpus pooled. Each has room for
- * winnow_conf_set_count(). */
-winnow_status winnow_conf_evaluate(const winnow_conf_set *s, unsigned folds, double C, double *p_corpus, double *p_site,
-                                   char *err, size_t cap);
+ * winnow_conf_set_count(). boost: fitted by boosted trees (XGBoost, one
+ * fixed setting) instead of the logistic regression, to compare them (the
+ * library reads logistic models only). */
+winnow_status winnow_conf_evaluate(const winnow_conf_set *s, unsigned folds, double C, int boost, double *p_corpus,
+                                   double *p_site, char *err, size_t cap);
 
 #ifdef __cplusplus
 }
