@@ -294,7 +294,7 @@ typedef enum winnow_format {
     WINNOW_FORMAT_JSONL,    /* one JSON object on one line (JSON lines), the same keys for
                                 every page: id, source, url, site, status, warning, error,
                                 language, metadata, content_source, page_type,
-                                page_type_confidence, text, posts; see
+                                page_type_confidence, confidence, text, posts; see
                                 winnow_render_jsonl() for the page's name, blocks, comments */
 } winnow_format;
 
@@ -321,14 +321,15 @@ WINNOW_API winnow_status winnow_render_alloc(const winnow_doc *d, winnow_format 
  *    failed, else null, "language", "metadata": {"title", "author", "date",
  *    "url" (canonical), "site_name", "description", "charset"} ("" when
  *    unknown), "content_source" (winnow_doc_source), "page_type" and
- *    "page_type_confidence" (winnow_doc_page_type), "text": the main
+ *    "page_type_confidence" (winnow_doc_page_type), "confidence"
+ *    (winnow_doc_confidence; null without the model), "text": the main
  *    content as WINNOW_FORMAT_TEXT writes it, "posts": [{"author",
  *    "date", "text"}, ...] (a thread's posts, winnow_doc_post; [] for a
  *    page that is no thread), and when asked for
  *    "comments": [{"author", "date", "text"}, ...] and "blocks": [...] (as
  *    in WINNOW_FORMAT_JSON)}
  * A failed page has null for language, metadata, content_source, page_type,
- * page_type_confidence, text, posts,
+ * page_type_confidence, confidence, text, posts,
  * comments and blocks. Strings are JSON-escaped (invalid UTF-8 becomes
  * U+FFFD), so the line holds no raw line break; it ends with "\n". */
 typedef struct winnow_jsonl_options {
