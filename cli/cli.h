@@ -255,7 +255,14 @@ int cmd_learn(int argc, char **argv);
 int cmd_sites(int argc, char **argv);
 int cmd_site(int argc, char **argv);
 int cmd_train(int argc, char **argv);
-int cmd_train_pagetype(int argc, char **argv); /* train --page-types (winnow-train only) */
+int cmd_train_pagetype(int argc, char **argv);   /* train --page-types (winnow-train only) */
+int cmd_train_confidence(int argc, char **argv); /* train --confidence (winnow-train only) */
+/* shared by the two (cmd_train_pagetype.c): a whole file, gunzipped when it
+ * is gzip (NULL when unreadable); a column's index in a TSV header (-1);
+ * a TSV line cut in place into at most cap fields (their count) */
+char *train_slurp(const char *path, size_t *len);
+int train_column(char *header, const char *name);
+int train_split(char *line, char **cuts, int cap);
 int cmd_rules(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_check(int argc, char **argv);

@@ -30,7 +30,7 @@ static const char pt_usage[] = "usage: winnow train --page-types [options] MANIF
                                "  -v, --verbose      progress on stderr\n";
 
 /* The whole file, gunzipped when it is gzip (zlib reads plain files as they are). */
-static char *slurp(const char *path, size_t *len)
+char *train_slurp(const char *path, size_t *len)
 {
     gzFile g = gzopen(path, "rb");
     if (!g) return NULL;
@@ -63,7 +63,7 @@ static char *slurp(const char *path, size_t *len)
 }
 
 /* Column index of name in a tab-separated header line; -1 when absent. */
-static int column(char *header, const char *name)
+int train_column(char *header, const char *name)
 {
     int k = 0;
     for (char *p = header; p; k++) {
@@ -82,7 +82,7 @@ static const char *field(char *line, int k, char **cuts, int ncuts)
     return k >= 0 && k < ncuts ? cuts[k] : "";
 }
 
-static int split(char *line, char **cuts, int cap)
+int train_split(char *line, char **cuts, int cap)
 {
     int n = 0;
     line[strcspn(line, "\r\n")] = '\0';
@@ -174,11 +174,11 @@ static int add_corpus(winnow_pt_set *set, winnow_engine *e, const char *manifest
         fclose(f);
         return 0;
     }
-    int c_id = column(line, "id"), c_url = column(line, "url"), c_site = column(line, "site");
-    int c_type = column(line, "page_type");
+    int c_id = train_column(line, "id"), c_url = train_column(line, "url"), c_site = train_column(line, "site");
+    int c_type = train_column(line, "page_type");
     unsigned added = 0, skipped = 0;
     while (fgets(line, sizeof line, f)) {
-        int n = split(line, cuts, 32);
+        int n = train_split(line, cuts, 32);
         const char *id = field(line, c_id, cuts, n), *url = field(line, c_url, cuts, n);
         const char *site = field(line, c_site, cuts, n), *type = c_type >= 0 ? field(line, c_type, cuts, n) : "article";
         if (!*id) continue;
@@ -192,10 +192,10 @@ static int add_corpus(winnow_pt_set *set, winnow_engine *e, const char *manifest
         char path[8192];
         size_t len = 0;
         snprintf(path, sizeof path, "%s/html/%s.html.gz", dir, id);
-        char *html = slurp(path, &len);
+        char *html = train_slurp(path, &len);
         if (!html) {
             snprintf(path, sizeof path, "%s/html/%s.html", dir, id);
-            html = slurp(path, &len);
+            html = train_slurp(path, &len);
         }
         if (!html) {
             skipped++;

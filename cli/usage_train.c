@@ -6,6 +6,7 @@ const char cli_train_usage[] =
     "usage: winnow train SOURCE... -o MODEL [options]\n"
     "       winnow train SOURCE... --cv N [options]\n"
     "       winnow train --page-types MANIFEST.tsv... -o MODEL | --eval WHAT [options]\n"
+    "       winnow train --confidence MANIFEST.tsv... [--labels F1.tsv] [options]\n"
     "Each SOURCE (a .warc/.warc.gz file, a directory or a JSONL file) is one site.\n"
     "  -o, --output MODEL    write the fitted model file\n"
     "      --kind K          boost (default), forest, logreg, nb\n"
@@ -20,5 +21,7 @@ const char cli_train_usage[] =
     "  -v, --verbose         progress on stderr\n"
     "      --page-types      fit the page type model from labelled corpora instead\n"
     "                        (winnow train --page-types --help lists its options)\n"
+    "      --confidence      fit the confidence model from scored corpora instead\n"
+    "                        (winnow train --confidence --help lists its options)\n"
     "\n"
     "exit status: 0 trained (or measured); 1 a source or the training failed; 2 usage error\n";

@@ -270,6 +270,15 @@ WINNOW_API const char *winnow_doc_source(const winnow_doc *d);
  * NULL) gets the model's probability of that kind, 1 when forced, 0 when
  * WINNOW_PAGE_UNKNOWN. */
 WINNOW_API winnow_page_type winnow_doc_page_type(const winnow_doc *d, double *confidence);
+/* The estimated chance, in [0, 1], that the text extracted is the page's
+ * main content: that it scores a token F1 of 0.8 or more against a
+ * person's choice of it. A logistic regression over what the extraction
+ * found (status, how the content was chosen, how much and what kind of
+ * text was kept and left out) fitted on labelled corpora
+ * (models/confidence.wmodel); -1 in a build without that model or for d
+ * NULL. Drop pages below a threshold to trade recall for precision
+ * (bench/RESULTS.md shows what each threshold loses). */
+WINNOW_API double winnow_doc_confidence(const winnow_doc *d);
 
 /* The rule table: every threshold of the scorer and the selection, named,
  * with its default, the value that turns it off, and its reason. An
@@ -304,7 +313,7 @@ typedef enum winnow_format {
     WINNOW_FORMAT_JSONL,    /* one JSON object on one line (JSON lines), the same keys for
                                 every page: id, source, url, site, status, warning, error,
                                 language, metadata, content_source, page_type,
-                                page_type_confidence, text, posts; see
+                                page_type_confidence, confidence, text, posts; see
                                 winnow_render_jsonl() for the page's name, blocks, comments */
 } winnow_format;
 
@@ -365,7 +374,8 @@ WINNOW_API winnow_status winnow_render_json(const winnow_doc *d, const winnow_js
  *    failed, else null, "language", "metadata": {"title", "author", "date",
  *    "url" (canonical), "site_name", "description", "charset"} ("" when
  *    unknown), "content_source" (winnow_doc_source), "page_type" and
- *    "page_type_confidence" (winnow_doc_page_type), "text": the main
+ *    "page_type_confidence" (winnow_doc_page_type), "confidence"
+ *    (winnow_doc_confidence; null without the model), "text": the main
  *    content as WINNOW_FORMAT_TEXT writes it (or, in its place, the body
  *    fields that winnow_jsonl_options.body asks for), "posts": [{"author",
  *    "date", "text"}, ...] (a thread's posts, winnow_doc_post; [] for a
@@ -373,7 +383,7 @@ WINNOW_API winnow_status winnow_render_json(const winnow_doc *d, const winnow_js
  *    "comments": [{"author", "date", "text"}, ...] and "blocks": [...] (as
  *    in WINNOW_FORMAT_JSON)}
  * A failed page has null for language, metadata, content_source, page_type,
- * page_type_confidence, text (each body field), posts,
+ * page_type_confidence, confidence, text (each body field), posts,
  * comments and blocks. Strings are JSON-escaped (invalid UTF-8 becomes
  * U+FFFD), so the line holds no raw line break; it ends with "\n". */
 typedef struct winnow_jsonl_options {

@@ -51,6 +51,7 @@ LAYERS = [
     "classify",  # the node classifier
     "pagetype",  # the kind of page (reads the DOM, statistics, metadata, comment records)
     "select",    # labels -> the main content
+    "confidence",  # the chance that what was kept is the main content
     "output",    # the page -> text, Markdown, HTML, JSON
     "pipeline",  # the stages in order, per page; the engine's state
     "api",       # the public facade (winnow.h)

@@ -103,6 +103,9 @@ struct winnow_doc {
     /* ---- the pipeline, after the last stage: the page's status ---- */
     winnow_status status;
     char warning[256];
+    /* ---- confidence (confidence/confidence.h), after the status ---- */
+    float confidence;    /* the model's chance that the kept text is the main content; -1 without a model */
+    float *confidence_x; /* its features (in the arena), NULL when not run */
     /* ---- the pipeline, before decode: where the page came from, as the
      * caller said (in the arena; NULL when unknown) ---- */
     const char *src_url, *src_file, *src_record_id;

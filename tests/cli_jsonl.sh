@@ -54,7 +54,7 @@ path = sys.argv[1]
 gz = len(sys.argv) > 2 and sys.argv[2] == "--gz"
 extra = [k for k in sys.argv[2:] if k != "--gz"]
 keys = ["id", "source", "url", "site", "status", "warning", "error", "language", "metadata",
-        "content_source", "page_type", "page_type_confidence", "text", "posts"] + extra
+        "content_source", "page_type", "page_type_confidence", "confidence", "text", "posts"] + extra
 data = gzip.open(path, "rb").read() if gz else open(path, "rb").read()
 text = data.decode("utf-8")
 if text and not text.endswith("\n"):

@@ -244,13 +244,16 @@ class Result:
                 rather than raising), the error's message, with ``status`` the
                 error's status name ("WINNOW_E_BINARY", ...), ``text`` "" and
                 ``ok`` false
+    confidence  the estimated chance, 0..1, that text is the page's main
+                content (token F1 >= 0.8 against a person's choice; the
+                calibration is in bench/RESULTS.md); None without the model
     """
 
     __slots__ = ("text", "format", "metadata", "status", "warning", "content_source", "comments", "url", "page_type",
-                 "page_type_confidence", "posts", "error")
+                 "page_type_confidence", "posts", "error", "confidence")
 
     def __init__(self, text, format, metadata, status, warning, content_source, comments, url, page_type="unknown",
-                 page_type_confidence=0.0, posts=None, error=""):
+                 page_type_confidence=0.0, posts=None, error="", confidence=None):
         self.text = text
         self.format = format
         self.metadata = metadata
@@ -263,6 +266,7 @@ class Result:
         self.page_type_confidence = page_type_confidence
         self.posts = posts if posts is not None else []
         self.error = error
+        self.confidence = confidence
 
     @property
     def title(self):
@@ -450,9 +454,10 @@ class Extractor:
         meta = {name: _str(lib.winnow_doc_meta(doc, i)) for i, name in enumerate(META_FIELDS)}
         conf = ffi.new("double *")
         kind = lib.winnow_doc_page_type(doc, conf)
+        sure = lib.winnow_doc_confidence(doc)
         return Result(text, fmt_name, meta, _status(st), _str(lib.winnow_doc_warning(doc)),
                       _str(lib.winnow_doc_source(doc)), cms, url, _str(lib.winnow_page_type_name(kind)), conf[0],
-                      _posts(doc))
+                      _posts(doc), round(sure, 3) if sure >= 0 else None)
 
     def extract(self, html, url=None, format="text", comments=False, output="result", charset=None, source=None,
                 body=None):

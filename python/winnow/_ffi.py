@@ -109,6 +109,7 @@ void winnow_doc_free(winnow_doc *d);
 const char *winnow_doc_warning(const winnow_doc *d);
 const char *winnow_doc_source(const winnow_doc *d);
 int winnow_doc_page_type(const winnow_doc *d, double *confidence);
+double winnow_doc_confidence(const winnow_doc *d);
 const char *winnow_page_type_name(int t);
 int winnow_page_type_parse(const char *name);
 int winnow_favor_parse(const char *name, int *out);

@@ -119,6 +119,13 @@ winnow_status winnow_engine_new(const winnow_options *opt, winnow_engine **out)
             0)
             e->pt = &e->pt_store;
     }
+    /* and the confidence model: without one, confidence is -1 */
+    if (wn_confidence_model_len > 0) {
+        char err[256];
+        if (wn_conf_model_parse((const char *)wn_confidence_model, wn_confidence_model_len, &e->conf, err,
+                                sizeof err) != 0)
+            memset(&e->conf, 0, sizeof e->conf);
+    }
     *out = e;
     return WINNOW_OK;
 }
@@ -173,6 +180,8 @@ winnow_page_type winnow_doc_page_type(const winnow_doc *d, double *confidence)
     if (confidence) *confidence = d ? d->page_type_conf : 0;
     return d ? (winnow_page_type)d->page_type : WINNOW_PAGE_UNKNOWN;
 }
+
+double winnow_doc_confidence(const winnow_doc *d) { return d ? (double)d->confidence : -1.0; }
 
 int winnow_rule_count(void) { return WN_RULE_COUNT; }
 

@@ -200,6 +200,12 @@ static void page_type_json(const winnow_doc *d, wn_buf *b)
 {
     json_kv(b, "page_type", winnow_page_type_name((winnow_page_type)d->page_type), 1);
     wn_buf_printf(b, ",\"page_type_confidence\":%.3f", (double)d->page_type_conf);
+    /* the chance that the text is the main content (confidence/): null
+     * without a model */
+    if (d->confidence >= 0)
+        wn_buf_printf(b, ",\"confidence\":%.3f", (double)d->confidence);
+    else
+        wn_buf_puts(b, ",\"confidence\":null");
 }
 
 void wn_render_json(const winnow_doc *d, unsigned body, wn_out *o)
@@ -336,7 +342,7 @@ void wn_render_jsonl_failure(const winnow_input *in, winnow_status st, const cha
     jsonl_head(b, jo, src ? src->file : NULL, src ? src->record : -1, src ? src->record_id : NULL, in ? in->url : NULL,
                st, NULL, error ? error : winnow_status_message(st));
     wn_buf_puts(b, ",\"language\":null,\"metadata\":null,\"content_source\":null,\"page_type\":null,\"page_type_"
-                   "confidence\":null");
+                   "confidence\":null,\"confidence\":null");
     body_json(NULL, jo->body, o);
     wn_buf_puts(b, ",\"posts\":null");
     if (jo->comments) wn_buf_puts(b, ",\"comments\":null");

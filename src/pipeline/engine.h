@@ -11,6 +11,7 @@
 #include "../blocks/stats.h"
 #include "../classify/classifier.h"
 #include "../classify/apply.h"
+#include "../confidence/confidence.h"
 #include "../pagetype/pagetype.h"
 #include "../parse/parser.h"
 #include "../rules/rules.h"
@@ -33,6 +34,8 @@ struct winnow_engine {
     /* the page type model (read-only once loaded); NULL: kinds not judged */
     wn_pt_model pt_store;
     const wn_pt_model *pt;
+    /* the confidence model (read-only once loaded); unloaded: confidence -1 */
+    wn_conf_model conf;
     wn_rules rules; /* the scorer's and selection's rule values */
     /* class and id tokens seen on this engine's pages and their hint bits
      * (a fixed mapping: the cache only saves the lookups) */

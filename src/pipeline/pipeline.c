@@ -11,6 +11,7 @@
 #include "engine.h"
 #include "../blocks/list.h"
 #include "../classify/apply.h"
+#include "../confidence/confidence.h"
 #include "../pagetype/pagetype.h"
 #include "../parse/parser.h"
 #include "../score/page_score.h"
@@ -394,7 +395,12 @@ winnow_status wn_pipeline_run(winnow_engine *e, wn_run_mode mode, const winnow_i
     if (rc != WINNOW_OK) return rc;
 
     rc = run_stages(e, d, mode, &input, hook);
-    if (rc == WINNOW_OK) page_status(e, d, mode == WN_RUN_EXTRACT || mode == WN_RUN_EXPLAIN);
+    int extracting = mode == WN_RUN_EXTRACT || mode == WN_RUN_EXPLAIN;
+    if (rc == WINNOW_OK) page_status(e, d, extracting);
+    d->confidence = -1;
+    /* how sure the extraction is: reads the status, so after it */
+    if (rc == WINNOW_OK && extracting && wn_confidence_run(d, &e->conf) != 0)
+        rc = wn_engine_fail(e, WINNOW_E_NOMEM, "out of memory while judging the confidence");
     d->scratch = NULL;
     wn_arena_reset(&e->scratch, SCRATCH_KEEP);
     if (rc != WINNOW_OK) {

@@ -17,6 +17,7 @@
  *   page type  pagetype/pagetype.h dom, stats, meta, URL -> d->page_type, page_type_conf
  *   select     select/select.h     -> d->labels.keep, container, headline, source
  *   status     pipeline.c          -> d->status, d->warning
+ *   confidence confidence/confidence.h  the finished page -> d->confidence
  * and output (output/render.h) reads the finished page. */
 #ifndef WN_PIPELINE_H
 #define WN_PIPELINE_H

@@ -130,6 +130,41 @@ typedef struct winnow_pt_verdict {
 winnow_status winnow_pt_evaluate(const winnow_pt_set *s, const char *within, unsigned folds, double C, int balanced,
                                  FILE *out, winnow_pt_verdict *verdicts, char *err, size_t cap);
 
+/* ------------------------------------------------------------------------
+ * Confidence training (winnow train --confidence): pages with whether the
+ * text winnow keeps of them is their main content (token F1 against the
+ * gold text of 0.8 or more, bench/confidence.py), the confidence stage's
+ * features of each, logistic regression (liblinear). The model file is
+ * what the library embeds (models/confidence.wmodel).
+ * ------------------------------------------------------------------------ */
+typedef struct winnow_conf_set winnow_conf_set;
+winnow_status winnow_conf_set_new(winnow_conf_set **out);
+void winnow_conf_set_free(winnow_conf_set *s);
+size_t winnow_conf_set_count(const winnow_conf_set *s);
+/* Runs the pipeline on one page as winnow_extract does and keeps its
+ * features with its label (1 good, 0 not, -1 unknown: neither fitted nor
+ * scored), its corpus and its site (for held-out splits); when text is not
+ * NULL, the page's main text (WINNOW_FORMAT_TEXT, what winnow extract
+ * writes) goes to it. The page's failure status when it cannot be
+ * extracted (then nothing is kept). */
+winnow_status winnow_conf_set_add(winnow_conf_set *s, winnow_engine *e, const winnow_input *in, int label,
+                                  const char *corpus, const char *site, winnow_write_fn text, void *text_ctx);
+/* Fits on every labelled page (C: liblinear's cost) and writes the model
+ * file, with `trained` (one line: what it was fitted on) in it; err says
+ * why it failed. */
+winnow_status winnow_conf_fit_save(const winnow_conf_set *s, double C, const char *trained, const char *path, char *err,
+                                   size_t cap);
+/* Held-out probabilities of every labelled page, in the order the pages
+ * were added (-1 for unlabelled ones): p_corpus by the model fitted on the
+ * other corpora; p_site by the model fitted on the pages of the other
+ * `folds` folds of sites (a site's fold: the FNV-1a hash of its name
+ * modulo folds), every corpus pooled. Each has room for
+ * winnow_conf_set_count(). boost: fitted by boosted trees (XGBoost, one
+ * fixed setting) instead of the logistic regression, to compare them (the
+ * library reads logistic models only). */
+winnow_status winnow_conf_evaluate(const winnow_conf_set *s, unsigned folds, double C, int boost, double *p_corpus,
+                                   double *p_site, char *err, size_t cap);
+
 #ifdef __cplusplus
 }
 #endif
