@@ -457,7 +457,7 @@ class Extractor:
         sure = lib.winnow_doc_confidence(doc)
         return Result(text, fmt_name, meta, _status(st), _str(lib.winnow_doc_warning(doc)),
                       _str(lib.winnow_doc_source(doc)), cms, url, _str(lib.winnow_page_type_name(kind)), conf[0],
-                      _posts(doc), round(sure, 3) if sure >= 0 else None)
+                      _posts(doc), confidence=round(sure, 3) if sure >= 0 else None)
 
     def extract(self, html, url=None, format="text", comments=False, output="result", charset=None, source=None,
                 body=None):
