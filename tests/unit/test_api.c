@@ -462,13 +462,13 @@ static void test_favor_option(void)
         "<p>Filed under libraries and town life</p></div></div></div></body></html>";
     const char *text[WINNOW_FAVOR_COUNT];
     extraction x[WINNOW_FAVOR_COUNT];
+    winnow_engine *ef[WINNOW_FAVOR_COUNT];
     for (int f = 0; f < WINNOW_FAVOR_COUNT; f++) {
         o.favor = f;
-        e = NULL;
-        CHECK_EQ(winnow_engine_new(&o, &e), WINNOW_OK);
-        x[f] = extract_str(e, page);
+        ef[f] = NULL;
+        CHECK_EQ(winnow_engine_new(&o, &ef[f]), WINNOW_OK);
+        x[f] = extract_str(ef[f], page);
         text[f] = x[f].text ? x[f].text : "";
-        winnow_engine_free(e);
     }
     CHECK_HAS(text[WINNOW_FAVOR_BALANCED], "Filed under libraries");
     CHECK_LACKS(text[WINNOW_FAVOR_PRECISION], "Filed under libraries");
@@ -476,7 +476,11 @@ static void test_favor_option(void)
     CHECK_LACKS(text[WINNOW_FAVOR_BALANCED], "Volunteers can sign up");
     CHECK_HAS(text[WINNOW_FAVOR_RECALL], "Volunteers can sign up");
     CHECK_HAS(text[WINNOW_FAVOR_RECALL], "Filed under libraries");
-    for (int f = 0; f < WINNOW_FAVOR_COUNT; f++) extraction_free(&x[f]);
+    /* a document lives in its engine's memory: documents first */
+    for (int f = 0; f < WINNOW_FAVOR_COUNT; f++) {
+        extraction_free(&x[f]);
+        winnow_engine_free(ef[f]);
+    }
 }
 
 /* A thread's posts (winnow_doc_post): the first post and every reply in
