@@ -48,6 +48,7 @@ typedef struct lines {
      * that writes nothing (empty swatches before a card's text) gives the
      * marker back */
     size_t list_out[16];
+    long item_next[16]; /* the number of list k's next item (an <ol>'s start, else 1) */
     char list_wait[16][64];
 } lines;
 
@@ -390,6 +391,20 @@ static void open_link(lines *L, const winnow_doc *d, uint32_t i)
     }
 }
 
+/* The number of the first item of list element i: an <ol>'s start
+ * attribute (CommonMark takes up to nine digits), else 1. */
+static long list_start(const winnow_doc *d, uint32_t i)
+{
+    size_t len = 0;
+    const char *v = d->dom.nodes[i].tag == WN_TAG_OL ? wn_node_attr(&d->dom, &d->dom.nodes[i], "start", &len) : NULL;
+    long n = 0;
+    size_t k = 0;
+    while (v && k < len && v[k] == ' ') k++;
+    if (!v || k == len || v[k] < '0' || v[k] > '9') return 1;
+    for (; k < len && v[k] >= '0' && v[k] <= '9' && n < 100000000; k++) n = n * 10 + (v[k] - '0');
+    return n;
+}
+
 static int is_inline_code(unsigned t) { return t == WN_TAG_CODE || t == WN_TAG_KBD || t == WN_TAG_SAMP; }
 
 /* The longest run of backticks in the text under element i: a code span's
@@ -606,6 +621,7 @@ static void on_enter(void *ctx, const winnow_doc *d, uint32_t i)
         L->list_depth++;
         if (L->list_depth <= 16) {
             L->list_out[L->list_depth - 1] = L->out->len;
+            L->item_next[L->list_depth - 1] = list_start(d, i);
             if (L->prefix_item)
                 memcpy(L->list_wait[L->list_depth - 1], L->prefix, sizeof L->prefix);
             else
@@ -625,9 +641,11 @@ static void on_enter(void *ctx, const winnow_doc *d, uint32_t i)
             /* an item that opens with a list: both markers on one line ("- - ") */
             if (!(L->prefix_item && strlen(L->prefix) == (size_t)indent)) memset(L->prefix, ' ', (size_t)indent);
             int n;
+            /* items counted, not siblings: a list the page put directly
+             * in the list is no item */
+            long number = L->list_depth >= 1 && L->list_depth <= 16 ? L->item_next[L->list_depth - 1]++ : 1;
             if (ordered)
-                n = snprintf(L->prefix + indent, sizeof L->prefix - (size_t)indent, "%u. ",
-                             (unsigned)x->sibling_index + 1);
+                n = snprintf(L->prefix + indent, sizeof L->prefix - (size_t)indent, "%ld. ", number);
             else
                 n = snprintf(L->prefix + indent, sizeof L->prefix - (size_t)indent, "- ");
             L->item_col[depth - 1] = indent + (n > 0 ? n : 0);

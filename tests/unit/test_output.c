@@ -92,6 +92,24 @@ static void test_markdown_details(void)
     extraction_free(&x);
 }
 
+/* Ordered items are numbered from the list's start, counting items: a
+ * list the page put directly inside the list takes no number. */
+static void test_markdown_item_numbers(void)
+{
+    const char *page = "<html><body><article><p>The plan has steps, and this sentence gives the article its "
+                       "running text, with commas.</p><ol start=\"4\"><li>Fourth step, with words.</li>"
+                       "<li>Fifth step, with words.</li><ol><li>A detail of the fifth step.</li></ol>"
+                       "<li>Sixth step, with words.</li></ol><p>After the list the article goes on, with "
+                       "more words and a stop.</p></article></body></html>";
+    extraction x = extract_str(engine, page);
+    char *md = render_str(x.doc, WINNOW_FORMAT_MARKDOWN);
+    CHECK_HAS(md, "\n4. Fourth step, with words.\n5. Fifth step, with words.\n");
+    CHECK_HAS(md, "\n6. Sixth step, with words.\n");
+    CHECK_LACKS(md, "7. Sixth");
+    free(md);
+    extraction_free(&x);
+}
+
 static void test_markdown_block_link(void)
 {
     /* A "card": one link around a heading and a summary, next to running
@@ -418,6 +436,7 @@ int main(void)
     RUN(test_markdown);
     RUN(test_markdown_details);
     RUN(test_markdown_block_link);
+    RUN(test_markdown_item_numbers);
     RUN(test_pre_blocks);
     RUN(test_table_cells);
     RUN(test_jsonld_title);
