@@ -70,6 +70,7 @@ static void favor_recall(winnow_doc *d, const wn_page_scores *ps)
         if (lb->headline != WN_NONE && wn_node_within(dom, c, lb->headline)) lb->headline = WN_NONE;
     }
     const float min_value = WN_RULE(d, FAVOR_RUNNING_MIN_VALUE);
+    if (min_value >= wn_rule_defs[WN_RULE_FAVOR_RUNNING_MIN_VALUE].off) return; /* off: no walk over the page */
     int added = 0;
     for (uint32_t i = 0; i < n; i++) {
         if (lb->unit[i] != i || lb->keep[i] || ps->boiler[i] || lb->value[i] < min_value) continue;
