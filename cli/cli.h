@@ -28,9 +28,10 @@ typedef struct cli_opts {
     const char *charset;
     const char *url;
     const char *db_path;
-    const char *partial; /* learn --partial: the partial file to write */
-    const char *site;    /* --site: every input belongs to this site */
-    const char *model;   /* --model: node classifier file instead of the built-in one */
+    const char *partial;    /* learn --partial: the partial file to write */
+    const char *site;       /* --site: every input belongs to this site */
+    const char *model;      /* --model: node classifier file instead of the built-in one */
+    const char *unit_model; /* --unit-model: units model file instead of the built-in one */
     winnow_options lib;
     winnow_site_options site_opt;
     double half_life;
@@ -257,6 +258,7 @@ int cmd_site(int argc, char **argv);
 int cmd_train(int argc, char **argv);
 int cmd_train_pagetype(int argc, char **argv);   /* train --page-types (winnow-train only) */
 int cmd_train_confidence(int argc, char **argv); /* train --confidence (winnow-train only) */
+int cmd_train_units(int argc, char **argv);      /* train --units (winnow-train only) */
 /* shared by the two (cmd_train_pagetype.c): a whole file, gunzipped when it
  * is gzip (NULL when unreadable); a column's index in a TSV header (-1);
  * a TSV line cut in place into at most cap fields (their count) */

@@ -95,8 +95,10 @@ int cmd_train(int argc, char **argv)
     /* the page type model: another kind of training, its own options */
     for (int i = 2; i < argc; i++)
         if (!strcmp(argv[i], "--page-types")) return cmd_train_pagetype(argc, argv);
-    for (int i = 2; i < argc; i++)
+    for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--confidence")) return cmd_train_confidence(argc, argv);
+        if (!strcmp(argv[i], "--units")) return cmd_train_units(argc, argv);
+    }
     winnow_train_options to;
     winnow_train_options_default(&to, sizeof to);
     const char *output = NULL, *curve = NULL, *exclude = NULL;

@@ -41,6 +41,11 @@ winnow_engine *cli_engine_new(const cli_opts *o)
         winnow_engine_free(e);
         return NULL;
     }
+    if (o->unit_model && winnow_engine_load_unit_model(e, o->unit_model) != WINNOW_OK) {
+        fprintf(stderr, "winnow: %s\n", winnow_engine_error(e));
+        winnow_engine_free(e);
+        return NULL;
+    }
     for (int k = 0; k < o->nrules; k++) {
         const char *eq = strchr(o->rules[k], '=');
         char name[128];

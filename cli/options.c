@@ -23,6 +23,7 @@ enum {
     OPT_EXCLUDE_SELF,
     OPT_MODEL,
     OPT_NO_MODEL,
+    OPT_UNIT_MODEL,
     OPT_PAGE_TYPE,
     OPT_FAVOR,
     OPT_NO_SMOOTH,
@@ -70,6 +71,7 @@ static const struct option all_options[] = {
     { "exclude-self", no_argument, NULL, OPT_EXCLUDE_SELF },
     { "model", required_argument, NULL, OPT_MODEL },
     { "no-model", no_argument, NULL, OPT_NO_MODEL },
+    { "unit-model", required_argument, NULL, OPT_UNIT_MODEL },
     { "page-type", required_argument, NULL, OPT_PAGE_TYPE },
     { "favor", required_argument, NULL, OPT_FAVOR },
     { "no-smooth", no_argument, NULL, OPT_NO_SMOOTH },
@@ -446,6 +448,7 @@ int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed)
         case OPT_EXCLUDE_SELF: o->site_opt.exclude_self = 1; break;
         case OPT_MODEL: o->model = val; break;
         case OPT_NO_MODEL: o->lib.classifier = 0; break;
+        case OPT_UNIT_MODEL: o->unit_model = val; break;
         case OPT_PAGE_TYPE:
             o->lib.page_type = (int)winnow_page_type_parse(val);
             if (o->lib.page_type == WINNOW_PAGE_UNKNOWN) {

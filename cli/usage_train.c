@@ -7,6 +7,7 @@ const char cli_train_usage[] =
     "       winnow train SOURCE... --cv N [options]\n"
     "       winnow train --page-types MANIFEST.tsv... -o MODEL | --eval WHAT [options]\n"
     "       winnow train --confidence MANIFEST.tsv... [--labels F1.tsv] [options]\n"
+    "       winnow train --units MANIFEST.tsv... -o MODEL | --eval FILE [options]\n"
     "Each SOURCE (a .warc/.warc.gz file, a directory or a JSONL file) is one site.\n"
     "  -o, --output MODEL    write the fitted model file\n"
     "      --kind K          boost (default), forest, logreg, nb\n"
@@ -23,5 +24,7 @@ const char cli_train_usage[] =
     "                        (winnow train --page-types --help lists its options)\n"
     "      --confidence      fit the confidence model from scored corpora instead\n"
     "                        (winnow train --confidence --help lists its options)\n"
+    "      --units           fit the learned unit decision's model from corpora with gold\n"
+    "                        text instead (winnow train --units --help lists its options)\n"
     "\n"
     "exit status: 0 trained (or measured); 1 a source or the training failed; 2 usage error\n";

@@ -228,6 +228,11 @@ WINNOW_API const char *winnow_engine_error(const winnow_engine *e);
 WINNOW_API winnow_status winnow_engine_load_model(winnow_engine *e, const char *path);
 /* 1 when the engine scores nodes with a classifier in page mode. */
 WINNOW_API int winnow_engine_has_model(const winnow_engine *e);
+/* Replaces the engine's units model, the learned last word on each text
+ * unit (models/units.wmodel is built in), with a file written by `winnow
+ * train --units` (NULL: none, the rules decide alone). Errors as
+ * winnow_engine_load_model's. */
+WINNOW_API winnow_status winnow_engine_load_unit_model(winnow_engine *e, const char *path);
 
 /* Where a page came from, for tracing a result back to its input; the JSON
  * output reports it (with the input's url) as "source". */

@@ -100,6 +100,12 @@ struct winnow_doc {
     /* ---- select (score/records.h, wn_thread_posts): a thread page's posts ---- */
     struct wn_comment *posts; /* first post first; NULL unless the page is a thread */
     size_t nposts;
+    /* ---- select, the learned unit decision (select/units.h) ---- */
+    const struct wn_unit_model *unit_model; /* set by the pipeline from the engine; NULL: none */
+    int unit_collect;                       /* set by the pipeline: keep every unit's feature row */
+    float *unit_x;                          /* when collected: nunit_x rows (in the arena) */
+    uint32_t *unit_nodes;                   /* each row's unit */
+    uint32_t nunit_x;
     /* ---- the pipeline, after the last stage: the page's status ---- */
     winnow_status status;
     char warning[256];

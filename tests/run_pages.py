@@ -24,7 +24,8 @@ PAGES_DIR/expected.tsv lists the checks, one per line (TAB-separated):
                         words of much text) exits 3 too
   PAGE  flags  FLAGS    extra `winnow extract` options for this page, space
                         separated (e.g. --no-model to check the heuristic
-                        scorer's own rules, which the classifier may move)
+                        scorer's own rules, which the classifier may move);
+                        {PAGES} stands for PAGES_DIR (a model file there)
   PAGE  site   DIR      extract PAGE in site mode: `winnow learn` counts the
                         pages of PAGES_DIR/DIR (other pages of PAGE's site)
                         into a temporary site database, and every run of
@@ -35,6 +36,10 @@ PAGES_DIR/expected.tsv lists the checks, one per line (TAB-separated):
                         `--rule NAME=OFF` (the rule's off value, from
                         `winnow rules`) at least one of the page's other
                         checks (its text's, else its status) must fail
+
+A synthetic page (synthetic-*) pins the rules: it runs with the learned unit
+decision off (--rule UNIT_MODEL=0) unless its flags give --unit-model; the
+real pages run as users run them, the shipped units model on.
 
 Every rule of `winnow rules` must be pinned by a page, or be listed in
 PAGES_DIR/rules-unpinned.txt (the known gap; a listed rule that is pinned
@@ -284,7 +289,12 @@ def main(argv):
         sys.exit(__doc__.strip())
     winnow, pages_dir = argv
     checks = read_expected(os.path.join(pages_dir, 'expected.tsv'))
-    flags = {c[0]: c[2].split() for c in checks if c[1] == 'flags'}
+    flags = {c[0]: [t.replace('{PAGES}', pages_dir) for t in c[2].split()] for c in checks if c[1] == 'flags'}
+    # the synthetic pages pin the rules, so they run with the rules alone
+    # unless they name a units model (the real pages run as users run them)
+    for page in {c[0] for c in checks}:
+        if page.startswith('synthetic-') and '--unit-model' not in flags.get(page, ()):
+            flags[page] = ['--rule', 'UNIT_MODEL=0', *flags.get(page, ())]
     sites = {c[0]: c[2] for c in checks if c[1] == 'site'}
     all_checks = [c for c in checks if c[1] not in ('flags', 'site')]
     checks = [c for c in all_checks if c[1] != 'rule']

@@ -126,6 +126,13 @@ winnow_status winnow_engine_new(const winnow_options *opt, winnow_engine **out)
                                 sizeof err) != 0)
             memset(&e->conf, 0, sizeof e->conf);
     }
+    /* and the learned unit decision's: without one, the rules decide */
+    if (wn_units_model_len > 0) {
+        char err[256];
+        if (wn_unit_model_parse((const char *)wn_units_model, wn_units_model_len, &e->units_store, err, sizeof err) ==
+            0)
+            e->units = &e->units_store;
+    }
     *out = e;
     return WINNOW_OK;
 }
@@ -136,6 +143,7 @@ void winnow_engine_free(winnow_engine *e)
     wn_parser_free(e->parser);
     free(e->hints);
     if (e->clf) wn_classifier_free(&e->clf_store);
+    wn_unit_model_free(&e->units_store);
     wn_arena_free(&e->scratch);
     if (e->have_spare) {
         wn_arena_free(&e->spare_arena);
@@ -165,6 +173,43 @@ winnow_status winnow_engine_load_model(winnow_engine *e, const char *path)
 }
 
 int winnow_engine_has_model(const winnow_engine *e) { return e && e->clf; }
+
+winnow_status winnow_engine_load_unit_model(winnow_engine *e, const char *path)
+{
+    if (!e) return WINNOW_E_ARG;
+    e->error[0] = '\0';
+    if (!path) {
+        e->units = NULL;
+        return WINNOW_OK;
+    }
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(e->error, sizeof e->error, "cannot open %s", path);
+        return WINNOW_E_IO;
+    }
+    wn_buf b;
+    wn_buf_init(&b);
+    char chunk[65536];
+    size_t got;
+    int oom = 0;
+    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0 && !b.oom) wn_buf_put(&b, chunk, got);
+    oom = b.oom;
+    int rerr = ferror(f);
+    fclose(f);
+    if (oom || rerr) {
+        wn_buf_free(&b);
+        snprintf(e->error, sizeof e->error, "%s %s", oom ? "out of memory reading" : "cannot read", path);
+        return oom ? WINNOW_E_NOMEM : WINNOW_E_IO;
+    }
+    wn_unit_model m;
+    int rc = wn_unit_model_parse(b.data ? b.data : "", b.len, &m, e->error, sizeof e->error);
+    wn_buf_free(&b);
+    if (rc != 0) return rc == -2 ? WINNOW_E_NOMEM : WINNOW_E_FORMAT;
+    wn_unit_model_free(&e->units_store);
+    e->units_store = m;
+    e->units = &e->units_store;
+    return WINNOW_OK;
+}
 
 winnow_status winnow_extract(winnow_engine *e, const winnow_input *in, winnow_doc **out)
 {

@@ -14,6 +14,7 @@
 #include "../confidence/confidence.h"
 #include "../pagetype/pagetype.h"
 #include "../parse/parser.h"
+#include "../select/units.h"
 #include "../rules/rules.h"
 #include "../util/arena.h"
 #include "../util/buf.h"
@@ -36,6 +37,12 @@ struct winnow_engine {
     const wn_pt_model *pt;
     /* the confidence model (read-only once loaded); unloaded: confidence -1 */
     wn_conf_model conf;
+    /* the learned unit decision's model (read-only once loaded); NULL: the
+     * rules decide alone. units_collect: pages keep every unit's feature
+     * row (the training layer sets it) */
+    wn_unit_model units_store;
+    const wn_unit_model *units;
+    int units_collect;
     wn_rules rules; /* the scorer's and selection's rule values */
     /* class and id tokens seen on this engine's pages and their hint bits
      * (a fixed mapping: the cache only saves the lookups) */

@@ -250,6 +250,8 @@ static winnow_status run_stages(winnow_engine *e, winnow_doc *d, wn_run_mode mod
     /* the kind of page: reported only, the selection does not read it yet */
     if (wn_pagetype_run(d, e->pt, e->opt.page_type) != 0)
         return wn_engine_fail(e, WINNOW_E_NOMEM, "out of memory while judging the kind of page");
+    d->unit_model = e->units;
+    d->unit_collect = e->units_collect;
     if (wn_select(d, &pscore, e->opt.include_title) != 0)
         return wn_engine_fail(e, WINNOW_E_NOMEM, "out of memory while selecting content");
     wn_explain_finish(d);

@@ -444,6 +444,21 @@
       "favor recall: the content block widens by this many ancestors, every keepable unit there kept")                 \
     X(FAVOR_RUNNING_MIN_VALUE, 1e30f, 1e30f, "select",                                                                 \
       "favor recall: running text anywhere outside boilerplate worth this much value is kept")                         \
+    /* the learned unit decision (src/select/units.c) */                                                               \
+    X(UNIT_MODEL, 1.0f, 0.0f, "select",                                                                                \
+      "the learned unit decision runs when the engine has a units model (1: on, 0: off, the rules' decision stands)")  \
+    X(UNIT_KEEP_MIN, 0.4f, 0.0f, "select",                                                                             \
+      "the learned unit decision: a unit the rules kept stays when the units model's probability that it is main "     \
+      "content is at least this")                                                                                      \
+    X(UNIT_ADD_MIN, 0.7f, 1.01f, "select",                                                                             \
+      "the learned unit decision: a unit the rules left out comes in when the units model's probability is at "        \
+      "least this")                                                                                                    \
+    X(UNIT_MAX_DROP, 0.3f, 1e30f, "select",                                                                            \
+      "the learned unit decision drops nothing on a page where the units it would drop hold more than this share "     \
+      "of the words the rules kept (a model that disowns the page's text is not believed)")                            \
+    X(UNIT_MAX_ADD, 1.0f, 1e30f, "select",                                                                             \
+      "the learned unit decision adds nothing on a page where the units it would add hold more than this share of "    \
+      "the words the rules kept")                                                                                      \
     X(ANCHOR_SHARE, 0.2f, 0.0f, "select",                                                                              \
       "the best block inside the headline's article (the region around the title-matching heading holding no other "   \
       "headline of its rank) replaces a best block outside it, or one holding other articles too, when it scores "     \

@@ -52,6 +52,8 @@
       "--favor recall: running text of the elements around the content block")                                         \
     X(FAVOR_RUNNING, "favor-running", "FAVOR_RUNNING_MIN_VALUE", 'C',                                                  \
       "--favor recall: running text outside boilerplate, anywhere on the page")                                        \
+    X(UNIT_KEPT, "unit-model-kept", "UNIT_KEEP_MIN", 'C',                                                              \
+      "the learned unit decision (models/units.wmodel) kept a unit the rules left out")                                \
     X(LONE, "lone-paragraph", "LONE_MIN_VALUE", 'C',                                                                   \
       "site mode: a long paragraph outside the content block that no other page of the site has")                      \
     X(FALLBACK_LANDMARK, "fallback-landmark", "FALLBACK_WEAK_SHARE", 'C',                                              \
@@ -63,6 +65,8 @@
     X(NO_BLOCK, "no-running-text", "KEEP_FRAGMENT_MAX_LINKS", 'C',                                                     \
       "no block holds running text: every unit that is not a link list is kept")                                       \
     /* left out by the selection */                                                                                    \
+    X(UNIT_DROPPED, "unit-model-dropped", "UNIT_KEEP_MIN", 'T',                                                        \
+      "the learned unit decision (models/units.wmodel) left out a unit the rules kept")                                \
     X(OUTSIDE, "outside-block", "SELECT_DECAY", 'T', "outside the content block")                                      \
     X(LINK_LIST, "link-list", "LINK_LIST_SHARE", 'L', "more than LINK_LIST_SHARE of its characters are links")         \
     X(FRAGMENT, "fragment", "FRAGMENT_CHARS", 'T',                                                                     \

@@ -5,6 +5,7 @@
  * templateness. */
 #include "passes.h"
 #include "strategy.h"
+#include "units.h"
 
 #include "../score/records.h"
 
@@ -105,6 +106,7 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
     uint32_t best = second_opinions(d, ps, sel.best, include_title, strategy, &err);
     if (err) return -1;
     wn_favor(d, ps);
+    if (wn_units_learned(d, ps) != 0) return -1;
     if (lb->source == WN_SOURCE_SCORER && best == WN_NONE)
         lb->source = sel.framed != WN_NONE ? WN_SOURCE_FRAME : WN_SOURCE_NONE;
     /* text nodes follow their unit, except text after a comment marker

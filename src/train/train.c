@@ -33,6 +33,7 @@
 #include "../doc.h"
 #include "../pipeline/pipeline.h"
 #include "../site/site_api.h"
+#include "train_internal.h"
 
 #define WORDS_PER_EXAMPLE 24
 #define TEMPLATE_SHARE 0.10
@@ -495,7 +496,7 @@ static int fit_linear(winnow_trainer *t, const size_t *idx, size_t n, wn_clf_buc
 /* Reads XGBoost's text dump of one tree ("id:[fK<thr] yes=a,no=b,..." and
  * "id:leaf=v" lines) into nodes numbered breadth-first, so that children
  * always come after their parent. */
-static int convert_tree(const char *dump, wn_tree_node **nodes, size_t *used, size_t *cap)
+int wn_train_convert_tree(const char *dump, int nfeat, wn_tree_node **nodes, size_t *used, size_t *cap)
 {
     typedef struct raw {
         int feature, yes, no, set;
@@ -561,7 +562,7 @@ static int convert_tree(const char *dump, wn_tree_node **nodes, size_t *used, si
         int kids[2] = { x->yes, x->no };
         for (int k = 0; k < 2; k++) {
             int c = kids[k];
-            if (c < 0 || c > maxid || !r[c].set || newid[c] >= 0 || x->feature >= WN_NFEAT) {
+            if (c < 0 || c > maxid || !r[c].set || newid[c] >= 0 || x->feature >= nfeat) {
                 ok = 0;
                 break;
             }
@@ -664,7 +665,7 @@ static int fit_trees(winnow_trainer *t, const size_t *idx, size_t n, int kind, w
     size_t used = 0, cap = 0;
     for (bst_ulong k = 0; k < ntrees; k++) {
         b->tree_start[k] = (uint32_t)used;
-        if (convert_tree(dump[k], &b->nodes, &used, &cap) != 0) {
+        if (wn_train_convert_tree(dump[k], WN_NFEAT, &b->nodes, &used, &cap) != 0) {
             snprintf(t->error, sizeof t->error, "cannot read XGBoost tree %llu", (unsigned long long)k);
             goto out;
         }

@@ -165,6 +165,52 @@ winnow_status winnow_conf_fit_save(const winnow_conf_set *s, double C, const cha
 winnow_status winnow_conf_evaluate(const winnow_conf_set *s, unsigned folds, double C, int boost, double *p_corpus,
                                    double *p_site, char *err, size_t cap);
 
+/* ------------------------------------------------------------------------
+ * Units training (winnow train --units): the learned unit decision's model
+ * (src/select/units.h) from pages with gold main text. Each page runs the
+ * pipeline with the model off; every unit's feature row is labelled by the
+ * share of its word triples the gold text has, and gradient-boosted trees
+ * (XGBoost) learn it, each unit weighted by its words.
+ * ------------------------------------------------------------------------ */
+
+typedef struct winnow_unit_set winnow_unit_set;
+typedef struct winnow_unit_params {
+    unsigned rounds;  /* boosting rounds (0: 150) */
+    unsigned depth;   /* tree depth (0: 6) */
+    unsigned threads; /* 0: 2 */
+    unsigned seed;
+    double eta; /* step (0: 0.1) */
+} winnow_unit_params;
+
+winnow_status winnow_unit_set_new(winnow_unit_set **out);
+void winnow_unit_set_free(winnow_unit_set *s);
+size_t winnow_unit_set_pages(const winnow_unit_set *s);
+size_t winnow_unit_set_rows(const winnow_unit_set *s);
+/* Runs the page through the pipeline on e (its units model off for the
+ * run; its type forced to page_type unless WINNOW_PAGE_UNKNOWN) and adds
+ * its units, labelled against gold (UTF-8, gold_len bytes), under corpus
+ * and site (for held-out folds) and id. */
+winnow_status winnow_unit_set_add(winnow_unit_set *s, winnow_engine *e, const winnow_input *in, const char *gold,
+                                  size_t gold_len, const char *corpus, const char *site, const char *id, int page_type);
+/* Fits on every page and writes the model file (what models/units.wmodel
+ * holds), saying `trained` in it. */
+winnow_status winnow_unit_fit_save(const winnow_unit_set *s, const winnow_unit_params *p, const char *trained,
+                                   const char *path, char *err, size_t cap);
+/* Held-out figures: each corpus by a model fitted on the others; the
+ * corpus named fold_corpus by `folds` folds of its sites (a site's fold:
+ * its FNV-1a hash modulo folds), each by a model fitted on every page
+ * outside the fold. Per page (to `pages`, TSV) and per corpus (to
+ * `summary`): the word F1 of the kept units with the rules' decisions and
+ * with the model's at several thresholds. With models_dir, each held-out
+ * model is written there (CORPUS.wmodel, CORPUS.foldK.wmodel) for scoring
+ * real extractions with --unit-model. With units_out, every unit's
+ * held-out row (TSV, no header: page number, the rules' keep, the held-out
+ * probability, words, label, the page's gold words), to compare
+ * decisions. */
+winnow_status winnow_unit_evaluate(const winnow_unit_set *s, const winnow_unit_params *p, unsigned folds,
+                                   const char *fold_corpus, const char *models_dir, FILE *pages, FILE *summary,
+                                   FILE *units_out, char *err, size_t cap);
+
 #ifdef __cplusplus
 }
 #endif
