@@ -60,7 +60,7 @@ class Structure(html.parser.HTMLParser):
         if tag in INLINE_CODE and not self.pre and self.code_nest:
             self.code_nest += 1
             return
-        if tag in INLINE_CODE and not self.pre and joins and self.events and self.events[-1][0] == "code":
+        if tag in INLINE_CODE and not self.pre and joins and self.events and (self.events[-1] or ("",))[0] == "code":
             # adjacent code elements are one code span in Markdown
             self.capture.append(["code", [self.events.pop()[1]], None])
             self.code_nest = 1
@@ -68,10 +68,13 @@ class Structure(html.parser.HTMLParser):
         if tag in LISTS:
             self.lists.append(tag)
         elif tag == "li":
-            # an item counts when it ends and has text (an empty <li> has no
-            # Markdown form)
+            # an item takes its place where it begins (an item and a list
+            # the page put after it, which Markdown nests under the item,
+            # are in the same order); it counts when it ends and has text
+            # (an empty <li> has no Markdown form)
             kind = self.lists[-1] if self.lists else "ul"
-            self.capture.append(["li", [], (len(self.lists), "ol" if kind == "ol" else "ul")])
+            self.events.append(None)
+            self.capture.append(["li", [], (len(self.events) - 1, len(self.lists), "ol" if kind == "ol" else "ul")])
         elif tag in HEADINGS:
             self._layout()
             self.capture.append(["h" + tag[1], [], None])
@@ -116,7 +119,7 @@ class Structure(html.parser.HTMLParser):
                     text = "".join(parts)
                     if kind == "li":
                         if squash(text):
-                            self.events.append(("li",) + extra)
+                            self.events[extra[0]] = ("li",) + extra[1:]
                     elif kind == "cell":
                         if len(squash(text)) > DATA_TABLE_CELL_MAX_CHARS:
                             self._layout()
@@ -156,6 +159,11 @@ class Structure(html.parser.HTMLParser):
         if data:
             self.code_closed = False
         for c in self.capture:
+            if c[0] == "li" and c[2][1] != len(self.lists):
+                # an item's own text, not its nested lists': an item that
+                # holds only a list ("- - " in Markdown) is no item, as a
+                # list the page put directly in a list has none
+                continue
             c[1].append(data)
 
 
@@ -163,7 +171,7 @@ def structure(html_text):
     p = Structure()
     p.feed(html_text)
     p.close()
-    return p.events
+    return [e for e in p.events if e is not None]
 
 
 def render(md, cmark):
