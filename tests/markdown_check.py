@@ -52,9 +52,18 @@ class Structure(html.parser.HTMLParser):
         self.code_closed = False  # a code element just ended: one next to it joins it
         self.code_nest = 0  # open inline code elements: one inside another is the outer's text
 
+    def _pre_block(self):
+        # a block inside <pre> begins and ends a line, as a browser shows
+        # it (a highlighter's <div> a line), unless one just began
+        for c in self.capture:
+            if c[0] == "pre" and c[1] and not "".join(c[1]).endswith("\n"):
+                c[1].append("\n")
+
     def handle_starttag(self, tag, attrs):
         if tag in BLOCKS and not self.pre:
             self.handle_data(" ")  # blocks in a cell or heading: a space
+        if tag in BLOCKS and self.pre:
+            self._pre_block()
         joins = self.code_closed
         self.code_closed = False
         if tag in INLINE_CODE and not self.pre and self.code_nest:
@@ -100,6 +109,8 @@ class Structure(html.parser.HTMLParser):
     def handle_endtag(self, tag):
         if tag in BLOCKS and not self.pre:
             self.handle_data(" ")
+        if tag in BLOCKS and self.pre:
+            self._pre_block()
         if tag in LISTS:
             if self.lists:
                 self.lists.pop()
