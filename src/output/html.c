@@ -170,6 +170,25 @@ static int items_wrapper(const winnow_doc *d, const html_out *h, uint32_t i)
     return pt == WN_TAG_UL || pt == WN_TAG_OL;
 }
 
+/* A block that holds a line break and nothing else: in a <pre>, an empty
+ * line of code (a highlighter's <div><br></div>). */
+static int lone_break(const winnow_doc *d, uint32_t i)
+{
+    int breaks = 0;
+    for (uint32_t c = d->dom.nodes[i].first_child; c != WN_NONE; c = d->dom.nodes[c].next_sibling) {
+        const wn_node *y = &d->dom.nodes[c];
+        if (y->tag == WN_TAG_BR) {
+            breaks++;
+        } else if (y->tag == WN_TAG_TEXT) {
+            for (uint32_t k = 0; k < y->text_len; k++)
+                if (!is_space(d->dom.text[y->text_begin + k])) return 0;
+        } else {
+            return 0;
+        }
+    }
+    return breaks > 0;
+}
+
 /* Whether element i is written as a tag. */
 static int emitted(const winnow_doc *d, const html_out *h, uint32_t i)
 {
@@ -179,8 +198,11 @@ static int emitted(const winnow_doc *d, const html_out *h, uint32_t i)
     int root = i == range_root(h);
     switch (x->tag) {
     case WN_TAG_IMG: return image_kept(d, i);
-    /* breaks and rules inside content; cells of a row with content */
+    /* breaks and rules inside content; cells of a row with content; in a
+     * <pre>, a break that is an empty line of the code */
     case WN_TAG_BR:
+        if (!root && h->pre_depth && lone_break(d, x->parent)) return 1;
+        return root ? (fl[i] & HF_CONTENT) != 0 : (fl[x->parent] & HF_CONTENT) != 0;
     case WN_TAG_HR:
     case WN_TAG_TD:
     case WN_TAG_TH: return root ? (fl[i] & HF_CONTENT) != 0 : (fl[x->parent] & HF_CONTENT) != 0;
