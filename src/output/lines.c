@@ -57,6 +57,8 @@ typedef struct lines {
     size_t fence_at;   /* where its fence began in out ((size_t)-1: keep it) */
     size_t fence_end;  /* where its code begins in out */
     int heading_depth; /* markdown: open headings; a heading is one line */
+    char heading_marks[8];
+    uint32_t heading_list; /* markdown: a list that opens the heading, WN_NONE */
     /* markdown: the open quotes and lists, outermost first, which begin
      * every line written inside them in that order (a quote in an item is
      * indented to the item's text, a list in a quote follows its "> ") */
@@ -160,6 +162,16 @@ static size_t block_start_escape(const char *s, size_t n)
     return (size_t)-1;
 }
 
+/* Markdown: where a backslash goes so that a heading's text does not end
+ * in what CommonMark takes for the heading's closing marks (a run of '#'
+ * after a space: "Part #"), or (size_t)-1 */
+static size_t closing_hashes(const char *s, size_t n)
+{
+    size_t k = n;
+    while (k && s[k - 1] == '#') k--;
+    return k < n && (k == 0 || s[k - 1] == ' ') ? k : (size_t)-1;
+}
+
 static void put_line(lines *L)
 {
     if (L->line.oom) L->out->oom = 1;
@@ -185,6 +197,7 @@ static void put_line(lines *L)
     line_lead(L);
     int plain = L->markdown && L->prefix[0] == '\0';
     size_t esc = plain ? block_start_escape(L->line.data, L->line.len) : (size_t)-1;
+    if (L->markdown && L->prefix[0] == '#') esc = closing_hashes(L->line.data, L->line.len);
     wn_buf_puts(L->out, L->prefix);
     if (esc != (size_t)-1) {
         wn_buf_put(L->out, L->line.data, esc);
@@ -290,7 +303,9 @@ static void append_text(lines *L, const char *s, size_t n, int flat)
             }
             continue;
         }
-        if (wn_char_class(cp) == WN_CC_SPACE) {
+        /* a zero width no-break space joins what it stands between: the
+         * text format takes it for a space, Markdown keeps it, as HTML does */
+        if (wn_char_class(cp) == WN_CC_SPACE && !(L->markdown && cp == 0xFEFF)) {
             L->pending_space = 1;
             continue;
         }
@@ -431,6 +446,8 @@ static long list_start(const winnow_doc *d, uint32_t i)
     for (; k < len && v[k] >= '0' && v[k] <= '9' && n < 100000000; k++) n = n * 10 + (v[k] - '0');
     return n;
 }
+
+static int is_list(unsigned t) { return t == WN_TAG_UL || t == WN_TAG_OL || t == WN_TAG_MENU || t == WN_TAG_DIR; }
 
 static int is_inline_code(unsigned t) { return t == WN_TAG_CODE || t == WN_TAG_KBD || t == WN_TAG_SAMP; }
 
@@ -626,10 +643,15 @@ static void on_enter(void *ctx, const winnow_doc *d, uint32_t i)
     }
     if (L->markdown && L->heading_depth && !L->in_pre && !heading_level(t) &&
         (t == WN_TAG_BR || wn_tag_has(t, WN_TF_BREAK))) {
-        /* a line break or block inside a heading: a space, or the rest of
-         * the heading would be a paragraph */
-        L->pending_space = 1;
-        return;
+        /* a list that opens a heading (<h3><ol><li>): its items hold the
+         * heading ("1. ### "); other line breaks and blocks inside a heading
+         * are a space, or the rest of the heading would be a paragraph */
+        if (is_list(t) && L->line.len == 0 && L->heading_list == WN_NONE) {
+            L->heading_list = i;
+        } else if (!(t == WN_TAG_LI && L->heading_list != WN_NONE && x->parent == L->heading_list)) {
+            L->pending_space = 1;
+            return;
+        }
     }
     if (t == WN_TAG_BR) {
         if (L->in_pre) {
@@ -702,11 +724,12 @@ static void on_enter(void *ctx, const winnow_doc *d, uint32_t i)
             memset(L->prefix, '#', (size_t)level);
             L->prefix[level] = ' ';
             L->prefix[level + 1] = '\0';
+            memcpy(L->heading_marks, L->prefix, sizeof L->heading_marks);
             L->heading_depth++;
         }
         return;
     }
-    if (t == WN_TAG_UL || t == WN_TAG_OL || t == WN_TAG_MENU || t == WN_TAG_DIR) {
+    if (is_list(t)) {
         block_break(L, L->list_depth == 0);
         L->list_depth++;
         if (L->markdown) {
@@ -778,6 +801,22 @@ static void on_leave(void *ctx, const winnow_doc *d, uint32_t i)
         return;
     }
     if (L->markdown && L->heading_depth && !L->in_pre && wn_tag_has(t, WN_TF_BREAK)) {
+        if (!heading_level(t) && L->heading_list != WN_NONE &&
+            (i == L->heading_list || (t == WN_TAG_LI && d->dom.nodes[i].parent == L->heading_list))) {
+            /* an item of the list that opens the heading: its line, then
+             * the heading's marks for what follows */
+            put_line(L);
+            memcpy(L->prefix, L->heading_marks, sizeof L->heading_marks);
+            if (t == WN_TAG_LI) {
+                end_item(L, i);
+                return;
+            }
+            close_container(L, i);
+            if (L->list_depth) L->list_depth--;
+            if (!L->list_depth) L->blank_before = 1;
+            L->heading_list = WN_NONE;
+            return;
+        }
         if (!heading_level(t)) {
             L->pending_space = 1;
             return;
@@ -865,7 +904,7 @@ static void on_leave(void *ctx, const winnow_doc *d, uint32_t i)
         return;
     }
     if (!wn_tag_has(t, WN_TF_BREAK) || L->in_pre) return;
-    if (t == WN_TAG_UL || t == WN_TAG_OL || t == WN_TAG_MENU || t == WN_TAG_DIR) {
+    if (is_list(t)) {
         put_line(L);
         close_container(L, i);
         if (L->list_depth) L->list_depth--;
@@ -901,6 +940,7 @@ static void render_into(const winnow_doc *d, wn_buf *out, int markdown, int all)
     L.out = out;
     L.markdown = markdown;
     L.data_table = WN_NONE;
+    L.heading_list = WN_NONE;
     wn_buf_init(&L.line);
     wn_walk_cb cb = { on_enter, on_leave, on_text };
     if ((all ? wn_walk_all(d, &cb, &L) : wn_walk_kept(d, &cb, &L)) != 0) out->oom = 1;
