@@ -201,8 +201,17 @@ static int emitted(const winnow_doc *d, const html_out *h, uint32_t i)
     /* breaks and rules inside content; cells of a row with content; in a
      * <pre>, a break that is an empty line of the code */
     case WN_TAG_BR:
-        if (!root && h->pre_depth && lone_break(d, x->parent)) return 1;
-        return root ? (fl[i] & HF_CONTENT) != 0 : (fl[x->parent] & HF_CONTENT) != 0;
+        if (root) return (fl[i] & HF_CONTENT) != 0;
+        if (h->pre_depth && lone_break(d, x->parent)) return 1;
+        if (fl[x->parent] & HF_CONTENT) return 1;
+        /* a break in an inline element of its own (<span><br></span>)
+         * breaks the line of the text around it (not between blocks, where
+         * it would be an empty line) */
+        for (uint32_t p = x->parent, hops = 0; p != WN_NONE && hops < 8; p = d->dom.nodes[p].parent, hops++) {
+            if (fl[p] & HF_CONTENT) return !(fl[p] & HF_PBLOCK);
+            if (p == range_root(h) || wn_tag_has(d->dom.nodes[p].tag, WN_TF_BREAK)) return 0;
+        }
+        return 0;
     case WN_TAG_HR:
     case WN_TAG_TD:
     case WN_TAG_TH: return root ? (fl[i] & HF_CONTENT) != 0 : (fl[x->parent] & HF_CONTENT) != 0;
