@@ -170,6 +170,10 @@ class Structure(html.parser.HTMLParser):
         if data:
             self.code_closed = False
         for c in self.capture:
+            if c[0] == "code" and self.pre:
+                # a <pre> inside inline code (<code><pre>) is a block of
+                # code, which Markdown writes as one: its text is the block's
+                continue
             if c[0] == "li" and c[2][1] != len(self.lists):
                 # an item's own text, not its nested lists': an item that
                 # holds only a list ("- - " in Markdown) is no item, as a
