@@ -40,6 +40,7 @@ typedef struct lines {
     uint32_t data_table; /* where the data table being written began (its <table>,
                             or the row group or row the walk started at), WN_NONE */
     int rows_in_table;   /* rows written in the data table */
+    int table_cols;      /* markdown: its header's cells, as many as its widest row's */
     int cells_in_row;
     int cell_depth;    /* open <td>/<th> of the data table: inside one, blocks and
                             breaks become spaces, so that a row stays one line */
@@ -411,6 +412,20 @@ static int header_row(const winnow_doc *d, uint32_t tr, int *cells)
     return *cells > 0 && (in_thead || all_th);
 }
 
+/* The most cells a row of the data table that begins at element t has:
+ * the width of its Markdown table, as GFM leaves out the cells of a row
+ * past its header's */
+static int table_width(const winnow_doc *d, uint32_t t)
+{
+    int width = 0;
+    for (uint32_t k = t; k < t + d->dom.nodes[t].size; k++) {
+        int cells = 0;
+        if (d->dom.nodes[k].tag == WN_TAG_TR) header_row(d, k, &cells);
+        if (cells > width) width = cells;
+    }
+    return width;
+}
+
 /* Markdown: '[' for a link, "](href)" follows at its end. */
 static void open_link(lines *L, const winnow_doc *d, uint32_t i)
 {
@@ -673,15 +688,16 @@ static void on_enter(void *ctx, const winnow_doc *d, uint32_t i)
         if (L->data_table == WN_NONE) return;
         L->cells_in_row = 0;
         int cells = 0;
+        if (L->markdown && L->rows_in_table == 0) L->table_cols = table_width(d, L->data_table);
         if (L->markdown && L->rows_in_table == 0 && !header_row(d, i, &cells) && cells > 0) {
             /* Markdown's first row is the header: a table without one gets
              * an empty header, not its first data row promoted */
             wn_buf_putc(&L->line, '|');
-            for (int k = 0; k < cells; k++) wn_buf_puts(&L->line, " |");
+            for (int k = 0; k < L->table_cols; k++) wn_buf_puts(&L->line, " |");
             put_line(L);
             line_lead(L);
             wn_buf_putc(L->out, '|');
-            for (int k = 0; k < cells; k++) wn_buf_puts(L->out, " --- |");
+            for (int k = 0; k < L->table_cols; k++) wn_buf_puts(L->out, " --- |");
             wn_buf_putc(L->out, '\n');
             L->rows_in_table++;
         }
@@ -837,6 +853,8 @@ static void on_leave(void *ctx, const winnow_doc *d, uint32_t i)
             while (L->line.len && L->line.data[L->line.len - 1] == ' ') L->line.len--;
             wn_buf_puts(&L->line, " |");
             int cells = L->cells_in_row;
+            if (L->rows_in_table == 0) /* the header: as wide as the widest row */
+                for (; cells < L->table_cols; cells++) wn_buf_puts(&L->line, " |");
             put_line(L);
             if (L->rows_in_table == 0) {
                 line_lead(L);
