@@ -36,11 +36,13 @@ typedef struct lines {
     int pre_break; /* a block inside <pre> ended: its next text starts a line */
     int quote_depth;
     int list_depth;
-    char prefix[16];     /* markdown: put before the next line's text (a heading's marks) */
-    uint32_t data_table; /* where the data table being written began (its <table>,
+    char prefix[16];        /* markdown: put before the next line's text (a heading's marks) */
+    uint32_t data_table;    /* where the data table being written began (its <table>,
                             or the row group or row the walk started at), WN_NONE */
-    int rows_in_table;   /* rows written in the data table */
-    int table_cols;      /* markdown: its header's cells, as many as its widest row's */
+    int rows_in_table;      /* rows written in the data table */
+    int table_cols;         /* markdown: its header's cells, as many as its widest row's */
+    size_t empty_header_at; /* markdown: where the empty header given to a table without
+                               one began in out ((size_t)-1: none, or keep it) */
     int cells_in_row;
     int cell_depth;    /* open <td>/<th> of the data table: inside one, blocks and
                             breaks become spaces, so that a row stays one line */
@@ -681,6 +683,7 @@ static void on_enter(void *ctx, const winnow_doc *d, uint32_t i)
         L->data_table = i;
         L->rows_in_table = 0;
         L->cells_in_row = 0;
+        L->empty_header_at = (size_t)-1;
         if (t == WN_TAG_TABLE) return;
     }
     if (t == WN_TAG_TR) {
@@ -691,7 +694,9 @@ static void on_enter(void *ctx, const winnow_doc *d, uint32_t i)
         if (L->markdown && L->rows_in_table == 0) L->table_cols = table_width(d, L->data_table);
         if (L->markdown && L->rows_in_table == 0 && !header_row(d, i, &cells) && cells > 0) {
             /* Markdown's first row is the header: a table without one gets
-             * an empty header, not its first data row promoted */
+             * an empty header, not its first data row promoted (taken back
+             * if no row follows it: a marker it takes stays) */
+            L->empty_header_at = marker_waits(L) ? (size_t)-1 : L->out->len;
             wn_buf_putc(&L->line, '|');
             for (int k = 0; k < L->table_cols; k++) wn_buf_puts(&L->line, " |");
             put_line(L);
@@ -784,6 +789,16 @@ static void on_enter(void *ctx, const winnow_doc *d, uint32_t i)
     block_break(L, t == WN_TAG_P || t == WN_TAG_DIV || t == WN_TAG_SECTION || t == WN_TAG_FIGURE);
 }
 
+/* The data table ends: one whose rows were all empty leaves no empty
+ * header of its own (share buttons' images) */
+static void end_data_table(lines *L)
+{
+    if (L->markdown && L->rows_in_table == 1 && L->empty_header_at != (size_t)-1 && !L->out->oom)
+        L->out->len = L->empty_header_at;
+    L->data_table = WN_NONE;
+    L->blank_before = 1;
+}
+
 static void on_leave(void *ctx, const winnow_doc *d, uint32_t i)
 {
     lines *L = ctx;
@@ -867,16 +882,12 @@ static void on_leave(void *ctx, const winnow_doc *d, uint32_t i)
         }
         if (L->cells_in_row) L->rows_in_table++;
         L->cells_in_row = 0;
-        if (i == L->data_table) {
-            L->data_table = WN_NONE;
-            L->blank_before = 1;
-        }
+        if (i == L->data_table) end_data_table(L);
         return;
     }
     if (i == L->data_table) {
         put_line(L);
-        L->data_table = WN_NONE;
-        L->blank_before = 1;
+        end_data_table(L);
         return;
     }
     if (t == WN_TAG_TABLE || t == WN_TAG_TR) {
