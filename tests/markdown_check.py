@@ -4,9 +4,10 @@
 For each page, winnow's Markdown output is rendered with cmark-gfm (the
 CommonMark reference implementation with GitHub's table extension) and the
 structure of the HTML that yields is compared with the structure of winnow's
-own HTML output of the same page: headings (level and text), list items (how
-deeply nested, ordered or not), table rows (their cells' text), code blocks
-(their exact text) and inline code (its text). Paragraphs and links are not
+own HTML output of the same page: headings (level and text), list items with
+text of their own (how deeply nested, ordered or not, where they begin), table
+rows (their cells' text), code blocks (their exact text, a block inside <pre>
+a line, as a browser shows it) and inline code (its text). Paragraphs and links are not
 compared: winnow's HTML keeps block elements (<div>, <dl>) that Markdown has no
 form for.
 
