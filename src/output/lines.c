@@ -612,9 +612,12 @@ static void end_item(lines *L, uint32_t i)
         L->conts--;
         return;
     }
-    if (!L->list_depth && L->conts_over) L->conts_over--;
-    container *c = innermost_list(L);
-    if (L->list_depth && c && c->waits && !c->synthetic) {
+    if (!L->list_depth) {
+        if (L->conts_over) L->conts_over--;
+        return;
+    }
+    container *c = L->conts_over ? NULL : innermost_list(L);
+    if (c && c->waits && !c->synthetic) {
         memcpy(c->marker, c->old_marker, sizeof c->marker);
         c->waits = c->old_waits;
     }
@@ -763,7 +766,7 @@ static void on_enter(void *ctx, const winnow_doc *d, uint32_t i)
         put_line(L);
         if (L->markdown) {
             /* an item outside any list is a list of its own */
-            container *c = L->list_depth ? innermost_list(L) : open_container(L, i, 0);
+            container *c = !L->list_depth ? open_container(L, i, 0) : L->conts_over ? NULL : innermost_list(L);
             if (c) {
                 int ordered = x->parent != WN_NONE && d->dom.nodes[x->parent].tag == WN_TAG_OL;
                 memcpy(c->old_marker, c->marker, sizeof c->marker);
