@@ -4,9 +4,10 @@
 For each page, winnow's Markdown output is rendered with cmark-gfm (the
 CommonMark reference implementation with GitHub's table extension) and the
 structure of the HTML that yields is compared with the structure of winnow's
-own HTML output of the same page: headings (level and text), list items (how
-deeply nested, ordered or not), table rows (their cells' text), code blocks
-(their exact text) and inline code (its text). Paragraphs and links are not
+own HTML output of the same page: headings (level and text), list items with
+text of their own (how deeply nested, ordered or not, where they begin), table
+rows (their cells' text), code blocks (their exact text, a block inside <pre>
+a line, as a browser shows it) and inline code (its text). Paragraphs and links are not
 compared: winnow's HTML keeps block elements (<div>, <dl>) that Markdown has no
 form for.
 
@@ -52,15 +53,24 @@ class Structure(html.parser.HTMLParser):
         self.code_closed = False  # a code element just ended: one next to it joins it
         self.code_nest = 0  # open inline code elements: one inside another is the outer's text
 
+    def _pre_block(self):
+        # a block inside <pre> begins and ends a line, as a browser shows
+        # it (a highlighter's <div> a line), unless one just began
+        for c in self.capture:
+            if c[0] == "pre" and c[1] and not "".join(c[1]).endswith("\n"):
+                c[1].append("\n")
+
     def handle_starttag(self, tag, attrs):
         if tag in BLOCKS and not self.pre:
             self.handle_data(" ")  # blocks in a cell or heading: a space
+        if tag in BLOCKS and self.pre:
+            self._pre_block()
         joins = self.code_closed
         self.code_closed = False
         if tag in INLINE_CODE and not self.pre and self.code_nest:
             self.code_nest += 1
             return
-        if tag in INLINE_CODE and not self.pre and joins and self.events and self.events[-1][0] == "code":
+        if tag in INLINE_CODE and not self.pre and joins and self.events and (self.events[-1] or ("",))[0] == "code":
             # adjacent code elements are one code span in Markdown
             self.capture.append(["code", [self.events.pop()[1]], None])
             self.code_nest = 1
@@ -68,10 +78,13 @@ class Structure(html.parser.HTMLParser):
         if tag in LISTS:
             self.lists.append(tag)
         elif tag == "li":
-            # an item counts when it ends and has text (an empty <li> has no
-            # Markdown form)
+            # an item takes its place where it begins (an item and a list
+            # the page put after it, which Markdown nests under the item,
+            # are in the same order); it counts when it ends and has text
+            # (an empty <li> has no Markdown form)
             kind = self.lists[-1] if self.lists else "ul"
-            self.capture.append(["li", [], (len(self.lists), "ol" if kind == "ol" else "ul")])
+            self.events.append(None)
+            self.capture.append(["li", [], (len(self.events) - 1, len(self.lists), "ol" if kind == "ol" else "ul")])
         elif tag in HEADINGS:
             self._layout()
             self.capture.append(["h" + tag[1], [], None])
@@ -97,6 +110,8 @@ class Structure(html.parser.HTMLParser):
     def handle_endtag(self, tag):
         if tag in BLOCKS and not self.pre:
             self.handle_data(" ")
+        if tag in BLOCKS and self.pre:
+            self._pre_block()
         if tag in LISTS:
             if self.lists:
                 self.lists.pop()
@@ -116,7 +131,7 @@ class Structure(html.parser.HTMLParser):
                     text = "".join(parts)
                     if kind == "li":
                         if squash(text):
-                            self.events.append(("li",) + extra)
+                            self.events[extra[0]] = ("li",) + extra[1:]
                     elif kind == "cell":
                         if len(squash(text)) > DATA_TABLE_CELL_MAX_CHARS:
                             self._layout()
@@ -156,6 +171,15 @@ class Structure(html.parser.HTMLParser):
         if data:
             self.code_closed = False
         for c in self.capture:
+            if c[0] == "code" and self.pre:
+                # a <pre> inside inline code (<code><pre>) is a block of
+                # code, which Markdown writes as one: its text is the block's
+                continue
+            if c[0] == "li" and c[2][1] != len(self.lists):
+                # an item's own text, not its nested lists': an item that
+                # holds only a list ("- - " in Markdown) is no item, as a
+                # list the page put directly in a list has none
+                continue
             c[1].append(data)
 
 
@@ -163,7 +187,7 @@ def structure(html_text):
     p = Structure()
     p.feed(html_text)
     p.close()
-    return p.events
+    return [e for e in p.events if e is not None]
 
 
 def render(md, cmark):

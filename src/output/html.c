@@ -37,6 +37,7 @@ typedef struct html_out {
     uint8_t *flags; /* per DOM node */
     int after_pre;  /* the last thing written was a <pre> start tag */
     int pre_depth;  /* open <pre>s: inside one, no line break is added after a block */
+    uint32_t root;  /* the root of the range being walked: the headline or the container */
 } html_out;
 
 static int keep_tag(unsigned t)
@@ -129,34 +130,101 @@ static int is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == 
 
 static int image_kept(const winnow_doc *d, uint32_t i) { return d->labels.keep[d->labels.unit[i]] != 0; }
 
-/* The root of the walked range that holds i: the headline or the container. */
-static uint32_t range_root(const winnow_doc *d, uint32_t i)
+/* The root of the range being walked: the headline, then the container.
+ * A headline inside the container is, in the container's walk, an element
+ * like any other (an item of its list, not a root wrapped in a list of its
+ * own). */
+static uint32_t range_root(const html_out *h) { return h->root; }
+
+static uint32_t written_parent(const winnow_doc *d, const html_out *h, uint32_t i);
+
+/* Kept text that is not only white space. */
+static int text_content(const winnow_doc *d, uint32_t i)
 {
-    uint32_t h = d->labels.headline;
-    return h != WN_NONE && wn_node_within(&d->dom, h, i) ? h : d->labels.container;
+    const wn_node *x = &d->dom.nodes[i];
+    if (!d->labels.keep[i]) return 0;
+    for (uint32_t k = 0; k < x->text_len; k++)
+        if (!is_space(d->dom.text[x->text_begin + k])) return 1;
+    return 0;
+}
+
+/* A <div> the page put in a list around items of it (<ul><div><li>), and
+ * nothing else: left out, so that the items stand in their list (a list
+ * around them, to keep them valid, would nest them a level deeper). */
+static int items_wrapper(const winnow_doc *d, const html_out *h, uint32_t i)
+{
+    int items = 0;
+    for (uint32_t c = d->dom.nodes[i].first_child; c != WN_NONE; c = d->dom.nodes[c].next_sibling) {
+        const wn_node *y = &d->dom.nodes[c];
+        if (y->tag == WN_TAG_TEXT) {
+            if (text_content(d, c)) return 0;
+        } else if (y->tag == WN_TAG_LI) {
+            items |= (h->flags[c] & HF_CONTENT) != 0;
+        } else if ((h->flags[c] & HF_CONTENT) || y->tag == WN_TAG_BR || y->tag == WN_TAG_HR) {
+            return 0;
+        }
+    }
+    if (!items) return 0;
+    uint32_t p = written_parent(d, h, i);
+    unsigned pt = p == WN_NONE ? WN_TAG_UNKNOWN : d->dom.nodes[p].tag;
+    return pt == WN_TAG_UL || pt == WN_TAG_OL;
+}
+
+/* A block that holds a line break and nothing else: in a <pre>, an empty
+ * line of code (a highlighter's <div><br></div>). */
+static int lone_break(const winnow_doc *d, uint32_t i)
+{
+    int breaks = 0;
+    for (uint32_t c = d->dom.nodes[i].first_child; c != WN_NONE; c = d->dom.nodes[c].next_sibling) {
+        const wn_node *y = &d->dom.nodes[c];
+        if (y->tag == WN_TAG_BR) {
+            breaks++;
+        } else if (y->tag == WN_TAG_TEXT) {
+            for (uint32_t k = 0; k < y->text_len; k++)
+                if (!is_space(d->dom.text[y->text_begin + k])) return 0;
+        } else {
+            return 0;
+        }
+    }
+    return breaks > 0;
 }
 
 /* Whether element i is written as a tag. */
-static int emitted(const winnow_doc *d, const uint8_t *fl, uint32_t i)
+static int emitted(const winnow_doc *d, const html_out *h, uint32_t i)
 {
+    const uint8_t *fl = h->flags;
     const wn_node *x = &d->dom.nodes[i];
     if (!keep_tag(x->tag)) return 0;
-    int root = i == range_root(d, i);
+    int root = i == range_root(h);
     switch (x->tag) {
     case WN_TAG_IMG: return image_kept(d, i);
-    /* breaks and rules inside content; cells of a row with content */
+    /* breaks and rules inside content; cells of a row with content; in a
+     * <pre>, a break that is an empty line of the code */
     case WN_TAG_BR:
+        if (root) return (fl[i] & HF_CONTENT) != 0;
+        if (h->pre_depth && lone_break(d, x->parent)) return 1;
+        if (fl[x->parent] & HF_CONTENT) return 1;
+        /* a break in an inline element of its own (<span><br></span>)
+         * breaks the line of the text around it (not between blocks, where
+         * it would be an empty line) */
+        for (uint32_t p = x->parent, hops = 0; p != WN_NONE && hops < 8; p = d->dom.nodes[p].parent, hops++) {
+            if (fl[p] & HF_CONTENT) return !(fl[p] & HF_PBLOCK);
+            if (p == range_root(h) || wn_tag_has(d->dom.nodes[p].tag, WN_TF_BREAK)) return 0;
+        }
+        return 0;
     case WN_TAG_HR:
     case WN_TAG_TD:
     case WN_TAG_TH: return root ? (fl[i] & HF_CONTENT) != 0 : (fl[x->parent] & HF_CONTENT) != 0;
     case WN_TAG_A: return (fl[i] & HF_CONTENT) && !(fl[i] & HF_LINK);
+    case WN_TAG_DIV: return (fl[i] & HF_CONTENT) && !(!root && items_wrapper(d, h, i));
     default: return (fl[i] & HF_CONTENT) != 0;
     }
 }
 
 /* The tag name element i is written with. */
-static const char *out_name(const winnow_doc *d, const uint8_t *fl, uint32_t i)
+static const char *out_name(const winnow_doc *d, const html_out *h, uint32_t i)
 {
+    const uint8_t *fl = h->flags;
     const wn_node *x = &d->dom.nodes[i];
     if (x->tag == WN_TAG_P && (fl[i] & HF_PBLOCK)) return "div";
     if (wn_tag_has(x->tag, WN_TF_HEADING) && (fl[i] & HF_HEADING)) return "div";
@@ -194,51 +262,50 @@ static void compute_flags(const winnow_doc *d, uint32_t root, uint8_t *fl)
 /* The nearest written ancestor of i inside its range, WN_NONE when there is
  * none (the range's root, or more than a few unwritten elements between:
  * the element is then wrapped, which is always valid). */
-static uint32_t written_parent(const winnow_doc *d, const uint8_t *fl, uint32_t i)
+static uint32_t written_parent(const winnow_doc *d, const html_out *h, uint32_t i)
 {
-    uint32_t root = range_root(d, i);
+    uint32_t root = range_root(h);
     uint32_t p = i;
     for (int hops = 0; hops < 64 && p != root; hops++) {
         p = d->dom.nodes[p].parent;
         if (p == WN_NONE || !wn_node_within(&d->dom, root, p)) return WN_NONE;
-        if (emitted(d, fl, p)) return p;
+        if (emitted(d, h, p)) return p;
     }
     return WN_NONE;
 }
 
-static int parent_is(const winnow_doc *d, const uint8_t *fl, uint32_t p, const char *name)
+static int parent_is(const winnow_doc *d, const html_out *h, uint32_t p, const char *name)
 {
-    return p != WN_NONE && !strcmp(out_name(d, fl, p), name);
+    return p != WN_NONE && !strcmp(out_name(d, h, p), name);
 }
 
-static enum wrap wrap_for(const winnow_doc *d, const uint8_t *fl, uint32_t i)
+static enum wrap wrap_for(const winnow_doc *d, const html_out *h, uint32_t i)
 {
     const wn_node *x = &d->dom.nodes[i];
     uint32_t p;
     switch (x->tag) {
     case WN_TAG_LI:
-        p = written_parent(d, fl, i);
-        if (parent_is(d, fl, p, "ul") || parent_is(d, fl, p, "ol")) return WRAP_NONE;
+        p = written_parent(d, h, i);
+        if (parent_is(d, h, p, "ul") || parent_is(d, h, p, "ol")) return WRAP_NONE;
         return x->parent != WN_NONE && d->dom.nodes[x->parent].tag == WN_TAG_OL ? WRAP_OL : WRAP_UL;
     case WN_TAG_DT:
     case WN_TAG_DD:
-        p = written_parent(d, fl, i);
-        if (parent_is(d, fl, p, "dl")) return WRAP_NONE;
+        p = written_parent(d, h, i);
+        if (parent_is(d, h, p, "dl")) return WRAP_NONE;
         /* <dl><div><dt> is allowed too */
-        if (parent_is(d, fl, p, "div") && parent_is(d, fl, written_parent(d, fl, p), "dl")) return WRAP_NONE;
+        if (parent_is(d, h, p, "div") && parent_is(d, h, written_parent(d, h, p), "dl")) return WRAP_NONE;
         return WRAP_DL;
-    case WN_TAG_FIGCAPTION: return parent_is(d, fl, written_parent(d, fl, i), "figure") ? WRAP_NONE : WRAP_FIGURE;
+    case WN_TAG_FIGCAPTION: return parent_is(d, h, written_parent(d, h, i), "figure") ? WRAP_NONE : WRAP_FIGURE;
     case WN_TAG_TBODY:
     case WN_TAG_THEAD:
     case WN_TAG_TFOOT:
-    case WN_TAG_CAPTION: return parent_is(d, fl, written_parent(d, fl, i), "table") ? WRAP_NONE : WRAP_TABLE;
+    case WN_TAG_CAPTION: return parent_is(d, h, written_parent(d, h, i), "table") ? WRAP_NONE : WRAP_TABLE;
     case WN_TAG_TR:
-        p = written_parent(d, fl, i);
-        return parent_is(d, fl, p, "tbody") || parent_is(d, fl, p, "thead") || parent_is(d, fl, p, "tfoot")
-                   ? WRAP_NONE
-                   : WRAP_TBODY;
+        p = written_parent(d, h, i);
+        return parent_is(d, h, p, "tbody") || parent_is(d, h, p, "thead") || parent_is(d, h, p, "tfoot") ? WRAP_NONE
+                                                                                                         : WRAP_TBODY;
     case WN_TAG_TD:
-    case WN_TAG_TH: return parent_is(d, fl, written_parent(d, fl, i), "tr") ? WRAP_NONE : WRAP_TR;
+    case WN_TAG_TH: return parent_is(d, h, written_parent(d, h, i), "tr") ? WRAP_NONE : WRAP_TR;
     default: return WRAP_NONE;
     }
 }
@@ -277,12 +344,13 @@ static void h_enter(void *ctx, const winnow_doc *d, uint32_t i)
 {
     html_out *h = ctx;
     const wn_node *x = &d->dom.nodes[i];
-    if (!emitted(d, h->flags, i)) return;
-    enum wrap w = wrap_for(d, h->flags, i);
+    if (h->root == WN_NONE || !wn_node_within(&d->dom, h->root, i)) h->root = i; /* a walk begins */
+    if (!emitted(d, h, i)) return;
+    enum wrap w = wrap_for(d, h, i);
     h->flags[i] = (uint8_t)((h->flags[i] & 0x0F) | (unsigned)w << HF_WRAP_SHIFT);
     for (const char *const *t = wrap_tags(w); *t; t++) wn_buf_printf(h->b, "<%s>", *t);
     wn_buf_putc(h->b, '<');
-    wn_buf_puts(h->b, out_name(d, h->flags, i));
+    wn_buf_puts(h->b, out_name(d, h, i));
     if (x->tag == WN_TAG_A) attr_out(h->b, d, x, "href");
     if (x->tag == WN_TAG_IMG) {
         attr_out(h->b, d, x, "src");
@@ -299,11 +367,11 @@ static void h_leave(void *ctx, const winnow_doc *d, uint32_t i)
 {
     html_out *h = ctx;
     const wn_node *x = &d->dom.nodes[i];
-    if (!emitted(d, h->flags, i)) return;
+    if (!emitted(d, h, i)) return;
     h->after_pre = 0;
     if (!wn_tag_has(x->tag, WN_TF_VOID)) {
         wn_buf_puts(h->b, "</");
-        wn_buf_puts(h->b, out_name(d, h->flags, i));
+        wn_buf_puts(h->b, out_name(d, h, i));
         wn_buf_putc(h->b, '>');
     }
     const char *const *t = wrap_tags((enum wrap)(h->flags[i] >> HF_WRAP_SHIFT));
@@ -353,7 +421,7 @@ void wn_render_html(const winnow_doc *d, wn_out *o)
     wn_buf_puts(b, "</title>\n</head>\n<body>\n<article>\n");
     const wn_labels *lb = &d->labels;
     if (lb->container != WN_NONE) {
-        html_out h = { b, malloc(d->dom.count ? d->dom.count : 1), 0 };
+        html_out h = { b, malloc(d->dom.count ? d->dom.count : 1), 0, 0, WN_NONE };
         wn_walk_cb cb = { h_enter, h_leave, h_text };
         if (!h.flags)
             o->nomem = 1;

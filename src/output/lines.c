@@ -9,6 +9,24 @@
 
 #include "../text/text.h"
 
+/* Markdown: an open quote, or an open list and the marker of its current
+ * item. A marker waits for the item's first line, through the blocks that
+ * open it (<p>, a list: "- - "); later lines of the item, and a list the
+ * page put after the item, are indented to its text. */
+typedef struct container {
+    uint32_t node; /* the <blockquote>, the list, or an <li> outside any list */
+    char quote;
+    char waits;     /* the marker is not written yet */
+    char old_waits; /* the item before's, given back when an item writes nothing */
+    char synthetic; /* the marker was made for a list put directly in the list */
+    int quote_used; /* a line was written inside the quote */
+    long next;      /* the number of the list's next item (an <ol>'s start, else 1) */
+    char marker[16];
+    char old_marker[16];
+} container;
+
+enum { CONTAINERS_MAX = 32 };
+
 typedef struct lines {
     wn_buf *out;
     wn_buf line;
@@ -18,10 +36,13 @@ typedef struct lines {
     int pre_break; /* a block inside <pre> ended: its next text starts a line */
     int quote_depth;
     int list_depth;
-    char prefix[64];     /* put before the next line's text (bullet, heading mark) */
-    uint32_t data_table; /* where the data table being written began (its <table>,
+    char prefix[16];        /* markdown: put before the next line's text (a heading's marks) */
+    uint32_t data_table;    /* where the data table being written began (its <table>,
                             or the row group or row the walk started at), WN_NONE */
-    int rows_in_table;   /* rows written in the data table */
+    int rows_in_table;      /* rows written in the data table */
+    int table_cols;         /* markdown: its header's cells, as many as its widest row's */
+    size_t empty_header_at; /* markdown: where the empty header given to a table without
+                               one began in out ((size_t)-1: none, or keep it) */
     int cells_in_row;
     int cell_depth;    /* open <td>/<th> of the data table: inside one, blocks and
                             breaks become spaces, so that a row stays one line */
@@ -29,27 +50,24 @@ typedef struct lines {
     int link_open;     /* markdown: '[' written, waiting for "](url)" */
     size_t link_start;
     const char *link_href;
-    int blank_before;       /* markdown: blank line before the next block */
-    int code_depth;         /* markdown: open inline <code>/<kbd>/<samp> */
-    size_t code_start;      /* where the outermost one's opening backticks begin */
-    int code_ticks;         /* how many backticks open it: one more than its text's longest run */
-    int code_broken;        /* a line ended inside it: the span was closed there */
-    size_t code_end;        /* where the last span closed in line (0: none) */
-    int fence_len;          /* markdown: backticks of the open code block's fence */
-    size_t fence_at;        /* where its fence began in out ((size_t)-1: keep it) */
-    size_t fence_end;       /* where its code begins in out */
-    int heading_depth;      /* markdown: open headings; a heading is one line */
-    int item_col[16];       /* markdown: the column where list item k's text begins */
-    size_t item_marker_len; /* the length of that marker in prefix */
-    int prefix_item;        /* prefix is a list item's marker: it waits for the item's
-                          first text, through the blocks (<p>) that open it */
-    /* markdown, per open list: where out stood when it began, and the marker
-     * of the item it opens, still waiting for that item's text (""): a list
-     * that writes nothing (empty swatches before a card's text) gives the
-     * marker back */
-    size_t list_out[16];
-    long item_next[16]; /* the number of list k's next item (an <ol>'s start, else 1) */
-    char list_wait[16][64];
+    int blank_before;  /* markdown: blank line before the next block */
+    int code_depth;    /* markdown: open inline <code>/<kbd>/<samp> */
+    size_t code_start; /* where the outermost one's opening backticks begin */
+    int code_ticks;    /* how many backticks open it: one more than its text's longest run */
+    int code_broken;   /* a line ended inside it: the span was closed there */
+    size_t code_end;   /* where the last span closed in line (0: none) */
+    int fence_len;     /* markdown: backticks of the open code block's fence */
+    size_t fence_at;   /* where its fence began in out ((size_t)-1: keep it) */
+    size_t fence_end;  /* where its code begins in out */
+    int heading_depth; /* markdown: open headings; a heading is one line */
+    char heading_marks[8];
+    uint32_t heading_list; /* markdown: a list that opens the heading, WN_NONE */
+    /* markdown: the open quotes and lists, outermost first, which begin
+     * every line written inside them in that order (a quote in an item is
+     * indented to the item's text, a list in a quote follows its "> ") */
+    container cont[CONTAINERS_MAX];
+    int conts;
+    int conts_over; /* opened beyond CONTAINERS_MAX: not written */
 } lines;
 
 /* wn_buf_clear forgets a failed append: the output keeps it */
@@ -64,34 +82,50 @@ static void line_clear(lines *L)
 /* Where the text a space may follow begins: the cell's start in a cell. */
 static size_t text_start(const lines *L) { return L->cell_depth ? L->cell_start : 0; }
 
-/* Markdown: what begins every line written at the current place: quote
- * marks, and inside a list item the item's text column, so that CommonMark
- * keeps the line (a paragraph, a table, a fence) in the item */
-static void line_lead(lines *L, int item_text)
+/* Markdown: what begins every line written at the current place, in the
+ * order the containers opened: a quote's "> ", a list item's waiting
+ * marker, or spaces to an item's text column, so that CommonMark keeps the
+ * line (a paragraph, a table row, a fence, a line of code) where it is */
+static void line_lead(lines *L)
 {
     if (!L->markdown) return;
-    for (int q = 0; q < L->quote_depth; q++) wn_buf_put(L->out, "> ", 2);
-    if (item_text && L->list_depth > 0) {
-        int depth = L->list_depth > 16 ? 16 : L->list_depth;
-        int col = L->item_col[depth - 1];
-        for (int k = 0; k < col && k < 40; k++) wn_buf_putc(L->out, ' ');
+    for (int k = 0; k < L->conts; k++) {
+        container *c = &L->cont[k];
+        if (c->quote) {
+            wn_buf_put(L->out, "> ", 2);
+            c->quote_used = 1;
+        } else if (c->waits) {
+            wn_buf_puts(L->out, c->marker);
+            c->waits = 0;
+        } else {
+            for (size_t n = strlen(c->marker); n; n--) wn_buf_putc(L->out, ' ');
+        }
     }
 }
 
-/* Markdown: the lead of a line written straight to the output (a table's
- * delimiter row, a fence, a line of code): a list item's marker when the
- * item has had no line yet */
-static void direct_lead(lines *L)
+/* Markdown: a blank line between blocks, which inside a quote keeps its
+ * ">" (a bare blank line would end the quote, and a list item in it) */
+static void blank_line(lines *L)
 {
-    if (!L->markdown) return;
-    if (L->prefix_item && L->prefix[0]) {
-        line_lead(L, 0);
-        wn_buf_puts(L->out, L->prefix);
-        L->prefix[0] = '\0';
-        L->prefix_item = 0;
-        return;
+    size_t at = L->out->len;
+    for (int k = 0; k < L->conts; k++) {
+        const container *c = &L->cont[k];
+        if (c->quote && !c->quote_used) break;
+        if (c->quote)
+            wn_buf_put(L->out, "> ", 2);
+        else if (!c->waits)
+            for (size_t n = strlen(c->marker); n; n--) wn_buf_putc(L->out, ' ');
     }
-    line_lead(L, 1);
+    while (L->out->len > at && L->out->data[L->out->len - 1] == ' ') L->out->len--;
+    wn_buf_putc(L->out, '\n');
+}
+
+/* Markdown: whether a list item's marker waits for its first line */
+static int marker_waits(const lines *L)
+{
+    for (int k = 0; k < L->conts; k++)
+        if (L->cont[k].waits) return 1;
+    return 0;
 }
 
 /* A code span's opening or closing backticks: a space between them and
@@ -131,6 +165,16 @@ static size_t block_start_escape(const char *s, size_t n)
     return (size_t)-1;
 }
 
+/* Markdown: where a backslash goes so that a heading's text does not end
+ * in what CommonMark takes for the heading's closing marks (a run of '#'
+ * after a space: "Part #"), or (size_t)-1 */
+static size_t closing_hashes(const char *s, size_t n)
+{
+    size_t k = n;
+    while (k && s[k - 1] == '#') k--;
+    return k < n && (k == 0 || s[k - 1] == ' ') ? k : (size_t)-1;
+}
+
 static void put_line(lines *L)
 {
     if (L->line.oom) L->out->oom = 1;
@@ -149,15 +193,14 @@ static void put_line(lines *L)
     while (L->line.len && (L->line.data[L->line.len - 1] == ' ' || L->line.data[L->line.len - 1] == '\n'))
         L->line.len--;
     if (L->line.len == 0) {
-        if (!L->prefix_item) L->prefix[0] = '\0';
+        if (!L->heading_depth) L->prefix[0] = '\0';
         return;
     }
-    if (L->markdown && L->blank_before && L->out->len) wn_buf_putc(L->out, '\n');
-    line_lead(L, L->prefix[0] == '\0' || !L->prefix_item);
-    int was_item = L->prefix_item;
-    L->prefix_item = 0;
-    int plain = L->markdown && (L->prefix[0] == '\0' || was_item);
+    if (L->markdown && L->blank_before && L->out->len) blank_line(L);
+    line_lead(L);
+    int plain = L->markdown && L->prefix[0] == '\0';
     size_t esc = plain ? block_start_escape(L->line.data, L->line.len) : (size_t)-1;
+    if (L->markdown && L->prefix[0] == '#') esc = closing_hashes(L->line.data, L->line.len);
     wn_buf_puts(L->out, L->prefix);
     if (esc != (size_t)-1) {
         wn_buf_put(L->out, L->line.data, esc);
@@ -191,7 +234,7 @@ static void pre_newline(lines *L)
         put_line(L);
         return;
     }
-    direct_lead(L);
+    line_lead(L);
     wn_buf_put(L->out, L->line.data, L->line.len);
     wn_buf_putc(L->out, '\n');
     line_clear(L);
@@ -251,7 +294,7 @@ static void append_text(lines *L, const char *s, size_t n, int flat)
             }
             if (cp == '\n') {
                 if (L->markdown) {
-                    direct_lead(L);
+                    line_lead(L);
                     wn_buf_put(L->out, L->line.data ? L->line.data : "", L->line.len);
                     wn_buf_putc(L->out, '\n');
                     line_clear(L);
@@ -263,7 +306,9 @@ static void append_text(lines *L, const char *s, size_t n, int flat)
             }
             continue;
         }
-        if (wn_char_class(cp) == WN_CC_SPACE) {
+        /* a zero width no-break space joins what it stands between: the
+         * text format takes it for a space, Markdown keeps it, as HTML does */
+        if (wn_char_class(cp) == WN_CC_SPACE && !(L->markdown && cp == 0xFEFF)) {
             L->pending_space = 1;
             continue;
         }
@@ -369,6 +414,20 @@ static int header_row(const winnow_doc *d, uint32_t tr, int *cells)
     return *cells > 0 && (in_thead || all_th);
 }
 
+/* The most cells a row of the data table that begins at element t has:
+ * the width of its Markdown table, as GFM leaves out the cells of a row
+ * past its header's */
+static int table_width(const winnow_doc *d, uint32_t t)
+{
+    int width = 0;
+    for (uint32_t k = t; k < t + d->dom.nodes[t].size; k++) {
+        int cells = 0;
+        if (d->dom.nodes[k].tag == WN_TAG_TR) header_row(d, k, &cells);
+        if (cells > width) width = cells;
+    }
+    return width;
+}
+
 /* Markdown: '[' for a link, "](href)" follows at its end. */
 static void open_link(lines *L, const winnow_doc *d, uint32_t i)
 {
@@ -404,6 +463,8 @@ static long list_start(const winnow_doc *d, uint32_t i)
     for (; k < len && v[k] >= '0' && v[k] <= '9' && n < 100000000; k++) n = n * 10 + (v[k] - '0');
     return n;
 }
+
+static int is_list(unsigned t) { return t == WN_TAG_UL || t == WN_TAG_OL || t == WN_TAG_MENU || t == WN_TAG_DIR; }
 
 static int is_inline_code(unsigned t) { return t == WN_TAG_CODE || t == WN_TAG_KBD || t == WN_TAG_SAMP; }
 
@@ -493,6 +554,75 @@ static void fence_language(lines *L, const winnow_doc *d, uint32_t i)
     }
 }
 
+/* Markdown: the innermost open list, or NULL */
+static container *innermost_list(lines *L)
+{
+    for (int k = L->conts - 1; k >= 0; k--)
+        if (!L->cont[k].quote) return &L->cont[k];
+    return NULL;
+}
+
+/* Markdown: a quote or a list opens (NULL past CONTAINERS_MAX). A list
+ * the page put directly in a list, before any item of it (<ul><ul>,
+ * invalid HTML a browser indents as nested), gets an item of its own to
+ * nest in, as CommonMark nests only in items: "- - " */
+static container *open_container(lines *L, uint32_t i, int quote)
+{
+    if (L->conts == CONTAINERS_MAX) {
+        L->conts_over++;
+        return NULL;
+    }
+    container *outer = L->conts ? &L->cont[L->conts - 1] : NULL;
+    if (!quote && outer && !outer->quote && !outer->marker[0]) {
+        snprintf(outer->marker, sizeof outer->marker, "- ");
+        outer->waits = 1;
+        outer->synthetic = 1;
+    }
+    container *c = &L->cont[L->conts++];
+    memset(c, 0, sizeof *c);
+    c->node = i;
+    c->quote = (char)quote;
+    c->next = 1;
+    return c;
+}
+
+static void close_container(lines *L, uint32_t i)
+{
+    if (L->conts && L->cont[L->conts - 1].node == i) {
+        L->conts--;
+        /* a list that wrote nothing takes back the item made for it */
+        container *outer = L->conts ? &L->cont[L->conts - 1] : NULL;
+        if (outer && outer->synthetic && outer->waits) {
+            outer->marker[0] = '\0';
+            outer->waits = 0;
+            outer->synthetic = 0;
+        }
+    } else if (L->conts_over) {
+        L->conts_over--;
+    }
+}
+
+/* Markdown: an item ends. One that wrote nothing has no marker: the item
+ * before it is the one later lines of the list are indented to (and the
+ * marker of an item it opens, still waiting, waits on); an item outside
+ * any list closes its list. */
+static void end_item(lines *L, uint32_t i)
+{
+    if (L->conts && L->cont[L->conts - 1].node == i) {
+        L->conts--;
+        return;
+    }
+    if (!L->list_depth) {
+        if (L->conts_over) L->conts_over--;
+        return;
+    }
+    container *c = L->conts_over ? NULL : innermost_list(L);
+    if (c && c->waits && !c->synthetic) {
+        memcpy(c->marker, c->old_marker, sizeof c->marker);
+        c->waits = c->old_waits;
+    }
+}
+
 static void on_enter(void *ctx, const winnow_doc *d, uint32_t i)
 {
     lines *L = ctx;
@@ -533,10 +663,15 @@ static void on_enter(void *ctx, const winnow_doc *d, uint32_t i)
     }
     if (L->markdown && L->heading_depth && !L->in_pre && !heading_level(t) &&
         (t == WN_TAG_BR || wn_tag_has(t, WN_TF_BREAK))) {
-        /* a line break or block inside a heading: a space, or the rest of
-         * the heading would be a paragraph */
-        L->pending_space = 1;
-        return;
+        /* a list that opens a heading (<h3><ol><li>): its items hold the
+         * heading ("1. ### "); other line breaks and blocks inside a heading
+         * are a space, or the rest of the heading would be a paragraph */
+        if (is_list(t) && L->line.len == 0 && L->heading_list == WN_NONE) {
+            L->heading_list = i;
+        } else if (!(t == WN_TAG_LI && L->heading_list != WN_NONE && x->parent == L->heading_list)) {
+            L->pending_space = 1;
+            return;
+        }
     }
     if (t == WN_TAG_BR) {
         if (L->in_pre) {
@@ -551,6 +686,7 @@ static void on_enter(void *ctx, const winnow_doc *d, uint32_t i)
         L->data_table = i;
         L->rows_in_table = 0;
         L->cells_in_row = 0;
+        L->empty_header_at = (size_t)-1;
         if (t == WN_TAG_TABLE) return;
     }
     if (t == WN_TAG_TR) {
@@ -558,15 +694,18 @@ static void on_enter(void *ctx, const winnow_doc *d, uint32_t i)
         if (L->data_table == WN_NONE) return;
         L->cells_in_row = 0;
         int cells = 0;
+        if (L->markdown && L->rows_in_table == 0) L->table_cols = table_width(d, L->data_table);
         if (L->markdown && L->rows_in_table == 0 && !header_row(d, i, &cells) && cells > 0) {
             /* Markdown's first row is the header: a table without one gets
-             * an empty header, not its first data row promoted */
+             * an empty header, not its first data row promoted (taken back
+             * if no row follows it: a marker it takes stays) */
+            L->empty_header_at = marker_waits(L) ? (size_t)-1 : L->out->len;
             wn_buf_putc(&L->line, '|');
-            for (int k = 0; k < cells; k++) wn_buf_puts(&L->line, " |");
+            for (int k = 0; k < L->table_cols; k++) wn_buf_puts(&L->line, " |");
             put_line(L);
-            direct_lead(L);
+            line_lead(L);
             wn_buf_putc(L->out, '|');
-            for (int k = 0; k < cells; k++) wn_buf_puts(L->out, " --- |");
+            for (int k = 0; k < L->table_cols; k++) wn_buf_puts(L->out, " --- |");
             wn_buf_putc(L->out, '\n');
             L->rows_in_table++;
         }
@@ -582,9 +721,9 @@ static void on_enter(void *ctx, const winnow_doc *d, uint32_t i)
             /* the fence: longer than any run of backticks in the code */
             int longest = backtick_run(d, i);
             L->fence_len = longest >= 3 ? (longest < 30 ? longest + 1 : 30) : 3;
-            L->fence_at = L->prefix_item ? (size_t)-1 : L->out->len; /* a marker it takes stays */
-            if (L->out->len) wn_buf_putc(L->out, '\n');
-            direct_lead(L);
+            L->fence_at = marker_waits(L) ? (size_t)-1 : L->out->len; /* a marker it takes stays */
+            if (L->out->len) blank_line(L);
+            line_lead(L);
             for (int k = 0; k < L->fence_len; k++) wn_buf_putc(L->out, '`');
             fence_language(L, d, i);
             wn_buf_putc(L->out, '\n');
@@ -606,72 +745,61 @@ static void on_enter(void *ctx, const winnow_doc *d, uint32_t i)
     if (level) {
         block_break(L, 1);
         if (L->markdown) {
-            /* a heading that opens a list item keeps the item's marker */
-            size_t at = L->prefix_item ? strlen(L->prefix) : 0;
-            if (at + (size_t)level + 2 > sizeof L->prefix) at = 0;
-            memset(L->prefix + at, '#', (size_t)level);
-            L->prefix[at + (size_t)level] = ' ';
-            L->prefix[at + (size_t)level + 1] = '\0';
+            memset(L->prefix, '#', (size_t)level);
+            L->prefix[level] = ' ';
+            L->prefix[level + 1] = '\0';
+            memcpy(L->heading_marks, L->prefix, sizeof L->heading_marks);
             L->heading_depth++;
         }
         return;
     }
-    if (t == WN_TAG_UL || t == WN_TAG_OL || t == WN_TAG_MENU || t == WN_TAG_DIR) {
+    if (is_list(t)) {
         block_break(L, L->list_depth == 0);
         L->list_depth++;
-        if (L->list_depth <= 16) {
-            L->list_out[L->list_depth - 1] = L->out->len;
-            L->item_next[L->list_depth - 1] = list_start(d, i);
-            if (L->prefix_item)
-                memcpy(L->list_wait[L->list_depth - 1], L->prefix, sizeof L->prefix);
-            else
-                L->list_wait[L->list_depth - 1][0] = '\0';
+        if (L->markdown) {
+            container *c = open_container(L, i, 0);
+            if (c) c->next = list_start(d, i);
         }
         return;
     }
     if (t == WN_TAG_LI) {
         put_line(L);
         if (L->markdown) {
-            /* a nested item begins where its parent item's text does
-             * (CommonMark nests by that column: three spaces under "1. ") */
-            int ordered = x->parent != WN_NONE && d->dom.nodes[x->parent].tag == WN_TAG_OL;
-            int depth = L->list_depth < 1 ? 1 : L->list_depth > 16 ? 16 : L->list_depth;
-            int indent = depth > 1 ? L->item_col[depth - 2] : 0;
-            if (indent > 40) indent = 40;
-            /* an item that opens with a list: both markers on one line ("- - ") */
-            if (!(L->prefix_item && strlen(L->prefix) == (size_t)indent)) memset(L->prefix, ' ', (size_t)indent);
-            int n;
-            /* items counted, not siblings: a list the page put directly
-             * in the list is no item */
-            long number = L->list_depth >= 1 && L->list_depth <= 16 ? L->item_next[L->list_depth - 1]++ : 1;
-            if (ordered)
-                n = snprintf(L->prefix + indent, sizeof L->prefix - (size_t)indent, "%ld. ", number);
-            else
-                n = snprintf(L->prefix + indent, sizeof L->prefix - (size_t)indent, "- ");
-            L->item_col[depth - 1] = indent + (n > 0 ? n : 0);
-            L->prefix_item = 1;
-            L->item_marker_len = strlen(L->prefix);
+            /* an item outside any list is a list of its own */
+            container *c = !L->list_depth ? open_container(L, i, 0) : L->conts_over ? NULL : innermost_list(L);
+            if (c) {
+                int ordered = x->parent != WN_NONE && d->dom.nodes[x->parent].tag == WN_TAG_OL;
+                memcpy(c->old_marker, c->marker, sizeof c->marker);
+                c->old_waits = c->waits;
+                /* items counted, not siblings: a list the page put directly
+                 * in the list is no item */
+                if (ordered)
+                    snprintf(c->marker, sizeof c->marker, "%ld. ", c->next++);
+                else
+                    snprintf(c->marker, sizeof c->marker, "- ");
+                c->waits = 1;
+                c->synthetic = 0;
+            }
         }
         return;
     }
     if (t == WN_TAG_BLOCKQUOTE) {
         block_break(L, 1);
         L->quote_depth++;
+        if (L->markdown) open_container(L, i, 1);
         return;
     }
     block_break(L, t == WN_TAG_P || t == WN_TAG_DIV || t == WN_TAG_SECTION || t == WN_TAG_FIGURE);
 }
 
-/* Markdown: when the innermost open list has written nothing and opened
- * an item whose marker waits for text, that marker waits again; 1 then. */
-static int wait_marker(lines *L)
+/* The data table ends: one whose rows were all empty leaves no empty
+ * header of its own (share buttons' images) */
+static void end_data_table(lines *L)
 {
-    int k = L->list_depth - 1;
-    if (!L->markdown || k < 0 || k >= 16 || !L->list_wait[k][0] || L->out->len != L->list_out[k]) return 0;
-    memcpy(L->prefix, L->list_wait[k], sizeof L->prefix);
-    L->prefix_item = 1;
-    L->item_marker_len = strlen(L->prefix);
-    return 1;
+    if (L->markdown && L->rows_in_table == 1 && L->empty_header_at != (size_t)-1 && !L->out->oom)
+        L->out->len = L->empty_header_at;
+    L->data_table = WN_NONE;
+    L->blank_before = 1;
 }
 
 static void on_leave(void *ctx, const winnow_doc *d, uint32_t i)
@@ -707,15 +835,30 @@ static void on_leave(void *ctx, const winnow_doc *d, uint32_t i)
         return;
     }
     if (L->markdown && L->heading_depth && !L->in_pre && wn_tag_has(t, WN_TF_BREAK)) {
+        if (!heading_level(t) && L->heading_list != WN_NONE &&
+            (i == L->heading_list || (t == WN_TAG_LI && d->dom.nodes[i].parent == L->heading_list))) {
+            /* an item of the list that opens the heading: its line, then
+             * the heading's marks for what follows */
+            put_line(L);
+            memcpy(L->prefix, L->heading_marks, sizeof L->heading_marks);
+            if (t == WN_TAG_LI) {
+                end_item(L, i);
+                return;
+            }
+            close_container(L, i);
+            if (L->list_depth) L->list_depth--;
+            if (!L->list_depth) L->blank_before = 1;
+            L->heading_list = WN_NONE;
+            return;
+        }
         if (!heading_level(t)) {
             L->pending_space = 1;
             return;
         }
         L->heading_depth--;
         put_line(L);
-        /* a heading with no text kept: the item's marker waits on, without
-         * the heading's marks */
-        if (L->prefix_item) L->prefix[L->item_marker_len] = '\0';
+        /* a heading with no text kept: no marks (an item's marker waits on) */
+        L->prefix[0] = '\0';
     }
     if (t == WN_TAG_TR && L->data_table != WN_NONE) {
         /* a row whose cells are all empty is left out; text drops the
@@ -728,9 +871,11 @@ static void on_leave(void *ctx, const winnow_doc *d, uint32_t i)
             while (L->line.len && L->line.data[L->line.len - 1] == ' ') L->line.len--;
             wn_buf_puts(&L->line, " |");
             int cells = L->cells_in_row;
+            if (L->rows_in_table == 0) /* the header: as wide as the widest row */
+                for (; cells < L->table_cols; cells++) wn_buf_puts(&L->line, " |");
             put_line(L);
             if (L->rows_in_table == 0) {
-                direct_lead(L);
+                line_lead(L);
                 wn_buf_putc(L->out, '|');
                 for (int k = 0; k < cells; k++) wn_buf_puts(L->out, " --- |");
                 wn_buf_putc(L->out, '\n');
@@ -740,16 +885,12 @@ static void on_leave(void *ctx, const winnow_doc *d, uint32_t i)
         }
         if (L->cells_in_row) L->rows_in_table++;
         L->cells_in_row = 0;
-        if (i == L->data_table) {
-            L->data_table = WN_NONE;
-            L->blank_before = 1;
-        }
+        if (i == L->data_table) end_data_table(L);
         return;
     }
     if (i == L->data_table) {
         put_line(L);
-        L->data_table = WN_NONE;
-        L->blank_before = 1;
+        end_data_table(L);
         return;
     }
     if (t == WN_TAG_TABLE || t == WN_TAG_TR) {
@@ -771,7 +912,7 @@ static void on_leave(void *ctx, const winnow_doc *d, uint32_t i)
              * makes no line of its own, in a browser either */
             if (L->line.len && L->line.data[L->line.len - 1] == '\n') L->line.len--;
             if (L->line.len) {
-                direct_lead(L);
+                line_lead(L);
                 wn_buf_put(L->out, L->line.data, L->line.len);
                 wn_buf_putc(L->out, '\n');
                 line_clear(L);
@@ -781,7 +922,7 @@ static void on_leave(void *ctx, const winnow_doc *d, uint32_t i)
                 L->out->len = L->fence_at;
                 return;
             }
-            direct_lead(L);
+            line_lead(L);
             for (int k = 0; k < L->fence_len; k++) wn_buf_putc(L->out, '`');
             wn_buf_putc(L->out, '\n');
             L->blank_before = 1;
@@ -795,30 +936,23 @@ static void on_leave(void *ctx, const winnow_doc *d, uint32_t i)
         return;
     }
     if (!wn_tag_has(t, WN_TF_BREAK) || L->in_pre) return;
-    if (t == WN_TAG_UL || t == WN_TAG_OL || t == WN_TAG_MENU || t == WN_TAG_DIR) {
+    if (is_list(t)) {
         put_line(L);
-        if (!wait_marker(L)) {
-            L->prefix[0] = '\0';
-            L->prefix_item = 0;
-        }
+        close_container(L, i);
         if (L->list_depth) L->list_depth--;
         if (!L->list_depth) L->blank_before = 1;
         return;
     }
     if (t == WN_TAG_BLOCKQUOTE) {
         put_line(L);
+        close_container(L, i);
         if (L->quote_depth) L->quote_depth--;
         L->blank_before = 1;
         return;
     }
     put_line(L);
     if (t == WN_TAG_LI) {
-        /* an item without text has no line; the first items of a list
-         * that opens an item, all without text, leave that item's marker */
-        if (!wait_marker(L)) {
-            L->prefix[0] = '\0';
-            L->prefix_item = 0;
-        }
+        if (L->markdown) end_item(L, i);
     } else {
         L->blank_before = 1;
     }
@@ -838,6 +972,7 @@ static void render_into(const winnow_doc *d, wn_buf *out, int markdown, int all)
     L.out = out;
     L.markdown = markdown;
     L.data_table = WN_NONE;
+    L.heading_list = WN_NONE;
     wn_buf_init(&L.line);
     wn_walk_cb cb = { on_enter, on_leave, on_text };
     if ((all ? wn_walk_all(d, &cb, &L) : wn_walk_kept(d, &cb, &L)) != 0) out->oom = 1;

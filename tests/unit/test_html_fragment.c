@@ -258,6 +258,7 @@ static const char tricky_page[] =
     "<tr><td><a href=\"/t\">Tuesday</a></td><td><ul><li>Hall B</li><li>Hall C</li></ul></td></tr></tbody>"
     "<tfoot><tr><td colspan=2>All week</td></tr></tfoot></table>"
     "<ul><li>one<ol><li>one.a</li><li>one.b</li></ol></li><li>two <menu><li>in a menu</li></menu></li></ul>"
+    "<ul><div><li>an item in a div</li> <li>a second</li></div><div><li>a third</li></div></ul>"
     "<dl><dt>term</dt><dd>definition <a href=\"/d\">link</a></dd><div><dt>grouped</dt><dd>in a div</dd></div></dl>"
     "<figure><img src=\"/f.png\" alt=\"a figure\"><figcaption>The caption</figcaption></figure>"
     "<p>A paragraph <button><div>with a block in a button</div></button> and after it.</p>"
@@ -335,6 +336,38 @@ static void test_tbody_root(void)
     h = render_str(d, WINNOW_FORMAT_HTML);
     CHECK_LACKS(h, "href=\"/t\"");
     CHECK_HAS(h, "<tr><td></td>\n<td><ul><li>Hall B</li>");
+    free(h);
+    extraction_free(&x);
+}
+
+/* A headline inside the content root (an item of a list there) is, when
+ * the root is written, an item like the others: not wrapped in a list of
+ * its own, which nests it a level deeper. */
+static void test_headline_in_root(void)
+{
+    extraction x = extract_str(engine, tricky_page);
+    if (!x.doc) {
+        CHECK(0);
+        return;
+    }
+    winnow_doc *d = x.doc;
+    uint32_t item = WN_NONE;
+    for (uint32_t i = 0; i < d->dom.count && item == WN_NONE; i++)
+        if (d->dom.nodes[i].tag == WN_TAG_TEXT && d->dom.nodes[i].text_len == 5 &&
+            !strncmp(d->dom.text + d->dom.nodes[i].text_begin, "one.b", 5))
+            item = d->dom.nodes[i].parent;
+    CHECK(item != WN_NONE && d->dom.nodes[item].tag == WN_TAG_LI);
+    if (item == WN_NONE) {
+        extraction_free(&x);
+        return;
+    }
+    for (uint32_t i = 0; i < d->dom.count; i++) d->labels.keep[i] = 1;
+    d->labels.headline = item;
+    d->labels.container = d->dom.body;
+    char *h = render_str(d, WINNOW_FORMAT_HTML);
+    /* the headline's walk wraps it; the root's walk does not */
+    CHECK_HAS(h, "<article>\n<ol><li>one.b</li></ol>\n");
+    CHECK_HAS(h, "<li>one.a</li>\n<li>one.b</li>\n</ol>");
     free(h);
     extraction_free(&x);
 }
@@ -471,6 +504,7 @@ int main(int argc, char **argv)
     if (parser) wn_parser_keep_blank(parser, 1); /* the markup as written, white space too */
     if (!engine || !parser) return 1;
     RUN(test_tbody_root);
+    RUN(test_headline_in_root);
     RUN(test_pre_line_break);
     RUN(test_every_root);
     RUN(test_real_pages);

@@ -110,6 +110,22 @@ static void test_markdown_item_numbers(void)
     extraction_free(&x);
 }
 
+/* A table of images only (share buttons) has no row of text: no table,
+ * not an empty header of its own. */
+static void test_markdown_empty_table(void)
+{
+    const char *page = "<html><body><article><p>The story begins here, and this sentence gives the article its "
+                       "running text, with commas.</p><table><tr><td><a href=\"/share\"><img src=\"/f.png\"></a></td>"
+                       "<td><a href=\"/mail\"><img src=\"/m.png\"></a></td></tr></table><p>After the buttons the "
+                       "story goes on, with more words and a stop.</p></article></body></html>";
+    extraction x = extract_str(engine, page);
+    char *md = render_str(x.doc, WINNOW_FORMAT_MARKDOWN);
+    CHECK_HAS(md, "with commas.\n\nAfter the buttons");
+    CHECK_LACKS(md, "---");
+    free(md);
+    extraction_free(&x);
+}
+
 static void test_markdown_block_link(void)
 {
     /* A "card": one link around a heading and a summary, next to running
@@ -440,6 +456,7 @@ int main(void)
     RUN(test_markdown_details);
     RUN(test_markdown_block_link);
     RUN(test_markdown_item_numbers);
+    RUN(test_markdown_empty_table);
     RUN(test_pre_blocks);
     RUN(test_table_cells);
     RUN(test_jsonld_title);
