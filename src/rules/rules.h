@@ -453,7 +453,7 @@
     X(UNIT_ADD_MIN, 0.7f, 1.01f, "select",                                                                             \
       "the learned unit decision: a unit the rules left out comes in when the units model's probability is at "        \
       "least this")                                                                                                    \
-    X(UNIT_MAX_DROP, 0.3f, 1e30f, "select",                                                                            \
+    X(UNIT_MAX_DROP, 0.1f, 1e30f, "select",                                                                            \
       "the learned unit decision drops nothing on a page where the units it would drop hold more than this share "     \
       "of the words the rules kept (a model that disowns the page's text is not believed)")                            \
     X(UNIT_MAX_ADD, 1.0f, 1e30f, "select",                                                                             \

@@ -36,7 +36,6 @@ static const char *const feature_names[WN_UNIT_NFEAT] = {
     "tag_li",
     "tag_cell",
     "tag_p",
-    "tag_pre",
     "tag_dd",
     "tag_other",
     "type_article", /* the type the strategy was chosen by (an unsure type reads as article) */
@@ -91,11 +90,15 @@ static int shown(const winnow_doc *d, uint32_t u)
 
 /* Whether node i is a unit the step decides: one with text of its own,
  * not the headline (whether the headline comes out is the caller's choice,
- * winnow_options.include_title, which the step leaves alone). */
+ * winnow_options.include_title, which the step leaves alone) and not code
+ * (a <pre>: the code selection's passes, code.c, decide code samples; the
+ * bench corpora hold too few for the model to learn them). */
 static int decided(const winnow_doc *d, const wn_page_scores *ps, uint32_t i)
 {
     const wn_labels *lb = &d->labels;
     if (lb->unit[i] != i || ps->own[i].chars == 0) return 0;
+    for (uint32_t a = i; a != 0 && a != WN_NONE; a = d->dom.nodes[a].parent)
+        if (d->dom.nodes[a].tag == WN_TAG_PRE) return 0;
     if (lb->headline != WN_NONE && wn_node_within(&d->dom, lb->headline, i)) return 0;
     if (ps->title_heading != WN_NONE && wn_node_within(&d->dom, ps->title_heading, i)) return 0;
     return 1;
@@ -194,11 +197,9 @@ static int unit_rows(winnow_doc *d, const wn_page_scores *ps, wn_arena *a, uint3
         f[t++] = nd->tag == WN_TAG_LI;
         f[t++] = nd->tag == WN_TAG_TD || nd->tag == WN_TAG_TH;
         f[t++] = nd->tag == WN_TAG_P;
-        f[t++] = nd->tag == WN_TAG_PRE;
         f[t++] = nd->tag == WN_TAG_DD || nd->tag == WN_TAG_DT;
         f[t++] = !(nd->tag >= WN_TAG_H1 && nd->tag <= WN_TAG_H6) && nd->tag != WN_TAG_LI && nd->tag != WN_TAG_TD &&
-                 nd->tag != WN_TAG_TH && nd->tag != WN_TAG_P && nd->tag != WN_TAG_PRE && nd->tag != WN_TAG_DD &&
-                 nd->tag != WN_TAG_DT;
+                 nd->tag != WN_TAG_TH && nd->tag != WN_TAG_P && nd->tag != WN_TAG_DD && nd->tag != WN_TAG_DT;
         for (int pt = WINNOW_PAGE_ARTICLE; pt <= WINNOW_PAGE_OTHER; pt++) f[t++] = type == pt;
         f[t++] = share(kept, total);
         f[t++] = block_share;

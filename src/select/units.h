@@ -32,7 +32,7 @@
 #include "../score/page_score.h"
 
 /* The feature row's length; wn_unit_feature_name() names each. */
-#define WN_UNIT_NFEAT 50
+#define WN_UNIT_NFEAT 49
 
 typedef struct wn_unit_model {
     uint32_t ntrees;
