@@ -530,7 +530,8 @@ static uint32_t bucket_of(const wn_classifier *c, const float *f)
  * the g walks of a tree go side by side, independent work the CPU
  * overlaps, where one walk alone is a chain of dependent loads. */
 #define FLAT_GROUP 16
-static inline void flat_margin_group(const wn_clf_bucket *bk, uint32_t depth, int g, const float *f, float *out)
+static inline void flat_margin_group(const wn_clf_bucket *bk, uint32_t depth, int g, const float *f, size_t stride,
+                                     float *out)
 {
     size_t splits = ((size_t)1 << depth) - 1, leaves = (size_t)1 << depth;
     float z[FLAT_GROUP];
@@ -542,7 +543,7 @@ static inline void flat_margin_group(const wn_clf_bucket *bk, uint32_t depth, in
         size_t k[FLAT_GROUP] = { 0 };
         for (uint32_t l = 0; l < depth; l++)
             for (int j = 0; j < g; j++)
-                k[j] = 2 * k[j] + 1 + !(f[(size_t)j * WN_NFEAT + feature[k[j]]] < threshold[k[j]]);
+                k[j] = 2 * k[j] + 1 + !(f[(size_t)j * stride + feature[k[j]]] < threshold[k[j]]);
         for (int j = 0; j < g; j++) z[j] += leaf[k[j] - splits];
     }
     for (int j = 0; j < g; j++) out[j] = z[j];
@@ -552,16 +553,32 @@ static inline void flat_margin_group(const wn_clf_bucket *bk, uint32_t depth, in
  * returns the first row left. The usual depth, 6, is passed as a constant
  * so that its walks are fully unrolled. */
 static inline uint32_t flat_groups(const wn_clf_bucket *bk, int g, const float *x, uint32_t r, uint32_t rows,
-                                   float *out)
+                                   size_t stride, float *out)
 {
     for (; rows - r >= (uint32_t)g; r += (uint32_t)g) {
-        const float *f = x + (size_t)r * WN_NFEAT;
+        const float *f = x + (size_t)r * stride;
         if (bk->flat_depth == 6)
-            flat_margin_group(bk, 6, g, f, out + r);
+            flat_margin_group(bk, 6, g, f, stride, out + r);
         else
-            flat_margin_group(bk, bk->flat_depth, g, f, out + r);
+            flat_margin_group(bk, bk->flat_depth, g, f, stride, out + r);
     }
     return r;
+}
+
+void wn_clf_bucket_margins(const wn_clf_bucket *bk, const float *x, uint32_t rows, size_t stride, float *out)
+{
+    if (bk->flat_leaf) {
+        uint32_t r = flat_groups(bk, FLAT_GROUP, x, 0, rows, stride, out);
+        r = flat_groups(bk, 4, x, r, rows, stride, out);
+        flat_groups(bk, 1, x, r, rows, stride, out);
+        return;
+    }
+    for (uint32_t r = 0; r < rows; r++) {
+        double z = bk->base_margin;
+        for (uint32_t t = 0; t < bk->ntrees; t++)
+            z += wn_tree_eval(bk->nodes + bk->tree_start[t], x + (size_t)r * stride, bk->paired);
+        out[r] = (float)z;
+    }
 }
 
 /* Margins of every row when every bucket has the flat layout; 0 when some
@@ -571,15 +588,15 @@ static int predict_flat(const wn_classifier *c, const float *x, uint32_t rows, f
     for (uint32_t b = 0; b < c->nbuckets; b++)
         if (!c->bucket[b].flat_leaf) return 0;
     if (c->nbuckets == 1) {
-        uint32_t r = flat_groups(&c->bucket[0], FLAT_GROUP, x, 0, rows, out);
-        r = flat_groups(&c->bucket[0], 4, x, r, rows, out);
-        flat_groups(&c->bucket[0], 1, x, r, rows, out);
+        uint32_t r = flat_groups(&c->bucket[0], FLAT_GROUP, x, 0, rows, WN_NFEAT, out);
+        r = flat_groups(&c->bucket[0], 4, x, r, rows, WN_NFEAT, out);
+        flat_groups(&c->bucket[0], 1, x, r, rows, WN_NFEAT, out);
         return 1;
     }
     for (uint32_t r = 0; r < rows; r++) {
         const float *f = x + (size_t)r * WN_NFEAT;
         const wn_clf_bucket *bk = &c->bucket[bucket_of(c, f)];
-        flat_margin_group(bk, bk->flat_depth, 1, f, out + r);
+        flat_margin_group(bk, bk->flat_depth, 1, f, WN_NFEAT, out + r);
     }
     return 1;
 }

@@ -99,6 +99,12 @@ static inline float wn_tree_eval(const wn_tree_node *nodes, const float *f, int 
  * (and frees a previous flat layout). */
 void wn_clf_bucket_finish(wn_clf_bucket *b);
 
+/* Margins (before the sigmoid) of rows of features, each `stride` floats
+ * from the last, by one bucket's trees: on the flat layout when it is
+ * built, else by walking the nodes. For tree models of other feature rows
+ * (the learned unit decision's, select/units.h) as well as this one's. */
+void wn_clf_bucket_margins(const wn_clf_bucket *bk, const float *x, uint32_t rows, size_t stride, float *out);
+
 /* Parses a model file's text. Returns 0, or -1 (the text is not a model
  * this code reads) or -2 (out of memory) with a message in err. */
 int wn_classifier_parse(const char *text, size_t len, wn_classifier *out, char *err, size_t errcap);

@@ -226,12 +226,20 @@ static int unit_rows(winnow_doc *d, const wn_page_scores *ps, wn_arena *a, uint3
     return 0;
 }
 
+void wn_unit_model_predict_rows(const wn_unit_model *m, const float *x, uint32_t rows, float *p)
+{
+    wn_clf_bucket_margins(&m->trees, x, rows, WN_UNIT_NFEAT, p);
+    for (uint32_t r = 0; r < rows; r++) p[r] = (float)(1.0 / (1.0 + exp(-(double)p[r])));
+}
+
 float wn_unit_model_predict(const wn_unit_model *m, const float *x)
 {
-    double z = m->base_margin;
-    for (uint32_t t = 0; t < m->ntrees; t++) z += wn_tree_eval(m->nodes + m->tree_start[t], x, m->paired);
-    return (float)(1.0 / (1.0 + exp(-z)));
+    float p;
+    wn_unit_model_predict_rows(m, x, 1, &p);
+    return p;
 }
+
+void wn_unit_model_finish(wn_unit_model *m) { wn_clf_bucket_finish(&m->trees); }
 
 void wn_units_decide(const wn_unit_policy *pol, const float *p, const uint8_t *rule, const float *words, uint32_t n,
                      uint8_t *keep)
@@ -274,8 +282,8 @@ int wn_units_learned(winnow_doc *d, const wn_page_scores *ps)
         uint8_t *rule = wn_arena_array(s, nu, 1), *k = wn_arena_array(s, nu, 1);
         if (!p || !words || !rule || !k) return -1;
         uint8_t *keep = d->labels.keep;
+        wn_unit_model_predict_rows(m, x, nu, p);
         for (uint32_t j = 0; j < nu; j++) {
-            p[j] = wn_unit_model_predict(m, x + (size_t)j * WN_UNIT_NFEAT);
             rule[j] = x[(size_t)j * WN_UNIT_NFEAT] > 0.5f; /* feature 0: kept and shown */
             words[j] = (float)ps->own[units[j]].words;
         }
@@ -322,6 +330,7 @@ static int number(const char *text, size_t n, size_t *at, double *v)
 {
     char tok[64], *e;
     if (!next_token(text, n, at, tok, sizeof tok)) return -1;
+    if (wn_clf_plain_decimal(tok, v)) return 0; /* the fast path: most of a model's numbers */
     *v = strtod(tok, &e);
     return *e == '\0' && isfinite(*v) ? 0 : -1;
 }
@@ -329,8 +338,11 @@ static int number(const char *text, size_t n, size_t *at, double *v)
 void wn_unit_model_free(wn_unit_model *m)
 {
     if (!m) return;
-    free(m->tree_start);
-    free(m->nodes);
+    free(m->trees.tree_start);
+    free(m->trees.nodes);
+    free(m->trees.flat_feature);
+    free(m->trees.flat_threshold);
+    free(m->trees.flat_leaf);
     memset(m, 0, sizeof *m);
 }
 
@@ -362,36 +374,36 @@ int wn_unit_model_parse(const char *text, size_t n, wn_unit_model *m, char *err,
             return -1;
         }
     if (!next_token(text, n, &at, tok, sizeof tok) || strcmp(tok, "base_margin") || number(text, n, &at, &v)) goto bad;
-    m->base_margin = (float)v;
+    m->trees.base_margin = (float)v;
     if (!next_token(text, n, &at, tok, sizeof tok) || strcmp(tok, "trees") || number(text, n, &at, &v) || v < 0 ||
         v > 100000 || v != floor(v))
         goto bad;
-    m->ntrees = (uint32_t)v;
+    m->trees.ntrees = (uint32_t)v;
     if (!next_token(text, n, &at, tok, sizeof tok) || strcmp(tok, "nodes") || number(text, n, &at, &v) || v < 0 ||
         v > 1e7 || v != floor(v))
         goto bad;
     uint32_t nn = (uint32_t)v;
-    m->tree_start = calloc((size_t)m->ntrees + 1, sizeof *m->tree_start);
-    m->nodes = calloc(nn ? nn : 1, sizeof *m->nodes);
-    if (!m->tree_start || !m->nodes) {
+    m->trees.tree_start = calloc((size_t)m->trees.ntrees + 1, sizeof *m->trees.tree_start);
+    m->trees.nodes = calloc(nn ? nn : 1, sizeof *m->trees.nodes);
+    if (!m->trees.tree_start || !m->trees.nodes) {
         wn_unit_model_free(m);
         snprintf(err, cap, "out of memory");
         return -2;
     }
     uint32_t k = 0;
-    for (uint32_t t = 0; t < m->ntrees; t++) {
+    for (uint32_t t = 0; t < m->trees.ntrees; t++) {
         /* tree COUNT, then COUNT lines: feature threshold yes no leaf */
         if (!next_token(text, n, &at, tok, sizeof tok) || strcmp(tok, "tree") || number(text, n, &at, &v) || v < 1 ||
             v > nn - k || v != floor(v))
             goto bad_free;
         uint32_t len = (uint32_t)v;
-        m->tree_start[t] = k;
+        m->trees.tree_start[t] = k;
         for (uint32_t i = 0; i < len; i++, k++) {
             double f, th, yes, no, leaf;
             if (number(text, n, &at, &f) || number(text, n, &at, &th) || number(text, n, &at, &yes) ||
                 number(text, n, &at, &no) || number(text, n, &at, &leaf))
                 goto bad_free;
-            wn_tree_node *nd = &m->nodes[k];
+            wn_tree_node *nd = &m->trees.nodes[k];
             if (f < -1 || f >= WN_UNIT_NFEAT || f != floor(f)) goto bad_free;
             nd->feature = (int32_t)f;
             nd->threshold = (float)th;
@@ -405,11 +417,9 @@ int wn_unit_model_parse(const char *text, size_t n, wn_unit_model *m, char *err,
             }
         }
     }
-    m->tree_start[m->ntrees] = k;
+    m->trees.tree_start[m->trees.ntrees] = k;
     if (k != nn) goto bad_free;
-    m->paired = 1;
-    for (uint32_t i = 0; i < k; i++)
-        if (m->nodes[i].feature >= 0 && m->nodes[i].no != m->nodes[i].yes + 1) m->paired = 0;
+    wn_unit_model_finish(m);
     return 0;
 bad_free:
     wn_unit_model_free(m);

@@ -35,12 +35,8 @@
 #define WN_UNIT_NFEAT 49
 
 typedef struct wn_unit_model {
-    uint32_t ntrees;
-    uint32_t *tree_start; /* ntrees + 1 offsets into nodes */
-    wn_tree_node *nodes;
-    float base_margin;
-    int paired;
-    char trained[256]; /* what the model says it was fitted on */
+    wn_clf_bucket trees; /* the classifier's tree layout: the nodes, base margin, flat layout */
+    char trained[256];   /* what the model says it was fitted on */
 } wn_unit_model;
 
 const char *wn_unit_feature_name(unsigned k);
@@ -57,6 +53,11 @@ void wn_unit_model_free(wn_unit_model *m);
 
 /* The model's probability that a row's unit is main content. */
 float wn_unit_model_predict(const wn_unit_model *m, const float *x);
+/* The same for rows rows of WN_UNIT_NFEAT features, in one batch. */
+void wn_unit_model_predict_rows(const wn_unit_model *m, const float *x, uint32_t rows, float *p);
+/* Builds the model's fast layout once its trees are in place (the
+ * trainer's, after converting XGBoost's trees). */
+void wn_unit_model_finish(wn_unit_model *m);
 
 /* How the probabilities decide (the rules UNIT_KEEP_MIN, UNIT_ADD_MIN,
  * UNIT_MAX_DROP, UNIT_MAX_ADD): a unit the rules kept stays when its

@@ -301,26 +301,24 @@ static int fit(const winnow_unit_set *s, const unsigned char *use, const winnow_
     bst_ulong ntrees;
     const char **dump;
     XGB(XGBoosterDumpModelEx(bh, "", 0, "text", &ntrees, &dump));
-    m->ntrees = (uint32_t)ntrees;
-    m->tree_start = calloc((size_t)ntrees + 1, sizeof *m->tree_start);
-    if (!m->tree_start) {
+    m->trees.ntrees = (uint32_t)ntrees;
+    m->trees.tree_start = calloc((size_t)ntrees + 1, sizeof *m->trees.tree_start);
+    if (!m->trees.tree_start) {
         snprintf(err, cap, "out of memory");
         goto out;
     }
     for (bst_ulong k = 0; k < ntrees; k++) {
-        m->tree_start[k] = (uint32_t)used;
+        m->trees.tree_start[k] = (uint32_t)used;
         if (wn_train_convert_tree(dump[k], NF, &nodes, &used, &ncap) != 0) {
             snprintf(err, cap, "cannot read XGBoost tree %llu", (unsigned long long)k);
             goto out;
         }
     }
-    m->tree_start[ntrees] = (uint32_t)used;
-    m->nodes = nodes;
+    m->trees.tree_start[ntrees] = (uint32_t)used;
+    m->trees.nodes = nodes;
     nodes = NULL;
-    m->base_margin = 0.0f; /* logit(base_score 0.5) */
-    m->paired = 1;
-    for (size_t i = 0; i < used; i++)
-        if (m->nodes[i].feature >= 0 && m->nodes[i].no != m->nodes[i].yes + 1) m->paired = 0;
+    m->trees.base_margin = 0.0f; /* logit(base_score 0.5) */
+    wn_unit_model_finish(m);
     /* the converted trees give XGBoost's own probabilities */
     bst_ulong plen;
     const float *pred;
@@ -354,12 +352,13 @@ static int write_model(const wn_unit_model *m, const char *trained, const char *
     }
     fprintf(f, "winnow-units 1\ntrained %s\nfeatures %d", trained ? trained : "", NF);
     for (unsigned k = 0; k < NF; k++) fprintf(f, " %s", wn_unit_feature_name(k));
-    fprintf(f, "\nbase_margin %.9g\ntrees %u\nnodes %u\n", (double)m->base_margin, m->ntrees, m->tree_start[m->ntrees]);
-    for (uint32_t t = 0; t < m->ntrees; t++) {
-        uint32_t a = m->tree_start[t], b = m->tree_start[t + 1];
+    fprintf(f, "\nbase_margin %.9g\ntrees %u\nnodes %u\n", (double)m->trees.base_margin, m->trees.ntrees,
+            m->trees.tree_start[m->trees.ntrees]);
+    for (uint32_t t = 0; t < m->trees.ntrees; t++) {
+        uint32_t a = m->trees.tree_start[t], b = m->trees.tree_start[t + 1];
         fprintf(f, "tree %u\n", b - a);
         for (uint32_t i = a; i < b; i++) {
-            const wn_tree_node *nd = &m->nodes[i];
+            const wn_tree_node *nd = &m->trees.nodes[i];
             if (nd->feature < 0)
                 fprintf(f, "-1 0 0 0 %.9g\n", (double)nd->leaf);
             else
@@ -476,8 +475,8 @@ winnow_status winnow_unit_evaluate(const winnow_unit_set *s, const winnow_unit_p
                     goto out;
                 }
                 unsigned char *rule = keep + pg->count;
+                wn_unit_model_predict_rows(&m, s->x + (size_t)pg->first * NF, pg->count, q);
                 for (uint32_t j = 0; j < pg->count; j++) {
-                    q[j] = wn_unit_model_predict(&m, s->x + (size_t)(pg->first + j) * NF);
                     keep[j] = rule[j] = s->x[(size_t)(pg->first + j) * NF] > 0.5f; /* feature 0: the rules' keep */
                 }
                 rule_f1[k] = page_f1(s, pg, keep);

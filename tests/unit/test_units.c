@@ -79,7 +79,7 @@ static void test_model_file(void)
     /* the shipped model, when the build has one, is of this build's features */
     if (wn_units_model_len > 0) {
         CHECK_EQ(wn_unit_model_parse((const char *)wn_units_model, wn_units_model_len, &m, err, sizeof err), 0);
-        CHECK(m.ntrees > 0);
+        CHECK(m.trees.ntrees > 0);
         wn_unit_model_free(&m);
     }
 }
