@@ -17,6 +17,7 @@
 #include "../doc.h"
 #include "../pipeline/pipeline.h"
 #include "../util/fnv.h"
+#include "train_internal.h"
 
 typedef struct conf_example {
     float x[WN_CONF_MAX_FEATURES];
@@ -50,17 +51,6 @@ void winnow_conf_set_free(winnow_conf_set *s)
 
 size_t winnow_conf_set_count(const winnow_conf_set *s) { return s ? s->n : 0; }
 
-static int corpus_index(winnow_conf_set *s, const char *name)
-{
-    for (unsigned k = 0; k < s->ncorpus; k++)
-        if (!strcmp(s->corpus[k], name)) return (int)k;
-    char **c = realloc(s->corpus, (s->ncorpus + 1) * sizeof *c);
-    if (!c) return -1;
-    s->corpus = c;
-    if (!(c[s->ncorpus] = strdup(name))) return -1;
-    return (int)s->ncorpus++;
-}
-
 winnow_status winnow_conf_set_add(winnow_conf_set *s, winnow_engine *e, const winnow_input *in, int label,
                                   const char *corpus, const char *site, winnow_write_fn text, void *text_ctx)
 {
@@ -81,7 +71,7 @@ winnow_status winnow_conf_set_add(winnow_conf_set *s, winnow_engine *e, const wi
             s->cap = cap;
         }
     }
-    int c = rc == WINNOW_OK ? corpus_index(s, corpus ? corpus : "") : 0;
+    int c = rc == WINNOW_OK ? wn_train_name_index(&s->corpus, &s->ncorpus, corpus ? corpus : "") : 0;
     if (c < 0) rc = WINNOW_E_NOMEM;
     if (rc == WINNOW_OK) {
         conf_example *x = &s->ex[s->n++];

@@ -16,6 +16,7 @@
 #include "../pagetype/pagetype.h"
 #include "../pipeline/pipeline.h"
 #include "../util/fnv.h"
+#include "train_internal.h"
 
 typedef struct pt_example {
     float x[WN_PT_MAX_FEATURES];
@@ -49,17 +50,6 @@ void winnow_pt_set_free(winnow_pt_set *s)
 
 size_t winnow_pt_set_count(const winnow_pt_set *s) { return s ? s->n : 0; }
 
-static int corpus_index(winnow_pt_set *s, const char *name)
-{
-    for (unsigned k = 0; k < s->ncorpus; k++)
-        if (!strcmp(s->corpus[k], name)) return (int)k;
-    char **c = realloc(s->corpus, (s->ncorpus + 1) * sizeof *c);
-    if (!c) return -1;
-    s->corpus = c;
-    if (!(c[s->ncorpus] = strdup(name))) return -1;
-    return (int)s->ncorpus++;
-}
-
 winnow_status winnow_pt_set_add(winnow_pt_set *s, winnow_engine *e, const winnow_input *in, winnow_page_type label,
                                 const char *corpus, const char *site)
 {
@@ -81,7 +71,7 @@ winnow_status winnow_pt_set_add(winnow_pt_set *s, winnow_engine *e, const winnow
         s->ex = ex;
         s->cap = cap;
     }
-    int c = corpus_index(s, corpus ? corpus : "");
+    int c = wn_train_name_index(&s->corpus, &s->ncorpus, corpus ? corpus : "");
     if (c < 0) {
         winnow_doc_free(d);
         return WINNOW_E_NOMEM;

@@ -496,6 +496,17 @@ static int fit_linear(winnow_trainer *t, const size_t *idx, size_t n, wn_clf_buc
 /* Reads XGBoost's text dump of one tree ("id:[fK<thr] yes=a,no=b,..." and
  * "id:leaf=v" lines) into nodes numbered breadth-first, so that children
  * always come after their parent. */
+int wn_train_name_index(char ***names, unsigned *n, const char *name)
+{
+    for (unsigned k = 0; k < *n; k++)
+        if (!strcmp((*names)[k], name)) return (int)k;
+    char **c = realloc(*names, (*n + 1) * sizeof *c);
+    if (!c) return -1;
+    *names = c;
+    if (!(c[*n] = strdup(name))) return -1;
+    return (int)(*n)++;
+}
+
 int wn_train_convert_tree(const char *dump, int nfeat, wn_tree_node **nodes, size_t *used, size_t *cap)
 {
     typedef struct raw {

@@ -11,4 +11,8 @@
  * tree's root at 0 so that children come after their parent: 0, or -1. */
 int wn_train_convert_tree(const char *dump, int nfeat, wn_tree_node **nodes, size_t *used, size_t *cap);
 
+/* The index of `name` in (*names)[0..*n), appended when new (a trainer's
+ * corpus names); -1 when out of memory. */
+int wn_train_name_index(char ***names, unsigned *n, const char *name);
+
 #endif

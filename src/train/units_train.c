@@ -74,17 +74,6 @@ void winnow_unit_set_free(winnow_unit_set *s)
 size_t winnow_unit_set_pages(const winnow_unit_set *s) { return s ? s->npages : 0; }
 size_t winnow_unit_set_rows(const winnow_unit_set *s) { return s ? s->n : 0; }
 
-static int corpus_index(winnow_unit_set *s, const char *name)
-{
-    for (unsigned k = 0; k < s->ncorpus; k++)
-        if (!strcmp(s->corpus[k], name)) return (int)k;
-    char **c = realloc(s->corpus, (s->ncorpus + 1) * sizeof *c);
-    if (!c) return -1;
-    s->corpus = c;
-    if (!(c[s->ncorpus] = strdup(name))) return -1;
-    return (int)s->ncorpus++;
-}
-
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -214,7 +203,7 @@ winnow_status winnow_unit_set_add(winnow_unit_set *s, winnow_engine *e, const wi
             s->pcap = cap;
         }
     }
-    int c = rc == WINNOW_OK ? corpus_index(s, corpus ? corpus : "") : 0;
+    int c = rc == WINNOW_OK ? wn_train_name_index(&s->corpus, &s->ncorpus, corpus ? corpus : "") : 0;
     if (c < 0) rc = WINNOW_E_NOMEM;
     if (rc == WINNOW_OK) {
         unit_page *pg = &s->pages[s->npages];
