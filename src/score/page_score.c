@@ -28,6 +28,27 @@ static uint64_t class_key(const wn_dom *dom, const wn_node *x)
     return XXH3_64bits(c, len) | 1;
 }
 
+/* The class tokens that carry a boilerplate hint, one at a time: *at from
+ * 0; returns the next one's key (its hash, apart from class_key's by
+ * seed) or 0 at the end. A page builder names every widget so
+ * ("elementor-element-1b0f887a elementor-widget elementor-widget-text-editor"):
+ * each class is unique, the token that says "widget" is shared. */
+static uint64_t next_hint_token(const char *c, size_t len, size_t *at)
+{
+    size_t i = *at;
+    while (i < len) {
+        while (i < len && isspace((unsigned char)c[i])) i++;
+        size_t b = i;
+        while (i < len && !isspace((unsigned char)c[i])) i++;
+        if (i > b && (wn_hints_from_attr(c + b, i - b) & WN_HINT_BOILER)) {
+            *at = i;
+            return XXH3_64bits_withSeed(c + b, i - b, 0x746f6b656eULL) | 1;
+        }
+    }
+    *at = len;
+    return 0;
+}
+
 static size_t name_mass_slot(name_mass *t, uint64_t k)
 {
     size_t i = (size_t)(k ^ (k >> 29)) & (t->cap - 1);
@@ -40,8 +61,18 @@ static size_t name_mass_slot(name_mass *t, uint64_t k)
 static int name_mass_build(wn_arena *a, const wn_dom *dom, const wn_stats *st, const float *pos, size_t named,
                            name_mass *t)
 {
+    /* keys: a class each, and its hinting tokens */
+    size_t keys = named, left = named;
+    for (uint32_t i = 1; i < dom->count && left; i++) {
+        const wn_node *x = &dom->nodes[i];
+        if (x->tag == WN_TAG_TEXT || !(st[i].hints & WN_HINT_BOILER)) continue;
+        left--;
+        size_t len = 0, at = 0;
+        const char *c = wn_node_attr(dom, x, "class", &len);
+        while (c && next_hint_token(c, len, &at)) keys++;
+    }
     t->cap = 16;
-    while (t->cap < 2 * named) t->cap <<= 1;
+    while (t->cap < 2 * keys) t->cap <<= 1;
     t->key = wn_arena_calloc(a, t->cap, sizeof(uint64_t));
     t->mass = wn_arena_calloc(a, t->cap, sizeof(float));
     t->chars = wn_arena_calloc(a, t->cap, sizeof(uint32_t));
@@ -54,10 +85,14 @@ static int name_mass_build(wn_arena *a, const wn_dom *dom, const wn_stats *st, c
         named--;
         uint64_t k = class_key(dom, x);
         if (!k) continue;
-        size_t slot = name_mass_slot(t, k);
-        t->mass[slot] += pos[i];
-        t->chars[slot] += st[i].chars;
-        t->links[slot] += st[i].link_chars;
+        size_t len = 0, at = 0;
+        const char *c = wn_node_attr(dom, x, "class", &len);
+        do {
+            size_t slot = name_mass_slot(t, k);
+            t->mass[slot] += pos[i];
+            t->chars[slot] += st[i].chars;
+            t->links[slot] += st[i].link_chars;
+        } while ((k = next_hint_token(c, len, &at)) != 0);
     }
     return 0;
 }
@@ -627,11 +662,22 @@ static int name_trusted(score_pass *sp, uint32_t i, uint16_t h, uint32_t title, 
         !(st[i].hints & (WN_HINT_RELATED | WN_HINT_COMMENT | WN_HINT_GALLERY))) {
         uint64_t k = class_key(dom, &dom->nodes[i]);
         if (k) {
-            /* repeated running text, not repeated teasers (a link each) */
+            /* repeated running text, not repeated teasers (a link each):
+             * the whole class, or one token of it that names boilerplate */
+            const float max_links = WN_RULE(d, NAME_LAYOUT_MAX_LINKS);
             size_t slot = name_mass_slot(&sp->names, k);
             if (sp->names.mass[slot] >= layout_share * total &&
-                (float)sp->names.links[slot] < WN_RULE(d, NAME_LAYOUT_MAX_LINKS) * (float)sp->names.chars[slot])
+                (float)sp->names.links[slot] < max_links * (float)sp->names.chars[slot])
                 trusted = 0;
+            size_t len = 0, at = 0;
+            const char *c = wn_node_attr(dom, &dom->nodes[i], "class", &len);
+            int tokens = trusted && WN_RULE(d, NAME_LAYOUT_TOKENS) > 0.0f;
+            while (tokens && trusted && (k = next_hint_token(c, len, &at)) != 0) {
+                slot = name_mass_slot(&sp->names, k);
+                if (sp->names.mass[slot] >= layout_share * total &&
+                    (float)sp->names.links[slot] < max_links * (float)sp->names.chars[slot])
+                    trusted = 0;
+            }
         }
     }
     return trusted;
