@@ -77,17 +77,22 @@ static int offscreen_class(const char *v, size_t n)
     return 0;
 }
 
-int wn_parse_is_hidden(myhtml_tree_node_t *n)
+/* Hidden: the hidden attribute, display:none, visibility:hidden, a
+ * screen-reader class; 2 for the two that scripts undo once the page has
+ * loaded, the hidden attribute (a server-rendered React page streams its
+ * content into <div hidden id="S:0">) and visibility:hidden (a Next.js
+ * page's wrapper until its styles load), which p->show_hidden lets be. */
+int wn_parse_is_hidden(const wn_parser *p, myhtml_tree_node_t *n)
 {
     for (myhtml_tree_attr_t *a = mh_attr_first(n); a; a = mh_attr_next(a)) {
         size_t kl = 0, vl = 0;
         const char *k = mh_attr_key(a, &kl);
         if (!k) continue;
-        if (kl == 6 && memcmp(k, "hidden", 6) == 0) return 1;
+        if (kl == 6 && memcmp(k, "hidden", 6) == 0 && !p->show_hidden) return 2;
         if (kl == 5 && memcmp(k, "style", 5) == 0) {
             const char *v = mh_attr_value(a, &vl);
-            if (v && (ci_contains_nospace(v, vl, "display:none") || ci_contains_nospace(v, vl, "visibility:hidden")))
-                return 1;
+            if (v && ci_contains_nospace(v, vl, "display:none")) return 1;
+            if (v && !p->show_hidden && ci_contains_nospace(v, vl, "visibility:hidden")) return 2;
         }
         if (kl == 5 && memcmp(k, "class", 5) == 0) {
             /* the accessibility idioms for text only screen readers get
@@ -115,7 +120,7 @@ int wn_parse_is_jsonld(myhtml_tree_node_t *n)
 }
 
 /* The same keep/skip rule drives the counting pass and the building pass. */
-int wn_parse_classify(const wn_parser *p, myhtml_tree_node_t *n, uint16_t *tag)
+int wn_parse_classify(wn_parser *p, myhtml_tree_node_t *n, uint16_t *tag)
 {
     uint16_t t = map_tag(p, n);
     *tag = t;
@@ -123,6 +128,8 @@ int wn_parse_classify(const wn_parser *p, myhtml_tree_node_t *n, uint16_t *tag)
     if (t == WN_TAG_TEXT) return VISIT_KEEP;
     if (mh_namespace(n) == MyHTML_NAMESPACE_SVG && t != WN_TAG_SVG) return VISIT_SKIP;
     if (wn_tag_flags[t] & WN_TF_SKIP) return VISIT_SKIP;
-    if (wn_parse_is_hidden(n)) return VISIT_SKIP;
+    int hidden = wn_parse_is_hidden(p, n);
+    if (hidden == 2) p->script_hidden++;
+    if (hidden) return VISIT_SKIP;
     return VISIT_KEEP;
 }

@@ -203,7 +203,7 @@ int wn_parse_emit_node(build_ctx *b, myhtml_tree_node_t *n, uint32_t parent, uin
     }
     if (keep != VISIT_KEEP) {
         if ((t == WN_TAG_IFRAME || t == WN_TAG_VIDEO || t == WN_TAG_AUDIO || t == WN_TAG_EMBED || t == WN_TAG_CANVAS) &&
-            parent < dom->count && !wn_parse_is_hidden(n))
+            parent < dom->count && !wn_parse_is_hidden(p, n))
             dom->nodes[parent].flags |= WN_NF_MEDIA;
         return BUILD_OK;
     }

@@ -54,6 +54,7 @@ typedef struct wn_dom_store {
  * them with each page (NULL: the defaults). */
 typedef struct wn_parse_rules {
     double merged_link_share; /* MERGED_LINK_SHARE: merged text is link text past this share of it */
+    int show_hidden;          /* build elements hidden until a script shows them (see wn_parse_is_hidden) */
 } wn_parse_rules;
 #define WN_PARSE_MERGED_LINK_SHARE 0.5 /* the default, for callers without a rule table */
 
@@ -80,6 +81,11 @@ void wn_parser_set_node_budget(wn_parser *p, unsigned bytes_per_node, uint32_t f
  * the DOM (they show nothing; see drop_blank_text). keep != 0 keeps them,
  * for tests that compare a DOM with the markup it came from. */
 void wn_parser_keep_blank(wn_parser *p, int keep);
+
+/* The elements the last parse skipped as hidden in a way scripts undo (the
+ * hidden attribute, visibility:hidden): a page that shows little text and
+ * has some is worth parsing again with wn_parse_rules.show_hidden. */
+size_t wn_parser_script_hidden(const wn_parser *p);
 
 /* Stops pathological nesting before the tree builder sees it: start tags
  * that would open more than max_depth elements are dropped (browsers cap

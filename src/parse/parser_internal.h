@@ -100,8 +100,10 @@ struct wn_parser {
     /* elements copied while open (see harvest) */
     struct spine_ent *spine;
     size_t nspine, spine_cap;
-    size_t chunk;   /* input piece fed to the tree builder at a time; 0: the default */
-    int keep_blank; /* keep white-space-only text between line breaks */
+    size_t chunk;         /* input piece fed to the tree builder at a time; 0: the default */
+    int keep_blank;       /* keep white-space-only text between line breaks */
+    int show_hidden;      /* this parse's wn_parse_rules.show_hidden */
+    size_t script_hidden; /* elements skipped as hidden in a way scripts undo (wn_parser_script_hidden) */
     /* end-tag tokens of the piece being parsed (see free_closers) */
     myhtml_token_node_t **closers;
     size_t nclosers, closers_cap;
@@ -191,8 +193,8 @@ enum { BUILD_OK = 0, BUILD_REDO = 100 }; /* or a wn_parse_status */
 enum { VISIT_SKIP, VISIT_KEEP };
 
 /* attrs.c: the keep/skip rule, and what the copy asks of an element. */
-int wn_parse_classify(const wn_parser *p, myhtml_tree_node_t *n, uint16_t *tag);
-int wn_parse_is_hidden(myhtml_tree_node_t *n);
+int wn_parse_classify(wn_parser *p, myhtml_tree_node_t *n, uint16_t *tag);
+int wn_parse_is_hidden(const wn_parser *p, myhtml_tree_node_t *n);
 int wn_parse_is_jsonld(myhtml_tree_node_t *n);
 
 /* copy.c: one node, a whole subtree, and what harvest needs of the copy. */

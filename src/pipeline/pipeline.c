@@ -121,6 +121,39 @@ static winnow_status new_doc(winnow_engine *e, const winnow_input *in, winnow_do
     return WINNOW_OK;
 }
 
+/* The characters of text (not white space) the parsed page shows, counted
+ * up to max. */
+static float shown_chars(const winnow_doc *d, float max)
+{
+    size_t shown = 0;
+    for (size_t i = 0; i < d->dom.text_len && (float)shown < max; i++) shown += (unsigned char)d->dom.text[i] > ' ';
+    return (float)shown;
+}
+
+/* A page whose content a script shows once it has loaded (React's
+ * streamed <div hidden>, a wrapper at visibility:hidden until the styles
+ * load): when the parsed page shows less than HIDDEN_MAX_TEXT characters
+ * and skipped such elements, it is parsed again with them built, and that
+ * parse is kept when it shows HIDDEN_MIN_RATIO times the text (else the
+ * page is parsed as it was). *rules gets show_hidden when it is kept. */
+static wn_parse_status hidden_parse(winnow_engine *e, winnow_doc *d, const char *text, size_t text_len,
+                                    wn_parse_rules *rules)
+{
+    const float max_text = WN_RULE(d, HIDDEN_MAX_TEXT);
+    if (max_text <= 0.0f || !wn_parser_script_hidden(e->parser)) return WN_PARSE_OK;
+    float shown = shown_chars(d, max_text);
+    if (shown >= max_text) return WN_PARSE_OK;
+    const float need = WN_RULE(d, HIDDEN_MIN_RATIO) * (shown > 0.0f ? shown : 1.0f);
+    for (int show = 1; show >= 0; show--) {
+        rules->show_hidden = show;
+        wn_parser_reclaim(e->parser, d->dom_store);
+        memset(d->dom_store, 0, sizeof *d->dom_store);
+        wn_parse_status ps = wn_parser_parse_store(e->parser, text, text_len, &d->arena, &d->dom, d->dom_store, rules);
+        if (ps != WN_PARSE_OK || !show || shown_chars(d, need) >= need) return ps;
+    }
+    return WN_PARSE_OK;
+}
+
 /* A page a script renders, its content in <noscript> (parse/noscript.c):
  * when the parsed page shows less than NOSCRIPT_MAX_TEXT characters and
  * its body's <noscript> elements hold NOSCRIPT_MIN_RATIO times that, the
@@ -130,15 +163,13 @@ static wn_parse_status noscript_parse(winnow_engine *e, winnow_doc *d, const cha
 {
     const float max_text = WN_RULE(d, NOSCRIPT_MAX_TEXT);
     if (max_text <= 0.0f) return WN_PARSE_OK;
-    size_t shown = 0;
-    for (size_t i = 0; i < d->dom.text_len && (float)shown < max_text; i++)
-        shown += (unsigned char)d->dom.text[i] > ' ';
-    if ((float)shown >= max_text) return WN_PARSE_OK;
+    float shown = shown_chars(d, max_text);
+    if (shown >= max_text) return WN_PARSE_OK;
     size_t ulen = 0, held = 0;
     char *u = wn_noscript_unwrap(text, text_len, &ulen, &held);
     if (!u) return WN_PARSE_OK;
     wn_parse_status ps = WN_PARSE_OK;
-    if ((float)held >= WN_RULE(d, NOSCRIPT_MIN_RATIO) * (float)(shown > 0 ? shown : 1)) {
+    if ((float)held >= WN_RULE(d, NOSCRIPT_MIN_RATIO) * (shown > 0.0f ? shown : 1.0f)) {
         wn_parser_reclaim(e->parser, d->dom_store);
         memset(d->dom_store, 0, sizeof *d->dom_store);
         ps = wn_parser_parse_store(e->parser, u, ulen, &d->arena, &d->dom, d->dom_store, rules);
@@ -164,9 +195,10 @@ static winnow_status decode_parse(winnow_engine *e, winnow_doc *d, const winnow_
     if (!d->dom_store) return wn_engine_fail(e, WINNOW_E_NOMEM, "out of memory while building the DOM");
     /* the DOM's arrays stay the parser's, lent to the page: no copy */
     /* per page: the parser is the engine's, the rules the page's */
-    const wn_parse_rules parse_rules = { .merged_link_share = WN_RULE(d, MERGED_LINK_SHARE) };
+    wn_parse_rules parse_rules = { .merged_link_share = WN_RULE(d, MERGED_LINK_SHARE) };
     wn_parse_status ps =
         wn_parser_parse_store(e->parser, text, text_len, &d->arena, &d->dom, d->dom_store, &parse_rules);
+    if (ps == WN_PARSE_OK) ps = hidden_parse(e, d, text, text_len, &parse_rules);
     if (ps == WN_PARSE_OK) ps = noscript_parse(e, d, text, text_len, &parse_rules);
     if (ps == WN_PARSE_NOMEM) return wn_engine_fail(e, WINNOW_E_NOMEM, "out of memory while building the DOM");
     if (ps == WN_PARSE_TOO_LARGE) return wn_engine_fail(e, WINNOW_E_TOO_LARGE, "page has too many nodes");

@@ -593,6 +593,12 @@
       "renders, its content kept for readers without scripts (a forum thread, a product grid)")                        \
     X(NOSCRIPT_MIN_RATIO, 2.0f, 1e30f, "parse",                                                                        \
       "the <noscript> text a page needs, as a multiple of the text it shows, to be parsed again with it built")        \
+    X(HIDDEN_MAX_TEXT, 1000.0f, 0.0f, "parse",                                                                         \
+      "a page showing fewer than this many characters of text (not white space) and hiding elements in a way "         \
+      "scripts undo (the hidden attribute, visibility:hidden) is parsed again with them shown: React streams a "       \
+      "server-rendered page's content into <div hidden>, Next.js hides its wrapper until the styles load")             \
+    X(HIDDEN_MIN_RATIO, 5.0f, 1e30f, "parse",                                                                          \
+      "that parse is kept when it shows this multiple of the text the page showed, else the page is parsed as it was") \
     /* metadata (src/meta/meta.c, fed by the pipeline) */                                                              \
     X(TITLE_MATCH_MIN_WORDS, 2.0f, 0.0f, "meta",                                                                       \
       "two titles (a JSON-LD headline and the <title>, og:title or an <h1>; og:title and og:site_name) match when "    \
