@@ -107,6 +107,12 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
     if (err) return -1;
     wn_favor(d, ps);
     if (wn_units_learned(d, ps) != 0) return -1;
+    /* a headline inside the content block that the block keeps comes out
+     * in its place, not before the block as well (a thread's block is
+     * often the whole page, its <h1> in it) */
+    if (lb->headline != WN_NONE && lb->container != WN_NONE && lb->headline_inline == WN_NONE &&
+        wn_node_within(dom, lb->container, lb->headline) && lb->keep[lb->unit[lb->headline]])
+        lb->headline = WN_NONE;
     if (lb->source == WN_SOURCE_SCORER && best == WN_NONE)
         lb->source = sel.framed != WN_NONE ? WN_SOURCE_FRAME : WN_SOURCE_NONE;
     /* text nodes follow their unit, except text after a comment marker
