@@ -459,6 +459,9 @@
     X(UNIT_MAX_DROP, 0.1f, 1e30f, "select",                                                                            \
       "the learned unit decision drops nothing on a page where the units it would drop hold more than this share "     \
       "of the words the rules kept (a model that disowns the page's text is not believed)")                            \
+    X(UNIT_MAX_DROP_THREAD, 0.3f, 0.0f, "select",                                                                      \
+      "the same share on a page read as a thread, when larger: its drops are many small lines (votes, badges, "        \
+      "signatures, one under each post), not the text of the page")                                                    \
     X(UNIT_MAX_ADD, 1.0f, 1e30f, "select",                                                                             \
       "the learned unit decision adds nothing on a page where the units it would add hold more than this share of "    \
       "the words the rules kept")                                                                                      \

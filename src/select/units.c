@@ -276,7 +276,12 @@ int wn_units_learned(winnow_doc *d, const wn_page_scores *ps)
     /* a page with no content block is left as the rules left it (a
      * listing page's, a frame's: its status says so) */
     if (m && WN_RULE(d, UNIT_MODEL) != 0 && nu > 0 && d->labels.container != WN_NONE) {
-        const wn_unit_policy pol = { WN_RULE(d, UNIT_KEEP_MIN), WN_RULE(d, UNIT_ADD_MIN), WN_RULE(d, UNIT_MAX_DROP),
+        /* a thread's drops are many small ones (a vote count, a badge
+         * line, a signature under each post) */
+        const int thread = d->page_type == WINNOW_PAGE_FORUM && d->page_type_conf >= WN_RULE(d, REGION_MIN_CONFIDENCE);
+        float max_drop = WN_RULE(d, UNIT_MAX_DROP);
+        if (thread && WN_RULE(d, UNIT_MAX_DROP_THREAD) > max_drop) max_drop = WN_RULE(d, UNIT_MAX_DROP_THREAD);
+        const wn_unit_policy pol = { WN_RULE(d, UNIT_KEEP_MIN), WN_RULE(d, UNIT_ADD_MIN), max_drop,
                                      WN_RULE(d, UNIT_MAX_ADD) };
         float *p = wn_arena_array(s, nu, sizeof *p), *words = wn_arena_array(s, nu, sizeof *words);
         uint8_t *rule = wn_arena_array(s, nu, 1), *k = wn_arena_array(s, nu, 1);
