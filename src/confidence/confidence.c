@@ -2,6 +2,7 @@
  * nodes for what was kept and what was left out, the page's status and
  * how the content was chosen, then one dot product and a sigmoid. */
 #include "confidence.h"
+#include "../util/token.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -193,20 +194,6 @@ size_t wn_conf_model_write(const wn_conf_model *m, const char *trained, char *ou
 }
 
 /* The next whitespace-separated token of text[*at..n) into tok (cut to cap). */
-static int next_token(const char *text, size_t n, size_t *at, char *tok, size_t cap)
-{
-    size_t i = *at;
-    while (i < n && (text[i] == ' ' || text[i] == '\n' || text[i] == '\t' || text[i] == '\r')) i++;
-    size_t s = i;
-    while (i < n && !(text[i] == ' ' || text[i] == '\n' || text[i] == '\t' || text[i] == '\r')) i++;
-    *at = i;
-    if (i == s) return 0;
-    size_t l = i - s < cap - 1 ? i - s : cap - 1;
-    memcpy(tok, text + s, l);
-    tok[l] = '\0';
-    return 1;
-}
-
 /* Past the rest of the line at *at. */
 static void skip_line(const char *text, size_t n, size_t *at)
 {
@@ -225,42 +212,42 @@ int wn_conf_model_parse(const char *text, size_t n, wn_conf_model *m, char *err,
     size_t at = ml;
     char label[32];
     snprintf(label, sizeof label, "token_f1>=%.2f", WN_CONF_LABEL_F1);
-    if (!next_token(text, n, &at, tok, sizeof tok) || strcmp(tok, "label") ||
-        !next_token(text, n, &at, tok, sizeof tok) || strcmp(tok, label)) {
+    if (!wn_next_token(text, n, &at, tok, sizeof tok) || strcmp(tok, "label") ||
+        !wn_next_token(text, n, &at, tok, sizeof tok) || strcmp(tok, label)) {
         snprintf(err, cap, "the model's label is not this build's %s", label);
         return -1;
     }
     size_t back = at;
-    if (next_token(text, n, &at, tok, sizeof tok) && !strcmp(tok, "trained"))
+    if (wn_next_token(text, n, &at, tok, sizeof tok) && !strcmp(tok, "trained"))
         skip_line(text, n, &at);
     else
         at = back;
     unsigned nf = 0;
-    if (!next_token(text, n, &at, tok, sizeof tok) || strcmp(tok, "features") ||
-        !next_token(text, n, &at, tok, sizeof tok) || sscanf(tok, "%u", &nf) != 1 || nf != NF) {
+    if (!wn_next_token(text, n, &at, tok, sizeof tok) || strcmp(tok, "features") ||
+        !wn_next_token(text, n, &at, tok, sizeof tok) || sscanf(tok, "%u", &nf) != 1 || nf != NF) {
         snprintf(err, cap, "the model has another number of features than this build's %u", (unsigned)NF);
         return -1;
     }
     for (unsigned f = 0; f < NF; f++)
-        if (!next_token(text, n, &at, tok, sizeof tok) || strcmp(tok, feature_names[f])) {
+        if (!wn_next_token(text, n, &at, tok, sizeof tok) || strcmp(tok, feature_names[f])) {
             snprintf(err, cap, "the model's feature %u is not this build's %s", f, feature_names[f]);
             return -1;
         }
-    if (!next_token(text, n, &at, tok, sizeof tok) || strcmp(tok, "weights")) {
+    if (!wn_next_token(text, n, &at, tok, sizeof tok) || strcmp(tok, "weights")) {
         snprintf(err, cap, "the model has no \"weights\" line");
         return -1;
     }
     for (unsigned f = 0; f <= NF; f++) {
         char *e = NULL;
         double v = 0;
-        if (next_token(text, n, &at, tok, sizeof tok)) v = strtod(tok, &e);
+        if (wn_next_token(text, n, &at, tok, sizeof tok)) v = strtod(tok, &e);
         if (!e || e == tok || *e || !isfinite(v)) {
             snprintf(err, cap, "the model's weights are cut short or not numbers");
             return -1;
         }
         m->w[f] = v;
     }
-    if (next_token(text, n, &at, tok, sizeof tok)) {
+    if (wn_next_token(text, n, &at, tok, sizeof tok)) {
         snprintf(err, cap, "the model has more than its weights (\"%s\")", tok);
         return -1;
     }

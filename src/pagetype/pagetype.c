@@ -2,6 +2,7 @@
  * markup counts, microdata and og:type, one over the page text for prices,
  * the URL's path words, then a dot product per kind. */
 #include "pagetype.h"
+#include "../util/token.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -409,20 +410,6 @@ size_t wn_pt_model_write(const wn_pt_model *m, char *out, size_t cap)
 }
 
 /* The next whitespace-separated token of text[*at..n) into tok (cut to cap). */
-static int next_token(const char *text, size_t n, size_t *at, char *tok, size_t cap)
-{
-    size_t i = *at;
-    while (i < n && (text[i] == ' ' || text[i] == '\n' || text[i] == '\t' || text[i] == '\r')) i++;
-    size_t s = i;
-    while (i < n && !(text[i] == ' ' || text[i] == '\n' || text[i] == '\t' || text[i] == '\r')) i++;
-    *at = i;
-    if (i == s) return 0;
-    size_t l = i - s < cap - 1 ? i - s : cap - 1;
-    memcpy(tok, text + s, l);
-    tok[l] = '\0';
-    return 1;
-}
-
 int wn_pt_model_parse(const char *text, size_t n, wn_pt_model *m, char *err, size_t cap)
 {
     memset(m, 0, sizeof *m);
@@ -434,18 +421,19 @@ int wn_pt_model_parse(const char *text, size_t n, wn_pt_model *m, char *err, siz
     }
     at = strlen(MODEL_MAGIC);
     unsigned nf = 0;
-    if (!next_token(text, n, &at, tok, sizeof tok) || strcmp(tok, "features") ||
-        !next_token(text, n, &at, tok, sizeof tok) || sscanf(tok, "%u", &nf) != 1 || nf != F_COUNT) {
+    if (!wn_next_token(text, n, &at, tok, sizeof tok) || strcmp(tok, "features") ||
+        !wn_next_token(text, n, &at, tok, sizeof tok) || sscanf(tok, "%u", &nf) != 1 || nf != F_COUNT) {
         snprintf(err, cap, "the model has another number of features than this build's %u", (unsigned)F_COUNT);
         return -1;
     }
     for (unsigned f = 0; f < F_COUNT; f++)
-        if (!next_token(text, n, &at, tok, sizeof tok) || strcmp(tok, feature_names[f])) {
+        if (!wn_next_token(text, n, &at, tok, sizeof tok) || strcmp(tok, feature_names[f])) {
             snprintf(err, cap, "the model's feature %u is not this build's %s", f, feature_names[f]);
             return -1;
         }
-    while (next_token(text, n, &at, tok, sizeof tok)) {
-        if (strcmp(tok, "kind") || m->nclass >= WINNOW_PAGE_TYPE_COUNT || !next_token(text, n, &at, tok, sizeof tok)) {
+    while (wn_next_token(text, n, &at, tok, sizeof tok)) {
+        if (strcmp(tok, "kind") || m->nclass >= WINNOW_PAGE_TYPE_COUNT ||
+            !wn_next_token(text, n, &at, tok, sizeof tok)) {
             snprintf(err, cap, "a line of the model is not \"kind NAME WEIGHTS\"");
             return -1;
         }
@@ -458,7 +446,7 @@ int wn_pt_model_parse(const char *text, size_t n, wn_pt_model *m, char *err, siz
         for (unsigned f = 0; f <= F_COUNT; f++) {
             char *e = NULL;
             double v = 0;
-            if (next_token(text, n, &at, tok, sizeof tok)) v = strtod(tok, &e);
+            if (wn_next_token(text, n, &at, tok, sizeof tok)) v = strtod(tok, &e);
             if (!e || e == tok || *e) {
                 snprintf(err, cap, "the model's weights for %s are cut short or not numbers", winnow_page_type_name(t));
                 return -1;

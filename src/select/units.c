@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../dom/tags.h"
+#include "../util/token.h"
 
 #define MODEL_MAGIC "winnow-units 1"
 
@@ -317,24 +318,10 @@ int wn_units_learned(winnow_doc *d, const wn_page_scores *ps)
 
 /* ---- the model file ---- */
 
-static int next_token(const char *text, size_t n, size_t *at, char *tok, size_t cap)
-{
-    size_t i = *at;
-    while (i < n && (text[i] == ' ' || text[i] == '\n' || text[i] == '\t' || text[i] == '\r')) i++;
-    size_t st = i;
-    while (i < n && !(text[i] == ' ' || text[i] == '\n' || text[i] == '\t' || text[i] == '\r')) i++;
-    *at = i;
-    if (i == st) return 0;
-    size_t l = i - st < cap - 1 ? i - st : cap - 1;
-    memcpy(tok, text + st, l);
-    tok[l] = '\0';
-    return 1;
-}
-
 static int number(const char *text, size_t n, size_t *at, double *v)
 {
     char tok[64], *e;
-    if (!next_token(text, n, at, tok, sizeof tok)) return -1;
+    if (!wn_next_token(text, n, at, tok, sizeof tok)) return -1;
     if (wn_clf_plain_decimal(tok, v)) return 0; /* the fast path: most of a model's numbers */
     *v = strtod(tok, &e);
     return *e == '\0' && isfinite(*v) ? 0 : -1;
@@ -362,29 +349,30 @@ int wn_unit_model_parse(const char *text, size_t n, wn_unit_model *m, char *err,
         return -1;
     }
     /* trained: one line */
-    if (!next_token(text, n, &at, tok, sizeof tok) || strcmp(tok, "trained")) goto bad;
+    if (!wn_next_token(text, n, &at, tok, sizeof tok) || strcmp(tok, "trained")) goto bad;
     while (at < n && text[at] == ' ') at++;
     size_t e = at;
     while (e < n && text[e] != '\n') e++;
     snprintf(m->trained, sizeof m->trained, "%.*s", (int)(e - at), text + at);
     at = e;
-    if (!next_token(text, n, &at, tok, sizeof tok) || strcmp(tok, "features") || number(text, n, &at, &v) ||
+    if (!wn_next_token(text, n, &at, tok, sizeof tok) || strcmp(tok, "features") || number(text, n, &at, &v) ||
         v != WN_UNIT_NFEAT) {
         snprintf(err, cap, "the units model has other features than this build computes");
         return -1;
     }
     for (unsigned k = 0; k < WN_UNIT_NFEAT; k++)
-        if (!next_token(text, n, &at, tok, sizeof tok) || strcmp(tok, feature_names[k])) {
+        if (!wn_next_token(text, n, &at, tok, sizeof tok) || strcmp(tok, feature_names[k])) {
             snprintf(err, cap, "the units model's feature %u is not %s", k, feature_names[k]);
             return -1;
         }
-    if (!next_token(text, n, &at, tok, sizeof tok) || strcmp(tok, "base_margin") || number(text, n, &at, &v)) goto bad;
+    if (!wn_next_token(text, n, &at, tok, sizeof tok) || strcmp(tok, "base_margin") || number(text, n, &at, &v))
+        goto bad;
     m->trees.base_margin = (float)v;
-    if (!next_token(text, n, &at, tok, sizeof tok) || strcmp(tok, "trees") || number(text, n, &at, &v) || v < 0 ||
+    if (!wn_next_token(text, n, &at, tok, sizeof tok) || strcmp(tok, "trees") || number(text, n, &at, &v) || v < 0 ||
         v > 100000 || v != floor(v))
         goto bad;
     m->trees.ntrees = (uint32_t)v;
-    if (!next_token(text, n, &at, tok, sizeof tok) || strcmp(tok, "nodes") || number(text, n, &at, &v) || v < 0 ||
+    if (!wn_next_token(text, n, &at, tok, sizeof tok) || strcmp(tok, "nodes") || number(text, n, &at, &v) || v < 0 ||
         v > 1e7 || v != floor(v))
         goto bad;
     uint32_t nn = (uint32_t)v;
@@ -398,7 +386,7 @@ int wn_unit_model_parse(const char *text, size_t n, wn_unit_model *m, char *err,
     uint32_t k = 0;
     for (uint32_t t = 0; t < m->trees.ntrees; t++) {
         /* tree COUNT, then COUNT lines: feature threshold yes no leaf */
-        if (!next_token(text, n, &at, tok, sizeof tok) || strcmp(tok, "tree") || number(text, n, &at, &v) || v < 1 ||
+        if (!wn_next_token(text, n, &at, tok, sizeof tok) || strcmp(tok, "tree") || number(text, n, &at, &v) || v < 1 ||
             v > nn - k || v != floor(v))
             goto bad_free;
         uint32_t len = (uint32_t)v;
