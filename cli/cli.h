@@ -259,12 +259,32 @@ int cmd_train(int argc, char **argv);
 int cmd_train_pagetype(int argc, char **argv);   /* train --page-types (winnow-train only) */
 int cmd_train_confidence(int argc, char **argv); /* train --confidence (winnow-train only) */
 int cmd_train_units(int argc, char **argv);      /* train --units (winnow-train only) */
-/* shared by the two (cmd_train_pagetype.c): a whole file, gunzipped when it
- * is gzip (NULL when unreadable); a column's index in a TSV header (-1);
+/* shared by the three (cli/train_manifest.c): a whole file, gunzipped when
+ * it is gzip (NULL when unreadable); a column's index in a TSV header (-1);
  * a TSV line cut in place into at most cap fields (their count) */
 char *train_slurp(const char *path, size_t *len);
 int train_column(char *header, const char *name);
 int train_split(char *line, char **cuts, int cap);
+/* A corpus's manifest.tsv read page by page (cli/train_manifest.c): open
+ * (NULL after a message), next (1 with the page's id, url, site, the id
+ * when the column is empty, and page_type, NULL without the column; 0 at
+ * the end), the page's HTML (html/ID.html.gz, else html/ID.html) and gold
+ * text (gold/ID.txt), NULL when unreadable, and close. */
+#define TRAIN_MAX_COLUMNS 32
+typedef struct train_manifest {
+    FILE *f;
+    char dir[4096], corpus[256]; /* the manifest's folder and its name */
+    const char *id, *url, *site, *type;
+    int c_id, c_url, c_site, c_type;
+    char line[1 << 16];
+    char *cuts[TRAIN_MAX_COLUMNS];
+    int ncuts;
+} train_manifest;
+train_manifest *train_manifest_open(const char *path);
+int train_manifest_next(train_manifest *m);
+char *train_manifest_html(const train_manifest *m, size_t *len);
+char *train_manifest_gold(const train_manifest *m, size_t *len);
+void train_manifest_close(train_manifest *m);
 int cmd_rules(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_check(int argc, char **argv);

@@ -165,25 +165,15 @@ static int keep_page(conf_run *r, const char *corpus, const char *id, const char
 /* The pages of one manifest into the set; -1 after a message. */
 static int add_corpus(conf_run *r, winnow_conf_set *set, winnow_engine *e, const char *manifest)
 {
-    FILE *f = fopen(manifest, "r");
-    if (!f) {
-        fprintf(stderr, "winnow: cannot open %s\n", manifest);
-        return -1;
-    }
-    char dir[4096], corpus[256], tdir[4096 + 300];
-    snprintf(dir, sizeof dir, "%s", manifest);
-    char *slash = strrchr(dir, '/');
-    if (slash)
-        *slash = '\0';
-    else
-        snprintf(dir, sizeof dir, ".");
-    const char *base = strrchr(dir, '/');
-    snprintf(corpus, sizeof corpus, "%.255s", base ? base + 1 : dir);
+    train_manifest *m = train_manifest_open(manifest);
+    if (!m) return -1;
+    const char *corpus = m->corpus;
+    char tdir[4096 + 300];
     if (r->texts) {
         snprintf(tdir, sizeof tdir, "%s/%s", r->texts, corpus);
         if (cli_mkdir_p(tdir) != 0) {
-            fclose(f);
             fprintf(stderr, "winnow: cannot make %s\n", tdir);
+            train_manifest_close(m);
             return -1;
         }
     }
@@ -192,39 +182,23 @@ static int add_corpus(conf_run *r, winnow_conf_set *set, winnow_engine *e, const
         r->corpus_names[r->ncorpus++] = strdup(corpus);
         r->per_corpus[slot] = 0;
     }
-    static char line[1 << 16];
-    char *cuts[32];
-    if (!fgets(line, sizeof line, f)) {
-        fclose(f);
-        return 0;
-    }
-    int c_id = train_column(line, "id"), c_url = train_column(line, "url"), c_site = train_column(line, "site");
     unsigned added = 0, skipped = 0;
     int rc = 0;
-    while (rc == 0 && fgets(line, sizeof line, f)) {
-        int n = train_split(line, cuts, 32);
-        const char *id = c_id >= 0 && c_id < n ? cuts[c_id] : "";
-        const char *url = c_url >= 0 && c_url < n ? cuts[c_url] : "";
-        const char *site = c_site >= 0 && c_site < n && *cuts[c_site] ? cuts[c_site] : id;
-        if (!*id) continue;
+    while (rc == 0 && train_manifest_next(m)) {
+        const char *id = m->id, *site = m->site;
         int label = label_of(r, corpus, id);
         if (!r->texts && label < 0) { /* neither a text to write nor a label: nothing to do */
             skipped++;
             continue;
         }
-        char path[8192];
         size_t len = 0;
-        snprintf(path, sizeof path, "%s/html/%s.html.gz", dir, id);
-        char *html = train_slurp(path, &len);
-        if (!html) {
-            snprintf(path, sizeof path, "%s/html/%s.html", dir, id);
-            html = train_slurp(path, &len);
-        }
+        char *html = train_manifest_html(m, &len);
         if (!html) {
             skipped++;
             continue;
         }
         FILE *text = NULL;
+        char path[8192];
         if (r->texts) {
             snprintf(path, sizeof path, "%s/%s.txt", tdir, id);
             if (!(text = fopen(path, "w"))) {
@@ -234,7 +208,7 @@ static int add_corpus(conf_run *r, winnow_conf_set *set, winnow_engine *e, const
                 break;
             }
         }
-        winnow_input in = { sizeof in, html, len, NULL, *url ? url : NULL, NULL };
+        winnow_input in = { sizeof in, html, len, NULL, *m->url ? m->url : NULL, NULL };
         winnow_status st = winnow_conf_set_add(set, e, &in, label, corpus, site, text ? write_file : NULL, text);
         free(html);
         if (text && fclose(text) != 0) st = WINNOW_E_IO;
@@ -252,8 +226,8 @@ static int add_corpus(conf_run *r, winnow_conf_set *set, winnow_engine *e, const
             }
         }
     }
-    fclose(f);
     if (r->verbose) fprintf(stderr, "winnow: %s: %u pages (%u skipped)\n", corpus, added, skipped);
+    train_manifest_close(m);
     return rc;
 }
 

@@ -29,72 +29,6 @@ static const char pt_usage[] = "usage: winnow train --page-types [options] MANIF
                                "  --balanced         weigh each kind of page the same in all\n"
                                "  -v, --verbose      progress on stderr\n";
 
-/* The whole file, gunzipped when it is gzip (zlib reads plain files as they are). */
-char *train_slurp(const char *path, size_t *len)
-{
-    gzFile g = gzopen(path, "rb");
-    if (!g) return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    for (;;) {
-        if (!buf) break;
-        if (n == cap) {
-            char *b = realloc(buf, cap * 2);
-            if (!b) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = b;
-            cap *= 2;
-        }
-        int r = gzread(g, buf + n, (unsigned)(cap - n));
-        if (r < 0) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        if (r == 0) break;
-        n += (size_t)r;
-    }
-    gzclose(g);
-    *len = n;
-    return buf;
-}
-
-/* Column index of name in a tab-separated header line; -1 when absent. */
-int train_column(char *header, const char *name)
-{
-    int k = 0;
-    for (char *p = header; p; k++) {
-        char *t = strchr(p, '\t');
-        size_t l = t ? (size_t)(t - p) : strcspn(p, "\r\n");
-        if (l == strlen(name) && !strncmp(p, name, l)) return k;
-        p = t ? t + 1 : NULL;
-    }
-    return -1;
-}
-
-/* Field k of a tab-separated line, cut in place ("" past the end). */
-static const char *field(char *line, int k, char **cuts, int ncuts)
-{
-    (void)line;
-    return k >= 0 && k < ncuts ? cuts[k] : "";
-}
-
-int train_split(char *line, char **cuts, int cap)
-{
-    int n = 0;
-    line[strcspn(line, "\r\n")] = '\0';
-    for (char *p = line; p && n < cap;) {
-        cuts[n++] = p;
-        char *t = strchr(p, '\t');
-        if (t) *t++ = '\0';
-        p = t;
-    }
-    return n;
-}
-
 /* The pages added to the set, in order: "CORPUS\tID" and the true kind. */
 typedef struct pt_page {
     char *name;
@@ -154,34 +88,12 @@ static int write_predictions(const char *path, const pt_pages *pages, const winn
  * -1 after a message. */
 static int add_corpus(winnow_pt_set *set, winnow_engine *e, const char *manifest, pt_pages *pages, int verbose)
 {
-    FILE *f = fopen(manifest, "r");
-    if (!f) {
-        fprintf(stderr, "winnow: cannot open %s\n", manifest);
-        return -1;
-    }
-    char dir[4096], corpus[256];
-    snprintf(dir, sizeof dir, "%s", manifest);
-    char *slash = strrchr(dir, '/');
-    if (slash)
-        *slash = '\0';
-    else
-        snprintf(dir, sizeof dir, ".");
-    const char *base = strrchr(dir, '/');
-    snprintf(corpus, sizeof corpus, "%.255s", base ? base + 1 : dir);
-    static char line[1 << 16];
-    char *cuts[32];
-    if (!fgets(line, sizeof line, f)) {
-        fclose(f);
-        return 0;
-    }
-    int c_id = train_column(line, "id"), c_url = train_column(line, "url"), c_site = train_column(line, "site");
-    int c_type = train_column(line, "page_type");
+    train_manifest *m = train_manifest_open(manifest);
+    if (!m) return -1;
     unsigned added = 0, skipped = 0;
-    while (fgets(line, sizeof line, f)) {
-        int n = train_split(line, cuts, 32);
-        const char *id = field(line, c_id, cuts, n), *url = field(line, c_url, cuts, n);
-        const char *site = field(line, c_site, cuts, n), *type = c_type >= 0 ? field(line, c_type, cuts, n) : "article";
-        if (!*id) continue;
+    int rc = 0;
+    while (rc == 0 && train_manifest_next(m)) {
+        const char *type = m->type ? m->type : "article";
         /* wcxb's collections are listings too (a collection of products, posts) */
         if (!strcmp(type, "collection")) type = "listing";
         winnow_page_type label = winnow_page_type_parse(type);
@@ -189,40 +101,31 @@ static int add_corpus(winnow_pt_set *set, winnow_engine *e, const char *manifest
             skipped++;
             continue;
         }
-        char path[8192];
         size_t len = 0;
-        snprintf(path, sizeof path, "%s/html/%s.html.gz", dir, id);
-        char *html = train_slurp(path, &len);
-        if (!html) {
-            snprintf(path, sizeof path, "%s/html/%s.html", dir, id);
-            html = train_slurp(path, &len);
-        }
+        char *html = train_manifest_html(m, &len);
         if (!html) {
             skipped++;
             continue;
         }
-        winnow_input in = { sizeof in, html, len, NULL, *url ? url : NULL, NULL };
-        winnow_status st = winnow_pt_set_add(set, e, &in, label, corpus, *site ? site : id);
+        winnow_input in = { sizeof in, html, len, NULL, *m->url ? m->url : NULL, NULL };
+        winnow_status st = winnow_pt_set_add(set, e, &in, label, m->corpus, m->site);
         free(html);
         if (st == WINNOW_E_NOMEM) {
-            fclose(f);
             fprintf(stderr, "winnow: out of memory\n");
-            return -1;
-        }
-        if (WINNOW_FAILED(st)) {
+            rc = -1;
+        } else if (WINNOW_FAILED(st)) {
             skipped++;
-            continue;
-        }
-        added++;
-        if (pages && keep_page(pages, corpus, id, label) != 0) {
-            fclose(f);
-            fprintf(stderr, "winnow: out of memory\n");
-            return -1;
+        } else {
+            added++;
+            if (pages && keep_page(pages, m->corpus, m->id, label) != 0) {
+                fprintf(stderr, "winnow: out of memory\n");
+                rc = -1;
+            }
         }
     }
-    fclose(f);
-    if (verbose) fprintf(stderr, "winnow: %s: %u pages (%u skipped)\n", corpus, added, skipped);
-    return 0;
+    if (verbose) fprintf(stderr, "winnow: %s: %u pages (%u skipped)\n", m->corpus, added, skipped);
+    train_manifest_close(m);
+    return rc;
 }
 
 int cmd_train_pagetype(int argc, char **argv)

@@ -105,53 +105,22 @@ static int type_of(const forced_types *ft, const char *corpus, const char *id)
 static int add_corpus(winnow_unit_set *set, winnow_engine *e, const char *manifest, const forced_types *ft, int verbose,
                       char *said, size_t said_cap)
 {
-    FILE *f = fopen(manifest, "r");
-    if (!f) {
-        fprintf(stderr, "winnow: cannot open %s\n", manifest);
-        return -1;
-    }
-    char dir[4096], corpus[256];
-    snprintf(dir, sizeof dir, "%s", manifest);
-    char *slash = strrchr(dir, '/');
-    if (slash)
-        *slash = '\0';
-    else
-        snprintf(dir, sizeof dir, ".");
-    const char *base = strrchr(dir, '/');
-    snprintf(corpus, sizeof corpus, "%.255s", base ? base + 1 : dir);
-    static char line[1 << 16];
-    char *cuts[32];
-    if (!fgets(line, sizeof line, f)) {
-        fclose(f);
-        return 0;
-    }
-    int c_id = train_column(line, "id"), c_url = train_column(line, "url"), c_site = train_column(line, "site");
+    train_manifest *m = train_manifest_open(manifest);
+    if (!m) return -1;
     unsigned added = 0, skipped = 0;
     int rc = 0;
-    while (rc == 0 && fgets(line, sizeof line, f)) {
-        int n = train_split(line, cuts, 32);
-        const char *id = c_id >= 0 && c_id < n ? cuts[c_id] : "";
-        const char *url = c_url >= 0 && c_url < n ? cuts[c_url] : "";
-        const char *site = c_site >= 0 && c_site < n && *cuts[c_site] ? cuts[c_site] : id;
-        if (!*id) continue;
-        char path[8192];
+    while (rc == 0 && train_manifest_next(m)) {
         size_t len = 0, glen = 0;
-        snprintf(path, sizeof path, "%s/html/%s.html.gz", dir, id);
-        char *html = train_slurp(path, &len);
-        if (!html) {
-            snprintf(path, sizeof path, "%s/html/%s.html", dir, id);
-            html = train_slurp(path, &len);
-        }
-        snprintf(path, sizeof path, "%s/gold/%s.txt", dir, id);
-        char *gold = train_slurp(path, &glen);
+        char *html = train_manifest_html(m, &len), *gold = train_manifest_gold(m, &glen);
         if (!html || !gold) {
             free(html);
             free(gold);
             skipped++;
             continue;
         }
-        winnow_input in = { sizeof in, html, len, NULL, *url ? url : NULL, NULL };
-        winnow_status st = winnow_unit_set_add(set, e, &in, gold, glen, corpus, site, id, type_of(ft, corpus, id));
+        winnow_input in = { sizeof in, html, len, NULL, *m->url ? m->url : NULL, NULL };
+        winnow_status st =
+            winnow_unit_set_add(set, e, &in, gold, glen, m->corpus, m->site, m->id, type_of(ft, m->corpus, m->id));
         free(html);
         free(gold);
         if (st == WINNOW_E_NOMEM) {
@@ -162,10 +131,10 @@ static int add_corpus(winnow_unit_set *set, winnow_engine *e, const char *manife
         else
             added++;
     }
-    fclose(f);
     size_t w = strlen(said);
-    snprintf(said + w, said_cap - w, " %s:%u", corpus, added);
-    if (verbose) fprintf(stderr, "winnow: %s: %u pages (%u skipped)\n", corpus, added, skipped);
+    snprintf(said + w, said_cap - w, " %s:%u", m->corpus, added);
+    if (verbose) fprintf(stderr, "winnow: %s: %u pages (%u skipped)\n", m->corpus, added, skipped);
+    train_manifest_close(m);
     return rc;
 }
 
