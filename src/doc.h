@@ -76,6 +76,7 @@ struct winnow_doc {
     int noscript;                   /* parsed again with its <noscript> markup built (pipeline.c) */
     /* ---- statistics (blocks/stats.h) ---- */
     wn_stats *stats;
+    struct wn_hint_cache *hint_cache; /* the engine's memo of class and id words' hints (stats fills it) */
     wn_page_text page_text;
     /* ---- every stage from the page score on: the verdicts (wn_labels above) ---- */
     wn_labels labels;

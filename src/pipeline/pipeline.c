@@ -213,6 +213,7 @@ static winnow_status page_stages(winnow_engine *e, winnow_doc *d, wn_run_mode mo
 {
     int learning = mode == WN_RUN_LEARN;
     const wn_stats_rules stats_rules = { .id_anchor_words = WN_RULE(d, ID_ANCHOR_WORDS) };
+    d->hint_cache = e->hints;
     if ((learning ? wn_stats_compute_learn(&d->dom, &d->arena, &d->stats, &d->page_text)
                   : wn_stats_compute(&d->dom, &d->arena, &d->stats, &d->page_text, e->hints, &stats_rules)) != 0)
         return wn_engine_fail(e, WINNOW_E_NOMEM, "out of memory while computing statistics");

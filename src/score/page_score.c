@@ -18,6 +18,8 @@ typedef struct name_mass {
     float *mass;
     uint32_t *chars, *links; /* text and link text of its elements */
     size_t cap;
+    struct wn_hint_cache *hints; /* the statistics' memo of words' hints (NULL: none) */
+    double anchor_words;         /* ID_ANCHOR_WORDS, under which the memo was filled */
 } name_mass;
 
 static uint64_t class_key(const wn_dom *dom, const wn_node *x)
@@ -33,14 +35,14 @@ static uint64_t class_key(const wn_dom *dom, const wn_node *x)
  * seed) or 0 at the end. A page builder names every widget so
  * ("elementor-element-1b0f887a elementor-widget elementor-widget-text-editor"):
  * each class is unique, the token that says "widget" is shared. */
-static uint64_t next_hint_token(const char *c, size_t len, size_t *at)
+static uint64_t next_hint_token(name_mass *t, const char *c, size_t len, size_t *at)
 {
     size_t i = *at;
     while (i < len) {
         while (i < len && isspace((unsigned char)c[i])) i++;
         size_t b = i;
         while (i < len && !isspace((unsigned char)c[i])) i++;
-        if (i > b && (wn_hints_from_attr(c + b, i - b) & WN_HINT_BOILER)) {
+        if (i > b && (wn_hints_from_name_cached(t->hints, c + b, i - b, 0, t->anchor_words) & WN_HINT_BOILER)) {
             *at = i;
             return XXH3_64bits_withSeed(c + b, i - b, 0x746f6b656eULL) | 1;
         }
@@ -61,15 +63,15 @@ static size_t name_mass_slot(name_mass *t, uint64_t k)
 static int name_mass_build(wn_arena *a, const wn_dom *dom, const wn_stats *st, const float *pos, size_t named,
                            name_mass *t)
 {
-    /* keys: a class each, and its hinting tokens */
+    /* keys: a class each, and at most one a token of it (a token and
+     * its separator take two bytes or more) */
     size_t keys = named, left = named;
     for (uint32_t i = 1; i < dom->count && left; i++) {
         const wn_node *x = &dom->nodes[i];
         if (x->tag == WN_TAG_TEXT || !(st[i].hints & WN_HINT_BOILER)) continue;
         left--;
-        size_t len = 0, at = 0;
-        const char *c = wn_node_attr(dom, x, "class", &len);
-        while (c && next_hint_token(c, len, &at)) keys++;
+        size_t len = 0;
+        if (wn_node_attr(dom, x, "class", &len)) keys += (len + 1) / 2;
     }
     t->cap = 16;
     while (t->cap < 2 * keys) t->cap <<= 1;
@@ -92,7 +94,7 @@ static int name_mass_build(wn_arena *a, const wn_dom *dom, const wn_stats *st, c
             t->mass[slot] += pos[i];
             t->chars[slot] += st[i].chars;
             t->links[slot] += st[i].link_chars;
-        } while ((k = next_hint_token(c, len, &at)) != 0);
+        } while ((k = next_hint_token(t, c, len, &at)) != 0);
     }
     return 0;
 }
@@ -672,7 +674,7 @@ static int name_trusted(score_pass *sp, uint32_t i, uint16_t h, uint32_t title, 
             size_t len = 0, at = 0;
             const char *c = wn_node_attr(dom, &dom->nodes[i], "class", &len);
             int tokens = trusted && WN_RULE(d, NAME_LAYOUT_TOKENS) > 0.0f;
-            while (tokens && trusted && (k = next_hint_token(c, len, &at)) != 0) {
+            while (tokens && trusted && (k = next_hint_token(&sp->names, c, len, &at)) != 0) {
                 slot = name_mass_slot(&sp->names, k);
                 if (sp->names.mass[slot] >= layout_share * total &&
                     (float)sp->names.links[slot] < max_links * (float)sp->names.chars[slot])
@@ -819,6 +821,8 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
     float caption_mass;
     int any_caption;
     if (find_captions(&sp, s, &caption_mass, &any_caption) != 0) return -1;
+    sp.names.hints = d->hint_cache;
+    sp.names.anchor_words = WN_RULE(d, ID_ANCHOR_WORDS);
     if (name_mass_build(s, &d->dom, d->stats, sp.pos, named, &sp.names) != 0) return -1;
     if (settle_captions(&sp, s, caption_mass, any_caption) != 0) return -1;
     trust_names(&sp);
