@@ -74,6 +74,7 @@ struct winnow_doc {
     wn_dom dom;
     struct wn_dom_store *dom_store; /* the parser's arrays dom lives in (parse/parser.h), given back at free */
     int noscript;                   /* parsed again with its <noscript> markup built (pipeline.c) */
+    int ld_body;                    /* parsed again from its JSON-LD articleBody (pipeline.c) */
     /* ---- statistics (blocks/stats.h) ---- */
     wn_stats *stats;
     struct wn_hint_cache *hint_cache; /* the engine's memo of class and id words' hints (stats fills it) */

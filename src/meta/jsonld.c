@@ -44,7 +44,9 @@ static int hex4(const char *s, size_t i, size_t end, unsigned *out)
 
 /* Reads a JSON string at r->i (which is '"'); returns an arena copy with
  * escapes decoded, or NULL. */
-static const char *read_string(jreader *r)
+/* keep_lines: \n stays a line break (an articleBody's paragraphs), else
+ * every control escape is a space (a title's stray breaks) */
+static const char *read_string_as(jreader *r, int keep_lines)
 {
     if (r->i >= r->n || r->s[r->i] != '"') {
         r->failed = 1;
@@ -91,7 +93,7 @@ static const char *read_string(jreader *r)
         }
         c = r->s[++k];
         switch (c) {
-        case 'n': out[o++] = ' '; break;
+        case 'n': out[o++] = keep_lines ? '\n' : ' '; break;
         case 't': out[o++] = ' '; break;
         case 'r': out[o++] = ' '; break;
         case 'b':
@@ -135,13 +137,15 @@ static const char *read_string(jreader *r)
         }
     }
     out[o] = '\0';
-    return wn_meta_clean(r->arena, out, o);
+    return keep_lines ? out : wn_meta_clean(r->arena, out, o);
 }
+
+static const char *read_string(jreader *r) { return read_string_as(r, 0); }
 
 /* What an object yields: the fields we care about, if any. */
 typedef struct jobject {
     const char *type;
-    const char *headline, *name, *date, *description, *author, *publisher, *url;
+    const char *headline, *name, *date, *description, *author, *publisher, *url, *body;
 } jobject;
 
 static void parse_value(jreader *r, jobject *parent, const char *key, wn_meta *m);
@@ -242,6 +246,10 @@ static void parse_object(jreader *r, jobject *parent, const char *parent_key, wn
         if (o.date && !*m->field[WINNOW_META_DATE]) m->field[WINNOW_META_DATE] = o.date;
         if (o.publisher && !*m->field[WINNOW_META_SITE_NAME]) m->field[WINNOW_META_SITE_NAME] = o.publisher;
         if (o.description && !*m->field[WINNOW_META_DESCRIPTION]) m->field[WINNOW_META_DESCRIPTION] = o.description;
+        if (!page && o.body && (!m->ld_body || strlen(o.body) > strlen(m->ld_body))) {
+            m->ld_body = o.body;
+            m->ld_body_title = o.headline ? o.headline : o.name;
+        }
     }
 }
 
@@ -300,7 +308,7 @@ static void parse_value(jreader *r, jobject *o, const char *key, wn_meta *m)
         skip_scalar(r);
         return;
     }
-    const char *v = read_string(r);
+    const char *v = read_string_as(r, key && !strcmp(key, "articleBody"));
     if (!v || !o || !key) return;
     if (!strcmp(key, "@type")) {
         /* every type named, arrays' too: the kind of page reads the set */
@@ -322,7 +330,8 @@ static void parse_value(jreader *r, jobject *o, const char *key, wn_meta *m)
         if (!o->publisher) o->publisher = v;
     } else if (!strcmp(key, "url")) {
         if (!o->url) o->url = v;
-    }
+    } else if (!strcmp(key, "articleBody"))
+        o->body = v;
 }
 
 uint32_t wn_schema_bits(const char *s, size_t n)

@@ -221,6 +221,16 @@ int wn_meta_extract(const wn_dom *dom, const wn_decode_info *dec, const char *ur
     return 0;
 }
 
+const char *wn_meta_ld_body(const wn_dom *dom, wn_arena *arena, const char **title)
+{
+    wn_meta m;
+    memset(&m, 0, sizeof m);
+    for (int f = 0; f < WINNOW_META_COUNT; f++) m.field[f] = "";
+    for (uint32_t k = 0; k < dom->jsonld_count; k++) wn_meta_from_jsonld(dom->jsonld[k], dom->jsonld_len[k], arena, &m);
+    *title = m.ld_body_title;
+    return m.ld_body;
+}
+
 const char *winnow_meta_name(winnow_meta_field f)
 {
     static const char *const names[WINNOW_META_COUNT] = { "title",     "author",      "date",     "url",

@@ -32,6 +32,10 @@ typedef struct wn_meta {
      * ProductModel; not an Offer) name and description, NULL when absent:
      * the product strategy anchors on them */
     const char *ld_product_name, *ld_product_desc;
+    /* the longest articleBody of an article's JSON-LD and that article's
+     * headline (or name), NULL when absent: a page a script renders is
+     * parsed again from them (pipeline.c) */
+    const char *ld_body, *ld_body_title;
 } wn_meta;
 
 /* schema.org types in groups that tell a kind of page, one bit each; the
@@ -76,5 +80,10 @@ const char *wn_meta_clean(wn_arena *arena, const char *s, size_t n);
  * payload, and adds its articles' headlines and names to ld_headline and
  * ld_name. Tolerant: malformed JSON leaves the fields as they were. */
 void wn_meta_from_jsonld(const char *json, size_t n, wn_arena *arena, wn_meta *m);
+
+/* The longest articleBody of the page's JSON-LD articles (NULL when none)
+ * and, in *title, that article's headline or name (NULL when none): read
+ * before the other metadata, by the pipeline's parse from JSON-LD. */
+const char *wn_meta_ld_body(const wn_dom *dom, wn_arena *arena, const char **title);
 
 #endif

@@ -179,6 +179,78 @@ static wn_parse_status noscript_parse(winnow_engine *e, winnow_doc *d, const cha
     return ps;
 }
 
+/* Whether an articleBody holds markup (some sites give HTML there): a '<'
+ * before a letter or '/'. */
+static int body_has_markup(const char *s)
+{
+    for (const char *p = strchr(s, '<'); p; p = strchr(p + 1, '<'))
+        if ((p[1] >= 'a' && p[1] <= 'z') || (p[1] >= 'A' && p[1] <= 'Z') || p[1] == '/') return 1;
+    return 0;
+}
+
+/* A page a script renders whose text is in its JSON-LD: an article's
+ * articleBody, which news sites give search engines. When the parsed page
+ * shows less than LD_BODY_MAX_TEXT characters and the articleBody holds
+ * LD_BODY_MIN_RATIO times that, the page is parsed again as its own head
+ * and a body made of the article: its headline and the articleBody, a
+ * paragraph a line (markup in it kept as markup). Sets d->ld_body. */
+static wn_parse_status ld_body_parse(winnow_engine *e, winnow_doc *d, const char *text, size_t text_len,
+                                     const wn_parse_rules *rules)
+{
+    const float max_text = WN_RULE(d, LD_BODY_MAX_TEXT);
+    if (max_text <= 0.0f || d->dom.jsonld_count == 0) return WN_PARSE_OK;
+    float shown = shown_chars(d, max_text);
+    if (shown >= max_text) return WN_PARSE_OK;
+    const char *title = NULL, *body = wn_meta_ld_body(&d->dom, &d->arena, &title);
+    if (!body) return WN_PARSE_OK;
+    size_t held = 0;
+    for (const char *p = body; *p; p++) held += (unsigned char)*p > ' ';
+    if ((float)held < WN_RULE(d, LD_BODY_MIN_RATIO) * (shown > 0.0f ? shown : 1.0f)) return WN_PARSE_OK;
+    wn_buf b;
+    wn_buf_init(&b);
+    /* the page's own head: its title, metadata and JSON-LD */
+    const char *head_end = memmem(text, text_len, "</head", 6);
+    if (!head_end) head_end = memmem(text, text_len, "</HEAD", 6);
+    if (head_end)
+        wn_buf_put(&b, text, (size_t)(head_end - text));
+    else
+        wn_buf_puts(&b, "<html><head>");
+    wn_buf_puts(&b, "</head><body><article>");
+    if (title && *title) {
+        wn_buf_puts(&b, "<h1>");
+        wn_buf_html_escape(&b, title, strlen(title), 0);
+        wn_buf_puts(&b, "</h1>");
+    }
+    if (body_has_markup(body)) {
+        wn_buf_puts(&b, body);
+    } else {
+        for (const char *p = body; *p;) {
+            size_t n = strcspn(p, "\n");
+            size_t lead = 0;
+            while (lead < n && (unsigned char)p[lead] <= ' ') lead++;
+            if (n > lead) {
+                wn_buf_puts(&b, "<p>");
+                wn_buf_html_escape(&b, p + lead, n - lead, 0);
+                wn_buf_puts(&b, "</p>");
+            }
+            p += n;
+            if (*p) p++;
+        }
+    }
+    wn_buf_puts(&b, "</article></body></html>");
+    wn_parse_status ps = WN_PARSE_OK;
+    if (b.oom) {
+        ps = WN_PARSE_NOMEM;
+    } else {
+        wn_parser_reclaim(e->parser, d->dom_store);
+        memset(d->dom_store, 0, sizeof *d->dom_store);
+        ps = wn_parser_parse_store(e->parser, b.data, b.len, &d->arena, &d->dom, d->dom_store, rules);
+        d->ld_body = 1;
+    }
+    wn_buf_free(&b);
+    return ps;
+}
+
 /* decode and parse: the input's bytes -> d->decode, d->utf8 -> d->dom */
 static winnow_status decode_parse(winnow_engine *e, winnow_doc *d, const winnow_input *in)
 {
@@ -200,6 +272,7 @@ static winnow_status decode_parse(winnow_engine *e, winnow_doc *d, const winnow_
         wn_parser_parse_store(e->parser, text, text_len, &d->arena, &d->dom, d->dom_store, &parse_rules);
     if (ps == WN_PARSE_OK) ps = hidden_parse(e, d, text, text_len, &parse_rules);
     if (ps == WN_PARSE_OK) ps = noscript_parse(e, d, text, text_len, &parse_rules);
+    if (ps == WN_PARSE_OK && !d->noscript) ps = ld_body_parse(e, d, text, text_len, &parse_rules);
     if (ps == WN_PARSE_NOMEM) return wn_engine_fail(e, WINNOW_E_NOMEM, "out of memory while building the DOM");
     if (ps == WN_PARSE_TOO_LARGE) return wn_engine_fail(e, WINNOW_E_TOO_LARGE, "page has too many nodes");
     if (ps != WN_PARSE_OK) return wn_engine_fail(e, WINNOW_E_PARSE, "the HTML parser rejected the input");
