@@ -597,9 +597,9 @@
     X(NOSCRIPT_MIN_RATIO, 2.0f, 1e30f, "parse",                                                                        \
       "the <noscript> text a page needs, as a multiple of the text it shows, to be parsed again with it built")        \
     X(LD_BODY_MAX_TEXT, 1000.0f, 0.0f, "parse",                                                                        \
-      "a page showing fewer than this many characters of text (not white space) is parsed again from its JSON-LD "      \
+      "a page showing fewer than this many characters of text (not white space) is parsed again from its JSON-LD "     \
       "article (its headline and articleBody, a paragraph a line) when the articleBody holds LD_BODY_MIN_RATIO "       \
-      "times its text: a page a script renders, its text given to search engines")                                    \
+      "times its text: a page a script renders, its text given to search engines")                                     \
     X(LD_BODY_MIN_RATIO, 2.0f, 1e30f, "parse",                                                                         \
       "the articleBody text a page needs, as a multiple of the text it shows, to be parsed again from it")             \
     X(HIDDEN_MAX_TEXT, 1000.0f, 0.0f, "parse",                                                                         \
