@@ -276,7 +276,9 @@ int wn_units_learned(winnow_doc *d, const wn_page_scores *ps)
     }
     /* a page with no content block is left as the rules left it (a
      * listing page's, a frame's: its status says so) */
-    if (m && WN_RULE(d, UNIT_MODEL) != 0 && nu > 0 && d->labels.container != WN_NONE) {
+    /* (a page a site model judged keeps its verdicts: the model learned
+     * from pages judged alone, as the node classifier runs only there) */
+    if (m && WN_RULE(d, UNIT_MODEL) != 0 && nu > 0 && d->labels.container != WN_NONE && d->site_pages == 0) {
         /* a thread's drops are many small ones (a vote count, a badge
          * line, a signature under each post) */
         const int thread = d->page_type == WINNOW_PAGE_FORUM && d->page_type_conf >= WN_RULE(d, REGION_MIN_CONFIDENCE);

@@ -16,7 +16,8 @@
  * Contract: reads the DOM, the statistics, the page scores (own counts,
  * boilerplate marks, comment markers, raw values), d->labels (keep, unit,
  * value, templ, clf, smoothed, container, headline), the page type and its
- * probability, and the rule REGION_MIN_CONFIDENCE; the rules UNIT_MODEL, UNIT_KEEP_MIN, UNIT_ADD_MIN,
+ * probability, d->site_pages (a page a site model judged is left as it
+ * is), and the rule REGION_MIN_CONFIDENCE; the rules UNIT_MODEL, UNIT_KEEP_MIN, UNIT_ADD_MIN,
  * UNIT_MAX_DROP and UNIT_MAX_ADD; writes labels.keep of units,
  * and when asked (d->unit_collect) d->unit_x, d->unit_nodes and
  * d->nunit_x: every unit's feature row, in the page arena. With no model
