@@ -43,15 +43,19 @@ for c in "${corpora[@]}"; do
       mkdir -p "$gdir"
       awk -F'\t' -v g="$g" 'NR > 1 && $3 == g {print $1}' "$bench/$c/manifest.tsv" > "$work/members"
       while read -r id; do ln -s "$bench/$c/html/$id.html" "$gdir/$id.html"; echo "$id" >> "$ids"; done < "$work/members"
+      # one output folder a group (a run writes its folder whole), moved
+      # into the setting's
+      gout="$work/gout"
+      rm -rf "$gout"
       case $setting in
         page)
-          "$winnow" extract -q "$gdir" -o "$out" || true ;;
+          "$winnow" extract -q "$gdir" -o "$gout" || true ;;
         batch)
           "$winnow" learn -q --site G --db "$work/db" "$gdir"
-          "$winnow" extract -q --site G --db "$work/db" --mode site --method "$method" "$gdir" -o "$out" || true ;;
+          "$winnow" extract -q --site G --db "$work/db" --mode site --method "$method" "$gdir" -o "$gout" || true ;;
         loo)
           "$winnow" learn -q --site G --db "$work/db" "$gdir"
-          "$winnow" extract -q --site G --db "$work/db" --mode site --method "$method" --exclude-self "$gdir" -o "$out" || true ;;
+          "$winnow" extract -q --site G --db "$work/db" --mode site --method "$method" --exclude-self "$gdir" -o "$gout" || true ;;
         curve*)
           k=${setting#curve}
           mapfile -t members < "$work/members"
@@ -69,6 +73,7 @@ for c in "${corpora[@]}"; do
               "$bench/$c/html/${members[$i]}.html" -o "$out/${members[$i]}.txt" || true
           done ;;
       esac
+      [ -d "$gout" ] && find "$gout" -maxdepth 1 -name '*.txt' -exec mv -t "$out" {} +
     done
     res=$(python3 "$scorer" "$bench/$c/gold" "$out" --ids "$ids")
     sh=$(echo "$res" | awk '/^shingle/ {print $3, $5, $7}')
