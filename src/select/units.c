@@ -240,8 +240,6 @@ float wn_unit_model_predict(const wn_unit_model *m, const float *x)
     return p;
 }
 
-void wn_unit_model_finish(wn_unit_model *m) { wn_clf_bucket_finish(&m->trees); }
-
 void wn_units_decide(const wn_unit_policy *pol, const float *p, const uint8_t *rule, const float *words, uint32_t n,
                      uint8_t *keep)
 {
@@ -414,7 +412,7 @@ int wn_unit_model_parse(const char *text, size_t n, wn_unit_model *m, char *err,
     }
     m->trees.tree_start[m->trees.ntrees] = k;
     if (k != nn) goto bad_free;
-    wn_unit_model_finish(m);
+    wn_clf_bucket_finish(&m->trees);
     return 0;
 bad_free:
     wn_unit_model_free(m);

@@ -56,10 +56,6 @@ void wn_unit_model_free(wn_unit_model *m);
 float wn_unit_model_predict(const wn_unit_model *m, const float *x);
 /* The same for rows rows of WN_UNIT_NFEAT features, in one batch. */
 void wn_unit_model_predict_rows(const wn_unit_model *m, const float *x, uint32_t rows, float *p);
-/* Builds the model's fast layout once its trees are in place (the
- * trainer's, after converting XGBoost's trees). */
-void wn_unit_model_finish(wn_unit_model *m);
-
 /* How the probabilities decide (the rules UNIT_KEEP_MIN, UNIT_ADD_MIN,
  * UNIT_MAX_DROP, UNIT_MAX_ADD): a unit the rules kept stays when its
  * probability is keep_min or more, one they left out comes in at add_min

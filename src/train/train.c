@@ -612,6 +612,48 @@ int wn_train_convert_tree(const char *dump, int nfeat, wn_tree_node **nodes, siz
     return ok ? 0 : -1;
 }
 
+int wn_train_xgb_binary(BoosterHandle bh, unsigned seed, unsigned threads)
+{
+    char buf[32];
+    int rc;
+    if ((rc = XGBoosterSetParam(bh, "objective", "binary:logistic")) != 0 ||
+        (rc = XGBoosterSetParam(bh, "base_score", "0.5")) != 0 ||
+        (rc = XGBoosterSetParam(bh, "tree_method", "hist")) != 0 || (rc = XGBoosterSetParam(bh, "verbosity", "0")) != 0)
+        return rc;
+    snprintf(buf, sizeof buf, "%u", seed);
+    if ((rc = XGBoosterSetParam(bh, "seed", buf)) != 0) return rc;
+    snprintf(buf, sizeof buf, "%u", threads);
+    return XGBoosterSetParam(bh, "nthread", buf);
+}
+
+int wn_train_xgb_bucket(BoosterHandle bh, int nfeat, wn_clf_bucket *b, char *err, size_t cap)
+{
+    bst_ulong ntrees;
+    const char **dump;
+    if (XGBoosterDumpModelEx(bh, "", 0, "text", &ntrees, &dump) != 0) {
+        snprintf(err, cap, "xgboost: %s", XGBGetLastError());
+        return -1;
+    }
+    b->ntrees = (uint32_t)ntrees;
+    b->tree_start = calloc((size_t)ntrees + 1, sizeof(uint32_t));
+    if (!b->tree_start) {
+        snprintf(err, cap, "out of memory");
+        return -1;
+    }
+    size_t used = 0, ncap = 0;
+    for (bst_ulong k = 0; k < ntrees; k++) {
+        b->tree_start[k] = (uint32_t)used;
+        if (wn_train_convert_tree(dump[k], nfeat, &b->nodes, &used, &ncap) != 0) {
+            snprintf(err, cap, "cannot read XGBoost tree %llu", (unsigned long long)k);
+            return -1;
+        }
+    }
+    b->tree_start[ntrees] = (uint32_t)used;
+    b->base_margin = 0.0f; /* logit(base_score 0.5) */
+    wn_clf_bucket_finish(b);
+    return 0;
+}
+
 #define XGB_CHECK(call)                                                                                                \
     do {                                                                                                               \
         if ((call) != 0) {                                                                                             \
@@ -635,14 +677,7 @@ static int fit_trees(winnow_trainer *t, const size_t *idx, size_t n, int kind, w
     XGB_CHECK(XGDMatrixSetFloatInfo(dm, "label", y, n));
     XGB_CHECK(XGBoosterCreate(&dm, 1, &bh));
     char buf[32];
-    XGB_CHECK(XGBoosterSetParam(bh, "objective", "binary:logistic"));
-    XGB_CHECK(XGBoosterSetParam(bh, "base_score", "0.5"));
-    XGB_CHECK(XGBoosterSetParam(bh, "tree_method", "hist"));
-    XGB_CHECK(XGBoosterSetParam(bh, "verbosity", "0"));
-    snprintf(buf, sizeof buf, "%u", t->o.seed);
-    XGB_CHECK(XGBoosterSetParam(bh, "seed", buf));
-    snprintf(buf, sizeof buf, "%u", t->o.threads);
-    XGB_CHECK(XGBoosterSetParam(bh, "nthread", buf));
+    XGB_CHECK(wn_train_xgb_binary(bh, t->o.seed, t->o.threads));
     unsigned rounds;
     if (kind == WN_CLF_FOREST) {
         rounds = 1;
@@ -667,23 +702,7 @@ static int fit_trees(winnow_trainer *t, const size_t *idx, size_t n, int kind, w
     }
     for (unsigned it = 0; it < rounds; it++) XGB_CHECK(XGBoosterUpdateOneIter(bh, (int)it, dm));
 
-    bst_ulong ntrees;
-    const char **dump;
-    XGB_CHECK(XGBoosterDumpModelEx(bh, "", 0, "text", &ntrees, &dump));
-    b->ntrees = (uint32_t)ntrees;
-    b->tree_start = calloc((size_t)ntrees + 1, sizeof(uint32_t));
-    if (!b->tree_start) goto out;
-    size_t used = 0, cap = 0;
-    for (bst_ulong k = 0; k < ntrees; k++) {
-        b->tree_start[k] = (uint32_t)used;
-        if (wn_train_convert_tree(dump[k], WN_NFEAT, &b->nodes, &used, &cap) != 0) {
-            snprintf(t->error, sizeof t->error, "cannot read XGBoost tree %llu", (unsigned long long)k);
-            goto out;
-        }
-    }
-    b->tree_start[ntrees] = (uint32_t)used;
-    b->base_margin = 0.0f; /* logit(base_score 0.5) */
-    wn_clf_bucket_finish(b);
+    if (wn_train_xgb_bucket(bh, WN_NFEAT, b, t->error, sizeof t->error) != 0) goto out;
 
     /* the converted trees must give XGBoost's own margins */
     bst_ulong plen;

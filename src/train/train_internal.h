@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+#include <xgboost/c_api.h>
+
 #include "../classify/classifier.h"
 
 /* Reads XGBoost's text dump of one tree (features below nfeat) and appends
@@ -14,5 +16,14 @@ int wn_train_convert_tree(const char *dump, int nfeat, wn_tree_node **nodes, siz
 /* The index of `name` in (*names)[0..*n), appended when new (a trainer's
  * corpus names); -1 when out of memory. */
 int wn_train_name_index(char ***names, unsigned *n, const char *name);
+
+/* The settings every booster of winnow's shares: logistic loss from a base
+ * score of 0.5 (a base margin of 0), histogram trees, quiet, the seed and
+ * the threads. 0, or XGBoost's nonzero status (XGBGetLastError says why). */
+int wn_train_xgb_binary(BoosterHandle bh, unsigned seed, unsigned threads);
+
+/* The booster's trees into b (nodes as wn_train_convert_tree reads them,
+ * base margin 0, the flat layout built): 0, or -1 with a message in err. */
+int wn_train_xgb_bucket(BoosterHandle bh, int nfeat, wn_clf_bucket *b, char *err, size_t cap);
 
 #endif

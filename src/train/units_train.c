@@ -245,8 +245,6 @@ static int fit(const winnow_unit_set *s, const unsigned char *use, const winnow_
     float *w = malloc((rows ? rows : 1) * sizeof *w);
     DMatrixHandle dm = NULL;
     BoosterHandle bh = NULL;
-    wn_tree_node *nodes = NULL;
-    size_t used = 0, ncap = 0;
     if (!x || !y || !w) {
         snprintf(err, cap, "out of memory");
         goto out;
@@ -269,14 +267,7 @@ static int fit(const winnow_unit_set *s, const unsigned char *use, const winnow_
     XGB(XGDMatrixSetFloatInfo(dm, "weight", w, rows));
     XGB(XGBoosterCreate(&dm, 1, &bh));
     char buf[32];
-    XGB(XGBoosterSetParam(bh, "objective", "binary:logistic"));
-    XGB(XGBoosterSetParam(bh, "base_score", "0.5"));
-    XGB(XGBoosterSetParam(bh, "tree_method", "hist"));
-    XGB(XGBoosterSetParam(bh, "verbosity", "0"));
-    snprintf(buf, sizeof buf, "%u", p->seed);
-    XGB(XGBoosterSetParam(bh, "seed", buf));
-    snprintf(buf, sizeof buf, "%u", p->threads ? p->threads : 2);
-    XGB(XGBoosterSetParam(bh, "nthread", buf));
+    XGB(wn_train_xgb_binary(bh, p->seed, p->threads ? p->threads : 2));
     snprintf(buf, sizeof buf, "%g", p->eta > 0 ? p->eta : 0.1);
     XGB(XGBoosterSetParam(bh, "eta", buf));
     snprintf(buf, sizeof buf, "%u", p->depth ? p->depth : 6);
@@ -287,27 +278,7 @@ static int fit(const winnow_unit_set *s, const unsigned char *use, const winnow_
     XGB(XGBoosterSetParam(bh, "min_child_weight", "50"));
     unsigned rounds = p->rounds ? p->rounds : 150;
     for (unsigned it = 0; it < rounds; it++) XGB(XGBoosterUpdateOneIter(bh, (int)it, dm));
-    bst_ulong ntrees;
-    const char **dump;
-    XGB(XGBoosterDumpModelEx(bh, "", 0, "text", &ntrees, &dump));
-    m->trees.ntrees = (uint32_t)ntrees;
-    m->trees.tree_start = calloc((size_t)ntrees + 1, sizeof *m->trees.tree_start);
-    if (!m->trees.tree_start) {
-        snprintf(err, cap, "out of memory");
-        goto out;
-    }
-    for (bst_ulong k = 0; k < ntrees; k++) {
-        m->trees.tree_start[k] = (uint32_t)used;
-        if (wn_train_convert_tree(dump[k], NF, &nodes, &used, &ncap) != 0) {
-            snprintf(err, cap, "cannot read XGBoost tree %llu", (unsigned long long)k);
-            goto out;
-        }
-    }
-    m->trees.tree_start[ntrees] = (uint32_t)used;
-    m->trees.nodes = nodes;
-    nodes = NULL;
-    m->trees.base_margin = 0.0f; /* logit(base_score 0.5) */
-    wn_unit_model_finish(m);
+    if (wn_train_xgb_bucket(bh, NF, &m->trees, err, cap) != 0) goto out;
     /* the converted trees give XGBoost's own probabilities */
     bst_ulong plen;
     const float *pred;
@@ -323,7 +294,6 @@ static int fit(const winnow_unit_set *s, const unsigned char *use, const winnow_
     rc = 0;
 out:
     if (rc != 0) wn_unit_model_free(m);
-    free(nodes);
     if (bh) XGBoosterFree(bh);
     if (dm) XGDMatrixFree(dm);
     free(x);
