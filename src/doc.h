@@ -75,6 +75,8 @@ struct winnow_doc {
     struct wn_dom_store *dom_store; /* the parser's arrays dom lives in (parse/parser.h), given back at free */
     int noscript;                   /* parsed again with its <noscript> markup built (pipeline.c) */
     int ld_body;                    /* parsed again from its JSON-LD articleBody (pipeline.c) */
+    int display_shown;              /* parsed with its display:none elements built (pipeline.c) */
+    size_t display_hidden;          /* elements the parse skipped as display:none */
     /* ---- statistics (blocks/stats.h) ---- */
     wn_stats *stats;
     struct wn_hint_cache *hint_cache; /* the engine's memo of class and id words' hints (stats fills it) */

@@ -91,7 +91,7 @@ int wn_parse_is_hidden(const wn_parser *p, myhtml_tree_node_t *n)
         if (kl == 6 && memcmp(k, "hidden", 6) == 0 && !p->show_hidden) return 2;
         if (kl == 5 && memcmp(k, "style", 5) == 0) {
             const char *v = mh_attr_value(a, &vl);
-            if (v && ci_contains_nospace(v, vl, "display:none")) return 1;
+            if (v && ci_contains_nospace(v, vl, "display:none")) return p->show_hidden >= 2 ? 0 : 3;
             if (v && !p->show_hidden && ci_contains_nospace(v, vl, "visibility:hidden")) return 2;
         }
         if (kl == 5 && memcmp(k, "class", 5) == 0) {
@@ -130,6 +130,7 @@ int wn_parse_classify(wn_parser *p, myhtml_tree_node_t *n, uint16_t *tag)
     if (wn_tag_flags[t] & WN_TF_SKIP) return VISIT_SKIP;
     int hidden = wn_parse_is_hidden(p, n);
     if (hidden == 2) p->script_hidden++;
+    if (hidden == 3) p->display_hidden++;
     if (hidden) return VISIT_SKIP;
     return VISIT_KEEP;
 }

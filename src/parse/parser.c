@@ -161,6 +161,7 @@ void wn_parser_set_node_budget(wn_parser *p, unsigned bytes_per_node, uint32_t f
 void wn_parser_keep_blank(wn_parser *p, int keep) { p->keep_blank = keep; }
 
 size_t wn_parser_script_hidden(const wn_parser *p) { return p->script_hidden; }
+size_t wn_parser_display_hidden(const wn_parser *p) { return p->display_hidden; }
 
 static wn_parse_status build_dom_from(build_ctx *b, const char *src, size_t srclen, size_t chunk)
 {
@@ -234,6 +235,7 @@ static wn_parse_status parse(wn_parser *p, const char *utf8, size_t len, wn_aren
         b.merged_link_share = rules ? rules->merged_link_share : WN_PARSE_MERGED_LINK_SHARE;
         p->show_hidden = rules ? rules->show_hidden : 0;
         p->script_hidden = 0;
+        p->display_hidden = 0;
         if (p->node_bytes) {
             size_t want = srclen / p->node_bytes;
             if (want < p->node_floor) want = p->node_floor;

@@ -86,6 +86,9 @@ void wn_parser_keep_blank(wn_parser *p, int keep);
  * hidden attribute, visibility:hidden): a page that shows little text and
  * has some is worth parsing again with wn_parse_rules.show_hidden. */
 size_t wn_parser_script_hidden(const wn_parser *p);
+/* The elements the last parse skipped as display:none (built when
+ * wn_parse_rules.show_hidden is 2). */
+size_t wn_parser_display_hidden(const wn_parser *p);
 
 /* Stops pathological nesting before the tree builder sees it: start tags
  * that would open more than max_depth elements are dropped (browsers cap

@@ -267,10 +267,12 @@ static winnow_status decode_parse(winnow_engine *e, winnow_doc *d, const winnow_
     if (!d->dom_store) return wn_engine_fail(e, WINNOW_E_NOMEM, "out of memory while building the DOM");
     /* the DOM's arrays stay the parser's, lent to the page: no copy */
     /* per page: the parser is the engine's, the rules the page's */
-    wn_parse_rules parse_rules = { .merged_link_share = WN_RULE(d, MERGED_LINK_SHARE) };
+    wn_parse_rules parse_rules = { .merged_link_share = WN_RULE(d, MERGED_LINK_SHARE),
+                                   .show_hidden = d->display_shown ? 2 : 0 };
     wn_parse_status ps =
         wn_parser_parse_store(e->parser, text, text_len, &d->arena, &d->dom, d->dom_store, &parse_rules);
-    if (ps == WN_PARSE_OK) ps = hidden_parse(e, d, text, text_len, &parse_rules);
+    if (ps == WN_PARSE_OK && !d->display_shown) ps = hidden_parse(e, d, text, text_len, &parse_rules);
+    d->display_hidden = wn_parser_display_hidden(e->parser);
     if (ps == WN_PARSE_OK) ps = noscript_parse(e, d, text, text_len, &parse_rules);
     if (ps == WN_PARSE_OK && !d->noscript) ps = ld_body_parse(e, d, text, text_len, &parse_rules);
     if (ps == WN_PARSE_NOMEM) return wn_engine_fail(e, WINNOW_E_NOMEM, "out of memory while building the DOM");
@@ -487,6 +489,35 @@ static void page_status(const winnow_engine *e, winnow_doc *d, int extracting)
     }
 }
 
+/* A page whose main part a script shows once it has loaded, hidden until
+ * then with display:none (a shop's "lockdown" wrapper, a deferred block):
+ * when its extraction kept nothing of its visible text and the parse
+ * skipped display:none elements, the page is extracted again with them
+ * built, and that run is kept when it keeps DISPLAY_MIN_KEPT characters.
+ * Not in site mode's learning or inspecting runs, which see a page once.
+ * Returns the run kept (the other freed). */
+static winnow_doc *display_retry(winnow_engine *e, winnow_doc *d, wn_run_mode mode, const winnow_input *in,
+                                 const site_hook *hook)
+{
+    const float min_kept = WN_RULE(d, DISPLAY_MIN_KEPT);
+    if (min_kept <= 0.0f || d->display_shown || d->ld_body || !d->display_hidden || d->stats[0].chars == 0 ||
+        wn_kept_chars(d) > 0 || (hook && (hook->signals_out || hook->inspect)))
+        return d;
+    char error[sizeof e->error];
+    memcpy(error, e->error, sizeof error);
+    winnow_doc *again = NULL;
+    if (new_doc(e, in, &again) == WINNOW_OK) {
+        again->display_shown = 1;
+        if (run_stages(e, again, mode, in, hook) == WINNOW_OK && (float)wn_kept_chars(again) >= min_kept) {
+            winnow_doc_free(d);
+            return again;
+        }
+        winnow_doc_free(again);
+    }
+    memcpy(e->error, error, sizeof error); /* a failed second run leaves the first as it was */
+    return d;
+}
+
 winnow_status wn_pipeline_run(winnow_engine *e, wn_run_mode mode, const winnow_input *caller, const site_hook *hook,
                               winnow_doc **out)
 {
@@ -504,6 +535,7 @@ winnow_status wn_pipeline_run(winnow_engine *e, wn_run_mode mode, const winnow_i
 
     rc = run_stages(e, d, mode, &input, hook);
     int extracting = mode == WN_RUN_EXTRACT || mode == WN_RUN_EXPLAIN;
+    if (rc == WINNOW_OK && extracting) d = display_retry(e, d, mode, &input, hook);
     if (rc == WINNOW_OK) page_status(e, d, extracting);
     d->confidence = -1;
     /* how sure the extraction is: reads the status, so after it */

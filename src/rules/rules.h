@@ -608,6 +608,10 @@
       "server-rendered page's content into <div hidden>, Next.js hides its wrapper until the styles load")             \
     X(HIDDEN_MIN_RATIO, 5.0f, 1e30f, "parse",                                                                          \
       "that parse is kept when it shows this multiple of the text the page showed, else the page is parsed as it was") \
+    X(DISPLAY_MIN_KEPT, 200.0f, 0.0f, "parse",                                                                         \
+      "a page of visible text whose extraction kept nothing and that hides elements with display:none is extracted "   \
+      "again with them shown, and that extraction is kept when it keeps this many characters: a shop or news page "    \
+      "whose main part a script shows once it has loaded (0: never again)")                                            \
     /* metadata (src/meta/meta.c, fed by the pipeline) */                                                              \
     X(TITLE_MATCH_MIN_WORDS, 2.0f, 0.0f, "meta",                                                                       \
       "two titles (a JSON-LD headline and the <title>, og:title or an <h1>; og:title and og:site_name) match when "    \
