@@ -1,6 +1,7 @@
 #include "dom.h"
 
 #include <string.h>
+#include <strings.h>
 
 size_t wn_node_path(const wn_dom *d, uint32_t i, char *out, size_t cap)
 {
@@ -49,4 +50,15 @@ void wn_node_text(const wn_dom *d, uint32_t i, wn_buf *out, int (*skip)(const vo
             wn_buf_putc(out, (char)c);
         }
     }
+}
+
+int wn_node_dialog(const wn_dom *d, uint32_t i)
+{
+    const wn_node *x = &d->nodes[i];
+    if (x->tag == WN_TAG_DIALOG) return 1;
+    if (x->tag == WN_TAG_TEXT) return 0;
+    const char *v = wn_node_attr(d, x, "aria-modal", NULL);
+    if (v && !strcasecmp(v, "true")) return 1;
+    v = wn_node_attr(d, x, "role", NULL);
+    return v && (!strcasecmp(v, "dialog") || !strcasecmp(v, "alertdialog"));
 }

@@ -91,6 +91,11 @@ static inline const char *wn_node_attr(const wn_dom *d, const wn_node *n, const 
     return NULL;
 }
 
+/* Whether element i is a dialog, shown only when opened, as its markup
+ * declares it: <dialog>, role=dialog or alertdialog, aria-modal=true (a
+ * privacy policy, a size guide, a sign-up form waiting in the page). */
+int wn_node_dialog(const wn_dom *d, uint32_t i);
+
 /* Appends the display text of subtree i to out: its raw text nodes, hidden
  * ones left out, runs of whitespace and line-breaking elements as one
  * space. With skip, text nodes k for which skip(ctx, k) is non-zero are

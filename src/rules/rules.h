@@ -109,6 +109,10 @@
       "an overlay name (pop-over, modal, sign-up) on an element that leaves the page's title heading outside it "      \
       "is trusted like a comment name, up to SPECIFIC_NAME_SHARE of the running text: a registration box with "        \
       "pages of terms is no layout wrapper (1: on, 0: off)")                                                           \
+    X(OVERLAY_DECLARED, 1.0f, 0.0f, "score",                                                                           \
+      "a dialog its markup declares (<dialog>, role=dialog or alertdialog, aria-modal=true) is trusted boilerplate "   \
+      "however much running text it holds, unless it holds the page's title heading: a privacy policy waiting in "     \
+      "the footer outweighs a product's description (1: on, 0: off)")                                                  \
     X(ID_ANCHOR_WORDS, 4.0f, 1e30f, "score",                                                                           \
       "an id of this many words or more is an anchor made from a heading (\"sharing-with-a-single-developer\"), "      \
       "not a layout name: it gives no hints (src/blocks/hints.c, fed by the pipeline)")                                \
@@ -491,6 +495,9 @@
     X(FALLBACK_MIN_PROSE, 200.0f, 1e30f, "fallback",                                                                   \
       "characters (not counting spaces: about 40 words) of running text a page must have in one block before an "      \
       "empty or tiny selection is second-guessed, and that a fallback candidate must keep")                            \
+    X(FALLBACK_SKIP_DIALOGS, 1.0f, 0.0f, "fallback",                                                                   \
+      "no candidate lies in a dialog (<dialog>, role=dialog, aria-modal=true) and its text is no running text of a "   \
+      "candidate: a privacy policy waiting in the footer is no product's text (1: on, 0: off)")                        \
     X(FALLBACK_GAIN, 3.0f, 1e30f, "fallback",                                                                          \
       "a fallback candidate replaces the selection only when it keeps this many times its running text")               \
     X(FALLBACK_INNER_TRUST, 0.5f, 0.0f, "fallback",                                                                    \

@@ -115,6 +115,7 @@ static uint16_t landmark_hints(const wn_dom *dom, const wn_node *x, int wraps_te
     switch (x->tag) {
     case WN_TAG_NAV: h |= WN_HINT_NAV; break;
     case WN_TAG_ASIDE: h |= WN_HINT_SIDEBAR; break;
+    case WN_TAG_DIALOG: h |= WN_HINT_OVERLAY; break;
     case WN_TAG_FOOTER: h |= WN_HINT_FOOTER; break;
     case WN_TAG_HEADER:
         /* HTML5: a <header> inside an <article> or <main> is that
@@ -701,6 +702,7 @@ static void trust_names(score_pass *sp)
      * of an article shown in a modal */
     const uint32_t title = ps->title_heading = wn_title_heading(d);
     const int frame_rule = title != WN_NONE && WN_RULE(d, OVERLAY_HOLDS_TITLE) > 0.0f;
+    const int declared_dialogs = WN_RULE(d, OVERLAY_DECLARED) > 0.0f;
     for (uint32_t i = 1; i < n; i++) {
         const wn_node *x = &dom->nodes[i];
         uint32_t p = x->parent;
@@ -726,6 +728,14 @@ static void trust_names(score_pass *sp)
         ps->self_hint[i] = h;
         int specific;
         int trusted = name_trusted(sp, i, h, title, &specific);
+        /* a dialog its markup declares waits to be opened, however much
+         * text it holds (a privacy policy in the footer), unless it holds
+         * the title heading: an article shown in a modal */
+        if (!trusted && (h & WN_HINT_OVERLAY) && declared_dialogs &&
+            (title == WN_NONE || !wn_node_within(dom, i, title)) && wn_node_dialog(dom, i)) {
+            trusted = 1;
+            specific = 1;
+        }
         h = (uint16_t)(h & ~sp->untrusted);
         if ((h & WN_HINT_OVERLAY) && frame_rule && i != title && wn_node_within(dom, i, title)) trusted = 0;
         if ((h & WN_HINT_BOILER) && trusted) {

@@ -36,9 +36,10 @@
 
 /* Units kept by their text alone inside candidate c; returns the positive
  * running text they hold. With apply (non-zero: the reason, wn_why, a page
- * explained records), marks them kept. */
-static float keep_by_text(winnow_doc *d, const wn_page_scores *ps, const float *pos0, uint16_t *inner, uint32_t c,
-                          int apply)
+ * explained records), marks them kept. Units in a dialog (shut) are not
+ * kept. */
+static float keep_by_text(winnow_doc *d, const wn_page_scores *ps, const float *pos0, const uint8_t *shut,
+                          uint16_t *inner, uint32_t c, int apply)
 {
     const wn_dom *dom = &d->dom;
     wn_labels *lb = &d->labels;
@@ -60,7 +61,7 @@ static float keep_by_text(winnow_doc *d, const wn_page_scores *ps, const float *
             if (o->chars && inner[i] && !(ps->boiler[i] & (WN_HINT_SCRIPT | WN_HINT_COMMENT)))
                 d->explain->sel_why[i] = WN_WHY_FALLBACK_INNER;
         }
-        if (o->chars == 0 || inner[i] || (ps->boiler[i] & (WN_HINT_SCRIPT | WN_HINT_COMMENT))) continue;
+        if (o->chars == 0 || inner[i] || shut[i] || (ps->boiler[i] & (WN_HINT_SCRIPT | WN_HINT_COMMENT))) continue;
         float r = ps->raw[i];
         if (r <= 0.0f && wn_mostly_links(d, o->link_chars, o->chars)) continue;
         if (r > 0.0f) prose += r;
@@ -115,9 +116,14 @@ int wn_fallback(winnow_doc *d, const wn_page_scores *ps, int include_title)
     /* scratch: the caller (wn_select) gives it back */
     float *pos0 = wn_arena_calloc(wn_doc_scratch(d), n, sizeof(float));
     float *score0 = wn_arena_calloc(wn_doc_scratch(d), n, sizeof(float));
-    if (!pos0 || !score0) return -1;
+    /* dialogs wait to be opened: their text is no candidate's */
+    uint8_t *shut = wn_arena_calloc(wn_doc_scratch(d), n, 1);
+    if (!pos0 || !score0 || !shut) return -1;
+    if (WN_RULE(d, FALLBACK_SKIP_DIALOGS) > 0.0f)
+        for (uint32_t i = 1; i < n; i++)
+            shut[i] = shut[dom->nodes[i].parent] || (dom->nodes[i].tag != WN_TAG_TEXT && wn_node_dialog(dom, i));
     for (uint32_t i = 0; i < n; i++)
-        if (lb->unit[i] == i) {
+        if (lb->unit[i] == i && !shut[i]) {
             float r = (ps->boiler[i] & WN_HINT_COMMENT) ? -(float)ps->own[i].chars : ps->raw[i];
             score0[i] = r;
             pos0[i] = r > 0.0f ? r : 0.0f;
@@ -135,7 +141,7 @@ int wn_fallback(winnow_doc *d, const wn_page_scores *ps, int include_title)
     uint32_t best0 = WN_NONE;
     for (uint32_t i = 1; i < n; i++) {
         const wn_node *x = &dom->nodes[i];
-        if (x->tag == WN_TAG_TEXT || (x->flags & WN_NF_HIDDEN) || (frame && frame[i])) continue;
+        if (x->tag == WN_TAG_TEXT || (x->flags & WN_NF_HIDDEN) || (frame && frame[i]) || shut[i]) continue;
         if (best0 == WN_NONE || score0[i] > score0[best0]) best0 = i;
     }
     if (best0 == WN_NONE || score0[best0] <= 0.0f) return 0;
@@ -154,7 +160,7 @@ int wn_fallback(winnow_doc *d, const wn_page_scores *ps, int include_title)
     for (uint32_t i = 1; i < n; i++) {
         const wn_node *x = &dom->nodes[i];
         if (x->tag == WN_TAG_TEXT || pos0[i] < need || !ps->landmark[i]) continue;
-        float p = keep_by_text(d, ps, pos0, inner, i, 0);
+        float p = keep_by_text(d, ps, pos0, shut, inner, i, 0);
         if (p >= need && p > best_prose) {
             best_prose = p;
             chosen = i;
@@ -173,14 +179,14 @@ int wn_fallback(winnow_doc *d, const wn_page_scores *ps, int include_title)
             if (vetoed && !ps->boiler[a]) break;
             if (top == WN_NONE || score0[a] > score0[top]) top = a;
         }
-        if (top != WN_NONE && !(frame && frame[top]) && keep_by_text(d, ps, pos0, inner, top, 0) >= need) {
+        if (top != WN_NONE && !(frame && frame[top]) && keep_by_text(d, ps, pos0, shut, inner, top, 0) >= need) {
             chosen = top;
             how = WN_SOURCE_DESCRIPTION;
         }
     }
     /* 3. the best block by text alone */
     if (chosen == WN_NONE) {
-        if (keep_by_text(d, ps, pos0, inner, best0, 0) >= need) {
+        if (keep_by_text(d, ps, pos0, shut, inner, best0, 0) >= need) {
             chosen = best0;
             how = WN_SOURCE_UNHINTED;
         }
@@ -192,7 +198,7 @@ int wn_fallback(winnow_doc *d, const wn_page_scores *ps, int include_title)
         memset(d->explain->in_block, 0, n);
         memset(d->explain->sel_why, 0, n);
     }
-    keep_by_text(d, ps, pos0, inner, chosen,
+    keep_by_text(d, ps, pos0, shut, inner, chosen,
                  how == WN_SOURCE_LANDMARK      ? WN_WHY_FALLBACK_LANDMARK
                  : how == WN_SOURCE_DESCRIPTION ? WN_WHY_FALLBACK_DESCRIPTION
                                                 : WN_WHY_FALLBACK_UNHINTED);

@@ -77,19 +77,6 @@ static int in_card(const winnow_doc *d, const wn_page_scores *ps, uint32_t u, ui
     return 0;
 }
 
-/* Whether element i is a dialog, shown only when opened: <dialog>,
- * role=dialog or alertdialog, aria-modal=true (a privacy policy, a size
- * guide, a sign-up form waiting in the page). */
-static int dialog(const wn_dom *dom, uint32_t i)
-{
-    const wn_node *x = &dom->nodes[i];
-    if (x->tag == WN_TAG_DIALOG) return 1;
-    const char *v = wn_node_attr(dom, x, "aria-modal", NULL);
-    if (v && !strcasecmp(v, "true")) return 1;
-    v = wn_node_attr(dom, x, "role", NULL);
-    return v && (!strcasecmp(v, "dialog") || !strcasecmp(v, "alertdialog"));
-}
-
 /* The trusted names of the site's frame. */
 static uint16_t frame_hints(const winnow_doc *d)
 {
@@ -114,7 +101,7 @@ int wn_select_region(wn_selection *sel)
     const int skip = WN_RULE(d, REGION_SKIP_DIALOGS) > 0.0f;
     for (uint32_t i = 1; skip && i < dom->count; i++) {
         const wn_node *x = &dom->nodes[i];
-        if (x->tag == WN_TAG_TEXT || !dialog(dom, i)) continue;
+        if (x->tag == WN_TAG_TEXT || !wn_node_dialog(dom, i)) continue;
         memset(lb->keep + i, 0, x->size);
         i += x->size - 1;
     }
@@ -128,7 +115,7 @@ int wn_select_region(wn_selection *sel)
     float kept = 0.0f, added = 0.0f;
     for (uint32_t u = region; u < region + dom->nodes[region].size; u++) {
         const wn_node *x = &dom->nodes[u];
-        if (x->tag != WN_TAG_TEXT && skip && dialog(dom, u)) {
+        if (x->tag != WN_TAG_TEXT && skip && wn_node_dialog(dom, u)) {
             u += x->size - 1;
             continue;
         }
