@@ -480,6 +480,15 @@
       "a page showing at least this many teasers (a heading of TEASER_HEADLINE_WORDS linking to another page over "    \
       "a summary of TEASER_MIN_SUMMARY..TEASER_MAX_SUMMARY characters) whose content block is one of them, its "       \
       "summary alone, is a listing page: no main content (a section front, a tag page), not one story's teaser")       \
+    X(PARTS_THIN_SHARE, 0.05f, 0.0f, "select",                                                                         \
+      "an article selection keeping less than this share of the page's visible text is tried again by the region "     \
+      "strategy (the page's parts: a listing's cards, a landing page's sections) and that one is kept when it keeps "  \
+      "PARTS_GAIN times as much")                                                                                      \
+    X(PARTS_GAIN, 3.0f, 1e30f, "select",                                                                               \
+      "the parts replace a thin article selection when they keep this many times its characters")                      \
+    X(PARTS_MIN_CHARS, 500.0f, 0.0f, "select",                                                                         \
+      "and when they keep this many characters: an article whose body a script loads, its headline left, is no "       \
+      "page of parts for the few teasers around it")                                                                   \
     X(SELF_LINK_HEADING, 1.0f, 0.0f, "select",                                                                         \
       "a heading that is one link to the page itself or to a place on it (the page's URL path, rel=bookmark, "         \
       "#anchor; not the site's root) is a heading, not a link away: inside the content it stays, and it can be "       \

@@ -60,6 +60,76 @@ static uint32_t second_opinions(winnow_doc *d, const wn_page_scores *ps, uint32_
     return best;
 }
 
+/* Characters of the units kept; with plain, outside links only. */
+static float kept_own(const winnow_doc *d, const wn_page_scores *ps, int plain)
+{
+    float k = 0.0f;
+    for (uint32_t i = 0; i < d->dom.count; i++)
+        if (d->labels.keep[i] && d->labels.unit[i] == i)
+            k += (float)(ps->own[i].chars - (plain ? ps->own[i].link_chars : 0));
+    return k;
+}
+
+/* A page the article strategy kept next to nothing of (less than
+ * PARTS_THIN_SHARE of its visible text): a page made of parts (a
+ * listing's cards, a landing page's sections) that no type said. Its
+ * parts are selected (the region strategy, then the second opinions) and
+ * kept when they keep PARTS_GAIN times as much text outside links; else the article's
+ * selection is put back. Not on a listing of teasers (listing.c), which
+ * has no main content. Returns the block; -1 in *err when out of
+ * memory. */
+static uint32_t thin_parts(wn_selection *sel, uint32_t best, int *err)
+{
+    winnow_doc *d = sel->d;
+    const wn_page_scores *ps = sel->ps;
+    wn_labels *lb = &d->labels;
+    const uint32_t n = d->dom.count;
+    *err = 0;
+    const float share = WN_RULE(d, PARTS_THIN_SHARE);
+    const float old = kept_own(d, ps, 0);
+    /* (a section front of teasers has no main content: listing.c) */
+    if (share <= 0.0f || lb->source == WN_SOURCE_LISTING || old >= share * (float)d->stats[d->dom.body].chars)
+        return best;
+    wn_arena *s = wn_doc_scratch(d);
+    uint8_t *keep = wn_arena_alloc(s, n);
+    uint8_t *why = d->explain ? wn_arena_alloc(s, 2 * (size_t)n) : NULL;
+    if (!keep || (d->explain && !why)) {
+        *err = -1;
+        return best;
+    }
+    memcpy(keep, lb->keep, n);
+    if (why) {
+        memcpy(why, d->explain->in_block, n);
+        memcpy(why + n, d->explain->sel_why, n);
+    }
+    wn_labels saved = *lb;
+    wn_selection was = *sel;
+    memset(lb->keep, 0, n);
+    if (why) {
+        memset(d->explain->in_block, 0, n);
+        memset(d->explain->sel_why, 0, n);
+    }
+    const wn_strategy *parts = &wn_strategies[1];
+    if (parts->select(sel) != 0) {
+        *err = -1;
+        return best;
+    }
+    uint32_t b = second_opinions(d, ps, sel->best, sel->include_title, parts, err);
+    if (*err) return best;
+    /* more of the page's own words, not more links: an article whose body
+     * a script loads keeps its headline, not its related stories */
+    const float now = kept_own(d, ps, 0);
+    if (now >= WN_RULE(d, PARTS_MIN_CHARS) && now >= WN_RULE(d, PARTS_GAIN) * (old > 1.0f ? old : 1.0f)) return b;
+    memcpy(lb->keep, keep, n);
+    if (why) {
+        memcpy(d->explain->in_block, why, n);
+        memcpy(d->explain->sel_why, why + n, n);
+    }
+    *lb = saved;
+    *sel = was;
+    return best;
+}
+
 /* Element templateness: kept units in [0, .5], dropped ones in [.5, 1],
  * weighted by characters over the subtree. 0, or -1 when out of memory. */
 static int element_templateness(winnow_doc *d, const wn_page_scores *ps)
@@ -105,6 +175,10 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
     int err;
     uint32_t best = second_opinions(d, ps, sel.best, include_title, strategy, &err);
     if (err) return -1;
+    if (strategy == &wn_strategies[0]) {
+        best = thin_parts(&sel, best, &err);
+        if (err) return -1;
+    }
     wn_favor(d, ps);
     if (wn_units_learned(d, ps) != 0) return -1;
     /* a headline inside the content block that the block keeps comes out
