@@ -21,8 +21,10 @@ enum {
     WN_NF_FLAT = 1 << 3,   /* text of elements past the node budget: '\n' ends a block's line */
     WN_NF_MEDIA = 1 << 4,  /* held a player or an embedded frame (<iframe>, <video>, <audio>,
                               * <embed>, <canvas>), dropped at build: a reader sees one there */
-    WN_NF_GLYPH = 1 << 5,  /* a heading's anchor glyph ("#", a pilcrow) and its text: hidden
-                              * too, and left out of every rendering, the full text's too */
+    WN_NF_UNREAD = 1 << 5, /* text no reader reads there: a heading's anchor glyph ("#", a
+                              * pilcrow), a copy of the text beside it for screen readers, an
+                              * identifier (a UUID); hidden too, and left out of every
+                              * rendering, the full text's too */
 };
 
 typedef struct wn_attr {

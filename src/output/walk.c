@@ -26,10 +26,10 @@ static void walk_range(const winnow_doc *d, uint32_t root, const wn_walk_cb *cb,
         }
         const wn_node *x = &dom->nodes[i];
         if (x->tag == WN_TAG_TEXT) {
-            if ((all || d->labels.keep[i]) && !(x->flags & WN_NF_GLYPH) && cb->text) cb->text(ctx, d, i);
+            if ((all || d->labels.keep[i]) && !(x->flags & WN_NF_UNREAD) && cb->text) cb->text(ctx, d, i);
             continue;
         }
-        if (x->flags & WN_NF_GLYPH) { /* an anchor glyph, its markup too */
+        if (x->flags & WN_NF_UNREAD) { /* text no reader reads, its markup too */
             i += x->size - 1;
             continue;
         }

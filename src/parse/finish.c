@@ -248,6 +248,146 @@ void wn_parse_hide_anchor_glyphs(wn_dom *dom)
             }
         }
         if (other || symbol == 0 || symbol > 4) continue;
-        for (uint32_t k = i; k < i + x->size; k++) dom->nodes[k].flags |= WN_NF_HIDDEN | WN_NF_GLYPH;
+        for (uint32_t k = i; k < i + x->size; k++) dom->nodes[k].flags |= WN_NF_HIDDEN | WN_NF_UNREAD;
+    }
+}
+
+enum { COPY_MAX_NODES = 8, COPY_MAX_BYTES = 512 };
+
+/* The text of node i's subtree (at most COPY_MAX_NODES nodes), white
+ * space left out, into out (COPY_MAX_BYTES); its length, 0 when it is
+ * longer, larger or already hidden. */
+static size_t dense_text(const wn_dom *dom, uint32_t i, char *out)
+{
+    const wn_node *x = &dom->nodes[i];
+    if (x->size > COPY_MAX_NODES || (x->flags & WN_NF_HIDDEN)) return 0;
+    size_t n = 0;
+    for (uint32_t k = i; k < i + x->size; k++) {
+        const wn_node *y = &dom->nodes[k];
+        if (y->tag != WN_TAG_TEXT) continue;
+        if (y->flags & WN_NF_HIDDEN) return 0;
+        const char *t = dom->text + y->text_begin;
+        for (uint32_t j = 0; j < y->text_len; j++) {
+            unsigned char c = (unsigned char)t[j];
+            if (c <= ' ') continue;
+            if (n == COPY_MAX_BYTES) return 0;
+            out[n++] = (char)c;
+        }
+    }
+    return n;
+}
+
+/* Whether s[0..n) holds a letter or digit (any byte past ASCII counts). */
+static int has_word(const char *s, size_t n)
+{
+    for (size_t j = 0; j < n; j++) {
+        unsigned char c = (unsigned char)s[j];
+        if (c >= 0x80 || (unsigned)((c | 0x20) - 'a') < 26u || (unsigned)(c - '0') < 10u) return 1;
+    }
+    return 0;
+}
+
+/* Whether s[0..n) is a UUID: 8-4-4-4-12 hexadecimal digits. */
+static int is_uuid(const char *s, size_t n)
+{
+    if (n != 36) return 0;
+    for (size_t j = 0; j < 36; j++) {
+        unsigned char c = (unsigned char)s[j];
+        if (j == 8 || j == 13 || j == 18 || j == 23) {
+            if (c != '-') return 0;
+        } else if (!((unsigned)(c - '0') < 10u || (unsigned)((c | 0x20) - 'a') < 6u)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Whether node i is inside code (<code>, <kbd>, <samp>, <tt>, <var>): a
+ * highlighter's spans repeat tokens ("59, 59"). */
+static int in_code(const wn_dom *dom, uint32_t i)
+{
+    for (uint32_t a = dom->nodes[i].parent; a != WN_NONE && a != 0; a = dom->nodes[a].parent) {
+        unsigned t = dom->nodes[a].tag;
+        if (t == WN_TAG_CODE || t == WN_TAG_KBD || t == WN_TAG_SAMP || t == WN_TAG_TT || t == WN_TAG_VAR) return 1;
+        if (wn_tag_has(t, WN_TF_BREAK)) return 0;
+    }
+    return 0;
+}
+
+/* Whether element p is a <span> (the only text of which is the node
+ * asked about) beside a <span> of one character: a word spelled out a
+ * letter a span, identifiers between them. */
+static int spelled_out(const wn_dom *dom, uint32_t p)
+{
+    if (p == WN_NONE || dom->nodes[p].tag != WN_TAG_SPAN || dom->nodes[p].size != 2) return 0;
+    uint32_t q = dom->nodes[p].parent;
+    if (q == WN_NONE) return 0;
+    for (uint32_t c = dom->nodes[q].first_child; c != WN_NONE; c = dom->nodes[c].next_sibling) {
+        const wn_node *y = &dom->nodes[c];
+        if (c == p || y->tag != WN_TAG_SPAN || y->size != 2) continue;
+        const wn_node *t = &dom->nodes[c + 1];
+        if (t->tag == WN_TAG_TEXT && t->text_len == 1 && (unsigned char)dom->text[t->text_begin] > ' ') return 1;
+    }
+    return 0;
+}
+
+/* Whether element i bears aria-hidden=true. */
+static int aria_hidden(const wn_dom *dom, uint32_t i)
+{
+    const char *v = wn_node_attr(dom, &dom->nodes[i], "aria-hidden", NULL);
+    return v && !strcasecmp(v, "true");
+}
+
+static void hide(wn_dom *dom, uint32_t i)
+{
+    for (uint32_t k = i; k < i + dom->nodes[i].size; k++) dom->nodes[k].flags |= WN_NF_HIDDEN | WN_NF_UNREAD;
+}
+
+/* Text no reader reads there:
+ *   - a copy: a <span> outside code whose text (white space aside) is the
+ *     text of the sibling just before it, when that is a text node or one
+ *     of the two is aria-hidden. Shops print a price or a title twice,
+ *     once for the eye (often aria-hidden) and once in a span that a
+ *     screen reader alone reads, styled out of sight by a class of their
+ *     own; the page text would say everything twice;
+ *   - an identifier: a UUID alone in a <span> beside spans of one letter
+ *     (a shop's "Sponsored" label spelled out a letter a span, UUID spans
+ *     between them that its style sheet hides). A UUID in prose stays. */
+void wn_parse_hide_unread(wn_dom *dom)
+{
+    char a[COPY_MAX_BYTES], b[COPY_MAX_BYTES];
+    for (uint32_t i = 1; i < dom->count; i++) {
+        wn_node *x = &dom->nodes[i];
+        if (x->flags & WN_NF_HIDDEN) continue;
+        if (x->tag == WN_TAG_TEXT) {
+            if (x->text_len < 36 || x->text_len > 48 || (x->flags & WN_NF_PRE) || !spelled_out(dom, x->parent))
+                continue;
+            size_t n = dense_text(dom, i, a);
+            if (is_uuid(a, n)) hide(dom, i);
+            continue;
+        }
+        if (x->tag != WN_TAG_SPAN || (x->flags & WN_NF_PRE) || x->parent == WN_NONE || in_code(dom, i)) continue;
+        /* the sibling just before it with text */
+        uint32_t prev = WN_NONE;
+        for (uint32_t c = dom->nodes[x->parent].first_child; c != i && c != WN_NONE; c = dom->nodes[c].next_sibling) {
+            const wn_node *y = &dom->nodes[c];
+            if (y->tag == WN_TAG_TEXT) {
+                const char *t = dom->text + y->text_begin;
+                uint32_t j = 0;
+                while (j < y->text_len && (unsigned char)t[j] <= ' ') j++;
+                if (j == y->text_len) continue;
+            }
+            prev = c;
+        }
+        if (prev == WN_NONE) continue;
+        size_t n = dense_text(dom, i, a);
+        if (n < 3 || !has_word(a, n)) continue;
+        size_t m = dense_text(dom, prev, b);
+        /* the same line read twice: after the text itself, or beside an
+         * element the markup keeps from screen readers (a list's items
+         * repeating a label are lines of their own by style) */
+        if (m == n && memcmp(a, b, n) == 0 &&
+            (dom->nodes[prev].tag == WN_TAG_TEXT || aria_hidden(dom, prev) || aria_hidden(dom, i)))
+            hide(dom, i);
     }
 }

@@ -258,7 +258,10 @@ static wn_parse_status parse(wn_parser *p, const char *utf8, size_t len, wn_aren
             /* a copied element changed after all: the page again, whole */
             if (r == BUILD_REDO) r = build_dom_from(&b, src, srclen, SIZE_MAX);
             rc = r == BUILD_REDO ? WN_PARSE_FAILED : (wn_parse_status)r;
-            if (rc == WN_PARSE_OK) wn_parse_hide_anchor_glyphs(dom);
+            if (rc == WN_PARSE_OK) {
+                wn_parse_hide_anchor_glyphs(dom);
+                if (rules && rules->hide_unread) wn_parse_hide_unread(dom);
+            }
         }
         free(b.open);
         free(b.pinned);

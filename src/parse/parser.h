@@ -55,6 +55,7 @@ typedef struct wn_dom_store {
 typedef struct wn_parse_rules {
     double merged_link_share; /* MERGED_LINK_SHARE: merged text is link text past this share of it */
     int show_hidden;          /* build elements hidden until a script shows them (see wn_parse_is_hidden) */
+    int hide_unread;          /* UNREAD_TEXT: copies for screen readers and spelled-out identifiers hidden */
 } wn_parse_rules;
 #define WN_PARSE_MERGED_LINK_SHARE 0.5 /* the default, for callers without a rule table */
 

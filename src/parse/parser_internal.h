@@ -213,5 +213,8 @@ int wn_parse_harvest(build_ctx *b, int final);
  * the page), and the anchor glyphs hidden. */
 wn_parse_status wn_parse_build_end(build_ctx *b);
 void wn_parse_hide_anchor_glyphs(wn_dom *dom);
+/* Text no reader reads (finish.c): a copy of the text just before it, an
+ * identifier; marked WN_NF_HIDDEN | WN_NF_UNREAD. */
+void wn_parse_hide_unread(wn_dom *dom);
 
 #endif

@@ -618,6 +618,11 @@
       "times its text: a page a script renders, its text given to search engines")                                     \
     X(LD_BODY_MIN_RATIO, 2.0f, 1e30f, "parse",                                                                         \
       "the articleBody text a page needs, as a multiple of the text it shows, to be parsed again from it")             \
+    X(UNREAD_TEXT, 1.0f, 0.0f, "parse",                                                                                \
+      "text no reader reads there is hidden: a <span> repeating the text just before it (after that text itself, or "  \
+      "beside an aria-hidden copy: a shop's price or title printed once for the eye and once for screen readers), "    \
+      "and a UUID alone in a span beside one-letter spans (a label spelled out between hidden identifiers); "          \
+      "not in code (1: on, 0: off)")                                                                                   \
     X(HIDDEN_MAX_TEXT, 1000.0f, 0.0f, "parse",                                                                         \
       "a page showing fewer than this many characters of text (not white space) and hiding elements in a way "         \
       "scripts undo (the hidden attribute, visibility:hidden) is parsed again with them shown: React streams a "       \
