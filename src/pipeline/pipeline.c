@@ -492,9 +492,10 @@ static void page_status(const winnow_engine *e, winnow_doc *d, int extracting)
 
 /* A page whose main part a script shows once it has loaded, hidden until
  * then with display:none (a shop's "lockdown" wrapper, a deferred block):
- * when its extraction kept nothing of its visible text and the parse
- * skipped display:none elements, the page is extracted again with them
- * built, and that run is kept when it keeps DISPLAY_MIN_KEPT characters.
+ * when its extraction kept less than DISPLAY_MIN_KEPT characters of its
+ * visible text and the parse skipped display:none elements, the page is
+ * extracted again with them built, and that run is kept when it keeps
+ * DISPLAY_MIN_KEPT characters.
  * Not in site mode's learning or inspecting runs, which see a page once.
  * Returns the run kept (the other freed). */
 static winnow_doc *display_retry(winnow_engine *e, winnow_doc *d, wn_run_mode mode, const winnow_input *in,
@@ -502,7 +503,7 @@ static winnow_doc *display_retry(winnow_engine *e, winnow_doc *d, wn_run_mode mo
 {
     const float min_kept = WN_RULE(d, DISPLAY_MIN_KEPT);
     if (min_kept <= 0.0f || d->display_shown || d->ld_body || !d->display_hidden || d->stats[0].chars == 0 ||
-        wn_kept_chars(d) > 0 || (hook && (hook->signals_out || hook->inspect)))
+        (float)wn_kept_chars(d) >= min_kept || (hook && (hook->signals_out || hook->inspect)))
         return d;
     char error[sizeof e->error];
     memcpy(error, e->error, sizeof error);

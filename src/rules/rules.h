@@ -113,6 +113,9 @@
       "a dialog its markup declares (<dialog>, role=dialog or alertdialog, aria-modal=true) is trusted boilerplate "   \
       "however much running text it holds, unless it holds the page's title heading: a privacy policy waiting in "     \
       "the footer outweighs a product's description (1: on, 0: off)")                                                  \
+    X(NAV_DECLARED, 1.0f, 0.0f, "score",                                                                               \
+      "a <nav> is trusted boilerplate however much running text it holds, unless it holds the page's title "           \
+      "heading: a shop's mega-menu of category words outweighs its product (1: on, 0: off)")                           \
     X(ID_ANCHOR_WORDS, 4.0f, 1e30f, "score",                                                                           \
       "an id of this many words or more is an anchor made from a heading (\"sharing-with-a-single-developer\"), "      \
       "not a layout name: it gives no hints (src/blocks/hints.c, fed by the pipeline)")                                \
@@ -630,9 +633,9 @@
     X(HIDDEN_MIN_RATIO, 5.0f, 1e30f, "parse",                                                                          \
       "that parse is kept when it shows this multiple of the text the page showed, else the page is parsed as it was") \
     X(DISPLAY_MIN_KEPT, 200.0f, 0.0f, "parse",                                                                         \
-      "a page of visible text whose extraction kept nothing and that hides elements with display:none is extracted "   \
-      "again with them shown, and that extraction is kept when it keeps this many characters: a shop or news page "    \
-      "whose main part a script shows once it has loaded (0: never again)")                                            \
+      "a page of visible text whose extraction kept less than this many characters and that hides elements with "      \
+      "display:none is extracted again with them shown, and that extraction is kept when it keeps this many "          \
+      "characters: a shop or news page whose main part a script shows once it has loaded (0: never again)")            \
     /* metadata (src/meta/meta.c, fed by the pipeline) */                                                              \
     X(TITLE_MATCH_MIN_WORDS, 2.0f, 0.0f, "meta",                                                                       \
       "two titles (a JSON-LD headline and the <title>, og:title or an <h1>; og:title and og:site_name) match when "    \

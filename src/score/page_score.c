@@ -703,6 +703,7 @@ static void trust_names(score_pass *sp)
     const uint32_t title = ps->title_heading = wn_title_heading(d);
     const int frame_rule = title != WN_NONE && WN_RULE(d, OVERLAY_HOLDS_TITLE) > 0.0f;
     const int declared_dialogs = WN_RULE(d, OVERLAY_DECLARED) > 0.0f;
+    const int declared_navs = WN_RULE(d, NAV_DECLARED) > 0.0f;
     for (uint32_t i = 1; i < n; i++) {
         const wn_node *x = &dom->nodes[i];
         uint32_t p = x->parent;
@@ -736,6 +737,10 @@ static void trust_names(score_pass *sp)
             trusted = 1;
             specific = 1;
         }
+        /* so is a <nav>: a shop's mega-menu of category words (custom
+         * elements, no links) can outweigh its product */
+        if (!trusted && x->tag == WN_TAG_NAV && declared_navs && (title == WN_NONE || !wn_node_within(dom, i, title)))
+            trusted = 1;
         h = (uint16_t)(h & ~sp->untrusted);
         if ((h & WN_HINT_OVERLAY) && frame_rule && i != title && wn_node_within(dom, i, title)) trusted = 0;
         if ((h & WN_HINT_BOILER) && trusted) {
