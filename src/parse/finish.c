@@ -314,21 +314,22 @@ static int in_code(const wn_dom *dom, uint32_t i)
     return 0;
 }
 
-/* Whether element p is a <span> (the only text of which is the node
- * asked about) beside a <span> of one character: a word spelled out a
- * letter a span, identifiers between them. */
-static int spelled_out(const wn_dom *dom, uint32_t p)
+/* Whether element c is a <span> of one character (a letter of a word
+ * spelled out a span at a time). */
+static int one_letter_span(const wn_dom *dom, uint32_t c)
 {
-    if (p == WN_NONE || dom->nodes[p].tag != WN_TAG_SPAN || dom->nodes[p].size != 2) return 0;
-    uint32_t q = dom->nodes[p].parent;
-    if (q == WN_NONE) return 0;
-    for (uint32_t c = dom->nodes[q].first_child; c != WN_NONE; c = dom->nodes[c].next_sibling) {
-        const wn_node *y = &dom->nodes[c];
-        if (c == p || y->tag != WN_TAG_SPAN || y->size != 2) continue;
-        const wn_node *t = &dom->nodes[c + 1];
-        if (t->tag == WN_TAG_TEXT && t->text_len == 1 && (unsigned char)dom->text[t->text_begin] > ' ') return 1;
-    }
-    return 0;
+    if (c == WN_NONE || dom->nodes[c].tag != WN_TAG_SPAN || dom->nodes[c].size != 2) return 0;
+    const wn_node *t = &dom->nodes[c + 1];
+    return t->tag == WN_TAG_TEXT && t->text_len == 1 && (unsigned char)dom->text[t->text_begin] > ' ';
+}
+
+/* Whether element c is a <span> holding a UUID alone. */
+static int uuid_span(const wn_dom *dom, uint32_t c, char *buf)
+{
+    if (dom->nodes[c].tag != WN_TAG_SPAN || dom->nodes[c].size != 2) return 0;
+    const wn_node *t = &dom->nodes[c + 1];
+    if (t->tag != WN_TAG_TEXT || t->text_len < 36 || t->text_len > 48) return 0;
+    return is_uuid(buf, dense_text(dom, c, buf));
 }
 
 /* Whether element i bears aria-hidden=true. */
@@ -356,38 +357,44 @@ static void hide(wn_dom *dom, uint32_t i)
 void wn_parse_hide_unread(wn_dom *dom)
 {
     char a[COPY_MAX_BYTES], b[COPY_MAX_BYTES];
-    for (uint32_t i = 1; i < dom->count; i++) {
-        wn_node *x = &dom->nodes[i];
-        if (x->flags & WN_NF_HIDDEN) continue;
-        if (x->tag == WN_TAG_TEXT) {
-            if (x->text_len < 36 || x->text_len > 48 || (x->flags & WN_NF_PRE) || !spelled_out(dom, x->parent))
-                continue;
-            size_t n = dense_text(dom, i, a);
-            if (is_uuid(a, n)) hide(dom, i);
+    /* each element's children in order, the last one with text at hand */
+    for (uint32_t q = 0; q < dom->count; q++) {
+        const wn_node *parent = &dom->nodes[q];
+        if (parent->tag == WN_TAG_TEXT || (parent->flags & (WN_NF_HIDDEN | WN_NF_PRE)) ||
+            parent->first_child == WN_NONE)
             continue;
-        }
-        if (x->tag != WN_TAG_SPAN || (x->flags & WN_NF_PRE) || x->parent == WN_NONE || in_code(dom, i)) continue;
-        /* the sibling just before it with text */
-        uint32_t prev = WN_NONE;
-        for (uint32_t c = dom->nodes[x->parent].first_child; c != i && c != WN_NONE; c = dom->nodes[c].next_sibling) {
+        int code = -1;   /* whether q is in code, asked once */
+        int letters = 0; /* whether q has a child span of one letter */
+        for (uint32_t c = parent->first_child; c != WN_NONE && !letters; c = dom->nodes[c].next_sibling)
+            letters = one_letter_span(dom, c);
+        uint32_t prev = WN_NONE; /* the last sibling with text */
+        for (uint32_t c = parent->first_child; c != WN_NONE; c = dom->nodes[c].next_sibling) {
             const wn_node *y = &dom->nodes[c];
             if (y->tag == WN_TAG_TEXT) {
                 const char *t = dom->text + y->text_begin;
                 uint32_t j = 0;
                 while (j < y->text_len && (unsigned char)t[j] <= ' ') j++;
-                if (j == y->text_len) continue;
+                if (j < y->text_len) prev = c;
+                continue;
             }
+            uint32_t was = prev;
             prev = c;
+            if (y->tag != WN_TAG_SPAN || (y->flags & WN_NF_HIDDEN)) continue;
+            if (letters && uuid_span(dom, c, a)) {
+                hide(dom, c);
+                continue;
+            }
+            if (was == WN_NONE) continue;
+            size_t n = dense_text(dom, c, a);
+            if (n < 3 || !has_word(a, n)) continue;
+            size_t m = dense_text(dom, was, b);
+            if (m != n || memcmp(a, b, n) != 0) continue;
+            /* the same line read twice: after the text itself, or beside
+             * an element the markup keeps from screen readers (a list's
+             * items repeating a label are lines of their own by style) */
+            if (dom->nodes[was].tag != WN_TAG_TEXT && !aria_hidden(dom, was) && !aria_hidden(dom, c)) continue;
+            if (code < 0) code = in_code(dom, c);
+            if (!code) hide(dom, c);
         }
-        if (prev == WN_NONE) continue;
-        size_t n = dense_text(dom, i, a);
-        if (n < 3 || !has_word(a, n)) continue;
-        size_t m = dense_text(dom, prev, b);
-        /* the same line read twice: after the text itself, or beside an
-         * element the markup keeps from screen readers (a list's items
-         * repeating a label are lines of their own by style) */
-        if (m == n && memcmp(a, b, n) == 0 &&
-            (dom->nodes[prev].tag == WN_TAG_TEXT || aria_hidden(dom, prev) || aria_hidden(dom, i)))
-            hide(dom, i);
     }
 }
