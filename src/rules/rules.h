@@ -483,6 +483,10 @@
       "a page showing at least this many teasers (a heading of TEASER_HEADLINE_WORDS linking to another page over "    \
       "a summary of TEASER_MIN_SUMMARY..TEASER_MAX_SUMMARY characters) whose content block is one of them, its "       \
       "summary alone, is a listing page: no main content (a section front, a tag page), not one story's teaser")       \
+    X(REPEAT_MIN_CHARS, 100.0f, 0.0f, "select",                                                                        \
+      "an element of at least this many characters and two kept lines or more, kept whole, whose text is the text of " \
+      "an element kept earlier (not around it) is left out: a responsive page renders a section once per screen "      \
+      "size and its style sheet shows one (0: off)")                                                                   \
     X(PARTS_THIN_SHARE, 0.05f, 0.0f, "select",                                                                         \
       "an article selection keeping less than this share of the page's visible text is tried again by the region "     \
       "strategy (the page's parts: a listing's cards, a landing page's sections) and that one is kept when it keeps "  \

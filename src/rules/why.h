@@ -86,6 +86,9 @@
       "a short label ending in a colon that closes the content block with nothing kept after it (\"Related:\")")       \
     X(LIST_LABEL, "list-label", "LIST_LABEL_MAX_CHARS", 'B', "the label of a list of links left out")                  \
     X(LINE_GUTTER, "line-gutter", "LINE_GUTTER", 'B', "a column of line numbers beside a code sample")                 \
+    X(REPEATED, "repeated-block", "REPEAT_MIN_CHARS", 'B',                                                             \
+      "a block of several lines kept whole whose text, every line of it, was kept before: a responsive page's "        \
+      "copy of a section for another screen size")                                                                     \
     X(DATELINE, "dateline", "DATELINE_MAX_CHARS", 'T', "a line that only dates the article, above its text")           \
     X(CLASSIFIER, "classifier", "CLASSIFIER_WEIGHT", 'T',                                                              \
       "the node classifier's smoothed score turned the heuristic value negative")                                      \

@@ -109,4 +109,11 @@ void wn_drop_list_labels(winnow_doc *d, const wn_page_scores *ps, uint32_t block
 /* Labels of ad slots between the block's paragraphs ("Advertisement"). */
 void wn_drop_ad_labels(winnow_doc *d, const wn_page_scores *ps, uint32_t block);
 
+/* repeat.c */
+
+/* A block kept whole whose text was kept before (REPEAT_MIN_CHARS): its
+ * nodes lose their keep. Run once the text nodes follow their units. 0, or
+ * -1 when out of memory. */
+int wn_drop_repeated_blocks(winnow_doc *d);
+
 #endif

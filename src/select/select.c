@@ -200,6 +200,7 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
         for (uint32_t i = lb->headline_inline; i < lb->headline_inline + dom->nodes[lb->headline_inline].size; i++)
             if (dom->nodes[i].tag == WN_TAG_TEXT) lb->keep[i] = 1;
     if (best != WN_NONE && lb->source == WN_SOURCE_SCORER && wn_keep_straddling(d, ps, best) != 0) return -1;
+    if (wn_drop_repeated_blocks(d) != 0) return -1;
     if (element_templateness(d, ps) != 0) return -1;
     wn_arena_release(s, scratch_mark);
     /* a thread's posts, as records (a thread's text is kept as it is) */

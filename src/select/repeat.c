@@ -1,0 +1,115 @@
+/* After the selection: a block kept twice. A responsive page renders a
+ * section once for each screen size (a product's specifications for the
+ * phone and for the desktop) and its style sheet shows one; winnow reads
+ * no style sheet, so the page's text holds the section two or three times.
+ *
+ * An element of REPEAT_MIN_CHARS characters or more with two kept units or
+ * more, kept whole, whose text (the statistics' fingerprint of its
+ * normalized text) is the text of the sibling just before it, kept whole
+ * too, is left out. A paragraph quoted twice is one unit and stays, and so
+ * does a reference's table or parameter list that recurs under another
+ * function's heading: only a block of several lines right after its twin
+ * is a copy. On a thread or a product's page (its type at
+ * REGION_MIN_CONFIDENCE) the twin may be anywhere before: a reply quoting
+ * an earlier post whole, a shop's description in a tab and again in the
+ * accordion its phones show.
+ *
+ * Cost: two passes over the nodes. */
+#include "passes.h"
+
+#include <string.h>
+
+/* Whether element i is a block kept whole: REPEAT_MIN_CHARS characters, two
+ * kept units or more, every character kept. */
+static int candidate(const winnow_doc *d, const uint32_t *kept, const uint32_t *units, uint32_t i, float min)
+{
+    const wn_stats *st = &d->stats[i];
+    return d->dom.nodes[i].tag != WN_TAG_TEXT && units[i] >= 2 && (float)st->chars >= min && kept[i] == st->chars &&
+           st->fingerprint;
+}
+
+static void drop(winnow_doc *d, uint32_t c)
+{
+    wn_labels *lb = &d->labels;
+    for (uint32_t j = c; j < c + d->dom.nodes[c].size; j++) {
+        if (d->explain && lb->unit[j] == j && lb->keep[j]) d->explain->sel_why[j] = WN_WHY_REPEATED;
+        lb->keep[j] = 0;
+    }
+}
+
+/* On a thread or a product's page: a block whose text was kept whole
+ * anywhere before (not around it) is a quote of an earlier post, or a
+ * copy of a section for another screen size. cand: the candidates, for
+ * the table's size. 0, or -1 when out of memory. */
+static int drop_quotes(winnow_doc *d, const uint32_t *kept, const uint32_t *units, uint32_t cand, float min)
+{
+    const wn_dom *dom = &d->dom;
+    size_t cap = 4;
+    while (cap < 2 * (size_t)cand) cap *= 2;
+    uint32_t *slot = wn_arena_alloc(wn_doc_scratch(d), cap * sizeof *slot);
+    if (!slot) return -1;
+    memset(slot, 0xff, cap * sizeof *slot); /* WN_NONE: empty */
+    for (uint32_t i = 1; i < dom->count; i++) {
+        if (!candidate(d, kept, units, i, min)) continue;
+        const uint64_t f = d->stats[i].fingerprint;
+        size_t k = (size_t)f & (cap - 1);
+        while (slot[k] != WN_NONE && d->stats[slot[k]].fingerprint != f) k = (k + 1) & (cap - 1);
+        if (slot[k] == WN_NONE) {
+            slot[k] = i;
+        } else if (!wn_node_within(dom, slot[k], i)) { /* (a wrapper of the same text is the same block) */
+            drop(d, i);
+            i += dom->nodes[i].size - 1;
+        }
+    }
+    return 0;
+}
+
+int wn_drop_repeated_blocks(winnow_doc *d)
+{
+    const float min = WN_RULE(d, REPEAT_MIN_CHARS);
+    if (min <= 0.0f) return 0;
+    const wn_dom *dom = &d->dom;
+    wn_labels *lb = &d->labels;
+    const uint32_t n = dom->count;
+    wn_arena *s = wn_doc_scratch(d);
+    wn_arena_mark mark = wn_arena_save(s);
+    uint32_t *kept = wn_arena_calloc(s, n, sizeof *kept);   /* kept characters in the subtree */
+    uint32_t *units = wn_arena_calloc(s, n, sizeof *units); /* kept units with text in it */
+    if (!kept || !units) return -1;
+    uint32_t cand = 0;
+    for (uint32_t i = n; i-- > 1;) {
+        const wn_node *x = &dom->nodes[i];
+        if (x->tag == WN_TAG_TEXT && lb->keep[i]) kept[i] = d->stats[i].chars;
+        if (x->tag != WN_TAG_TEXT && lb->unit[i] == i && lb->keep[i] && d->stats[i].chars) units[i]++;
+        if (x->tag != WN_TAG_TEXT && units[i] >= 2 && (float)d->stats[i].chars >= min && kept[i] == d->stats[i].chars)
+            cand++;
+        kept[x->parent] += kept[i];
+        units[x->parent] += units[i];
+    }
+    if (cand < 2) {
+        wn_arena_release(s, mark);
+        return 0;
+    }
+    if ((d->page_type == WINNOW_PAGE_FORUM || d->page_type == WINNOW_PAGE_PRODUCT) &&
+        d->page_type_conf >= WN_RULE(d, REGION_MIN_CONFIDENCE)) {
+        int r = drop_quotes(d, kept, units, cand, min);
+        wn_arena_release(s, mark);
+        return r;
+    }
+    /* each element's children in order, the last one with text at hand */
+    for (uint32_t p = 0; p < n; p++) {
+        if (dom->nodes[p].tag == WN_TAG_TEXT || units[p] < 4) continue;
+        uint32_t prev = WN_NONE;
+        for (uint32_t c = dom->nodes[p].first_child; c != WN_NONE; c = dom->nodes[c].next_sibling) {
+            if (!d->stats[c].chars) continue;
+            uint32_t was = prev;
+            prev = c;
+            if (was == WN_NONE || d->stats[was].fingerprint != d->stats[c].fingerprint ||
+                !candidate(d, kept, units, c, min) || !candidate(d, kept, units, was, min))
+                continue;
+            drop(d, c);
+        }
+    }
+    wn_arena_release(s, mark);
+    return 0;
+}
