@@ -60,13 +60,12 @@ static uint32_t second_opinions(winnow_doc *d, const wn_page_scores *ps, uint32_
     return best;
 }
 
-/* Characters of the units kept; with plain, outside links only. */
-static float kept_own(const winnow_doc *d, const wn_page_scores *ps, int plain)
+/* Characters of the units kept. */
+static float kept_own(const winnow_doc *d, const wn_page_scores *ps)
 {
     float k = 0.0f;
     for (uint32_t i = 0; i < d->dom.count; i++)
-        if (d->labels.keep[i] && d->labels.unit[i] == i)
-            k += (float)(ps->own[i].chars - (plain ? ps->own[i].link_chars : 0));
+        if (d->labels.keep[i] && d->labels.unit[i] == i) k += (float)ps->own[i].chars;
     return k;
 }
 
@@ -74,10 +73,10 @@ static float kept_own(const winnow_doc *d, const wn_page_scores *ps, int plain)
  * PARTS_THIN_SHARE of its visible text): a page made of parts (a
  * listing's cards, a landing page's sections) that no type said. Its
  * parts are selected (the region strategy, then the second opinions) and
- * kept when they keep PARTS_GAIN times as much text outside links; else the article's
- * selection is put back. Not on a listing of teasers (listing.c), which
- * has no main content. Returns the block; -1 in *err when out of
- * memory. */
+ * kept when they keep PARTS_GAIN times as many characters, and
+ * PARTS_MIN_CHARS at least; else the article's selection is put back. Not
+ * on a listing of teasers (listing.c), which has no main content. Returns
+ * the block; -1 in *err when out of memory. */
 static uint32_t thin_parts(wn_selection *sel, uint32_t best, int *err)
 {
     winnow_doc *d = sel->d;
@@ -86,7 +85,7 @@ static uint32_t thin_parts(wn_selection *sel, uint32_t best, int *err)
     const uint32_t n = d->dom.count;
     *err = 0;
     const float share = WN_RULE(d, PARTS_THIN_SHARE);
-    const float old = kept_own(d, ps, 0);
+    const float old = kept_own(d, ps);
     /* (a section front of teasers has no main content: listing.c) */
     if (share <= 0.0f || lb->source == WN_SOURCE_LISTING || old >= share * (float)d->stats[d->dom.body].chars)
         return best;
@@ -116,9 +115,9 @@ static uint32_t thin_parts(wn_selection *sel, uint32_t best, int *err)
     }
     uint32_t b = second_opinions(d, ps, sel->best, sel->include_title, parts, err);
     if (*err) return best;
-    /* more of the page's own words, not more links: an article whose body
-     * a script loads keeps its headline, not its related stories */
-    const float now = kept_own(d, ps, 0);
+    /* an article whose body a script loads keeps its headline (and its
+     * thin status), not the few related stories around it */
+    const float now = kept_own(d, ps);
     if (now >= WN_RULE(d, PARTS_MIN_CHARS) && now >= WN_RULE(d, PARTS_GAIN) * (old > 1.0f ? old : 1.0f)) return b;
     memcpy(lb->keep, keep, n);
     if (why) {
