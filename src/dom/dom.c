@@ -62,3 +62,9 @@ int wn_node_dialog(const wn_dom *d, uint32_t i)
     v = wn_node_attr(d, x, "role", NULL);
     return v && (!strcasecmp(v, "dialog") || !strcasecmp(v, "alertdialog"));
 }
+
+int wn_node_aria_hidden(const wn_dom *d, uint32_t i)
+{
+    const char *v = wn_node_attr(d, &d->nodes[i], "aria-hidden", NULL);
+    return v && !strcasecmp(v, "true");
+}

@@ -98,6 +98,9 @@ static inline const char *wn_node_attr(const wn_dom *d, const wn_node *n, const 
  * privacy policy, a size guide, a sign-up form waiting in the page). */
 int wn_node_dialog(const wn_dom *d, uint32_t i);
 
+/* Whether element i bears aria-hidden="true": shown, but not read out. */
+int wn_node_aria_hidden(const wn_dom *d, uint32_t i);
+
 /* Appends the display text of subtree i to out: its raw text nodes, hidden
  * ones left out, runs of whitespace and line-breaking elements as one
  * space. With skip, text nodes k for which skip(ctx, k) is non-zero are

@@ -332,13 +332,6 @@ static int uuid_span(const wn_dom *dom, uint32_t c, char *buf)
     return is_uuid(buf, dense_text(dom, c, buf));
 }
 
-/* Whether element i bears aria-hidden=true. */
-static int aria_hidden(const wn_dom *dom, uint32_t i)
-{
-    const char *v = wn_node_attr(dom, &dom->nodes[i], "aria-hidden", NULL);
-    return v && !strcasecmp(v, "true");
-}
-
 static void hide(wn_dom *dom, uint32_t i)
 {
     for (uint32_t k = i; k < i + dom->nodes[i].size; k++) dom->nodes[k].flags |= WN_NF_HIDDEN | WN_NF_UNREAD;
@@ -392,7 +385,8 @@ void wn_parse_hide_unread(wn_dom *dom)
             /* the same line read twice: after the text itself, or beside
              * an element the markup keeps from screen readers (a list's
              * items repeating a label are lines of their own by style) */
-            if (dom->nodes[was].tag != WN_TAG_TEXT && !aria_hidden(dom, was) && !aria_hidden(dom, c)) continue;
+            if (dom->nodes[was].tag != WN_TAG_TEXT && !wn_node_aria_hidden(dom, was) && !wn_node_aria_hidden(dom, c))
+                continue;
             if (code < 0) code = in_code(dom, c);
             if (!code) hide(dom, c);
         }

@@ -10,7 +10,6 @@
 
 #include <ctype.h>
 #include <string.h>
-#include <strings.h>
 
 /* Whether href points to a profile on a social network: a "follow us"
  * or "follow the author" plug; a link to one post (a tweet the story
@@ -285,14 +284,6 @@ static int ad_slot(const winnow_doc *d, const wn_page_scores *ps, uint32_t x)
     return d->dom.nodes[x].tag != WN_TAG_TEXT && d->stats[x].chars == 0 && (ps->self_hint[x] & WN_HINT_AD);
 }
 
-/* Whether aria-hidden="true" is set on element x: shown, but not read out,
- * as an ad slot's box is. */
-static int aria_hidden(const wn_dom *dom, uint32_t x)
-{
-    const char *v = wn_node_attr(dom, &dom->nodes[x], "aria-hidden", NULL);
-    return v && !strcasecmp(v, "true");
-}
-
 /* Whether unit u's box (u and its wrappers holding no other text, up to
  * below block) is an ad slot: it holds an element without text named for
  * an ad (where the ad goes), or one of its wrappers is named for an ad or
@@ -303,7 +294,7 @@ static int in_ad_slot(const winnow_doc *d, const wn_page_scores *ps, uint32_t bl
     const wn_dom *dom = &d->dom;
     uint32_t x = u;
     for (;;) {
-        if (aria_hidden(dom, x) || (ps->self_hint[x] & WN_HINT_AD)) return 1;
+        if (wn_node_aria_hidden(dom, x) || (ps->self_hint[x] & WN_HINT_AD)) return 1;
         uint32_t p = dom->nodes[x].parent;
         if (p == WN_NONE || p == block || d->stats[p].chars != d->stats[x].chars) break;
         x = p;
