@@ -1,5 +1,6 @@
 #include "dom.h"
 
+#include <ctype.h>
 #include <string.h>
 #include <strings.h>
 
@@ -61,6 +62,77 @@ int wn_node_dialog(const wn_dom *d, uint32_t i)
     if (v && !strcasecmp(v, "true")) return 1;
     v = wn_node_attr(d, x, "role", NULL);
     return v && (!strcasecmp(v, "dialog") || !strcasecmp(v, "alertdialog"));
+}
+
+/* Whether v[0..n) holds word as a whole token (wn_node_reviews). */
+static int has_token(const char *v, size_t n, const char *word)
+{
+    size_t k = strlen(word);
+    for (size_t i = 0; i < n;) {
+        while (i < n && !isalnum((unsigned char)v[i])) i++;
+        size_t b = i;
+        while (i < n && isalnum((unsigned char)v[i]) &&
+               !(i > b && islower((unsigned char)v[i - 1]) && isupper((unsigned char)v[i])))
+            i++;
+        if (i - b == k && strncasecmp(v + b, word, k) == 0) return 1;
+    }
+    return 0;
+}
+
+/* How x's class or id names reviews: 2 the reviews (the plural), 1 a
+ * review, 0 neither, or names of the product's own text too (critics'
+ * reviews quoted in a description, "game_area_reviews" in a
+ * "game_area_description"; a book's editorial reviews). */
+static int review_named(const wn_dom *d, const wn_node *x)
+{
+    static const char *const attrs[] = { "class", "id" };
+    int named = 0;
+    for (size_t a = 0; a < sizeof attrs / sizeof *attrs; a++) {
+        size_t n = 0;
+        const char *v = wn_node_attr(d, x, attrs[a], &n);
+        if (!v) continue;
+        if (has_token(v, n, "description") || has_token(v, n, "editorial")) return 0;
+        if (has_token(v, n, "reviews"))
+            named = 2;
+        else if (!named && has_token(v, n, "review"))
+            named = 1;
+    }
+    return named;
+}
+
+void wn_dom_reviews(const wn_dom *d, uint8_t *out)
+{
+    /* out[i], while it is worked out: bit 0, i's subtree holds an <h1>;
+     * bits 1-2, how many of i's children are named a review or the
+     * reviews (up to 2); bits 4-5, how i is named (review_named); bit 3,
+     * i is in the reviews */
+    enum { H1 = 1, KIDS = 6, KID = 2, IN = 8, NAMED_SHIFT = 4 };
+    uint32_t n = d->count;
+    if (!n) return;
+    memset(out, 0, n);
+    /* children come after their parent: a backward pass carries up */
+    for (uint32_t i = n; i-- > 0;) {
+        const wn_node *x = &d->nodes[i];
+        if (x->tag == WN_TAG_TEXT) continue;
+        if (x->tag == WN_TAG_H1) out[i] |= H1;
+        int named = review_named(d, x);
+        out[i] = (uint8_t)(out[i] | named << NAMED_SHIFT);
+        if (!i) break;
+        uint8_t *p = &out[x->parent];
+        if (out[i] & H1) *p |= H1;
+        if (named && (*p & KIDS) < 2 * KID) *p = (uint8_t)(*p + KID);
+    }
+    /* then top down: the reviews (the plural), or a review beside
+     * another (one review alone is as likely a critic's, the page's
+     * article), holding no <h1> */
+    for (uint32_t i = 0; i < n; i++) {
+        const wn_node *x = &d->nodes[i];
+        int in = i && (out[x->parent] & IN);
+        int named = (out[i] >> NAMED_SHIFT) & 3;
+        int beside = i && (out[x->parent] & KIDS) >= 2 * KID;
+        if (in || (!(out[i] & H1) && (named == 2 || (named == 1 && beside)))) out[i] |= IN;
+    }
+    for (uint32_t i = 0; i < n; i++) out[i] = (out[i] & IN) != 0;
 }
 
 int wn_node_aria_hidden(const wn_dom *d, uint32_t i)

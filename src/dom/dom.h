@@ -98,6 +98,18 @@ static inline const char *wn_node_attr(const wn_dom *d, const wn_node *n, const 
  * privacy policy, a size guide, a sign-up form waiting in the page). */
 int wn_node_dialog(const wn_dom *d, uint32_t i);
 
+/* A shop's reviews, as their names say: out[i] = 1 for every node in an
+ * element whose class or id has the word reviews as a whole token, or
+ * review when a sibling element is named either (one review alone is as
+ * likely a critic's review that is the page's article). Tokens split at
+ * anything not a letter or digit and where a lower case letter meets an
+ * upper case one ("productReviews"). Not when its names also have
+ * description or editorial (critics quoted in the product's description,
+ * a book's editorial reviews), nor when it holds an <h1> (a shop may nest
+ * the product's name with its rating). out has d->count bytes; linear in
+ * the page. */
+void wn_dom_reviews(const wn_dom *d, uint8_t *out);
+
 /* Whether element i bears aria-hidden="true": shown, but not read out. */
 int wn_node_aria_hidden(const wn_dom *d, uint32_t i);
 

@@ -307,6 +307,9 @@
       "of them show a date, other products when as many are cards (PRODUCT_CARD_WORDS); either is left out")           \
     X(PRODUCT_RUN_SHARE, 0.6f, 2.0f, "select",                                                                         \
       "product strategy: the share of a run's records that must be dated (reviews) or cards (other products)")         \
+    X(PRODUCT_REVIEW_NAMES, 1.0f, 0.0f, "select",                                                                      \
+      "product strategy: an element whose class or id has the word review or reviews (a shop's reviews, its rating "   \
+      "summary) is left out, unless it holds the <h1> (1: on, 0: off)")                                                \
     X(PRODUCT_CARD_WORDS, 40.0f, 0.0f, "select",                                                                       \
       "product strategy: a record with a link, a picture and at most this many words is another product's card")       \
     X(SECTIONS_MIN, 3.0f, 0.0f, "select",                                                                              \

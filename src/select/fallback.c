@@ -103,25 +103,36 @@ int wn_fallback(winnow_doc *d, const wn_page_scores *ps, int include_title)
     uint32_t n = dom->count;
     lb->source = WN_SOURCE_SCORER;
 
+    /* a shop's reviews are a product page's reader comments: the product
+     * strategy left them out, and they are no running text here either
+     * (scratch: the caller, wn_select, gives it back) */
+    uint8_t *reviews = NULL;
+    if (d->page_type == WINNOW_PAGE_PRODUCT && d->page_type_conf >= WN_RULE(d, REGION_MIN_CONFIDENCE) &&
+        WN_RULE(d, PRODUCT_REVIEW_NAMES) > 0.0f) {
+        if (!(reviews = wn_arena_array(wn_doc_scratch(d), n, 1))) return -1;
+        wn_dom_reviews(dom, reviews);
+    }
     /* what the selection kept, against all the running text: no block
      * holds more, so most pages are done here, before any array is made */
     float kept = 0.0f, all = 0.0f;
     for (uint32_t i = 0; i < n; i++) {
-        if (lb->unit[i] != i || ps->raw[i] <= 0.0f || (ps->boiler[i] & WN_HINT_COMMENT)) continue;
+        if (lb->unit[i] != i || ps->raw[i] <= 0.0f || (ps->boiler[i] & WN_HINT_COMMENT) || (reviews && reviews[i]))
+            continue;
         all += ps->raw[i];
         if (lb->keep[i]) kept += ps->raw[i];
     }
     if (all < WN_RULE(d, FALLBACK_MIN_PROSE) || kept >= WN_RULE(d, FALLBACK_WEAK_SHARE) * all) return 0;
     /* the best block by text alone; comments stay what they are */
-    /* scratch: the caller (wn_select) gives it back */
     float *pos0 = wn_arena_calloc(wn_doc_scratch(d), n, sizeof(float));
     float *score0 = wn_arena_calloc(wn_doc_scratch(d), n, sizeof(float));
-    /* dialogs wait to be opened: their text is no candidate's */
+    /* dialogs wait to be opened: their text is no candidate's; nor is a
+     * shop's reviews' */
     uint8_t *shut = wn_arena_calloc(wn_doc_scratch(d), n, 1);
     if (!pos0 || !score0 || !shut) return -1;
-    if (WN_RULE(d, FALLBACK_SKIP_DIALOGS) > 0.0f)
-        for (uint32_t i = 1; i < n; i++)
-            shut[i] = shut[dom->nodes[i].parent] || (dom->nodes[i].tag != WN_TAG_TEXT && wn_node_dialog(dom, i));
+    const int dialogs = WN_RULE(d, FALLBACK_SKIP_DIALOGS) > 0.0f;
+    for (uint32_t i = 1; i < n; i++)
+        shut[i] = shut[dom->nodes[i].parent] || (reviews && reviews[i]) ||
+                  (dialogs && dom->nodes[i].tag != WN_TAG_TEXT && wn_node_dialog(dom, i));
     for (uint32_t i = 0; i < n; i++)
         if (lb->unit[i] == i && !shut[i]) {
             float r = (ps->boiler[i] & WN_HINT_COMMENT) ? -(float)ps->own[i].chars : ps->raw[i];

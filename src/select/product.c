@@ -10,7 +10,9 @@
  *      other products (a link, a picture, a price, at most
  *      PRODUCT_CARD_WORDS words) loses them, and the heading that opened
  *      the list when nothing of it is left; a review the page declares
- *      (schema.org microdata) goes too;
+ *      (schema.org microdata) goes too, and so do the reviews its names
+ *      declare (PRODUCT_REVIEW_NAMES, wn_dom_reviews; the fallback
+ *      takes no candidate there either);
  *   3. the product's anchors, from evidence every shop writes the same
  *      way: its name (the <h1>, the one naming the JSON-LD Product when
  *      several do, PRODUCT_NAME_SHARE) and its description (the smallest
@@ -311,7 +313,7 @@ static int dated(const winnow_doc *d, const wn_page_scores *ps, uint32_t r)
  * with text, PRODUCT_RUN_SHARE of which are dated posts (reviews) or
  * cards (other products), loses those children. Returns the children
  * dropped. */
-static unsigned drop_lists(winnow_doc *d, const wn_page_scores *ps, uint32_t region)
+static unsigned drop_lists(winnow_doc *d, const wn_page_scores *ps, uint32_t region, const uint8_t *named)
 {
     const wn_dom *dom = &d->dom;
     const float min = WN_RULE(d, PRODUCT_RUN_MIN), share = WN_RULE(d, PRODUCT_RUN_SHARE);
@@ -325,7 +327,8 @@ static unsigned drop_lists(winnow_doc *d, const wn_page_scores *ps, uint32_t reg
         }
         /* a review the page declares (schema.org microdata) */
         const char *prop = wn_node_attr(dom, x, "itemprop", NULL);
-        if ((prop && (!strcasecmp(prop, "review") || !strcasecmp(prop, "reviews"))) || itemtype_is(dom, p, "Review")) {
+        if ((prop && (!strcasecmp(prop, "review") || !strcasecmp(prop, "reviews"))) || itemtype_is(dom, p, "Review") ||
+            (named && p != region && named[p])) {
             drop_subtree(d, p, WN_WHY_PRODUCT_LIST);
             dropped++;
             p += x->size - 1;
@@ -394,7 +397,18 @@ int wn_select_product(wn_selection *sel)
     if (wn_select_region(sel) != 0) return -1;
     uint32_t region = sel->region;
     if (region == WN_NONE) return 0;
-    drop_lists(d, ps, region);
+    /* reviews by name (wn_dom_reviews), unless the region lies in them:
+     * names that say nothing */
+    wn_arena *s = wn_doc_scratch(d);
+    wn_arena_mark mark = wn_arena_save(s);
+    uint8_t *named = NULL;
+    if (WN_RULE(d, PRODUCT_REVIEW_NAMES) > 0.0f) {
+        if (!(named = wn_arena_array(s, dom->count, 1))) return -1;
+        wn_dom_reviews(dom, named);
+        if (named[region]) named = NULL;
+    }
+    drop_lists(d, ps, region, named);
+    wn_arena_release(s, mark);
     uint32_t name = name_anchor(d);
     uint32_t desc = description_anchor(d);
     /* a description that only repeats the name says nothing of where the
