@@ -2,19 +2,22 @@
 # The learned unit decision scored on pages its model never saw, with the
 # real extraction and ../shared/tools/score.py (src/select/units.h).
 #
-# 1. The page types no model saw the page of, as bench/type_eval.sh makes
-#    them (`winnow train --page-types --eval`: wcxb-dev by 5 folds of its
-#    sites, the others by the model of the other corpora), each read as an
-#    article below the rule REGION_MIN_CONFIDENCE, as an unforced run reads
-#    it: OUT/types.tsv. Every run below forces those types, so no page is
-#    typed by the shipped page type model (fitted on all of wcxb-dev).
+# 1. The page type models that never saw a page (`winnow train --page-types
+#    --eval --models`: for wcxb-dev one per fold of its sites, for each
+#    other corpus one fitted on the others): MODELS/types/. Every run below
+#    types each page with the model that never saw it
+#    (--page-type-model), as an unforced run types it, confidence and all,
+#    so no page is typed by the shipped page type model (fitted on all of
+#    wcxb-dev). Their verdicts, each read as an article below the rule
+#    REGION_MIN_CONFIDENCE as the strategies read it: OUT/types.tsv.
 # 2. `winnow train --units --types OUT/types.tsv --eval --models` fits the
 #    held-out unit models: for each corpus one fitted on the six others
 #    (leave one corpus out), for wcxb-dev one per fold of its sites (a
 #    page's fold: the FNV-1a hash of its manifest `site` modulo 5, as the
 #    page type folds), fitted on every page outside the fold. Its own
 #    word-level held-out figures go to OUT/train-eval.txt.
-# 3. Each corpus is extracted twice, in groups of one type (and one model):
+# 3. Each corpus is extracted twice, in groups of one type model (and one
+#    unit model):
 #    `rules` with the step off (--rule UNIT_MODEL=0: the rules alone, what
 #    type_eval.sh calls held-out) and `held-out` with the unit model that
 #    never saw the page (--unit-model).
@@ -27,7 +30,7 @@
 #            always fitted on all seven
 #   env OUT  where outputs go (default /tmp/winnow-units-eval)
 #   env MODELS  a folder of held-out models from an earlier run (skips 1 and 2;
-#            OUT/types.tsv must be there)
+#            OUT/types.tsv and MODELS/types/ must be there)
 #   env BENCH_DIR, SCORER, WINNOW_FLAGS (more options of extract, both runs)
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -55,10 +58,12 @@ models=${MODELS:-$out/models}
 manifests=()
 for c in "${all[@]}"; do manifests+=("$bench/$c/manifest.tsv"); done
 if [ -z "${MODELS:-}" ]; then
+  rm -rf "$models"
+  mkdir -p "$models/types"
   "$winnow" train --page-types --eval sites:wcxb-dev --folds 5 --predictions "$out/predictions-folds.tsv" \
-    "$bench/wcxb-dev/manifest.tsv" > "$out/predictions.log" 2>&1
-  "$winnow" train --page-types --eval corpora --predictions "$out/predictions-corpora.tsv" "${manifests[@]}" \
-    >> "$out/predictions.log" 2>&1
+    --models "$models/types" "$bench/wcxb-dev/manifest.tsv" > "$out/predictions.log" 2>&1
+  "$winnow" train --page-types --eval corpora --predictions "$out/predictions-corpora.tsv" \
+    --models "$models/types" "${manifests[@]}" >> "$out/predictions.log" 2>&1
   gate=$("$winnow" rules | awk -F'\t' '$1 == "REGION_MIN_CONFIDENCE" { print $3 }')
   {
     printf 'corpus\tid\ttype\n'
@@ -67,16 +72,17 @@ if [ -z "${MODELS:-}" ]; then
     awk -F'\t' -v gate="$gate" 'NR > 1 && $1 == "wcxb-dev" { print $1 "\t" $2 "\t" ($4 + 0 >= gate + 0 ? $3 : "article") }' \
       "$out/predictions-folds.tsv"
   } > "$out/types.tsv"
-  rm -rf "$models"
   "$trainer" --units --types "$out/types.tsv" --eval "$out/train-eval.txt" --pages "$out/train-pages.tsv" \
     --models "$models" "${manifests[@]}"
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/units-eval.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-# groups CORPUS RUN: lines "TYPE<TAB>MODEL<TAB>PATH", MODEL "-" for the rules
+[ -d "$models/types" ] || { echo "units_eval.sh: no page type models in $models/types" >&2; exit 2; }
+
+# groups CORPUS RUN: lines "TYPEMODEL<TAB>MODEL<TAB>PATH", MODEL "-" for the rules
 groups() {
-  python3 "$here/bench/units_groups.py" "$bench/$1" "$out/types.tsv" "$1" "$2" "$models"
+  python3 "$here/bench/units_groups.py" "$bench/$1" "$1" "$2" "$models"
 }
 
 # run CORPUS RUN: the corpus extracted in groups into OUT/RUN/CORPUS
@@ -86,7 +92,7 @@ run() {
   mkdir -p "$dest" "$tmp/g"
   groups "$c" "$r" | awk -F'\t' -v g="$tmp/g" '{ k = $1 "|" $2; gsub("/", "%", k); print $3 > (g "/" k) }'
   for key in "$tmp/g"/*; do
-    t=$(basename "$key" | cut -d'|' -f1)
+    t=$(basename "$key" | cut -d'|' -f1 | tr '%' '/')
     m=$(basename "$key" | cut -d'|' -f2 | tr '%' '/')
     rm -rf "$tmp/in" "$tmp/out"
     mkdir -p "$tmp/in"
@@ -95,7 +101,7 @@ run() {
     [ "$m" = - ] || opt=(--unit-model "$m")
     # one output folder a run: a run writes its folder whole
     # shellcheck disable=SC2086 # WINNOW_FLAGS is split into options
-    "$winnow" extract -q ${WINNOW_FLAGS:-} --page-type "$t" "${opt[@]}" "$tmp/in" -o "$tmp/out" || true
+    "$winnow" extract -q ${WINNOW_FLAGS:-} --page-type-model "$t" "${opt[@]}" "$tmp/in" -o "$tmp/out" || true
     find "$tmp/out" -maxdepth 1 -name '*.txt' -exec mv -t "$dest" {} +
   done
 }

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """The extraction groups of bench/units_eval.sh: one line per page of a
-corpus, "TYPE<TAB>MODEL<TAB>PATH": the page's held-out type (types.tsv,
-article when missing) and, for the held-out run, the unit model that never
-saw it (wcxb-dev: the fold of its site, FNV-1a of the manifest's site
-modulo 5, as winnow train --units folds; the others: the corpus's own
-leave-one-out model); "-" for the rules' run.
+corpus, "TYPEMODEL<TAB>MODEL<TAB>PATH": the page type model that never saw
+the page and, for the held-out run, the unit model that never saw it ("-"
+for the rules' run). For wcxb-dev both are its site's fold's (FNV-1a of the
+manifest's site modulo 5, as winnow train --page-types and --units fold
+it), for the others the corpus's own leave-one-out models. The models are
+in MODELS_DIR (unit models) and MODELS_DIR/types (page type models).
 
-usage: units_groups.py CORPUS_DIR TYPES.tsv CORPUS RUN MODELS_DIR
+usage: units_groups.py CORPUS_DIR CORPUS RUN MODELS_DIR
 """
 import csv
 import os
@@ -20,9 +21,7 @@ def fnv1a(s):
     return h
 
 
-def main(root, types, corpus, run, models):
-    with open(types) as f:
-        typ = {r['id']: r['type'] for r in csv.DictReader(f, delimiter='\t') if r['corpus'] == corpus}
+def main(root, corpus, run, models):
     with open(os.path.join(root, 'manifest.tsv')) as f:
         rows = list(csv.DictReader(f, delimiter='\t'))
     for r in rows:
@@ -34,14 +33,13 @@ def main(root, types, corpus, run, models):
                 break
         if not path:
             continue
-        model = '-'
-        if run == 'held-out':
-            fold = '.fold%d' % (fnv1a(r.get('site') or r['id']) % 5) if corpus == 'wcxb-dev' else ''
-            model = os.path.join(models, corpus + fold + '.wmodel')
-        print(typ.get(r['id'], 'article'), model, path, sep='\t')
+        fold = '.fold%d' % (fnv1a(r.get('site') or r['id']) % 5) if corpus == 'wcxb-dev' else ''
+        types = os.path.join(models, 'types', corpus + fold + '.wmodel')
+        model = os.path.join(models, corpus + fold + '.wmodel') if run == 'held-out' else '-'
+        print(types, model, path, sep='\t')
 
 
 if __name__ == '__main__':
-    if len(sys.argv) != 6:
+    if len(sys.argv) != 5:
         sys.exit(__doc__)
     main(*sys.argv[1:])

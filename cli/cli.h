@@ -28,10 +28,11 @@ typedef struct cli_opts {
     const char *charset;
     const char *url;
     const char *db_path;
-    const char *partial;    /* learn --partial: the partial file to write */
-    const char *site;       /* --site: every input belongs to this site */
-    const char *model;      /* --model: node classifier file instead of the built-in one */
-    const char *unit_model; /* --unit-model: units model file instead of the built-in one */
+    const char *partial;         /* learn --partial: the partial file to write */
+    const char *site;            /* --site: every input belongs to this site */
+    const char *model;           /* --model: node classifier file instead of the built-in one */
+    const char *unit_model;      /* --unit-model: units model file instead of the built-in one */
+    const char *page_type_model; /* --page-type-model: page type model file instead of the built-in one */
     winnow_options lib;
     winnow_site_options site_opt;
     double half_life;

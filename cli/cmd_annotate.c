@@ -77,11 +77,12 @@ static void page_label(const cli_page *p, char *out, size_t cap)
 int cmd_annotate(int argc, char **argv)
 {
     cli_opts o;
-    int rc = cli_parse(argc, argv, &o,
-                       "--output --charset --url --no-title --max-bytes --quiet --db --site --mode --method "
-                       "--exclude-self --model --no-model --unit-model --page-type --favor --no-smooth --rule "
-                       "--recursive --input-format "
-                       "--input-list --record");
+    int rc = cli_parse(
+        argc, argv, &o,
+        "--output --charset --url --no-title --max-bytes --quiet --db --site --mode --method "
+        "--exclude-self --model --no-model --unit-model --page-type-model --page-type --favor --no-smooth --rule "
+        "--recursive --input-format "
+        "--input-list --record");
     if (rc) {
         cli_opts_free(&o);
         return rc == CLI_DONE ? EXIT_OK : rc;

@@ -168,11 +168,11 @@ static void *extract_run(void *arg)
 int cmd_extract(int argc, char **argv, int blocks)
 {
     cli_opts o;
-    int rc = cli_parse(
-        argc, argv, &o,
-        "--output --format --charset --url --no-title --max-bytes --jobs --quiet --db --site "
-        "--mode --method --exclude-self --model --no-model --unit-model --page-type --favor --no-smooth --rule "
-        "--comments --recursive --input-format --input-list --blocks --body --overwrite");
+    int rc = cli_parse(argc, argv, &o,
+                       "--output --format --charset --url --no-title --max-bytes --jobs --quiet --db --site "
+                       "--mode --method --exclude-self --model --no-model --unit-model --page-type-model --page-type "
+                       "--favor --no-smooth --rule "
+                       "--comments --recursive --input-format --input-list --blocks --body --overwrite");
     if (rc) {
         cli_opts_free(&o);
         return rc == CLI_DONE ? EXIT_OK : rc;

@@ -25,6 +25,10 @@ static const char pt_usage[] = "usage: winnow train --page-types [options] MANIF
                                "  --folds N          folds of --eval sites (default 5)\n"
                                "  --predictions FILE with --eval, each held-out page's verdict to FILE (TSV:\n"
                                "                     corpus, id, predicted, confidence, true; header line)\n"
+                               "  --models DIR       with --eval, each held-out model into DIR (made when\n"
+                               "                     missing): NAME.foldF.wmodel, or CORPUS.wmodel for the\n"
+                               "                     model of the other corpora (winnow extract\n"
+                               "                     --page-type-model reads them)\n"
                                "  --cost C           liblinear's cost C (default 1)\n"
                                "  --balanced         weigh each kind of page the same in all\n"
                                "  -v, --verbose      progress on stderr\n";
@@ -130,7 +134,7 @@ static int add_corpus(winnow_pt_set *set, winnow_engine *e, const char *manifest
 
 int cmd_train_pagetype(int argc, char **argv)
 {
-    const char *output = NULL, *eval = NULL, *predictions = NULL;
+    const char *output = NULL, *eval = NULL, *predictions = NULL, *models = NULL;
     unsigned folds = 5;
     double cost = 1.0;
     int balanced = 0, verbose = 0;
@@ -154,7 +158,7 @@ int cmd_train_pagetype(int argc, char **argv)
             continue;
         }
         int takes = !strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--eval") || !strcmp(a, "--folds") ||
-                    !strcmp(a, "--cost") || !strcmp(a, "--predictions");
+                    !strcmp(a, "--cost") || !strcmp(a, "--predictions") || !strcmp(a, "--models");
         if (takes && i + 1 >= argc) {
             fprintf(stderr, "winnow: %s needs a value\n", a);
             free(manifests);
@@ -166,6 +170,8 @@ int cmd_train_pagetype(int argc, char **argv)
             eval = argv[++i];
         else if (!strcmp(a, "--predictions"))
             predictions = argv[++i];
+        else if (!strcmp(a, "--models"))
+            models = argv[++i];
         else if (!strcmp(a, "--folds")) {
             unsigned long long v;
             if (cli_parse_count("--folds", argv[++i], 2, 1000, &v) != 0) {
@@ -196,8 +202,8 @@ int cmd_train_pagetype(int argc, char **argv)
         free(manifests);
         return EXIT_USAGE;
     }
-    if (predictions && !eval) {
-        fprintf(stderr, "winnow: --predictions needs --eval\n");
+    if ((predictions || models) && !eval) {
+        fprintf(stderr, "winnow: %s needs --eval\n", predictions ? "--predictions" : "--models");
         free(manifests);
         return EXIT_USAGE;
     }
@@ -225,8 +231,9 @@ int cmd_train_pagetype(int argc, char **argv)
     if (rc == EXIT_OK && eval) {
         winnow_pt_verdict *verdicts = predictions ? calloc(pages.n ? pages.n : 1, sizeof *verdicts) : NULL;
         winnow_status st = WINNOW_E_NOMEM;
+        if (models) cli_mkdir_p(models);
         if (verdicts || !predictions)
-            st = winnow_pt_evaluate(set, within, folds, cost, balanced, stdout, verdicts, err, sizeof err);
+            st = winnow_pt_evaluate(set, within, folds, cost, balanced, stdout, verdicts, models, err, sizeof err);
         if (st != WINNOW_OK) {
             fprintf(stderr, "winnow: %s\n", *err ? err : winnow_status_message(st));
             rc = EXIT_SOME_FAILED;

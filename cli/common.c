@@ -41,7 +41,8 @@ winnow_engine *cli_engine_new(const cli_opts *o)
         winnow_engine_free(e);
         return NULL;
     }
-    if (o->unit_model && winnow_engine_load_unit_model(e, o->unit_model) != WINNOW_OK) {
+    if ((o->unit_model && winnow_engine_load_unit_model(e, o->unit_model) != WINNOW_OK) ||
+        (o->page_type_model && winnow_engine_load_page_type_model(e, o->page_type_model) != WINNOW_OK)) {
         fprintf(stderr, "winnow: %s\n", winnow_engine_error(e));
         winnow_engine_free(e);
         return NULL;

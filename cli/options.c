@@ -24,6 +24,7 @@ enum {
     OPT_MODEL,
     OPT_NO_MODEL,
     OPT_UNIT_MODEL,
+    OPT_PAGE_TYPE_MODEL,
     OPT_PAGE_TYPE,
     OPT_FAVOR,
     OPT_NO_SMOOTH,
@@ -72,6 +73,7 @@ static const struct option all_options[] = {
     { "model", required_argument, NULL, OPT_MODEL },
     { "no-model", no_argument, NULL, OPT_NO_MODEL },
     { "unit-model", required_argument, NULL, OPT_UNIT_MODEL },
+    { "page-type-model", required_argument, NULL, OPT_PAGE_TYPE_MODEL },
     { "page-type", required_argument, NULL, OPT_PAGE_TYPE },
     { "favor", required_argument, NULL, OPT_FAVOR },
     { "no-smooth", no_argument, NULL, OPT_NO_SMOOTH },
@@ -449,6 +451,7 @@ int cli_parse(int argc, char **argv, cli_opts *o, const char *allowed)
         case OPT_MODEL: o->model = val; break;
         case OPT_NO_MODEL: o->lib.classifier = 0; break;
         case OPT_UNIT_MODEL: o->unit_model = val; break;
+        case OPT_PAGE_TYPE_MODEL: o->page_type_model = val; break;
         case OPT_PAGE_TYPE:
             o->lib.page_type = (int)winnow_page_type_parse(val);
             if (o->lib.page_type == WINNOW_PAGE_UNKNOWN) {

@@ -40,6 +40,8 @@
     "      --model FILE      node classifier from 'winnow train' instead of the built-in one\n"                        \
     "      --no-model        page mode without the node classifier (heuristic scorer alone)\n"                         \
     "      --unit-model FILE the learned unit decision's model from 'winnow train --units'\n"                          \
+    "      --page-type-model FILE  the page type model from 'winnow train --page-types'\n"                             \
+    "                        instead of the built-in one\n"                                                            \
     "      --page-type TYPE  report every page as TYPE (article, forum, product, listing,\n"                           \
     "                        documentation, service, other) instead of the model's judgement\n"                        \
     "      --favor F         precision (less template, some content lost), balanced\n"                                 \

@@ -233,6 +233,11 @@ WINNOW_API int winnow_engine_has_model(const winnow_engine *e);
  * train --units` (NULL: none, the rules decide alone). Errors as
  * winnow_engine_load_model's. */
 WINNOW_API winnow_status winnow_engine_load_unit_model(winnow_engine *e, const char *path);
+/* Replaces the engine's page type model (models/pagetype.wmodel is built
+ * in) with a file written by `winnow train --page-types -o` or `--eval
+ * --models` (NULL: none, every page's kind unknown and read as an
+ * article). Errors as winnow_engine_load_model's. */
+WINNOW_API winnow_status winnow_engine_load_page_type_model(winnow_engine *e, const char *path);
 
 /* Where a page came from, for tracing a result back to its input; the JSON
  * output reports it (with the input's url) as "source". */

@@ -4,7 +4,8 @@
 # them (confidence 1), an unknown TYPE refused, annotate's summary naming the
 # kind, the text the same whichever kind is forced (reported only), and
 # train --page-types --predictions: one line per held-out page, with the
-# verdicts the printed accuracy counts.
+# verdicts the printed accuracy counts; --models keeping the held-out
+# models, and extract --page-type-model reading them.
 #
 # usage: cli_pagetype.sh WINNOW_BINARY
 set -u
@@ -155,6 +156,39 @@ PY
   "$tmp/plain/manifest.tsv" > "$tmp/ps.out" 2>"$tmp/err" &&
   check_predictions "train --eval sites:mixed --predictions: mixed's pages only" "$tmp/ps.tsv" "$tmp/ps.out" mixed ||
   bad "train --eval sites:mixed --predictions: exit $?" "$tmp/err"
+# --models DIR keeps each held-out model, and extract --page-type-model with
+# a fold's model gives each page of the fold the verdict --predictions
+# wrote (the manifest's URL passed, as training read it)
+"$winnow" train --page-types --eval sites:mixed --folds 2 --models "$tmp/m" --predictions "$tmp/pm.tsv" \
+  "$tmp/mixed/manifest.tsv" > /dev/null 2>"$tmp/err" || bad "train --eval sites:mixed --models: exit $?" "$tmp/err"
+if [ -f "$tmp/m/mixed.fold0.wmodel" ] && [ -f "$tmp/m/mixed.fold1.wmodel" ]; then
+  ok "--models: one model per fold"
+  same=1
+  while IFS=$'\t' read -r id url site _; do
+    [ "$id" = id ] || [ "$id" = gone ] && continue
+    case $site in site-b | site-d) f=1 ;; *) f=0 ;; esac
+    "$winnow" extract -f json --page-type-model "$tmp/m/mixed.fold$f.wmodel" --url "$url" "$tmp/mixed/html/$id.html" \
+      > "$tmp/pj" 2>"$tmp/err" || same=0
+    python3 - "$tmp/pj" "$tmp/pm.tsv" "$id" <<'PY' || same=0
+import json, sys
+j = json.load(open(sys.argv[1]))
+row = [l.split('\t') for l in open(sys.argv[2]).read().splitlines() if l.split('\t')[1] == sys.argv[3]][0]
+sys.exit(0 if j['page_type'] == row[2] and abs(j['page_type_confidence'] - float(row[3])) < 0.002 else 1)
+PY
+  done < "$tmp/mixed/manifest.tsv"
+  [ "$same" = 1 ] && ok "--page-type-model: each page typed as its held-out verdict" ||
+    bad "--page-type-model: a verdict differs" "$tmp/pj"
+else
+  bad "--models: no fold models" "$tmp/err"
+fi
+"$winnow" train --page-types --eval corpora --models "$tmp/m2" "$tmp/mixed/manifest.tsv" "$tmp/plain/manifest.tsv" \
+  > /dev/null 2>"$tmp/err"
+[ -f "$tmp/m2/mixed.wmodel" ] && [ -f "$tmp/m2/plain.wmodel" ] && ok "--models with --eval corpora: one model per corpus" ||
+  bad "--models with --eval corpora: missing" "$tmp/err"
+"$winnow" extract --page-type-model "$tmp/p.html" "$tmp/p.html" > /dev/null 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 1 ] && grep -q "page type model" "$tmp/err" && ok "--page-type-model with a page: refused" ||
+  bad "--page-type-model with a page: exit $rc" "$tmp/err"
 "$winnow" train --page-types --predictions "$tmp/px.tsv" "$tmp/mixed/manifest.tsv" > /dev/null 2>"$tmp/err"
 rc=$?
 [ "$rc" -eq 2 ] && grep -q "needs --eval" "$tmp/err" && ok "--predictions without --eval: usage error" ||

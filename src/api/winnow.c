@@ -174,6 +174,29 @@ winnow_status winnow_engine_load_model(winnow_engine *e, const char *path)
 
 int winnow_engine_has_model(const winnow_engine *e) { return e && e->clf; }
 
+/* The whole of file path into b (initialized here; the caller frees it),
+ * or an error in e->error. */
+static winnow_status read_model_file(winnow_engine *e, const char *path, wn_buf *b)
+{
+    wn_buf_init(b);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(e->error, sizeof e->error, "cannot open %s", path);
+        return WINNOW_E_IO;
+    }
+    char chunk[65536];
+    size_t got;
+    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0 && !b->oom) wn_buf_put(b, chunk, got);
+    int oom = b->oom, rerr = ferror(f);
+    fclose(f);
+    if (oom || rerr) {
+        wn_buf_free(b);
+        snprintf(e->error, sizeof e->error, "%s %s", oom ? "out of memory reading" : "cannot read", path);
+        return oom ? WINNOW_E_NOMEM : WINNOW_E_IO;
+    }
+    return WINNOW_OK;
+}
+
 winnow_status winnow_engine_load_unit_model(winnow_engine *e, const char *path)
 {
     if (!e) return WINNOW_E_ARG;
@@ -182,25 +205,9 @@ winnow_status winnow_engine_load_unit_model(winnow_engine *e, const char *path)
         e->units = NULL;
         return WINNOW_OK;
     }
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(e->error, sizeof e->error, "cannot open %s", path);
-        return WINNOW_E_IO;
-    }
     wn_buf b;
-    wn_buf_init(&b);
-    char chunk[65536];
-    size_t got;
-    int oom = 0;
-    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0 && !b.oom) wn_buf_put(&b, chunk, got);
-    oom = b.oom;
-    int rerr = ferror(f);
-    fclose(f);
-    if (oom || rerr) {
-        wn_buf_free(&b);
-        snprintf(e->error, sizeof e->error, "%s %s", oom ? "out of memory reading" : "cannot read", path);
-        return oom ? WINNOW_E_NOMEM : WINNOW_E_IO;
-    }
+    winnow_status st = read_model_file(e, path, &b);
+    if (st != WINNOW_OK) return st;
     wn_unit_model m;
     int rc = wn_unit_model_parse(b.data ? b.data : "", b.len, &m, e->error, sizeof e->error);
     wn_buf_free(&b);
@@ -209,6 +216,33 @@ winnow_status winnow_engine_load_unit_model(winnow_engine *e, const char *path)
     e->units_store = m;
     e->units = &e->units_store;
     return WINNOW_OK;
+}
+
+winnow_status winnow_engine_load_page_type_model(winnow_engine *e, const char *path)
+{
+    if (!e) return WINNOW_E_ARG;
+    e->error[0] = '\0';
+    if (!path) {
+        e->pt = NULL;
+        return WINNOW_OK;
+    }
+    wn_buf b;
+    winnow_status st = read_model_file(e, path, &b);
+    if (st != WINNOW_OK) return st;
+    wn_pt_model *m = malloc(sizeof *m); /* (large: weights for every kind) */
+    if (!m) {
+        wn_buf_free(&b);
+        snprintf(e->error, sizeof e->error, "out of memory reading %s", path);
+        return WINNOW_E_NOMEM;
+    }
+    int rc = wn_pt_model_parse(b.data ? b.data : "", b.len, m, e->error, sizeof e->error);
+    wn_buf_free(&b);
+    if (rc == 0) {
+        e->pt_store = *m;
+        e->pt = &e->pt_store;
+    }
+    free(m);
+    return rc == 0 ? WINNOW_OK : WINNOW_E_FORMAT;
 }
 
 winnow_status winnow_extract(winnow_engine *e, const winnow_input *in, winnow_doc **out)

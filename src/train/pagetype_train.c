@@ -183,6 +183,33 @@ static int fit(const winnow_pt_set *s, const unsigned char *use, double C, int b
     return rc;
 }
 
+/* Model m's file at path; err says why it could not be written. */
+static winnow_status write_model(const wn_pt_model *m, const char *path, char *err, size_t cap)
+{
+    size_t len = wn_pt_model_write(m, NULL, 0);
+    char *text = malloc(len + 1);
+    FILE *f = text ? fopen(path, "w") : NULL;
+    winnow_status st = WINNOW_OK;
+    if (!text)
+        st = WINNOW_E_NOMEM;
+    else if (!f) {
+        snprintf(err, cap, "cannot write %s", path);
+        st = WINNOW_E_IO;
+    } else {
+        wn_pt_model_write(m, text, len + 1);
+        if (fwrite(text, 1, len, f) != len) {
+            snprintf(err, cap, "cannot write %s", path);
+            st = WINNOW_E_IO;
+        }
+    }
+    if (f && fclose(f) != 0 && st == WINNOW_OK) {
+        snprintf(err, cap, "cannot write %s", path);
+        st = WINNOW_E_IO;
+    }
+    free(text);
+    return st;
+}
+
 winnow_status winnow_pt_fit_save(const winnow_pt_set *s, double C, int balanced, const char *path, char *err,
                                  size_t cap)
 {
@@ -202,26 +229,7 @@ winnow_status winnow_pt_fit_save(const winnow_pt_set *s, double C, int balanced,
         snprintf(err, cap, "the pages are all of one kind: nothing to learn");
         st = WINNOW_E_ARG;
     } else {
-        size_t len = wn_pt_model_write(m, NULL, 0);
-        char *text = malloc(len + 1);
-        FILE *f = text ? fopen(path, "w") : NULL;
-        if (!text)
-            st = WINNOW_E_NOMEM;
-        else if (!f) {
-            snprintf(err, cap, "cannot write %s", path);
-            st = WINNOW_E_IO;
-        } else {
-            wn_pt_model_write(m, text, len + 1);
-            if (fwrite(text, 1, len, f) != len) {
-                snprintf(err, cap, "cannot write %s", path);
-                st = WINNOW_E_IO;
-            }
-        }
-        if (f && fclose(f) != 0 && st == WINNOW_OK) {
-            snprintf(err, cap, "cannot write %s", path);
-            st = WINNOW_E_IO;
-        }
-        free(text);
+        st = write_model(m, path, err, cap);
     }
     free(use);
     free(m);
@@ -230,14 +238,14 @@ winnow_status winnow_pt_fit_save(const winnow_pt_set *s, double C, int balanced,
 
 /* The examples in test scored by a model fitted on those in train; adds
  * to conf[truth][predicted] and, when verdicts is not NULL, puts each
- * test example's verdict there. */
+ * test example's verdict there; with save, writes the model there. */
 static int score_split(const winnow_pt_set *s, const unsigned char *train, const unsigned char *test, double C,
-                       int balanced, unsigned conf[][WINNOW_PAGE_TYPE_COUNT], winnow_pt_verdict *verdicts, char *err,
-                       size_t cap)
+                       int balanced, unsigned conf[][WINNOW_PAGE_TYPE_COUNT], winnow_pt_verdict *verdicts,
+                       const char *save, char *err, size_t cap)
 {
     wn_pt_model *m = malloc(sizeof *m);
     if (!m) return -1;
-    if (fit(s, train, C, balanced, m, err, cap) != 0) {
+    if (fit(s, train, C, balanced, m, err, cap) != 0 || (save && write_model(m, save, err, cap) != WINNOW_OK)) {
         free(m);
         return -1;
     }
@@ -274,8 +282,9 @@ static void print_confusion(FILE *out, unsigned conf[][WINNOW_PAGE_TYPE_COUNT])
 }
 
 winnow_status winnow_pt_evaluate(const winnow_pt_set *s, const char *within, unsigned folds, double C, int balanced,
-                                 FILE *out, winnow_pt_verdict *verdicts, char *err, size_t cap)
+                                 FILE *out, winnow_pt_verdict *verdicts, const char *models, char *err, size_t cap)
 {
+    char save[4096];
     if (!s || !out || (within && folds < 2)) return WINNOW_E_ARG;
     for (size_t i = 0; verdicts && i < s->n; i++) verdicts[i] = (winnow_pt_verdict){ WINNOW_PAGE_UNKNOWN, 0 };
     unsigned char *train = malloc(s->n ? s->n : 1), *test = malloc(s->n ? s->n : 1);
@@ -303,7 +312,9 @@ winnow_status winnow_pt_evaluate(const winnow_pt_set *s, const char *within, uns
                 test[i] = mine && s->ex[i].site % folds == f;
                 train[i] = mine && !test[i];
             }
-            if (score_split(s, train, test, C, balanced, conf, verdicts, err, cap) != 0) st = WINNOW_E_FORMAT;
+            if (models) snprintf(save, sizeof save, "%s/%s.fold%u.wmodel", models, within, f);
+            if (score_split(s, train, test, C, balanced, conf, verdicts, models ? save : NULL, err, cap) != 0)
+                st = WINNOW_E_FORMAT;
         }
         if (st == WINNOW_OK) {
             fprintf(out, "%s, %u folds by site (trained on the other folds of %s only):\n\n", within, folds, within);
@@ -323,7 +334,8 @@ winnow_status winnow_pt_evaluate(const winnow_pt_set *s, const char *within, uns
                 train[i] = !test[i];
                 n += test[i];
             }
-            if (score_split(s, train, test, C, balanced, one, verdicts, err, cap) != 0)
+            if (models) snprintf(save, sizeof save, "%s/%s.wmodel", models, s->corpus[c]);
+            if (score_split(s, train, test, C, balanced, one, verdicts, models ? save : NULL, err, cap) != 0)
                 st = WINNOW_E_FORMAT;
             else {
                 unsigned right = 0;

@@ -126,9 +126,12 @@ typedef struct winnow_pt_verdict {
  * corpus's other folds); within NULL, each corpus scored by a model
  * fitted on all the others. verdicts, when not NULL, has room for
  * winnow_pt_set_count() and gets each page's verdict, in the order the
- * pages were added (pages of other corpora than within: UNKNOWN). */
+ * pages were added (pages of other corpora than within: UNKNOWN).
+ * models, when not NULL, is a folder that gets each held-out model:
+ * WITHIN.foldF.wmodel (F from 0) or CORPUS.wmodel, the model that scored
+ * that fold or corpus (for `winnow extract --page-type-model`). */
 winnow_status winnow_pt_evaluate(const winnow_pt_set *s, const char *within, unsigned folds, double C, int balanced,
-                                 FILE *out, winnow_pt_verdict *verdicts, char *err, size_t cap);
+                                 FILE *out, winnow_pt_verdict *verdicts, const char *models, char *err, size_t cap);
 
 /* ------------------------------------------------------------------------
  * Confidence training (winnow train --confidence): pages with whether the
