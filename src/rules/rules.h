@@ -496,6 +496,13 @@
       "PARTS_GAIN times as much")                                                                                      \
     X(PARTS_GAIN, 3.0f, 1e30f, "select",                                                                               \
       "the parts replace a thin article selection when they keep this many times its characters")                      \
+    X(PARTS_UNSURE_SHARE, 0.1f, 0.0f, "select",                                                                        \
+      "PARTS_THIN_SHARE on a page the type stage is unsure is an article (PARTS_UNSURE_CONF): a landing page or a "    \
+      "listing the type model half took for an article is tried as a page of parts more readily (0: as any article)")  \
+    X(PARTS_UNSURE_CONF, 0.5f, 0.0f, "select",                                                                         \
+      "an article of this probability or less, or a page of another kind below REGION_MIN_CONFIDENCE, is one the "     \
+      "type "                                                                                                          \
+      "stage is unsure of (PARTS_UNSURE_SHARE)")                                                                       \
     X(PARTS_MIN_CHARS, 500.0f, 0.0f, "select",                                                                         \
       "and when they keep this many characters: an article whose body a script loads, its headline left, is no "       \
       "page of parts for the few teasers around it")                                                                   \

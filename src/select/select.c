@@ -84,7 +84,13 @@ static uint32_t thin_parts(wn_selection *sel, uint32_t best, int *err)
     wn_labels *lb = &d->labels;
     const uint32_t n = d->dom.count;
     *err = 0;
-    const float share = WN_RULE(d, PARTS_THIN_SHARE);
+    float share = WN_RULE(d, PARTS_THIN_SHARE);
+    /* a page the type stage is unsure is an article: a landing page or a
+     * listing half taken for one (a forced type is sure) */
+    const int unsure = d->page_type == WINNOW_PAGE_ARTICLE   ? d->page_type_conf <= WN_RULE(d, PARTS_UNSURE_CONF)
+                       : d->page_type == WINNOW_PAGE_UNKNOWN ? 0 /* (no judgement) */
+                                                             : d->page_type_conf < WN_RULE(d, REGION_MIN_CONFIDENCE);
+    if (share > 0.0f && unsure && WN_RULE(d, PARTS_UNSURE_SHARE) > share) share = WN_RULE(d, PARTS_UNSURE_SHARE);
     const float old = kept_own(d, ps);
     /* (a section front of teasers has no main content: listing.c) */
     if (share <= 0.0f || lb->source == WN_SOURCE_LISTING || old >= share * (float)d->stats[d->dom.body].chars)
