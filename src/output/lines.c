@@ -29,6 +29,8 @@ enum { CONTAINERS_MAX = 32 };
 
 typedef struct lines {
     wn_buf *out;
+    wn_out *flush; /* plain text: the output out belongs to, handed over a
+                      line at a time (markdown rewinds out: it is not) */
     wn_buf line;
     int markdown;
     int pending_space;
@@ -214,6 +216,8 @@ static void put_line(lines *L)
     L->prefix[0] = '\0';
     L->pending_space = 0;
     L->blank_before = 0;
+    /* a page's text is not held whole: it goes out in 64 KiB pieces */
+    if (L->flush) wn_out_flush(L->flush, 0);
 }
 
 static void block_break(lines *L, int blank)
@@ -965,11 +969,12 @@ static void on_text(void *ctx, const winnow_doc *d, uint32_t i)
     append_text(L, d->dom.text + x->text_begin, x->text_len, (x->flags & WN_NF_FLAT) != 0);
 }
 
-static void render_into(const winnow_doc *d, wn_buf *out, int markdown, int all)
+static void render_into(const winnow_doc *d, wn_buf *out, wn_out *flush, int markdown, int all)
 {
     lines L;
     memset(&L, 0, sizeof L);
     L.out = out;
+    L.flush = markdown ? NULL : flush;
     L.markdown = markdown;
     L.data_table = WN_NONE;
     L.heading_list = WN_NONE;
@@ -982,16 +987,16 @@ static void render_into(const winnow_doc *d, wn_buf *out, int markdown, int all)
     wn_buf_free(&L.line);
 }
 
-void wn_main_text(const winnow_doc *d, wn_buf *b) { render_into(d, b, 0, 0); }
+void wn_main_text(const winnow_doc *d, wn_buf *b) { render_into(d, b, NULL, 0, 0); }
 
 void wn_render_lines(const winnow_doc *d, wn_out *o, int markdown)
 {
-    render_into(d, &o->buf, markdown, 0);
+    render_into(d, &o->buf, o, markdown, 0);
     wn_out_flush(o, 1);
 }
 
 void wn_render_fulltext(const winnow_doc *d, wn_out *o)
 {
-    render_into(d, &o->buf, 0, 1);
+    render_into(d, &o->buf, o, 0, 1);
     wn_out_flush(o, 1);
 }

@@ -4,6 +4,9 @@
  * WINNOW_OK or the failure it recorded on the engine. */
 #include "pipeline.h"
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,8 +26,9 @@
 
 /* What a freed page's arena keeps for the next page (winnow_doc_free) */
 #define ARENA_KEEP ((size_t)256 << 20)
-/* and of the scratch arena: a stage's temporaries on an ordinary page */
-#define SCRATCH_KEEP ((size_t)32 << 20)
+/* and of the scratch arena: a stage's temporaries on an ordinary page
+ * (a large page's, given back before its text is rendered) */
+#define SCRATCH_KEEP ((size_t)4 << 20)
 
 /* Auto mode: the model is used when the site has min_pages pages counted
  * (besides this page, when it is left out). */
@@ -544,7 +548,15 @@ winnow_status wn_pipeline_run(winnow_engine *e, wn_run_mode mode, const winnow_i
     if (rc == WINNOW_OK && extracting && wn_confidence_run(d, &e->conf) != 0)
         rc = wn_engine_fail(e, WINNOW_E_NOMEM, "out of memory while judging the confidence");
     d->scratch = NULL;
+    int trim = e->scratch.cap_total > SCRATCH_KEEP;
     wn_arena_reset(&e->scratch, SCRATCH_KEEP);
+#ifdef __GLIBC__
+    /* heap memory the allocator would keep: the outputs rendered next
+     * could not reuse it (they grow by realloc) */
+    if (trim) malloc_trim(0);
+#else
+    (void)trim;
+#endif
     if (rc != WINNOW_OK) {
         winnow_doc_free(d);
         return rc;

@@ -105,31 +105,41 @@ static int decided(const winnow_doc *d, const wn_page_scores *ps, uint32_t i)
     return 1;
 }
 
-/* The units (own text, in document order) and their feature rows, in
- * arena a: 0, or -1 when out of memory. */
-static int unit_rows(winnow_doc *d, const wn_page_scores *ps, wn_arena *a, uint32_t **units_out, float **x_out,
-                     uint32_t *count)
+/* What the feature rows of one page read besides the page itself: its
+ * units (own text, in document order), the text of units under each node
+ * and of the shown ones, and how many units share each unit's tag path. */
+typedef struct unit_page {
+    uint32_t *units, nu;
+    float *cc, *kc;
+    uint32_t *shape_count, *shape_kept;
+    double total, kept, before; /* before: the units' text ahead of the next row */
+    uint32_t c, cp, cg;         /* the content block, its parent and grandparent */
+    float block_share;
+    int type;
+} unit_page;
+
+/* The units and the page's sums: units in arena a, the rest in the
+ * scratch arena. 0, or -1 when out of memory. */
+static int unit_page_init(winnow_doc *d, const wn_page_scores *ps, wn_arena *a, unit_page *up)
 {
     const wn_dom *dom = &d->dom;
     const wn_labels *lb = &d->labels;
     const uint32_t n = dom->count;
     wn_arena *s = wn_doc_scratch(d);
+    memset(up, 0, sizeof *up);
     uint32_t nu = 0;
     for (uint32_t i = 0; i < n; i++)
         if (decided(d, ps, i)) nu++;
-    *count = nu;
-    *units_out = NULL;
-    *x_out = NULL;
+    up->nu = nu;
     if (nu == 0) return 0;
     uint32_t *units = wn_arena_array(a, nu, sizeof *units);
-    float *x = wn_arena_array(a, (size_t)nu * WN_UNIT_NFEAT, sizeof *x);
     /* text of units under each node, and of kept units */
     float *cc = wn_arena_array(s, n, sizeof *cc);
     float *kc = wn_arena_array(s, n, sizeof *kc);
     shape *sh = wn_arena_array(s, nu, sizeof *sh);
     uint32_t *shape_count = wn_arena_array(s, nu, sizeof *shape_count);
     uint32_t *shape_kept = wn_arena_array(s, nu, sizeof *shape_kept);
-    if (!units || !x || !cc || !kc || !sh || !shape_count || !shape_kept) return -1;
+    if (!units || !cc || !kc || !sh || !shape_count || !shape_kept) return -1;
     uint32_t k = 0;
     double total = 0, kept = 0;
     const uint32_t c = lb->container;
@@ -161,17 +171,36 @@ static int unit_rows(winnow_doc *d, const wn_page_scores *ps, wn_arena *a, uint3
         }
         b = e;
     }
-    uint32_t cp = c != WN_NONE && c != 0 ? dom->nodes[c].parent : WN_NONE;
-    uint32_t cg = cp != WN_NONE && cp != 0 ? dom->nodes[cp].parent : WN_NONE;
+    up->units = units;
+    up->cc = cc;
+    up->kc = kc;
+    up->shape_count = shape_count;
+    up->shape_kept = shape_kept;
+    up->total = total;
+    up->kept = kept;
+    up->c = c;
+    up->cp = c != WN_NONE && c != 0 ? dom->nodes[c].parent : WN_NONE;
+    up->cg = up->cp != WN_NONE && up->cp != 0 ? dom->nodes[up->cp].parent : WN_NONE;
+    up->block_share = c != WN_NONE ? share(cc[c], total) : 0.0f;
+    up->type = d->page_type_conf >= WN_RULE(d, REGION_MIN_CONFIDENCE) ? d->page_type : WINNOW_PAGE_ARTICLE;
+    return 0;
+}
+
+/* The feature rows of units j0 to j1 (rows in order: each call goes on
+ * from the last one's j1) into x, row by row. */
+static void unit_rows(const winnow_doc *d, const wn_page_scores *ps, unit_page *up, uint32_t j0, uint32_t j1, float *x)
+{
+    const wn_dom *dom = &d->dom;
+    const wn_labels *lb = &d->labels;
+    const uint32_t *units = up->units, nu = up->nu, c = up->c, cp = up->cp, cg = up->cg;
+    const float *cc = up->cc, *kc = up->kc;
+    const double total = up->total;
 #define INSIDE(r, i) ((r) != WN_NONE && (i) >= (r) && (i) < (r) + dom->nodes[r].size)
-    const float block_share = c != WN_NONE ? share(cc[c], total) : 0.0f;
-    const int type = d->page_type_conf >= WN_RULE(d, REGION_MIN_CONFIDENCE) ? d->page_type : WINNOW_PAGE_ARTICLE;
-    double before = 0;
-    for (uint32_t j = 0; j < nu; j++) {
+    for (uint32_t j = j0; j < j1; j++) {
         const uint32_t u = units[j];
         const wn_node *nd = &dom->nodes[u];
         const wn_unit_stats *o = &ps->own[u];
-        float *f = x + (size_t)j * WN_UNIT_NFEAT;
+        float *f = x + (size_t)(j - j0) * WN_UNIT_NFEAT;
         unsigned t = 0;
         f[t++] = shown(d, u);
         f[t++] = INSIDE(c, u);
@@ -192,8 +221,8 @@ static int unit_rows(winnow_doc *d, const wn_page_scores *ps, wn_arena *a, uint3
         f[t++] = ps->content_hint[u] != 0;
         f[t++] = ps->after_marker[u] != 0;
         f[t++] = (float)(nd->depth < 60 ? nd->depth : 60);
-        f[t++] = share(before, total);
-        before += o->chars;
+        f[t++] = share(up->before, total);
+        up->before += o->chars;
         f[t++] = nd->tag >= WN_TAG_H1 && nd->tag <= WN_TAG_H6 ? (float)(nd->tag - WN_TAG_H1 + 1) : 0.0f;
         f[t++] = nd->tag == WN_TAG_LI;
         f[t++] = nd->tag == WN_TAG_TD || nd->tag == WN_TAG_TH;
@@ -201,9 +230,9 @@ static int unit_rows(winnow_doc *d, const wn_page_scores *ps, wn_arena *a, uint3
         f[t++] = nd->tag == WN_TAG_DD || nd->tag == WN_TAG_DT;
         f[t++] = !(nd->tag >= WN_TAG_H1 && nd->tag <= WN_TAG_H6) && nd->tag != WN_TAG_LI && nd->tag != WN_TAG_TD &&
                  nd->tag != WN_TAG_TH && nd->tag != WN_TAG_P && nd->tag != WN_TAG_DD && nd->tag != WN_TAG_DT;
-        for (int pt = WINNOW_PAGE_ARTICLE; pt <= WINNOW_PAGE_OTHER; pt++) f[t++] = type == pt;
-        f[t++] = share(kept, total);
-        f[t++] = block_share;
+        for (int pt = WINNOW_PAGE_ARTICLE; pt <= WINNOW_PAGE_OTHER; pt++) f[t++] = up->type == pt;
+        f[t++] = share(up->kept, total);
+        f[t++] = up->block_share;
         f[t++] = j > 0 ? shown(d, units[j - 1]) : 0.0f;
         f[t++] = j + 1 < nu ? shown(d, units[j + 1]) : 0.0f;
         f[t++] = j > 0 ? lb->value[units[j - 1]] : 0.0f;
@@ -211,8 +240,8 @@ static int unit_rows(winnow_doc *d, const wn_page_scores *ps, wn_arena *a, uint3
         uint32_t p = nd->parent, g = p != 0 ? dom->nodes[p].parent : 0;
         f[t++] = share(kc[p] - kc[u], cc[p] - cc[u]);
         f[t++] = share(kc[g] - kc[u], cc[g] - cc[u]);
-        f[t++] = logf((float)shape_count[j]);
-        f[t++] = share(shape_kept[j], shape_count[j]);
+        f[t++] = logf((float)up->shape_count[j]);
+        f[t++] = share(up->shape_kept[j], up->shape_count[j]);
         f[t++] = logf((float)nu);
         f[t++] = logf(1.0f + (float)d->stats[u].images);
         f[t++] = logf(1.0f + (float)d->stats[u].links);
@@ -222,9 +251,6 @@ static int unit_rows(winnow_doc *d, const wn_page_scores *ps, wn_arena *a, uint3
         (void)t; /* t == WN_UNIT_NFEAT: the unit test checks the names */
     }
 #undef INSIDE
-    *units_out = units;
-    *x_out = x;
-    return 0;
 }
 
 void wn_unit_model_predict_rows(const wn_unit_model *m, const float *x, uint32_t rows, float *p)
@@ -258,19 +284,28 @@ void wn_units_decide(const wn_unit_policy *pol, const float *p, const uint8_t *r
         for (uint32_t j = 0; j < n; j++) keep[j] &= rule[j];
 }
 
+/* rows a batch of the model's predictions: the whole page's rows at once
+ * would weigh as much as the page (49 floats a unit) */
+#define UNIT_BATCH 1024u
+
 int wn_units_learned(winnow_doc *d, const wn_page_scores *ps)
 {
     const wn_unit_model *m = d->unit_model;
     if (!d->unit_collect && (!m || WN_RULE(d, UNIT_MODEL) == 0)) return 0;
     wn_arena *s = wn_doc_scratch(d);
     wn_arena_mark mark = wn_arena_save(s);
-    uint32_t *units, nu;
-    float *x;
-    if (unit_rows(d, ps, d->unit_collect ? &d->arena : s, &units, &x, &nu) != 0) return -1;
+    unit_page up;
+    if (unit_page_init(d, ps, d->unit_collect ? &d->arena : s, &up) != 0) return -1;
+    const uint32_t nu = up.nu, *units = up.units;
     if (d->unit_collect) {
+        /* every row, kept for the trainer */
+        float *x = nu ? wn_arena_array(&d->arena, (size_t)nu * WN_UNIT_NFEAT, sizeof *x) : NULL;
+        if (nu && !x) return -1;
+        if (nu) unit_rows(d, ps, &up, 0, nu, x);
         d->unit_x = x;
-        d->unit_nodes = units;
+        d->unit_nodes = up.units;
         d->nunit_x = nu;
+        up.before = 0;
     }
     /* a page with no content block is left as the rules left it (a
      * listing page's, a frame's: its status says so) */
@@ -286,12 +321,18 @@ int wn_units_learned(winnow_doc *d, const wn_page_scores *ps)
                                      WN_RULE(d, UNIT_MAX_ADD) };
         float *p = wn_arena_array(s, nu, sizeof *p), *words = wn_arena_array(s, nu, sizeof *words);
         uint8_t *rule = wn_arena_array(s, nu, 1), *k = wn_arena_array(s, nu, 1);
-        if (!p || !words || !rule || !k) return -1;
+        const uint32_t batch = nu < UNIT_BATCH ? nu : UNIT_BATCH;
+        float *x = wn_arena_array(s, (size_t)batch * WN_UNIT_NFEAT, sizeof *x);
+        if (!p || !words || !rule || !k || !x) return -1;
         uint8_t *keep = d->labels.keep;
-        wn_unit_model_predict_rows(m, x, nu, p);
-        for (uint32_t j = 0; j < nu; j++) {
-            rule[j] = x[(size_t)j * WN_UNIT_NFEAT] > 0.5f; /* feature 0: kept and shown */
-            words[j] = (float)ps->own[units[j]].words;
+        for (uint32_t j0 = 0; j0 < nu; j0 += batch) {
+            const uint32_t j1 = nu - j0 < batch ? nu : j0 + batch;
+            unit_rows(d, ps, &up, j0, j1, x);
+            wn_unit_model_predict_rows(m, x, j1 - j0, p + j0);
+            for (uint32_t j = j0; j < j1; j++) {
+                rule[j] = x[(size_t)(j - j0) * WN_UNIT_NFEAT] > 0.5f; /* feature 0: kept and shown */
+                words[j] = (float)ps->own[units[j]].words;
+            }
         }
         wn_units_decide(&pol, p, rule, words, nu, k);
         /* the content block widens to the units kept outside it (the
