@@ -31,7 +31,8 @@
 #   env OUT  where outputs go (default /tmp/winnow-units-eval)
 #   env MODELS  a folder of held-out models from an earlier run (skips 1 and 2;
 #            OUT/types.tsv and MODELS/types/ must be there)
-#   env BENCH_DIR, SCORER, WINNOW_FLAGS (more options of extract, both runs)
+#   env BENCH_DIR, SCORER, WINNOW_FLAGS (more options of extract, both runs),
+#            TRAIN_FLAGS (more options of winnow-train --units, e.g. --rounds 75)
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bench=${BENCH_DIR:-$here/../shared/bench}
@@ -72,8 +73,9 @@ if [ -z "${MODELS:-}" ]; then
     awk -F'\t' -v gate="$gate" 'NR > 1 && $1 == "wcxb-dev" { print $1 "\t" $2 "\t" ($4 + 0 >= gate + 0 ? $3 : "article") }' \
       "$out/predictions-folds.tsv"
   } > "$out/types.tsv"
+  # shellcheck disable=SC2086 # TRAIN_FLAGS is split into options
   "$trainer" --units --types "$out/types.tsv" --eval "$out/train-eval.txt" --pages "$out/train-pages.tsv" \
-    --models "$models" "${manifests[@]}"
+    --models "$models" ${TRAIN_FLAGS:-} "${manifests[@]}"
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/units-eval.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
