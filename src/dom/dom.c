@@ -86,15 +86,23 @@ static int has_token(const char *v, size_t n, const char *word)
 static int review_named(const wn_dom *d, const wn_node *x)
 {
     static const char *const attrs[] = { "class", "id" };
+    const char *v[2];
+    size_t n[2] = { 0, 0 };
+    /* most names have no "review" in them at all: one quick look first */
+    int any = 0;
+    for (size_t a = 0; a < 2; a++) {
+        v[a] = wn_node_attr(d, x, attrs[a], &n[a]);
+        for (size_t i = 0; v[a] && !any && i + 6 <= n[a]; i++)
+            any = (v[a][i] | 0x20) == 'r' && strncasecmp(v[a] + i, "review", 6) == 0;
+    }
+    if (!any) return 0;
     int named = 0;
-    for (size_t a = 0; a < sizeof attrs / sizeof *attrs; a++) {
-        size_t n = 0;
-        const char *v = wn_node_attr(d, x, attrs[a], &n);
-        if (!v) continue;
-        if (has_token(v, n, "description") || has_token(v, n, "editorial")) return 0;
-        if (has_token(v, n, "reviews"))
+    for (size_t a = 0; a < 2; a++) {
+        if (!v[a]) continue;
+        if (has_token(v[a], n[a], "description") || has_token(v[a], n[a], "editorial")) return 0;
+        if (has_token(v[a], n[a], "reviews"))
             named = 2;
-        else if (!named && has_token(v, n, "review"))
+        else if (!named && has_token(v[a], n[a], "review"))
             named = 1;
     }
     return named;
