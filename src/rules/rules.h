@@ -496,9 +496,15 @@
       "PARTS_GAIN times as much")                                                                                      \
     X(PARTS_GAIN, 3.0f, 1e30f, "select",                                                                               \
       "the parts replace a thin article selection when they keep this many times its characters")                      \
-    X(PARTS_UNSURE_SHARE, 0.1f, 0.0f, "select",                                                                        \
+    X(PARTS_UNSURE_SHARE, 0.2f, 0.0f, "select",                                                                        \
       "PARTS_THIN_SHARE on a page the type stage is unsure is an article (PARTS_UNSURE_CONF): a landing page or a "    \
       "listing the type model half took for an article is tried as a page of parts more readily (0: as any article)")  \
+    X(PARTS_UNSURE_LINKS, 0.25f, 1e30f, "select",                                                                      \
+      "parts found past PARTS_THIN_SHARE (on an unsure article) are not kept when more than this share of what they "  \
+      "add is link text and the article's selection holds PARTS_STORY_CHARS: the teasers around a news story")         \
+    X(PARTS_STORY_CHARS, 1000.0f, 1e30f, "select",                                                                     \
+      "characters of an unsure article's selection that make it a story the teasers of PARTS_UNSURE_LINKS do not "     \
+      "replace (a listing's introduction or one card holds fewer)")                                                    \
     X(PARTS_UNSURE_CONF, 0.5f, 0.0f, "select",                                                                         \
       "an article of this probability or less, or a page of another kind below REGION_MIN_CONFIDENCE, is one the "     \
       "type "                                                                                                          \

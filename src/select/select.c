@@ -90,8 +90,13 @@ static uint32_t thin_parts(wn_selection *sel, uint32_t best, int *err)
     const int unsure = d->page_type == WINNOW_PAGE_ARTICLE   ? d->page_type_conf <= WN_RULE(d, PARTS_UNSURE_CONF)
                        : d->page_type == WINNOW_PAGE_UNKNOWN ? 0 /* (no judgement) */
                                                              : d->page_type_conf < WN_RULE(d, REGION_MIN_CONFIDENCE);
+    const float sure_share = share;
     if (share > 0.0f && unsure && WN_RULE(d, PARTS_UNSURE_SHARE) > share) share = WN_RULE(d, PARTS_UNSURE_SHARE);
     const float old = kept_own(d, ps);
+    /* (past the share of any article, a story's selection stays when the
+     * parts add mostly links: the teasers around a news story are parts
+     * too) */
+    const int teaser_test = old >= sure_share * (float)d->stats[d->dom.body].chars;
     /* (a section front of teasers has no main content: listing.c) */
     if (share <= 0.0f || lb->source == WN_SOURCE_LISTING || old >= share * (float)d->stats[d->dom.body].chars)
         return best;
@@ -124,7 +129,16 @@ static uint32_t thin_parts(wn_selection *sel, uint32_t best, int *err)
     /* an article whose body a script loads keeps its headline (and its
      * thin status), not the few related stories around it */
     const float now = kept_own(d, ps);
-    if (now >= WN_RULE(d, PARTS_MIN_CHARS) && now >= WN_RULE(d, PARTS_GAIN) * (old > 1.0f ? old : 1.0f)) return b;
+    float added = 0.0f, added_links = 0.0f;
+    for (uint32_t i = 0; teaser_test && i < n; i++)
+        if (lb->keep[i] && !keep[i] && lb->unit[i] == i) {
+            added += (float)ps->own[i].chars;
+            added_links += (float)ps->own[i].link_chars;
+        }
+    const int teasers =
+        teaser_test && old >= WN_RULE(d, PARTS_STORY_CHARS) && added_links > WN_RULE(d, PARTS_UNSURE_LINKS) * added;
+    if (!teasers && now >= WN_RULE(d, PARTS_MIN_CHARS) && now >= WN_RULE(d, PARTS_GAIN) * (old > 1.0f ? old : 1.0f))
+        return b;
     memcpy(lb->keep, keep, n);
     if (why) {
         memcpy(d->explain->in_block, why, n);
