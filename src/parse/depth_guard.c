@@ -95,18 +95,19 @@ static size_t find_end_tag(const char *s, size_t n, size_t i, const char *name, 
     return n;
 }
 
-/* End of a tag starting at s[i] == '<': index after '>', quotes respected. */
+/* End of a tag starting at s[i] == '<': index after '>', quotes respected
+ * (a quote after '=' or a space opens a value, whose end memchr finds: the
+ * values are most of a tag's bytes). */
 static size_t tag_end(const char *s, size_t n, size_t i)
 {
-    char q = 0;
     for (i++; i < n; i++) {
         char c = s[i];
-        if (q) {
-            if (c == q) q = 0;
-        } else if (c == '"' || c == '\'') {
-            if (s[i - 1] == '=' || s[i - 1] == ' ') q = c;
-        } else if (c == '>')
-            return i + 1;
+        if (c == '>') return i + 1;
+        if ((c == '"' || c == '\'') && (s[i - 1] == '=' || s[i - 1] == ' ')) {
+            const char *q = memchr(s + i + 1, c, n - i - 1);
+            if (!q) return n;
+            i = (size_t)(q - s);
+        }
     }
     return n;
 }
