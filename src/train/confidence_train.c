@@ -172,22 +172,11 @@ winnow_status winnow_conf_fit_save(const winnow_conf_set *s, double C, const cha
     } else {
         size_t len = wn_conf_model_write(m, trained, NULL, 0);
         char *text = malloc(len + 1);
-        FILE *f = text ? fopen(path, "w") : NULL;
         if (!text)
             st = WINNOW_E_NOMEM;
-        else if (!f) {
-            snprintf(err, cap, "cannot write %s", path);
-            st = WINNOW_E_IO;
-        } else {
+        else {
             wn_conf_model_write(m, trained, text, len + 1);
-            if (fwrite(text, 1, len, f) != len) {
-                snprintf(err, cap, "cannot write %s", path);
-                st = WINNOW_E_IO;
-            }
-        }
-        if (f && fclose(f) != 0 && st == WINNOW_OK) {
-            snprintf(err, cap, "cannot write %s", path);
-            st = WINNOW_E_IO;
+            st = wn_train_write_text(path, text, len, err, cap);
         }
         free(text);
     }

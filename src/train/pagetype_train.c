@@ -188,24 +188,9 @@ static winnow_status write_model(const wn_pt_model *m, const char *path, char *e
 {
     size_t len = wn_pt_model_write(m, NULL, 0);
     char *text = malloc(len + 1);
-    FILE *f = text ? fopen(path, "w") : NULL;
-    winnow_status st = WINNOW_OK;
-    if (!text)
-        st = WINNOW_E_NOMEM;
-    else if (!f) {
-        snprintf(err, cap, "cannot write %s", path);
-        st = WINNOW_E_IO;
-    } else {
-        wn_pt_model_write(m, text, len + 1);
-        if (fwrite(text, 1, len, f) != len) {
-            snprintf(err, cap, "cannot write %s", path);
-            st = WINNOW_E_IO;
-        }
-    }
-    if (f && fclose(f) != 0 && st == WINNOW_OK) {
-        snprintf(err, cap, "cannot write %s", path);
-        st = WINNOW_E_IO;
-    }
+    if (!text) return WINNOW_E_NOMEM;
+    wn_pt_model_write(m, text, len + 1);
+    winnow_status st = wn_train_write_text(path, text, len, err, cap);
     free(text);
     return st;
 }

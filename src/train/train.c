@@ -496,6 +496,15 @@ static int fit_linear(winnow_trainer *t, const size_t *idx, size_t n, wn_clf_buc
 /* Reads XGBoost's text dump of one tree ("id:[fK<thr] yes=a,no=b,..." and
  * "id:leaf=v" lines) into nodes numbered breadth-first, so that children
  * always come after their parent. */
+winnow_status wn_train_write_text(const char *path, const char *text, size_t len, char *err, size_t cap)
+{
+    FILE *f = fopen(path, "w");
+    int bad = !f || fwrite(text, 1, len, f) != len;
+    if (f && fclose(f) != 0) bad = 1;
+    if (bad) snprintf(err, cap, "cannot write %s", path);
+    return bad ? WINNOW_E_IO : WINNOW_OK;
+}
+
 int wn_train_name_index(char ***names, unsigned *n, const char *name)
 {
     for (unsigned k = 0; k < *n; k++)

@@ -7,6 +7,7 @@
 #include <xgboost/c_api.h>
 
 #include "../classify/classifier.h"
+#include "winnow_train.h"
 
 /* Reads XGBoost's text dump of one tree (features below nfeat) and appends
  * its nodes to *nodes (used of cap, grown), numbered breadth-first from the
@@ -25,5 +26,9 @@ int wn_train_xgb_binary(BoosterHandle bh, unsigned seed, unsigned threads);
 /* The booster's trees into b (nodes as wn_train_convert_tree reads them,
  * base margin 0, the flat layout built): 0, or -1 with a message in err. */
 int wn_train_xgb_bucket(BoosterHandle bh, int nfeat, wn_clf_bucket *b, char *err, size_t cap);
+
+/* A model file's text (a model writer's whole output, len bytes) into
+ * path: WINNOW_OK, or WINNOW_E_IO with "cannot write PATH" in err. */
+winnow_status wn_train_write_text(const char *path, const char *text, size_t len, char *err, size_t cap);
 
 #endif
