@@ -47,6 +47,9 @@ typedef struct wn_labels {
                           * where unscored */
     float *smoothed;  /* classify/smooth: per node: after isotonic smoothing (NULL when off) */
     uint8_t *segment; /* classify/smooth: per node: 1 where a smoothed segment starts */
+    const uint8_t *reviews; /* select (scratch): per node: 1 in a shop's reviews as the product
+                               strategy found them by name (wn_dom_reviews), where the fallback
+                               takes no candidate; NULL when none */
     /* select: */
     uint32_t container;       /* root of the main content, WN_NONE when nothing */
     uint32_t headline;        /* heading kept outside the container, WN_NONE when none */

@@ -104,14 +104,8 @@ int wn_fallback(winnow_doc *d, const wn_page_scores *ps, int include_title)
     lb->source = WN_SOURCE_SCORER;
 
     /* a shop's reviews are a product page's reader comments: the product
-     * strategy left them out, and they are no running text here either
-     * (scratch: the caller, wn_select, gives it back) */
-    uint8_t *reviews = NULL;
-    if (d->page_type == WINNOW_PAGE_PRODUCT && d->page_type_conf >= WN_RULE(d, REGION_MIN_CONFIDENCE) &&
-        WN_RULE(d, PRODUCT_REVIEW_NAMES) > 0.0f) {
-        if (!(reviews = wn_arena_array(wn_doc_scratch(d), n, 1))) return -1;
-        wn_dom_reviews(dom, reviews);
-    }
+     * strategy left them out, and they are no running text here either */
+    const uint8_t *reviews = lb->reviews;
     /* what the selection kept, against all the running text: no block
      * holds more, so most pages are done here, before any array is made */
     float kept = 0.0f, all = 0.0f;

@@ -398,17 +398,16 @@ int wn_select_product(wn_selection *sel)
     uint32_t region = sel->region;
     if (region == WN_NONE) return 0;
     /* reviews by name (wn_dom_reviews), unless the region lies in them:
-     * names that say nothing */
-    wn_arena *s = wn_doc_scratch(d);
-    wn_arena_mark mark = wn_arena_save(s);
+     * names that say nothing; the fallback reads them too (scratch, until
+     * the selection gives it back) */
     uint8_t *named = NULL;
     if (WN_RULE(d, PRODUCT_REVIEW_NAMES) > 0.0f) {
-        if (!(named = wn_arena_array(s, dom->count, 1))) return -1;
+        if (!(named = wn_arena_array(wn_doc_scratch(d), dom->count, 1))) return -1;
         wn_dom_reviews(dom, named);
         if (named[region]) named = NULL;
     }
+    d->labels.reviews = named;
     drop_lists(d, ps, region, named);
-    wn_arena_release(s, mark);
     uint32_t name = name_anchor(d);
     uint32_t desc = description_anchor(d);
     /* a description that only repeats the name says nothing of where the

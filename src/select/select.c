@@ -187,6 +187,7 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
     wn_arena *s = wn_doc_scratch(d);
     wn_arena_mark scratch_mark = wn_arena_save(s);
     wn_selection sel = { d, ps, include_title, NULL, WN_NONE, WN_NONE, WN_NONE, 0 };
+    lb->reviews = NULL; /* (the product strategy's, in scratch) */
     sel.score = wn_block_scores(d);
     if (!sel.score) return -1;
     const wn_strategy *strategy = wn_strategy_for(d, ps);
@@ -221,6 +222,7 @@ int wn_select(winnow_doc *d, const wn_page_scores *ps, int include_title)
     if (best != WN_NONE && lb->source == WN_SOURCE_SCORER && wn_keep_straddling(d, ps, best) != 0) return -1;
     if (wn_drop_repeated_blocks(d) != 0) return -1;
     if (element_templateness(d, ps) != 0) return -1;
+    lb->reviews = NULL;
     wn_arena_release(s, scratch_mark);
     /* a thread's posts, as records (a thread's text is kept as it is) */
     d->posts = NULL;
