@@ -35,18 +35,18 @@ typedef enum wn_source {
  * says which): the page scorer allocates them and writes its values, the
  * later stages refine them, the selection settles keep. */
 typedef struct wn_labels {
-    float *templ;     /* page score (site score, classify, select): per node: templateness in [0, 1] */
-    float *value;     /* page score, then site score and classify: per node: content value of the
+    float *templ;           /* page score (site score, classify, select): per node: templateness in [0, 1] */
+    float *value;           /* page score, then site score and classify: per node: content value of the
                           * node's own text unit */
-    uint32_t *unit;   /* page score (site signals when learning): per node: index of the text unit
+    uint32_t *unit;         /* page score (site signals when learning): per node: index of the text unit
                           * (nearest line-breaking element) */
-    uint8_t *keep;    /* select (allocated by page score): per node: 1 when the node's text is main content */
-    uint8_t *unique;  /* site score: per node: the site model has this unit's text on no other page
+    uint8_t *keep;          /* select (allocated by page score): per node: 1 when the node's text is main content */
+    uint8_t *unique;        /* site score: per node: the site model has this unit's text on no other page
                           * (NULL in page mode) */
-    float *clf;       /* classify: per node: classifier P(template), NULL when no classifier ran; -1
+    float *clf;             /* classify: per node: classifier P(template), NULL when no classifier ran; -1
                           * where unscored */
-    float *smoothed;  /* classify/smooth: per node: after isotonic smoothing (NULL when off) */
-    uint8_t *segment; /* classify/smooth: per node: 1 where a smoothed segment starts */
+    float *smoothed;        /* classify/smooth: per node: after isotonic smoothing (NULL when off) */
+    uint8_t *segment;       /* classify/smooth: per node: 1 where a smoothed segment starts */
     const uint8_t *reviews; /* select (scratch): per node: 1 in a shop's reviews as the product
                                strategy found them by name (wn_dom_reviews), where the fallback
                                takes no candidate; NULL when none */

@@ -18,6 +18,7 @@ enum {
     WN_TF_FORM = 1 << 7,     /* form controls */
     WN_TF_SECTION = 1 << 8,  /* HTML5 sectioning / landmark */
     WN_TF_HEADONLY = 1 << 9, /* document metadata: kept in the DOM, never shown */
+    WN_TF_CODE = 1 << 10,    /* inline code: code, kbd, samp */
 };
 
 /* X(ident, "name", flags) */
@@ -44,7 +45,7 @@ enum {
     X(CAPTION, "caption", WN_TF_BREAK | WN_TF_TABLE)                                                                   \
     X(CENTER, "center", WN_TF_BREAK | WN_TF_BLOCK)                                                                     \
     X(CITE, "cite", 0)                                                                                                 \
-    X(CODE, "code", 0)                                                                                                 \
+    X(CODE, "code", WN_TF_CODE)                                                                                        \
     X(COL, "col", WN_TF_VOID | WN_TF_TABLE)                                                                            \
     X(COLGROUP, "colgroup", WN_TF_TABLE)                                                                               \
     X(DATA, "data", 0)                                                                                                 \
@@ -84,7 +85,7 @@ enum {
     X(IMG, "img", WN_TF_VOID)                                                                                          \
     X(INPUT, "input", WN_TF_VOID | WN_TF_FORM)                                                                         \
     X(INS, "ins", 0)                                                                                                   \
-    X(KBD, "kbd", 0)                                                                                                   \
+    X(KBD, "kbd", WN_TF_CODE)                                                                                          \
     X(LABEL, "label", WN_TF_FORM)                                                                                      \
     X(LEGEND, "legend", WN_TF_BREAK)                                                                                   \
     X(LI, "li", WN_TF_BREAK | WN_TF_BLOCK)                                                                             \
@@ -115,7 +116,7 @@ enum {
     X(RT, "rt", 0)                                                                                                     \
     X(RUBY, "ruby", 0)                                                                                                 \
     X(S, "s", 0)                                                                                                       \
-    X(SAMP, "samp", 0)                                                                                                 \
+    X(SAMP, "samp", WN_TF_CODE)                                                                                        \
     X(SCRIPT, "script", WN_TF_SKIP)                                                                                    \
     X(SECTION, "section", WN_TF_BREAK | WN_TF_BLOCK | WN_TF_SECTION)                                                   \
     X(SELECT, "select", WN_TF_FORM | WN_TF_SKIP)                                                                       \

@@ -470,7 +470,7 @@ static long list_start(const winnow_doc *d, uint32_t i)
 
 static int is_list(unsigned t) { return t == WN_TAG_UL || t == WN_TAG_OL || t == WN_TAG_MENU || t == WN_TAG_DIR; }
 
-static int is_inline_code(unsigned t) { return t == WN_TAG_CODE || t == WN_TAG_KBD || t == WN_TAG_SAMP; }
+static int is_inline_code(unsigned t) { return wn_tag_has(t, WN_TF_CODE); }
 
 /* The longest run of backticks in the text under element i: a code span's
  * or a fence's backticks must be more (CommonMark) */

@@ -308,7 +308,7 @@ static int in_code(const wn_dom *dom, uint32_t i)
 {
     for (uint32_t a = dom->nodes[i].parent; a != WN_NONE && a != 0; a = dom->nodes[a].parent) {
         unsigned t = dom->nodes[a].tag;
-        if (t == WN_TAG_CODE || t == WN_TAG_KBD || t == WN_TAG_SAMP || t == WN_TAG_TT || t == WN_TAG_VAR) return 1;
+        if (wn_tag_has(t, WN_TF_CODE) || t == WN_TAG_TT || t == WN_TAG_VAR) return 1;
         if (wn_tag_has(t, WN_TF_BREAK)) return 0;
     }
     return 0;

@@ -518,8 +518,7 @@ static size_t unit_texts(score_pass *sp)
             o->commas += st[i].commas;
             o->words += st[i].words;
             unsigned pt = dom->nodes[x->parent].tag;
-            if (!(x->flags & WN_NF_PRE) && pt != WN_TAG_CODE && pt != WN_TAG_KBD && pt != WN_TAG_SAMP)
-                o->code += st[i].code_syms;
+            if (!(x->flags & WN_NF_PRE) && !wn_tag_has(pt, WN_TF_CODE)) o->code += st[i].code_syms;
         } else {
             lb->unit[i] = (wn_tag_has(x->tag, WN_TF_BREAK) && !(x->flags & WN_NF_HIDDEN)) ? i : lb->unit[x->parent];
             named += (st[i].hints & WN_HINT_BOILER) != 0;

@@ -175,7 +175,7 @@ void wn_read_record(const page *pg, uint32_t r, record_signs *rs)
         size_t n;
         const char *t = wn_text_of(d, i, &n);
         /* code samples hold dates and names that are not a byline */
-        int code = (x->flags & WN_NF_PRE) || x->tag == WN_TAG_CODE || x->tag == WN_TAG_KBD || x->tag == WN_TAG_SAMP;
+        int code = (x->flags & WN_NF_PRE) || wn_tag_has(x->tag, WN_TF_CODE);
         if (x->tag == WN_TAG_IMG) rs->avatar = 1;
         if (wn_tag_has(x->tag, WN_TF_HEADING)) {
             if (wn_word_units(st[i].words, st[i].cjk) > headline_words) rs->headline = 1;
