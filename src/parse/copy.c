@@ -174,6 +174,33 @@ static int merge_text(build_ctx *b, myhtml_tree_node_t *n, uint32_t parent, uint
     return BUILD_OK;
 }
 
+/* Attribute names common enough to share one static copy instead of one
+ * per attribute: on a page of attributed elements the names were as many
+ * bytes as the values. Any other name is copied. */
+static const struct {
+    const char *name;
+    size_t len;
+} common_names[] = {
+#define N(s)                                                                                                           \
+    {                                                                                                                  \
+        s, sizeof s - 1                                                                                                \
+    }
+    N("class"),    N("id"),       N("href"),       N("src"),         N("style"),    N("title"),     N("alt"),
+    N("rel"),      N("type"),     N("name"),       N("content"),     N("property"), N("role"),      N("lang"),
+    N("dir"),      N("width"),    N("height"),     N("target"),      N("loading"),  N("srcset"),    N("sizes"),
+    N("hidden"),   N("tabindex"), N("value"),      N("for"),         N("itemprop"), N("itemscope"), N("itemtype"),
+    N("datetime"), N("decoding"), N("aria-label"), N("aria-hidden"), N("data-src"), N("data-id"),   N("colspan"),
+    N("rowspan"),  N("media"),    N("charset"),    N("action"),      N("method"),   N("onclick"),   N("aria-expanded"),
+#undef N
+};
+
+static const char *common_name(const char *k, size_t kl)
+{
+    for (size_t i = 0; i < sizeof common_names / sizeof common_names[0]; i++)
+        if (common_names[i].len == kl && !memcmp(common_names[i].name, k, kl)) return common_names[i].name;
+    return NULL;
+}
+
 /* Copies node n under parent. *idx is its index, WN_NONE when skipped;
  * *descend says whether its children follow. */
 int wn_parse_emit_node(build_ctx *b, myhtml_tree_node_t *n, uint32_t parent, uint32_t *idx, int *descend)
@@ -273,15 +300,20 @@ int wn_parse_emit_node(build_ctx *b, myhtml_tree_node_t *n, uint32_t parent, uin
         wn_attr *at = &dom->attrs[dom->attr_count];
         if (!k) kl = 0;
         if (!v) vl = 0;
-        /* the name and the value, each NUL-terminated, in one allocation */
-        char *name = wn_arena_alloc(arena, kl + vl + 2);
+        /* the name (unless a common one) and the value, each
+         * NUL-terminated, in one allocation */
+        const char *known = kl ? common_name(k, kl) : NULL;
+        size_t own = known ? 0 : kl + 1;
+        char *name = wn_arena_bytes(arena, own + vl + 1);
         if (!name) return WN_PARSE_NOMEM;
-        char *value = name + kl + 1;
-        if (kl) memcpy(name, k, kl);
-        name[kl] = '\0';
+        char *value = name + own;
+        if (!known) {
+            if (kl) memcpy(name, k, kl);
+            name[kl] = '\0';
+        }
         if (vl) memcpy(value, v, vl);
         value[vl] = '\0';
-        at->name = name;
+        at->name = known ? known : name;
         at->value = value;
         at->name_len = (uint32_t)kl;
         at->value_len = (uint32_t)vl;

@@ -30,13 +30,20 @@ static wn_chunk *take_spare(wn_arena *a, size_t need)
     return NULL;
 }
 
-void *wn_arena_alloc(wn_arena *a, size_t size)
+/* The head chunk's first byte at or after its fill that is aligned to
+ * align (a power of two), or NULL when fewer than size bytes follow it. */
+static char *fits(wn_chunk *c, size_t size, size_t align)
 {
-    size = (size + 15u) & ~(size_t)15u;
-    if (size == 0) size = 16;
-    wn_chunk *c = a->head;
-    if (!c || c->cap - c->used < size) {
-        c = take_spare(a, size);
+    if (!c) return NULL;
+    size_t at = (c->used + align - 1) & ~(align - 1);
+    return at <= c->cap && c->cap - at >= size ? (char *)c + WN_CHUNK_HDR + at : NULL;
+}
+
+static void *take(wn_arena *a, size_t size, size_t align)
+{
+    char *p = fits(a->head, size, align);
+    if (!p) {
+        wn_chunk *c = take_spare(a, size);
         if (!c) {
             size_t cap = a->cap_total < WN_CHUNK_MIN ? WN_CHUNK_MIN : a->cap_total;
             if (cap < size) cap = size;
@@ -49,12 +56,26 @@ void *wn_arena_alloc(wn_arena *a, size_t size)
         }
         c->next = a->head;
         a->head = c;
+        p = (char *)c + WN_CHUNK_HDR;
     }
-    void *p = (char *)c + WN_CHUNK_HDR + c->used;
-    c->used += size;
-    a->used_total += size;
+    size_t end = (size_t)(p - ((char *)a->head + WN_CHUNK_HDR)) + size;
+    a->used_total += end - a->head->used;
+    a->head->used = end;
     return p;
 }
+
+void *wn_arena_alloc(wn_arena *a, size_t size)
+{
+    if (size > SIZE_MAX - 15u) return NULL;
+    size = (size + 15u) & ~(size_t)15u;
+    if (size == 0) size = 16;
+    return take(a, size, 16);
+}
+
+/* Bytes with no alignment: strings, packed back to back. An attribute's
+ * value of two bytes took 16 as an aligned allocation, and on a page of
+ * attributes those were a fifth of its memory. */
+char *wn_arena_bytes(wn_arena *a, size_t n) { return take(a, n ? n : 1, 1); }
 
 void *wn_arena_calloc(wn_arena *a, size_t n, size_t size)
 {
@@ -72,7 +93,8 @@ void *wn_arena_array(wn_arena *a, size_t n, size_t size)
 
 char *wn_arena_strndup(wn_arena *a, const char *s, size_t n)
 {
-    char *p = wn_arena_alloc(a, n + 1);
+    if (n == SIZE_MAX) return NULL;
+    char *p = wn_arena_bytes(a, n + 1);
     if (!p) return NULL;
     if (n) memcpy(p, s, n);
     p[n] = '\0';

@@ -25,6 +25,9 @@ void *wn_arena_calloc(wn_arena *a, size_t n, size_t size);
 /* n elements of size bytes, not zeroed (NULL on overflow): for arrays whose
  * every element is written before it is read. */
 void *wn_arena_array(wn_arena *a, size_t n, size_t size);
+/* n bytes (at least one) with no alignment, for text. */
+char *wn_arena_bytes(wn_arena *a, size_t n);
+/* s[0..n) and a NUL, unaligned. */
 char *wn_arena_strndup(wn_arena *a, const char *s, size_t n);
 /* A point to come back to: what a stage allocates after wn_arena_mark as
  * its scratch, wn_arena_release forgets, and the chunks it took serve the

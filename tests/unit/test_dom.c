@@ -777,8 +777,74 @@ static void test_arena_mark_release(void)
     wn_arena_free(&a);
 }
 
+/* Strings are packed back to back; aligned allocations after them stay
+ * aligned. */
+static void test_arena_bytes(void)
+{
+    wn_arena a;
+    wn_arena_init(&a);
+    char *s1 = wn_arena_strndup(&a, "ab", 2);
+    char *s2 = wn_arena_strndup(&a, "cde", 3);
+    CHECK(s1 && s2);
+    if (s1 && s2) {
+        CHECK_STR(s1, "ab");
+        CHECK_STR(s2, "cde");
+        CHECK(s2 == s1 + 3); /* no padding between them */
+    }
+    char *b = wn_arena_bytes(&a, 1);
+    void *p = wn_arena_alloc(&a, 8);
+    CHECK(b && p);
+    CHECK((uintptr_t)p % 16 == 0);
+    CHECK((char *)p > b);
+    /* an empty request still gets a distinct byte */
+    CHECK(wn_arena_bytes(&a, 0) != wn_arena_bytes(&a, 0));
+    /* across chunks: a large request after odd bytes */
+    CHECK(wn_arena_bytes(&a, 7) != NULL);
+    void *q = wn_arena_alloc(&a, (size_t)1 << 20);
+    CHECK(q && (uintptr_t)q % 16 == 0);
+    CHECK(wn_arena_alloc(&a, SIZE_MAX - 3) == NULL);
+    wn_arena_free(&a);
+}
+
+/* Attribute names: a common one is shared, any other copied; both read
+ * back with their values. */
+static void test_attribute_names(void)
+{
+    wn_parser *ps = wn_parser_new(512);
+    wn_arena a;
+    wn_arena_init(&a);
+    wn_dom d;
+    const char *html = "<p class=x data-zz=yy ID=i>t</p><p class=second data-zz=\"\">u</p>";
+    CHECK_EQ(wn_parser_parse(ps, html, strlen(html), &a, &d, 1), WN_PARSE_OK);
+    const wn_node *p1 = NULL, *p2 = NULL;
+    for (uint32_t i = 0; i < d.count; i++)
+        if (d.nodes[i].tag == WN_TAG_P) {
+            if (!p1)
+                p1 = &d.nodes[i];
+            else
+                p2 = &d.nodes[i];
+        }
+    CHECK(p1 && p2);
+    if (p1 && p2) {
+        CHECK_STR(wn_node_attr(&d, p1, "class", NULL), "x");
+        CHECK_STR(wn_node_attr(&d, p1, "data-zz", NULL), "yy");
+        CHECK_STR(wn_node_attr(&d, p1, "id", NULL), "i");
+        CHECK_STR(wn_node_attr(&d, p2, "class", NULL), "second");
+        CHECK_STR(wn_node_attr(&d, p2, "data-zz", NULL), "");
+        const wn_attr *c1 = &d.attrs[p1->attr_begin], *c2 = &d.attrs[p2->attr_begin];
+        CHECK(c1->name == c2->name);     /* "class": one copy */
+        CHECK(c1[1].name != c2[1].name); /* "data-zz": a copy each */
+        CHECK_EQ(c1[1].name_len, 7);
+        CHECK_EQ(c2[1].value_len, 0);
+    }
+    wn_arena_free(&a);
+    wn_parser_free(ps);
+}
+
 int main(void)
 {
+    RUN(test_arena_bytes);
+    RUN(test_attribute_names);
     RUN(test_tree_shape);
     RUN(test_unseen_elements_dropped);
     RUN(test_hidden_dropped);
