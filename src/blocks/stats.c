@@ -319,10 +319,9 @@ static void scan_text(scan_state *s, const char *t, size_t n, wn_stats *st)
  * distinct words. The ancestor is found on the stack of the owner's
  * ancestors, whose ranges begin in increasing order. */
 typedef struct dw_slot {
-    uint64_t key; /* word hash | 1; 0 marks an empty slot */
+    uint32_t id1; /* its number (in order of first occurrence) + 1; 0 marks an empty slot */
     uint32_t pos; /* its last position */
-    uint32_t id;  /* its number, in order of first occurrence */
-} dw_slot;
+} dw_slot;        /* the word itself is dkeys[id1 - 1]: 8 bytes a slot, not 16 */
 
 typedef struct dw_state {
     const uint64_t *words;
@@ -359,9 +358,10 @@ static int dw_init(dw_state *d, wn_page_text *pt, uint32_t n, wn_arena *arena)
     if (d->nwords > (uint32_t)INT32_MAX) return -1; /* positions compare as int32 below */
     /* a page has fewer distinct words than words, most pages about half as
      * many: a slot a word rarely grows (and copies) the table; a long page,
-     * which repeats a smaller share of its words, starts at half that and
-     * grows */
-    uint32_t start = d->nwords <= (1u << 16) ? d->nwords : d->nwords / 2;
+     * which repeats a smaller share of its words, starts at 65,536 slots
+     * and grows (sized by its words, 10 MB of prose with 19 distinct words
+     * took a table of 8 MB, zeroed) */
+    uint32_t start = d->nwords <= (1u << 16) ? d->nwords : 1u << 16;
     d->bits = 8;
     while (d->bits < 30 && (1u << d->bits) < start) d->bits++;
     d->tab = calloc((size_t)1 << d->bits, sizeof(dw_slot));
@@ -396,9 +396,9 @@ static int dw_grow(dw_state *d)
     }
     d->dkeys = k2;
     for (uint32_t k = 0; k < (1u << d->bits); k++) {
-        if (!d->tab[k].key) continue;
-        uint32_t slot = dw_hash(d->tab[k].key, bits);
-        while (t[slot].key) slot = (slot + 1) & (size - 1);
+        if (!d->tab[k].id1) continue;
+        uint32_t slot = dw_hash(k2[d->tab[k].id1 - 1], bits);
+        while (t[slot].id1) slot = (slot + 1) & (size - 1);
         t[slot] = d->tab[k];
     }
     free(d->tab);
@@ -427,8 +427,9 @@ static int dw_node(dw_state *d, uint32_t i, uint32_t size, uint32_t w_begin, uin
         uint64_t h = d->words[d->pos] | 1;
         uint32_t slot = dw_hash(h, d->bits);
         dw_slot *t = d->tab;
-        while (t[slot].key && t[slot].key != h) slot = (slot + 1) & mask;
-        if (t[slot].key) {
+        const uint64_t *keys = d->dkeys;
+        while (t[slot].id1 && keys[t[slot].id1 - 1] != h) slot = (slot + 1) & mask;
+        if (t[slot].id1) {
             uint32_t prev = t[slot].pos;
             /* deepest ancestor whose range begins at or before prev:
              * usually one of the innermost (a word repeated nearby) */
@@ -460,12 +461,11 @@ static int dw_node(dw_state *d, uint32_t i, uint32_t size, uint32_t w_begin, uin
             }
             d->delta[d->stack[k]]--;
         } else {
-            t[slot].key = h;
             d->dkeys[d->count] = h;
-            t[slot].id = d->count++;
+            t[slot].id1 = ++d->count;
         }
         t[slot].pos = d->pos;
-        d->word_id[d->pos] = t[slot].id;
+        d->word_id[d->pos] = t[slot].id1 - 1;
     }
     return 0;
 }
@@ -484,8 +484,10 @@ static void three_add(three_words *t, uint8_t *cnt, uint64_t h)
     t->w[(*cnt)++] = h;
 }
 
-/* pages with more nodes give their scratch back to the system at once */
+/* pages with more nodes, or more distinct-word slots, give their scratch
+ * back to the system at once */
 #define STATS_TRIM_NODES 262144u
+#define STATS_TRIM_SLOTS 262144u
 
 static int stats_run(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page_text *pt, int learn,
                      wn_hint_cache *hints, const wn_stats_rules *rules);
@@ -747,7 +749,8 @@ static int stats_run(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page
     stats_fingerprints(dom, st, pt, learn, W, delta, three_n, tb, te);
     *out = st;
     rc = 0;
-done:
+done:;
+    int trim = n > STATS_TRIM_NODES || (dw.tab && (1u << dw.bits) > STATS_TRIM_SLOTS);
     free(boundary);
     free(cpb);
     free(te);
@@ -757,7 +760,9 @@ done:
 #ifdef __GLIBC__
     /* a large page's scratch was heap memory the allocator keeps; what the
      * rest of the pipeline allocates it does not reuse (mapped apart) */
-    if (n > STATS_TRIM_NODES) malloc_trim(0);
+    if (trim) malloc_trim(0);
+#else
+    (void)trim;
 #endif
     return rc;
 }
