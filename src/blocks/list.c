@@ -53,7 +53,11 @@ static int path_append(const wn_dom *dom, const uint32_t *chain, size_t depth, c
 /* a path's ancestors: wn_node_path keeps at most this many */
 #define PATH_MAX_DEPTH 256
 
-int wn_blocks_list(const wn_dom *dom, const wn_stats *stats, wn_arena *arena, int paths, wn_block_list *out)
+static int list_paths(const wn_dom *dom, const wn_stats *stats, wn_arena *arena, wn_arena *scratch, uint32_t nb,
+                      wn_block_list *out);
+
+int wn_blocks_list(const wn_dom *dom, const wn_stats *stats, wn_arena *arena, wn_arena *scratch, int paths,
+                   wn_block_list *out)
 {
     uint32_t nb = 0;
     for (uint32_t i = 0; i < dom->count; i++)
@@ -69,23 +73,36 @@ int wn_blocks_list(const wn_dom *dom, const wn_stats *stats, wn_arena *arena, in
     }
     out->block_parent = wn_arena_alloc(arena, ((size_t)nb + 1) * sizeof(long));
     out->block_path = wn_arena_alloc(arena, ((size_t)nb + 1) * sizeof(char *));
+    if (!out->block_parent || !out->block_path) return -1;
+    /* the rest is scratch: only the paths themselves stay */
+    wn_arena_mark mark = wn_arena_save(scratch);
+    int rc = list_paths(dom, stats, arena, scratch, nb, out);
+    wn_arena_release(scratch, mark);
+    return rc;
+}
+
+/* The blocks' parents and paths, out->blocks sized for nb: the temporaries
+ * in scratch. */
+static int list_paths(const wn_dom *dom, const wn_stats *stats, wn_arena *arena, wn_arena *scratch, uint32_t nb,
+                      wn_block_list *out)
+{
     /* node -> block index, to find enclosing blocks top-down */
-    long *enclosing = wn_arena_alloc(arena, (size_t)dom->count * sizeof(long));
-    if (!out->blocks || !out->block_parent || !out->block_path || !enclosing) return -1;
+    long *enclosing = wn_arena_array(scratch, dom->count, sizeof(long));
+    if (!enclosing) return -1;
     /* paths interned: blocks of one page share a few hundred paths, and a
      * deep page's copies, one per block, would outweigh the page */
     uint32_t cap = 64;
     while (cap < 2 * nb) cap <<= 1;
-    path_slot *slot = wn_arena_calloc(arena, cap, sizeof *slot);
+    path_slot *slot = wn_arena_calloc(scratch, cap, sizeof *slot);
     /* per block: its path's length and hash, how many names its path has
      * (PATH_MAX_DEPTH + 1: more than wn_node_path keeps), and whether
      * they all fit in the buffer. A block inside another continues that
      * one's path with the names below it, as wn_node_path builds it top
      * down: no walk up to the root and no rehash for every block. */
-    uint32_t *plen = wn_arena_alloc(arena, ((size_t)nb + 1) * sizeof *plen);
-    uint32_t *pdepth = wn_arena_alloc(arena, ((size_t)nb + 1) * sizeof *pdepth);
-    uint64_t *phash = wn_arena_alloc(arena, ((size_t)nb + 1) * sizeof *phash);
-    uint8_t *pwhole = wn_arena_alloc(arena, (size_t)nb + 1);
+    uint32_t *plen = wn_arena_array(scratch, (size_t)nb + 1, sizeof *plen);
+    uint32_t *pdepth = wn_arena_array(scratch, (size_t)nb + 1, sizeof *pdepth);
+    uint64_t *phash = wn_arena_array(scratch, (size_t)nb + 1, sizeof *phash);
+    uint8_t *pwhole = wn_arena_array(scratch, (size_t)nb + 1, 1);
     if (!slot || !plen || !pdepth || !phash || !pwhole) return -1;
     nb = 0;
     char path[1024];

@@ -19,7 +19,9 @@ typedef struct wn_block_list {
 
 /* Fills out->blocks and out->nblocks from stats, in arena; with paths,
  * also out->block_parent and out->block_path (learning a site needs
- * neither). 0, or -1 when the arena runs out of memory. */
-int wn_blocks_list(const wn_dom *dom, const wn_stats *stats, wn_arena *arena, int paths, wn_block_list *out);
+ * neither), working in scratch (what it takes there is released before
+ * it returns). 0, or -1 when an arena runs out of memory. */
+int wn_blocks_list(const wn_dom *dom, const wn_stats *stats, wn_arena *arena, wn_arena *scratch, int paths,
+                   wn_block_list *out);
 
 #endif

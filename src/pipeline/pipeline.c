@@ -302,7 +302,7 @@ static winnow_status page_stages(winnow_engine *e, winnow_doc *d, wn_run_mode mo
     memset(pscore, 0, sizeof *pscore);
     wn_block_list bl;
     memset(&bl, 0, sizeof bl);
-    int r = wn_blocks_list(&d->dom, d->stats, &d->arena, !learning, &bl);
+    int r = wn_blocks_list(&d->dom, d->stats, &d->arena, wn_doc_scratch(d), !learning, &bl);
     d->blocks = bl.blocks;
     d->block_parent = bl.block_parent;
     d->block_path = bl.block_path;
