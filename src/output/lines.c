@@ -27,6 +27,9 @@ typedef struct container {
 
 enum { CONTAINERS_MAX = 32 };
 
+/* plain text: a line this long is written from its own buffer */
+#define LONG_LINE ((size_t)64 * 1024)
+
 typedef struct lines {
     wn_buf *out;
     wn_out *flush; /* plain text: the output out belongs to, handed over a
@@ -208,6 +211,13 @@ static void put_line(lines *L)
         wn_buf_put(L->out, L->line.data, esc);
         wn_buf_putc(L->out, '\\');
         wn_buf_put(L->out, L->line.data + esc, L->line.len - esc);
+    } else if (L->flush && L->line.len >= LONG_LINE) {
+        /* plain text: a long line goes out from where it is, after what
+         * is before it, not copied behind that first (a page of one
+         * 10 MB paragraph held it three times) */
+        wn_out_flush(L->flush, 1);
+        if (!L->flush->failed && !L->flush->nomem && L->flush->write(L->flush->ctx, L->line.data, L->line.len) != 0)
+            L->flush->failed = 1;
     } else {
         wn_buf_put(L->out, L->line.data, L->line.len);
     }

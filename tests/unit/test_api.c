@@ -633,6 +633,40 @@ static void test_render_callback(void)
         CHECK_EQ(bad.calls, 1); /* and is not called again after failing */
         free(bad.data);
     }
+    extraction_free(&x);
+
+    /* a paragraph over 64 KiB between two of 30,000 bytes: plain text
+     * writes it from its own buffer, between the pieces before and after */
+    const char *tag[3] = { "First", "Long", "Last" };
+    size_t size[3] = { 30000, 100000, 30000 }, len[3] = { 0 };
+    char *para[3];
+    for (int k = 0; k < 3; k++) {
+        para[k] = malloc(size[k] + 200);
+        for (int i = 0; len[k] < size[k]; i++)
+            len[k] +=
+                (size_t)sprintf(para[k] + len[k], "%s sentence %d of a paragraph, with commas and stops. ", tag[k], i);
+        para[k][--len[k]] = '\0'; /* no trailing space: the text as output */
+    }
+    char *page = malloc(len[0] + len[1] + len[2] + 200), *want = malloc(len[0] + len[1] + len[2] + 8);
+    sprintf(page, "<html><body><article><p>%s</p><p>%s</p><p>%s</p></article></body></html>", para[0], para[1],
+            para[2]);
+    sprintf(want, "%s\n%s\n%s\n", para[0], para[1], para[2]);
+    x = extract_str(engine, page);
+    CHECK_EQ(x.status, WINNOW_OK);
+    sink s = { 0 };
+    CHECK_EQ(winnow_render(x.doc, WINNOW_FORMAT_TEXT, sink_write, &s), WINNOW_OK);
+    CHECK(s.data && strcmp(s.data, want) == 0);
+    CHECK(s.calls >= 3);
+    for (size_t k = 1; k <= s.calls; k++) {
+        sink bad = { .fail_at_call = k };
+        CHECK_EQ(winnow_render(x.doc, WINNOW_FORMAT_TEXT, sink_write, &bad), WINNOW_E_IO);
+        CHECK_EQ(bad.calls, k);
+        free(bad.data);
+    }
+    free(s.data);
+    free(want);
+    free(page);
+    for (int k = 0; k < 3; k++) free(para[k]);
     CHECK_EQ(winnow_render(x.doc, (winnow_format)42, sink_write, NULL), WINNOW_E_ARG);
     CHECK_EQ(winnow_render(x.doc, WINNOW_FORMAT_TEXT, NULL, NULL), WINNOW_E_ARG);
     CHECK_EQ(winnow_render(NULL, WINNOW_FORMAT_TEXT, sink_write, NULL), WINNOW_E_ARG);
