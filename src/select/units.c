@@ -62,6 +62,7 @@ static const char *const feature_names[WN_UNIT_NFEAT] = {
     "self_hint",   /* its own class or id names a hint */
     "parent_list", /* its parent is a list */
     "log_page_chars",
+    "after_colon", /* the text before it, or before its list or table, ends with a colon */
 };
 
 const char *wn_unit_feature_name(unsigned k) { return k < WN_UNIT_NFEAT ? feature_names[k] : ""; }
@@ -116,7 +117,54 @@ typedef struct unit_page {
     uint32_t c, cp, cg;         /* the content block, its parent and grandparent */
     float block_share;
     int type;
+    uint8_t *colon; /* per node: the visible text before it ends with a colon */
 } unit_page;
+
+/* Whether text ends with a colon (ASCII, or the full-width one of CJK
+ * text), trailing white space aside. */
+static int ends_with_colon(const char *t, uint32_t n)
+{
+    while (n && (t[n - 1] == ' ' || t[n - 1] == '\n' || t[n - 1] == '\t' || t[n - 1] == '\r')) n--;
+    if (n && t[n - 1] == ':') return 1;
+    return n >= 3 && (unsigned char)t[n - 3] == 0xEF && (unsigned char)t[n - 2] == 0xBC &&
+           (unsigned char)t[n - 1] == 0x9A;
+}
+
+/* Per node, whether the last text before it that is not white space
+ * ends with a colon: prose that introduces what follows ("Many patches
+ * were sent for review:"). Text under hidden elements is not read. */
+static void colon_flags(const wn_dom *dom, uint8_t *colon)
+{
+    uint8_t last = 0;
+    uint32_t hidden_end = 0;
+    for (uint32_t i = 0; i < dom->count; i++) {
+        colon[i] = last;
+        const wn_node *x = &dom->nodes[i];
+        if (i < hidden_end) continue;
+        if (x->flags & WN_NF_HIDDEN) {
+            hidden_end = i + x->size;
+            continue;
+        }
+        if (x->tag != WN_TAG_TEXT) continue;
+        const char *t = dom->text + x->text_begin;
+        uint32_t n = x->text_len, k = 0;
+        while (k < n && (t[k] == ' ' || t[k] == '\n' || t[k] == '\t' || t[k] == '\r')) k++;
+        if (k < n) last = (uint8_t)ends_with_colon(t, n);
+    }
+}
+
+/* The node whose preceding text introduces unit u: its list or table
+ * (up to four levels up: a table cell's paragraph), else u. */
+static uint32_t introduced(const wn_dom *dom, uint32_t u)
+{
+    uint32_t a = u;
+    for (int k = 0; k < 4 && a != 0 && a != WN_NONE; k++) {
+        a = dom->nodes[a].parent;
+        if (a == WN_NONE) break;
+        if (wn_tag_has(dom->nodes[a].tag, WN_TF_LIST) || dom->nodes[a].tag == WN_TAG_TABLE) return a;
+    }
+    return u;
+}
 
 /* The units and the page's sums: units in arena a, the rest in the
  * scratch arena. 0, or -1 when out of memory. */
@@ -139,7 +187,9 @@ static int unit_page_init(winnow_doc *d, const wn_page_scores *ps, wn_arena *a, 
     shape *sh = wn_arena_array(s, nu, sizeof *sh);
     uint32_t *shape_count = wn_arena_array(s, nu, sizeof *shape_count);
     uint32_t *shape_kept = wn_arena_array(s, nu, sizeof *shape_kept);
-    if (!units || !cc || !kc || !sh || !shape_count || !shape_kept) return -1;
+    uint8_t *colon = wn_arena_array(s, n, 1);
+    if (!units || !cc || !kc || !sh || !shape_count || !shape_kept || !colon) return -1;
+    colon_flags(dom, colon);
     uint32_t k = 0;
     double total = 0, kept = 0;
     const uint32_t c = lb->container;
@@ -176,6 +226,7 @@ static int unit_page_init(winnow_doc *d, const wn_page_scores *ps, wn_arena *a, 
     up->kc = kc;
     up->shape_count = shape_count;
     up->shape_kept = shape_kept;
+    up->colon = colon;
     up->total = total;
     up->kept = kept;
     up->c = c;
@@ -248,6 +299,7 @@ static void unit_rows(const winnow_doc *d, const wn_page_scores *ps, unit_page *
         f[t++] = ps->self_hint ? ps->self_hint[u] != 0 : 0.0f;
         f[t++] = wn_tag_has(dom->nodes[p].tag, WN_TF_LIST);
         f[t++] = logf(1.0f + (float)total);
+        f[t++] = up->colon[introduced(dom, u)];
         (void)t; /* t == WN_UNIT_NFEAT: the unit test checks the names */
     }
 #undef INSIDE

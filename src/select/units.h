@@ -33,7 +33,7 @@
 #include "../score/page_score.h"
 
 /* The feature row's length; wn_unit_feature_name() names each. */
-#define WN_UNIT_NFEAT 49
+#define WN_UNIT_NFEAT 50
 
 typedef struct wn_unit_model {
     wn_clf_bucket trees; /* the classifier's tree layout: the nodes, base margin, flat layout */

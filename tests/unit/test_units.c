@@ -74,7 +74,8 @@ static void test_model_file(void)
         CHECK_EQ(wn_unit_model_parse(bad, strlen(bad), &m, err, sizeof err), -1);
     }
     free(bad);
-    for (size_t cut = 0; cut < strlen(t); cut += 7) CHECK(wn_unit_model_parse(t, cut, &m, err, sizeof err) != 0);
+    /* (a file cut just before its last newline is whole) */
+    for (size_t cut = 0; cut + 1 < strlen(t); cut += 7) CHECK(wn_unit_model_parse(t, cut, &m, err, sizeof err) != 0);
     free(t);
     /* the shipped model, when the build has one, is of this build's features */
     if (wn_units_model_len > 0) {
@@ -155,17 +156,17 @@ static char *text_of(winnow_engine *e)
     return k.s;
 }
 
-/* An engine with the one-leaf model of leaf value v. */
-static winnow_engine *engine_with(double v)
+/* An engine with the model of model_text(f, thr, a, b). */
+static winnow_engine *engine_split(int f, double thr, double a, double b)
 {
     winnow_engine *e = NULL;
     if (winnow_engine_new(NULL, &e) != WINNOW_OK) return NULL;
     char path[] = "/tmp/winnow-units-test-XXXXXX";
     int fd = mkstemp(path);
-    char *t = model_text(-1, 0, v, 0);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    int ok = f && t && fputs(t, f) >= 0;
-    if (f) ok = (fclose(f) == 0) && ok;
+    char *t = model_text(f, thr, a, b);
+    FILE *out = fd >= 0 ? fdopen(fd, "w") : NULL;
+    int ok = out && t && fputs(t, out) >= 0;
+    if (out) ok = (fclose(out) == 0) && ok;
     free(t);
     if (!ok || winnow_engine_load_unit_model(e, path) != WINNOW_OK) {
         winnow_engine_free(e);
@@ -174,6 +175,9 @@ static winnow_engine *engine_with(double v)
     remove(path);
     return e;
 }
+
+/* An engine with the one-leaf model of leaf value v. */
+static winnow_engine *engine_with(double v) { return engine_split(-1, 0, v, 0); }
 
 static void test_engine(void)
 {
@@ -243,9 +247,46 @@ static void test_engine(void)
     free(rules);
 }
 
+/* after_colon: a list that the prose before it introduces with a colon
+ * ("...were sent for review:"), read at the list for each of its items,
+ * and not for the paragraph after the list. A model of one split on it
+ * keeps just those items (both guards off). */
+static void test_after_colon(void)
+{
+    static const char colon_page[] =
+        "<html><body><article><h1>Progress report</h1>"
+        "<p>There has been some nice progress on the compiler side these past months, and most of the work "
+        "went into the code generator, which now builds the standard library without patches.</p>"
+        "<p>Many patches were sent for review:</p><ul>"
+        "<li><p><a href=/p/1>Support floating point types in the type check</a></p></li>"
+        "<li><p><a href=/p/2>Allow casts between integers and pointers</a></p></li>"
+        "<li><p><a href=/p/3>Add the weak variable attribute</a></p></li></ul>"
+        "<p>The next report will cover the debugger, which has been waiting for these changes for a while, "
+        "and the new test runner that the project moved to in the autumn.</p></article></body></html>";
+    unsigned f = 0;
+    while (f < WN_UNIT_NFEAT && strcmp(wn_unit_feature_name(f), "after_colon")) f++;
+    CHECK(f < WN_UNIT_NFEAT);
+    winnow_engine *e = engine_split((int)f, 0.5, -5, 5);
+    CHECK(e != NULL);
+    if (!e) return;
+    CHECK_EQ(winnow_engine_set_rule(e, "UNIT_MAX_DROP", 1e30), WINNOW_OK);
+    CHECK_EQ(winnow_engine_set_rule(e, "UNIT_MAX_ADD", 1e30), WINNOW_OK);
+    winnow_input in = { sizeof in, colon_page, sizeof colon_page - 1, NULL, NULL, NULL };
+    winnow_doc *d = NULL;
+    CHECK(!WINNOW_FAILED(winnow_extract(e, &in, &d)));
+    sink k = { calloc(1, 1), 0 };
+    CHECK(d && winnow_render(d, WINNOW_FORMAT_TEXT, collect, &k) == WINNOW_OK);
+    CHECK(k.s && strstr(k.s, "floating point") && strstr(k.s, "integers and pointers") && strstr(k.s, "weak variable"));
+    CHECK(k.s && !strstr(k.s, "next report") && !strstr(k.s, "nice progress"));
+    free(k.s);
+    winnow_doc_free(d);
+    winnow_engine_free(e);
+}
+
 int main(void)
 {
     RUN(test_feature_names);
+    RUN(test_after_colon);
     RUN(test_model_file);
     RUN(test_decide);
     RUN(test_engine);
