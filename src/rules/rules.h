@@ -90,6 +90,9 @@
     X(CAPTION_MAX_SHARE, 0.7f, 0.0f, "score",                                                                          \
       "captions are beside the article only while all of them together hold less than this share of the page's "       \
       "running text: where they carry it (a tutorial's steps under its screenshots, a photo essay) they are content")  \
+    X(HEADER_SCOPED, 1.0f, 0.0f, "score",                                                                              \
+      "a <header> inside a <section> is that section's header, not the site's banner (HTML-AAM; one inside "           \
+      "<article> or <main> always is)")                                                                                \
     X(NAME_LAYOUT_SHARE, 0.5f, 1e30f, "score",                                                                         \
       "a boilerplate class/id name is a layout name, not a verdict, on an element holding this share of the "          \
       "page's running text, or when all the elements of its class together hold it (a wrapper on every paragraph)")    \

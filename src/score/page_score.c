@@ -99,18 +99,25 @@ static int name_mass_build(wn_arena *a, const wn_dom *dom, const wn_stats *st, c
     return 0;
 }
 
-static int inside_article(const wn_dom *dom, const wn_node *x)
+/* Whether x is scoped to sectioning content: HTML-AAM maps <header> to
+ * the banner role only outside <article>, <aside>, <main>, <nav> and
+ * <section> (the rule HEADER_SCOPED adds <section>: a product card's
+ * <header> inside its <section>). */
+static int scoped_header(const winnow_doc *d, const wn_node *x)
 {
+    const wn_dom *dom = &d->dom;
+    const int sections = WN_RULE(d, HEADER_SCOPED) > 0.0f;
     for (uint32_t a = x->parent; a != WN_NONE && a != 0; a = dom->nodes[a].parent) {
         unsigned t = dom->nodes[a].tag;
-        if (t == WN_TAG_ARTICLE || t == WN_TAG_MAIN) return 1;
+        if (t == WN_TAG_ARTICLE || t == WN_TAG_MAIN || (sections && t == WN_TAG_SECTION)) return 1;
     }
     return 0;
 }
 
 /* Boilerplate implied by the element itself: HTML5 landmarks and ARIA roles. */
-static uint16_t landmark_hints(const wn_dom *dom, const wn_node *x, int wraps_text, int *content)
+static uint16_t landmark_hints(const winnow_doc *d, const wn_node *x, int wraps_text, int *content)
 {
+    const wn_dom *dom = &d->dom;
     uint16_t h = 0;
     switch (x->tag) {
     case WN_TAG_NAV: h |= WN_HINT_NAV; break;
@@ -120,7 +127,7 @@ static uint16_t landmark_hints(const wn_dom *dom, const wn_node *x, int wraps_te
     case WN_TAG_HEADER:
         /* HTML5: a <header> inside an <article> or <main> is that
          * article's header (title, byline, standfirst), not the site's */
-        if (!inside_article(dom, x)) h |= WN_HINT_HEADER;
+        if (!scoped_header(d, x)) h |= WN_HINT_HEADER;
         break;
     /* a search, login or comment form; a form holding running text wraps
      * the page (ASP.NET puts the whole page in one) */
@@ -721,7 +728,7 @@ static void trust_names(score_pass *sp)
         if (x->tag == WN_TAG_TEXT) continue;
         int content = 0;
         int wraps_text = pos[i] >= WN_RULE(d, FORM_MAX_PROSE);
-        uint16_t h = (uint16_t)(st[i].hints | landmark_hints(dom, x, wraps_text, &content));
+        uint16_t h = (uint16_t)(st[i].hints | landmark_hints(d, x, wraps_text, &content));
         ps->landmark[i] = (uint8_t)content;
         if (sp->caption[i] & 1) h |= WN_HINT_GALLERY;
         if (h & WN_HINT_CONTENT) content = 1;
