@@ -57,10 +57,12 @@ key "jsonl: a failed page's line has both keys, null" "$tmp/l2" \
 # article after all); a listing, documentation, landing page, article or
 # other keeps the running text alone (one paragraph holding nearly all the
 # text: an article after all); the model's own verdict (product) reads as
-# the forced product
+# the forced product. The strategies' choices, so the learned unit
+# decision after them is off for the thread (its model, fitted on real
+# threads, drops a lone price line from one)
 "$winnow" extract "$tmp/p.html" > "$tmp/t0" 2>"$tmp/err"
 for t in forum product; do
-  "$winnow" extract --page-type "$t" "$tmp/p.html" > "$tmp/t1" 2>"$tmp/err"
+  "$winnow" extract --rule UNIT_MODEL=0 --page-type "$t" "$tmp/p.html" > "$tmp/t1" 2>"$tmp/err"
   grep -qx 'Price: \$39.00' "$tmp/t1" && ok "--page-type $t: the price line kept" || bad "--page-type $t: no price line" "$tmp/t1"
 done
 for t in listing documentation service article other; do
