@@ -291,6 +291,9 @@
     X(REGION_SKIP_DIALOGS, 1.0f, 0.0f, "select",                                                                       \
       "region strategy: a dialog (<dialog>, role=dialog, aria-modal=true) waits to be opened and is no part of the "   \
       "page's content (1: on, 0: off)")                                                                                \
+    X(REGION_CARD_FIRST_CLASS, 1.0f, 0.0f, "select",                                                                   \
+      "cards are siblings of one tag and one first class token, not one whole class list (a shop's cards add each "    \
+      "item's id, category and stock: product post-15859 instock); not on a thread, whose posts are no cards")         \
     X(REGION_CARD_LEVELS, 8.0f, 0.0f, "select", "how many levels above a unit of links its card may be")               \
     X(PRODUCT_NAME_SHARE, 0.8f, 2.0f, "select",                                                                        \
       "product strategy (select/product.c): the <h1> naming the JSON-LD Product carries this share of its name's "     \

@@ -64,6 +64,8 @@ int wn_unit_keepable(const winnow_doc *d, const wn_page_scores *ps, uint32_t u);
 int wn_unit_keepable_pardoned(const winnow_doc *d, const wn_page_scores *ps, uint32_t u, uint16_t pardon);
 void wn_explain_keep(winnow_doc *d, uint32_t u, int how, uint8_t why);
 int wn_same_shape(const wn_dom *dom, uint32_t a, uint32_t b);
+/* The same tag and the same first class token (or both without a class). */
+int wn_same_kind(const wn_dom *dom, uint32_t a, uint32_t b);
 void wn_keep_subtree(winnow_doc *d, const wn_page_scores *ps, uint32_t r, uint8_t why);
 
 /* Title anchoring's limit on joins: a sibling outside the headline's

@@ -50,12 +50,15 @@ static uint32_t content_region(const winnow_doc *d, const wn_page_scores *ps, ui
 
 /* Whether unit u, mostly links, is part of a card: an element at most
  * REGION_CARD_LEVELS above it with REGION_MIN_CARDS - 1 or more siblings
- * of its shape, itself holding text outside links, more than one unit or
+ * of its shape (its tag and first class: REGION_CARD_FIRST_CLASS), itself holding text outside links, more than one unit or
  * REGION_CARD_WORDS words. */
 static int in_card(const winnow_doc *d, const wn_page_scores *ps, uint32_t u, uint32_t region)
 {
     const wn_dom *dom = &d->dom;
     const float min = WN_RULE(d, REGION_MIN_CARDS);
+    /* (a thread's posts are not cards: their per-post classes keep the
+     * author boxes and buttons in them apart) */
+    const int kind = WN_RULE(d, REGION_CARD_FIRST_CLASS) > 0.0f && d->page_type != WINNOW_PAGE_FORUM;
     uint32_t r = u;
     for (int up = 0; (float)up <= WN_RULE(d, REGION_CARD_LEVELS) && r != WN_NONE && r != region;
          up++, r = dom->nodes[r].parent) {
@@ -63,7 +66,7 @@ static int in_card(const winnow_doc *d, const wn_page_scores *ps, uint32_t u, ui
         if (p == WN_NONE) return 0;
         unsigned same = 0;
         for (uint32_t c = dom->nodes[p].first_child; c != WN_NONE && (float)same < min; c = dom->nodes[c].next_sibling)
-            same += d->stats[c].chars > 0 && wn_same_shape(dom, c, r);
+            same += d->stats[c].chars > 0 && (kind ? wn_same_kind(dom, c, r) : wn_same_shape(dom, c, r));
         if ((float)same < min) continue;
         /* a card says more than its link: a menu item does not */
         const wn_stats *s = &d->stats[r];
