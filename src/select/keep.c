@@ -4,6 +4,7 @@
 #include "passes.h"
 
 #include "../text/sentence.h"
+#include "../util/token.h"
 
 #include <string.h>
 
@@ -100,41 +101,39 @@ void wn_explain_keep(winnow_doc *d, uint32_t u, int how, uint8_t why)
     d->explain->sel_why[u] = how == KEEP_FRAGMENT ? WN_WHY_FRAGMENT_KEPT : how == KEEP_CELL ? WN_WHY_TABLE_CELL : why;
 }
 
-/* Two elements of one shape: the same tag and the same class list. */
-int wn_same_shape(const wn_dom *dom, uint32_t a, uint32_t b)
-{
-    const wn_node *x = &dom->nodes[a], *y = &dom->nodes[b];
-    if (x->tag != y->tag || x->tag == WN_TAG_TEXT) return 0;
-    size_t la = 0, lb = 0;
-    const char *ca = wn_node_attr(dom, x, "class", &la), *cb = wn_node_attr(dom, y, "class", &lb);
-    if (!ca || !cb) return !ca && !cb;
-    return la == lb && memcmp(ca, cb, la) == 0;
-}
-
 /* The first token of a class list v[0..n): *len bytes at the result. */
 static const char *first_class(const char *v, size_t n, size_t *len)
 {
     size_t a = 0;
-    while (a < n && (v[a] == ' ' || v[a] == '\t' || v[a] == '\n')) a++;
+    while (a < n && wn_token_space(v[a])) a++;
     size_t e = a;
-    while (e < n && v[e] != ' ' && v[e] != '\t' && v[e] != '\n') e++;
+    while (e < n && !wn_token_space(v[e])) e++;
     *len = e - a;
     return v + a;
 }
 
-/* Two elements of one kind: the same tag and the same first class (a
- * shop's cards add each item's id, category and stock to "product"). */
-int wn_same_kind(const wn_dom *dom, uint32_t a, uint32_t b)
+/* Elements a and b: the same tag, and the same class list (or, with
+ * first_only, the same first class token), or both without one. */
+static int same_class(const wn_dom *dom, uint32_t a, uint32_t b, int first_only)
 {
     const wn_node *x = &dom->nodes[a], *y = &dom->nodes[b];
     if (x->tag != y->tag || x->tag == WN_TAG_TEXT) return 0;
     size_t la = 0, lb = 0;
     const char *ca = wn_node_attr(dom, x, "class", &la), *cb = wn_node_attr(dom, y, "class", &lb);
     if (!ca || !cb) return !ca && !cb;
-    size_t fa, fb;
-    const char *ta = first_class(ca, la, &fa), *tb = first_class(cb, lb, &fb);
-    return fa == fb && memcmp(ta, tb, fa) == 0;
+    if (first_only) {
+        ca = first_class(ca, la, &la);
+        cb = first_class(cb, lb, &lb);
+    }
+    return la == lb && memcmp(ca, cb, la) == 0;
 }
+
+/* Two elements of one shape: the same tag and the same class list. */
+int wn_same_shape(const wn_dom *dom, uint32_t a, uint32_t b) { return same_class(dom, a, b, 0); }
+
+/* Two elements of one kind: the same tag and the same first class (a
+ * shop's cards add each item's id, category and stock to "product"). */
+int wn_same_kind(const wn_dom *dom, uint32_t a, uint32_t b) { return same_class(dom, a, b, 1); }
 
 /* Keep the units of subtree r (explaining: running text for reason why). */
 void wn_keep_subtree(winnow_doc *d, const wn_page_scores *ps, uint32_t r, uint8_t why)

@@ -120,11 +120,10 @@ typedef struct unit_page {
     uint8_t *colon; /* per node: the visible text before it ends with a colon */
 } unit_page;
 
-/* Whether text ends with a colon (ASCII, or the full-width one of CJK
- * text), trailing white space aside. */
+/* Whether text t[0..n), trailing white space trimmed, ends with a colon
+ * (ASCII, or the full-width one of CJK text). */
 static int ends_with_colon(const char *t, uint32_t n)
 {
-    while (n && (t[n - 1] == ' ' || t[n - 1] == '\n' || t[n - 1] == '\t' || t[n - 1] == '\r')) n--;
     if (n && t[n - 1] == ':') return 1;
     return n >= 3 && (unsigned char)t[n - 3] == 0xEF && (unsigned char)t[n - 2] == 0xBC &&
            (unsigned char)t[n - 1] == 0x9A;
@@ -147,9 +146,9 @@ static void colon_flags(const wn_dom *dom, uint8_t *colon)
         }
         if (x->tag != WN_TAG_TEXT) continue;
         const char *t = dom->text + x->text_begin;
-        uint32_t n = x->text_len, k = 0;
-        while (k < n && (t[k] == ' ' || t[k] == '\n' || t[k] == '\t' || t[k] == '\r')) k++;
-        if (k < n) last = (uint8_t)ends_with_colon(t, n);
+        uint32_t n = x->text_len;
+        while (n && wn_token_space(t[n - 1])) n--;
+        if (n) last = (uint8_t)ends_with_colon(t, n); /* white space alone changes nothing */
     }
 }
 
