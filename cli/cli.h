@@ -125,6 +125,10 @@ typedef struct cli_entry {
     const char *record_id, *url;
     winnow_status status;
     const char *message;
+    /* a complete temporary file (cli_tmp_close) to rename to path once the
+     * line is in the manifest, or NULL: a run killed in between leaves a
+     * listed name and a temporary, never an output that no manifest lists */
+    const char *staged, *path;
 } cli_entry;
 typedef struct cli_manifest cli_manifest;
 cli_manifest *cli_manifest_open(const char *dir);                       /* NULL after a message */
@@ -141,6 +145,9 @@ void cli_manifest_page(cli_manifest *m, const cli_page *p, const char *output, w
  * 0, or -1 with errno (the temporary file is gone either way). */
 FILE *cli_tmp_create(const char *path, char **tmp);
 int cli_tmp_commit(FILE *f, char *tmp, const char *path, int keep);
+/* Closes a temporary file of cli_tmp_create for a later rename: 0, or -1
+ * with errno after removing it (tmp is freed then). */
+int cli_tmp_close(FILE *f, char *tmp);
 
 /* Outputs that would destroy inputs or earlier files (guard.c).
  * cli_outputs_check: 0, or EXIT_USAGE after a message when an output
@@ -236,13 +243,15 @@ void cli_wal_note(const char *path);
 char *cli_output_path(const cli_opts *o, const cli_page *p, int many);
 /* Renders doc in o->format to path (NULL: stdout; several pages of text or
  * markdown there are separated by a line holding a form feed). whole:
- * through a temporary file renamed into place (outputs in a directory).
+ * through a temporary file renamed into place (outputs in a directory);
+ * with staged set, the complete temporary is left for the caller to rename
+ * (*staged gets its malloc'd name; NULL when path was written in place).
  * WINNOW_OK, or a failure with "cannot write PATH: why" in err and *fatal
  * set when the failure is not the page's but the output's (stdout, or a
  * folder that cannot be written: no room, no permission, gone): the run
  * stops then. */
 winnow_status cli_write_doc(const cli_opts *o, const winnow_doc *doc, const char *path, int whole, char *err,
-                            size_t errcap, int *fatal);
+                            size_t errcap, int *fatal, char **staged);
 /* The page's document written as cli_write_doc does, its manifest line,
  * and on an output failure that is fatal, the run stopped with one message.
  * 0 written, 1 failed. */

@@ -707,9 +707,10 @@ static size_t stdout_pages;
 static int stdout_last = '\n';
 
 winnow_status cli_write_doc(const cli_opts *o, const winnow_doc *doc, const char *path, int whole, char *err,
-                            size_t errcap, int *fatal)
+                            size_t errcap, int *fatal, char **staged_out)
 {
     err[0] = '\0';
+    if (staged_out) *staged_out = NULL;
     *fatal = 0;
     if (!path) {
         /* text and markdown: a line holding a form feed between pages */
@@ -755,7 +756,14 @@ winnow_status cli_write_doc(const cli_opts *o, const winnow_doc *doc, const char
     winnow_status rs = render_doc(o, doc, &out);
     if (rs == WINNOW_OK && wants_comments(o)) rs = write_comments(doc, &out);
     int saved = errno;
-    if (staged) {
+    if (staged && staged_out && rs == WINNOW_OK) {
+        if (cli_tmp_close(f, tmp) != 0) {
+            rs = WINNOW_E_IO;
+            saved = errno;
+        } else {
+            *staged_out = tmp;
+        }
+    } else if (staged) {
         if (cli_tmp_commit(f, tmp, path, rs == WINNOW_OK) != 0 && rs == WINNOW_OK) {
             rs = WINNOW_E_IO;
             saved = errno;
@@ -779,8 +787,10 @@ int cli_output_page(const cli_opts *o, cli_inputs *in, cli_manifest *m, const cl
     char *out_path = cli_output_path(o, p, many);
     char err[1024] = "out of memory";
     int fatal = 0;
-    winnow_status rs =
-        o->output && !out_path ? WINNOW_E_NOMEM : cli_write_doc(o, doc, out_path, many, err, sizeof err, &fatal);
+    char *staged = NULL; /* renamed into place after its manifest line (outputs.c) */
+    winnow_status rs = o->output && !out_path
+                           ? WINNOW_E_NOMEM
+                           : cli_write_doc(o, doc, out_path, many, err, sizeof err, &fatal, m ? &staged : NULL);
     if (rs != WINNOW_OK) {
         /* one message for a folder or stdout that cannot be written, and no more pages */
         if (!fatal)
@@ -792,7 +802,12 @@ int cli_output_page(const cli_opts *o, cli_inputs *in, cli_manifest *m, const cl
         return 1;
     }
     const char *base = out_path ? strrchr(out_path, '/') : NULL;
-    cli_manifest_page(m, p, base ? base + 1 : out_path, s, winnow_doc_warning(doc));
+    const char *msg = winnow_doc_warning(doc);
+    cli_entry e = {
+        base ? base + 1 : out_path, p->file, p->record, p->record_id, p->url, s, msg ? msg : "", staged, out_path
+    };
+    cli_manifest_add(m, p->seq, &e);
+    free(staged);
     free(out_path);
     return 0;
 }

@@ -12,7 +12,10 @@
  *
  * Files. Each output is written to a new hidden file in the same directory
  * and renamed into place when complete: a reader of OUT never sees half a
- * page, and a failed write leaves no file.
+ * page, and a failed write leaves no file. The rename waits until the page's
+ * manifest line is written (lines go out in input order), so a run killed
+ * at any moment leaves no output that its manifest does not list: the next
+ * run into OUT removes every file of it (guard.c).
  *
  * Manifest. OUT/manifest.tsv: a header line, then one line per input page in
  * input order (lines of pages done out of order by other threads wait), see
@@ -215,16 +218,43 @@ int cli_tmp_commit(FILE *f, char *tmp, const char *path, int keep)
     return rc;
 }
 
+int cli_tmp_close(FILE *f, char *tmp)
+{
+    int rc = 0, err = 0;
+    errno = 0;
+    if (fflush(f) != 0 || ferror(f)) {
+        rc = -1;
+        err = errno ? errno : EIO;
+    }
+    if (fclose(f) != 0 && rc == 0) {
+        rc = -1;
+        err = errno;
+    }
+    if (rc != 0) {
+        unlink(tmp);
+        free(tmp);
+        errno = err;
+    }
+    return rc;
+}
+
 /* ---- manifest ---- */
+
+/* A line waiting for its turn, with the file to rename once it is out. */
+typedef struct pending_line {
+    char *line;   /* NULL: a free slot */
+    char *staged; /* or NULL */
+    char *path;
+} pending_line;
 
 struct cli_manifest {
     char *path;
     FILE *f;
     int failed; /* a write failed: errno in err */
     int err;
-    size_t next;    /* the sequence number of the next line to write */
-    char **pending; /* lines done out of order: pending[seq % cap] */
-    size_t cap;     /* a power of two; holds lines next .. next + cap - 1 */
+    size_t next;           /* the sequence number of the next line to write */
+    pending_line *pending; /* lines done out of order: pending[seq % cap] */
+    size_t cap;            /* a power of two; holds lines next .. next + cap - 1 */
     pthread_mutex_t lock;
 };
 
@@ -290,13 +320,28 @@ static char *format_line(const cli_entry *e)
     return buf;
 }
 
-static void write_line(cli_manifest *m, char *line)
+/* Writes a line, then renames its file into place. A failed rename loses
+ * that page's output, which the line already lists: said at once, and the
+ * manifest goes at the end of the run (cli_manifest_close). */
+static void write_line(cli_manifest *m, pending_line *p)
 {
-    if (line && !m->failed && (fputs(line, m->f) == EOF || fflush(m->f) != 0)) {
+    if (p->line && !m->failed && (fputs(p->line, m->f) == EOF || fflush(m->f) != 0)) {
         m->failed = 1;
         m->err = errno;
     }
-    free(line);
+    if (p->staged && rename(p->staged, p->path) != 0) {
+        int err = errno;
+        unlink(p->staged);
+        cli_report("winnow: cannot write %s: %s\n", p->path, strerror(err));
+        if (!m->failed) {
+            m->failed = 1;
+            m->err = err;
+        }
+    }
+    free(p->line);
+    free(p->staged);
+    free(p->path);
+    memset(p, 0, sizeof *p);
 }
 
 /* Makes room for line seq in the ring (seq >= m->next). */
@@ -305,7 +350,7 @@ static int ring_fit(cli_manifest *m, size_t seq)
     if (seq - m->next < m->cap) return 0;
     size_t cap = m->cap ? m->cap : 64;
     while (seq - m->next >= cap) cap *= 2;
-    char **ring = calloc(cap, sizeof *ring);
+    pending_line *ring = calloc(cap, sizeof *ring);
     if (!ring) return -1;
     for (size_t s = m->next; s < m->next + m->cap; s++) ring[s & (cap - 1)] = m->pending[s & (m->cap - 1)];
     free(m->pending);
@@ -317,28 +362,41 @@ static int ring_fit(cli_manifest *m, size_t seq)
 void cli_manifest_add(cli_manifest *m, size_t seq, const cli_entry *e)
 {
     if (!m) return;
-    char *line = format_line(e);
+    pending_line p = { format_line(e), NULL, NULL };
+    if (e->staged && (!(p.staged = strdup(e->staged)) || !(p.path = strdup(e->path)))) {
+        /* no memory to wait: the file goes into place now */
+        if (rename(e->staged, e->path) != 0) unlink(e->staged);
+        free(p.staged);
+        p.staged = NULL;
+    }
     pthread_mutex_lock(&m->lock);
-    if (!line) {
+    if (!p.line) {
         m->failed = 1;
         m->err = ENOMEM;
+        write_line(m, &p); /* the rename */
     } else if (seq < m->next) {
-        free(line); /* a second line for one page: a bug, but never a reason to lose the file */
+        free(p.line); /* a second line for one page: a bug, but never a reason to lose the file */
+        p.line = NULL;
+        write_line(m, &p);
     } else if (seq == m->next) {
-        write_line(m, line);
+        write_line(m, &p);
         m->next++;
-        while (m->cap && m->pending[m->next & (m->cap - 1)]) {
-            write_line(m, m->pending[m->next & (m->cap - 1)]);
-            m->pending[m->next & (m->cap - 1)] = NULL;
+        while (m->cap && m->pending[m->next & (m->cap - 1)].line) {
+            write_line(m, &m->pending[m->next & (m->cap - 1)]);
             m->next++;
         }
     } else if (ring_fit(m, seq) != 0) {
-        free(line);
         m->failed = 1;
         m->err = ENOMEM;
+        free(p.line);
+        p.line = NULL;
+        write_line(m, &p);
     } else {
-        free(m->pending[seq & (m->cap - 1)]);
-        m->pending[seq & (m->cap - 1)] = line;
+        pending_line *slot = &m->pending[seq & (m->cap - 1)];
+        free(slot->line); /* a second line for one page, as above: the later one stays */
+        slot->line = NULL;
+        write_line(m, slot);
+        *slot = p;
     }
     pthread_mutex_unlock(&m->lock);
 }
@@ -348,11 +406,7 @@ int cli_manifest_close(cli_manifest *m)
     if (!m) return 0;
     /* every page has its line by now; were one missing, the later lines
      * still go out in order */
-    for (size_t i = 0; i < m->cap; i++) {
-        size_t s = m->next + i;
-        write_line(m, m->pending[s & (m->cap - 1)]);
-        m->pending[s & (m->cap - 1)] = NULL;
-    }
+    for (size_t i = 0; i < m->cap; i++) write_line(m, &m->pending[(m->next + i) & (m->cap - 1)]);
     int failed = m->failed;
     errno = 0;
     int rc = fclose(m->f) != 0 ? -1 : 0;
@@ -376,6 +430,6 @@ int cli_manifest_close(cli_manifest *m)
 
 void cli_manifest_page(cli_manifest *m, const cli_page *p, const char *output, winnow_status s, const char *msg)
 {
-    cli_entry e = { output ? output : "", p->file, p->record, p->record_id, p->url, s, msg ? msg : "" };
+    cli_entry e = { output ? output : "", p->file, p->record, p->record_id, p->url, s, msg ? msg : "", NULL, NULL };
     cli_manifest_add(m, p->seq, &e);
 }
