@@ -107,11 +107,14 @@ int wn_fallback(winnow_doc *d, const wn_page_scores *ps, int include_title)
      * strategy left them out, and they are no running text here either */
     const uint8_t *reviews = lb->reviews;
     /* what the selection kept, against all the running text: no block
-     * holds more, so most pages are done here, before any array is made */
+     * holds more, so most pages are done here, before any array is made.
+     * On a thread the posts are the content whatever their names (a
+     * "replies" box holds them): the selection kept them on purpose
+     * (region.c), and they count as running text here */
+    const uint16_t comments = d->page_type == WINNOW_PAGE_FORUM ? 0 : WN_HINT_COMMENT;
     float kept = 0.0f, all = 0.0f;
     for (uint32_t i = 0; i < n; i++) {
-        if (lb->unit[i] != i || ps->raw[i] <= 0.0f || (ps->boiler[i] & WN_HINT_COMMENT) || (reviews && reviews[i]))
-            continue;
+        if (lb->unit[i] != i || ps->raw[i] <= 0.0f || (ps->boiler[i] & comments) || (reviews && reviews[i])) continue;
         all += ps->raw[i];
         if (lb->keep[i]) kept += ps->raw[i];
     }
