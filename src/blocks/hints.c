@@ -120,7 +120,9 @@ static const hint_word words_t[] = {
     W("text", WN_HINT_CONTENT, 0),     W("title", WN_HINT_TITLE, 0),
 };
 static const hint_word words_w[] = {
-    W("widget", WN_HINT_SIDEBAR, 1),
+    /* a whole word: inside one it names other parts (a shop's "celwidget"
+     * wraps every cell of its pages, the product grid included) */
+    W("widget", WN_HINT_SIDEBAR, 0),
 };
 
 typedef struct hint_bucket {

@@ -44,7 +44,7 @@ enum {
     WN_HINT_NAV = 1 << 0,    /* nav, menu, breadcrumb, pagination, skip links */
     WN_HINT_HEADER = 1 << 1, /* masthead, site header, top bar */
     WN_HINT_FOOTER = 1 << 2,
-    WN_HINT_SIDEBAR = 1 << 3, /* sidebar, aside, widget, rail */
+    WN_HINT_SIDEBAR = 1 << 3, /* sidebar, aside, widget (a whole word), rail */
     WN_HINT_COMMENT = 1 << 4,
     WN_HINT_SHARE = 1 << 5,    /* share, social, follow, print/email tools */
     WN_HINT_RELATED = 1 << 6,  /* related, recommended, more stories, trending */

@@ -314,6 +314,11 @@ static void test_hints(void)
     /* short words match whole tokens only */
     CHECK(!(wn_hints_from_attr("header", 6) & WN_HINT_AD));
     CHECK(!(wn_hints_from_attr("download", 8) & WN_HINT_AD));
+    /* "widget" is a whole word: a sidebar's widget, not a shop's content
+     * cell that ends in it ("celwidget" wraps every part of its pages) */
+    CHECK(wn_hints_from_attr("widget widget_recent_entries", 28) & WN_HINT_SIDEBAR);
+    CHECK(wn_hints_from_attr("footerWidget", 12) & WN_HINT_SIDEBAR);
+    CHECK(!(wn_hints_from_attr("celwidget c-f", 13) & WN_HINT_SIDEBAR));
     CHECK(wn_hints_from_attr("top ad", 6) & WN_HINT_AD);
     /* a boilerplate part of the article is boilerplate, not content */
     uint16_t h = wn_hints_from_attr("article-comments", 16);
