@@ -196,28 +196,6 @@ FILE *cli_tmp_create(const char *path, char **tmp)
     return NULL;
 }
 
-int cli_tmp_commit(FILE *f, char *tmp, const char *path, int keep)
-{
-    int rc = 0, err = 0;
-    errno = 0;
-    if (fflush(f) != 0 || ferror(f)) {
-        rc = -1;
-        err = errno ? errno : EIO;
-    }
-    if (fclose(f) != 0 && rc == 0) {
-        rc = -1;
-        err = errno;
-    }
-    if (rc == 0 && keep && rename(tmp, path) != 0) {
-        rc = -1;
-        err = errno;
-    }
-    if (rc != 0 || !keep) unlink(tmp);
-    free(tmp);
-    if (rc != 0) errno = err;
-    return rc;
-}
-
 int cli_tmp_close(FILE *f, char *tmp)
 {
     int rc = 0, err = 0;
@@ -236,6 +214,16 @@ int cli_tmp_close(FILE *f, char *tmp)
         errno = err;
     }
     return rc;
+}
+
+int cli_tmp_commit(FILE *f, char *tmp, const char *path, int keep)
+{
+    if (cli_tmp_close(f, tmp) != 0) return -1;
+    int err = keep && rename(tmp, path) != 0 ? errno : 0;
+    if (err || !keep) unlink(tmp);
+    free(tmp);
+    if (err) errno = err;
+    return err ? -1 : 0;
 }
 
 /* ---- manifest ---- */
@@ -370,14 +358,13 @@ void cli_manifest_add(cli_manifest *m, size_t seq, const cli_entry *e)
         p.staged = NULL;
     }
     pthread_mutex_lock(&m->lock);
+    int lost = 0; /* the line cannot be written: its file still goes into place */
     if (!p.line) {
         m->failed = 1;
         m->err = ENOMEM;
-        write_line(m, &p); /* the rename */
+        lost = 1;
     } else if (seq < m->next) {
-        free(p.line); /* a second line for one page: a bug, but never a reason to lose the file */
-        p.line = NULL;
-        write_line(m, &p);
+        lost = 1; /* a second line for one page: a bug, but never a reason to lose the file */
     } else if (seq == m->next) {
         write_line(m, &p);
         m->next++;
@@ -388,15 +375,18 @@ void cli_manifest_add(cli_manifest *m, size_t seq, const cli_entry *e)
     } else if (ring_fit(m, seq) != 0) {
         m->failed = 1;
         m->err = ENOMEM;
-        free(p.line);
-        p.line = NULL;
-        write_line(m, &p);
+        lost = 1;
     } else {
         pending_line *slot = &m->pending[seq & (m->cap - 1)];
         free(slot->line); /* a second line for one page, as above: the later one stays */
         slot->line = NULL;
         write_line(m, slot);
         *slot = p;
+    }
+    if (lost) {
+        free(p.line);
+        p.line = NULL;
+        write_line(m, &p);
     }
     pthread_mutex_unlock(&m->lock);
 }
