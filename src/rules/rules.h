@@ -101,7 +101,8 @@
       "of it in links: repeated teasers (a headline link each) stay what their name says")                             \
     X(NAME_LAYOUT_TOKENS, 1.0f, 0.0f, "score",                                                                         \
       "a class is a layout name too when each of its tokens that names boilerplate is borne by elements holding "      \
-      "that share together: a builder's widgets each carry their own id but one 'widget' token")                       \
+      "that share together: a builder's widgets each carry their own id but one 'widget' token; so is an id's stem "   \
+      "without its digits, on a builder's generated ids (widget_1756919659078)")                                       \
     X(FORM_MAX_PROSE, 400.0f, 1e30f, "score",                                                                          \
       "a <form> is a search, login or comment form (boilerplate) unless it holds this much running text (value, "      \
       "about characters): then it wraps the page, as ASP.NET's one form around every page does")                       \

@@ -51,6 +51,25 @@ static uint64_t next_hint_token(name_mass *t, const char *c, size_t len, size_t 
     return 0;
 }
 
+/* The key of an id that carries a boilerplate hint, by its stem: the id
+ * without its digits, so that a builder's generated ids ("widget_1756919659078",
+ * "widget_1755012816893") share one; 0 for none. */
+static uint64_t id_stem_key(name_mass *t, const wn_dom *dom, const wn_node *x)
+{
+    size_t len = 0;
+    const char *v = wn_node_attr(dom, x, "id", &len);
+    if (!v || !len || !(wn_hints_from_name_cached(t->hints, v, len, 1, t->anchor_words) & WN_HINT_BOILER)) return 0;
+    XXH3_state_t st;
+    XXH3_64bits_reset_withSeed(&st, 0x69647374656dULL);
+    size_t b = 0;
+    for (size_t i = 0; i <= len; i++)
+        if (i == len || (v[i] >= '0' && v[i] <= '9')) {
+            if (i > b) XXH3_64bits_update(&st, v + b, i - b);
+            b = i + 1;
+        }
+    return XXH3_64bits_digest(&st) | 1;
+}
+
 static size_t name_mass_slot(name_mass *t, uint64_t k)
 {
     size_t i = (size_t)(k ^ (k >> 29)) & (t->cap - 1);
@@ -72,6 +91,7 @@ static int name_mass_build(wn_arena *a, const wn_dom *dom, const wn_stats *st, c
         left--;
         size_t len = 0;
         if (wn_node_attr(dom, x, "class", &len)) keys += (len + 1) / 2;
+        keys++; /* its id's stem */
     }
     t->cap = 16;
     while (t->cap < 2 * keys) t->cap <<= 1;
@@ -85,7 +105,14 @@ static int name_mass_build(wn_arena *a, const wn_dom *dom, const wn_stats *st, c
         const wn_node *x = &dom->nodes[i];
         if (x->tag == WN_TAG_TEXT || !(st[i].hints & WN_HINT_BOILER)) continue;
         named--;
-        uint64_t k = class_key(dom, x);
+        uint64_t k = id_stem_key(t, dom, x);
+        if (k) {
+            size_t slot = name_mass_slot(t, k);
+            t->mass[slot] += pos[i];
+            t->chars[slot] += st[i].chars;
+            t->links[slot] += st[i].link_chars;
+        }
+        k = class_key(dom, x);
         if (!k) continue;
         size_t len = 0, at = 0;
         const char *c = wn_node_attr(dom, x, "class", &len);
@@ -669,11 +696,11 @@ static int name_trusted(score_pass *sp, uint32_t i, uint16_t h, uint32_t title, 
     /* (not for names of teasers, comments or photos: repetition is their nature) */
     if (trusted && !*specific && (st[i].hints & WN_HINT_BOILER) &&
         !(st[i].hints & (WN_HINT_RELATED | WN_HINT_COMMENT | WN_HINT_GALLERY))) {
+        const float max_links = WN_RULE(d, NAME_LAYOUT_MAX_LINKS);
         uint64_t k = class_key(dom, &dom->nodes[i]);
         if (k) {
             /* repeated running text, not repeated teasers (a link each):
              * the whole class, or one token of it that names boilerplate */
-            const float max_links = WN_RULE(d, NAME_LAYOUT_MAX_LINKS);
             size_t slot = name_mass_slot(&sp->names, k);
             if (sp->names.mass[slot] >= layout_share * total &&
                 (float)sp->names.links[slot] < max_links * (float)sp->names.chars[slot])
@@ -687,6 +714,14 @@ static int name_trusted(score_pass *sp, uint32_t i, uint16_t h, uint32_t title, 
                     (float)sp->names.links[slot] < max_links * (float)sp->names.chars[slot])
                     trusted = 0;
             }
+        }
+        /* an id of a builder's generated series: its stem, as a token */
+        if (trusted && WN_RULE(d, NAME_LAYOUT_TOKENS) > 0.0f &&
+            (k = id_stem_key(&sp->names, dom, &dom->nodes[i])) != 0) {
+            size_t slot = name_mass_slot(&sp->names, k);
+            if (sp->names.mass[slot] >= layout_share * total &&
+                (float)sp->names.links[slot] < max_links * (float)sp->names.chars[slot])
+                trusted = 0;
         }
     }
     return trusted;
