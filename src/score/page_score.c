@@ -78,6 +78,16 @@ static size_t name_mass_slot(name_mass *t, uint64_t k)
     return i;
 }
 
+/* Element text of one name (key k; none when 0) into its sums. */
+static void add_mass(name_mass *t, uint64_t k, float pos, const wn_stats *s)
+{
+    if (!k) return;
+    size_t slot = name_mass_slot(t, k);
+    t->mass[slot] += pos;
+    t->chars[slot] += s->chars;
+    t->links[slot] += s->link_chars;
+}
+
 /* named: the elements with a boilerplate hint, counted by the caller */
 static int name_mass_build(wn_arena *a, const wn_dom *dom, const wn_stats *st, const float *pos, size_t named,
                            name_mass *t)
@@ -105,23 +115,13 @@ static int name_mass_build(wn_arena *a, const wn_dom *dom, const wn_stats *st, c
         const wn_node *x = &dom->nodes[i];
         if (x->tag == WN_TAG_TEXT || !(st[i].hints & WN_HINT_BOILER)) continue;
         named--;
-        uint64_t k = id_stem_key(t, dom, x);
-        if (k) {
-            size_t slot = name_mass_slot(t, k);
-            t->mass[slot] += pos[i];
-            t->chars[slot] += st[i].chars;
-            t->links[slot] += st[i].link_chars;
-        }
-        k = class_key(dom, x);
+        add_mass(t, id_stem_key(t, dom, x), pos[i], &st[i]);
+        uint64_t k = class_key(dom, x);
         if (!k) continue;
         size_t len = 0, at = 0;
         const char *c = wn_node_attr(dom, x, "class", &len);
-        do {
-            size_t slot = name_mass_slot(t, k);
-            t->mass[slot] += pos[i];
-            t->chars[slot] += st[i].chars;
-            t->links[slot] += st[i].link_chars;
-        } while ((k = next_hint_token(t, c, len, &at)) != 0);
+        do add_mass(t, k, pos[i], &st[i]);
+        while ((k = next_hint_token(t, c, len, &at)) != 0);
     }
     return 0;
 }
@@ -673,6 +673,18 @@ static int settle_captions(score_pass *sp, wn_arena *s, float mass, int any)
     return 0;
 }
 
+/* Whether the name of key k (a class, a token of one, an id's stem) is the
+ * page's layout: the elements bearing it hold NAME_LAYOUT_SHARE of the
+ * running text together, and their text is running text, not repeated
+ * teasers (a link each): less than NAME_LAYOUT_MAX_LINKS of it in links. */
+static int layout_name(score_pass *sp, uint64_t k)
+{
+    const winnow_doc *d = sp->d;
+    size_t slot = name_mass_slot(&sp->names, k);
+    return sp->names.mass[slot] >= WN_RULE(d, NAME_LAYOUT_SHARE) * sp->total &&
+           (float)sp->names.links[slot] < WN_RULE(d, NAME_LAYOUT_MAX_LINKS) * (float)sp->names.chars[slot];
+}
+
 /* Element i's boilerplate name trusted? A boilerplate name on an element
  * holding most of the page's running text is a layout name, not a
  * verdict; except a name that says comments, or a photo gallery, and
@@ -696,33 +708,20 @@ static int name_trusted(score_pass *sp, uint32_t i, uint16_t h, uint32_t title, 
     /* (not for names of teasers, comments or photos: repetition is their nature) */
     if (trusted && !*specific && (st[i].hints & WN_HINT_BOILER) &&
         !(st[i].hints & (WN_HINT_RELATED | WN_HINT_COMMENT | WN_HINT_GALLERY))) {
-        const float max_links = WN_RULE(d, NAME_LAYOUT_MAX_LINKS);
         uint64_t k = class_key(dom, &dom->nodes[i]);
+        /* the whole class, or one token of it that names boilerplate */
         if (k) {
-            /* repeated running text, not repeated teasers (a link each):
-             * the whole class, or one token of it that names boilerplate */
-            size_t slot = name_mass_slot(&sp->names, k);
-            if (sp->names.mass[slot] >= layout_share * total &&
-                (float)sp->names.links[slot] < max_links * (float)sp->names.chars[slot])
-                trusted = 0;
+            if (layout_name(sp, k)) trusted = 0;
             size_t len = 0, at = 0;
             const char *c = wn_node_attr(dom, &dom->nodes[i], "class", &len);
             int tokens = trusted && WN_RULE(d, NAME_LAYOUT_TOKENS) > 0.0f;
-            while (tokens && trusted && (k = next_hint_token(&sp->names, c, len, &at)) != 0) {
-                slot = name_mass_slot(&sp->names, k);
-                if (sp->names.mass[slot] >= layout_share * total &&
-                    (float)sp->names.links[slot] < max_links * (float)sp->names.chars[slot])
-                    trusted = 0;
-            }
+            while (tokens && trusted && (k = next_hint_token(&sp->names, c, len, &at)) != 0)
+                if (layout_name(sp, k)) trusted = 0;
         }
         /* an id of a builder's generated series: its stem, as a token */
         if (trusted && WN_RULE(d, NAME_LAYOUT_TOKENS) > 0.0f &&
-            (k = id_stem_key(&sp->names, dom, &dom->nodes[i])) != 0) {
-            size_t slot = name_mass_slot(&sp->names, k);
-            if (sp->names.mass[slot] >= layout_share * total &&
-                (float)sp->names.links[slot] < max_links * (float)sp->names.chars[slot])
-                trusted = 0;
-        }
+            (k = id_stem_key(&sp->names, dom, &dom->nodes[i])) != 0 && layout_name(sp, k))
+            trusted = 0;
     }
     return trusted;
 }
