@@ -59,15 +59,11 @@ static uint64_t id_stem_key(name_mass *t, const wn_dom *dom, const wn_node *x)
     size_t len = 0;
     const char *v = wn_node_attr(dom, x, "id", &len);
     if (!v || !len || !(wn_hints_from_name_cached(t->hints, v, len, 1, t->anchor_words) & WN_HINT_BOILER)) return 0;
-    XXH3_state_t st;
-    XXH3_64bits_reset_withSeed(&st, 0x69647374656dULL);
-    size_t b = 0;
-    for (size_t i = 0; i <= len; i++)
-        if (i == len || (v[i] >= '0' && v[i] <= '9')) {
-            if (i > b) XXH3_64bits_update(&st, v + b, i - b);
-            b = i + 1;
-        }
-    return XXH3_64bits_digest(&st) | 1;
+    char stem[128]; /* a longer id counts by its first 128 bytes without digits */
+    size_t n = 0;
+    for (size_t i = 0; i < len && n < sizeof stem; i++)
+        if (v[i] < '0' || v[i] > '9') stem[n++] = v[i];
+    return XXH3_64bits_withSeed(stem, n, 0x69647374656dULL) | 1;
 }
 
 static size_t name_mass_slot(name_mass *t, uint64_t k)
