@@ -82,16 +82,42 @@ static int offscreen_class(const char *v, size_t n)
  * loaded, the hidden attribute (a server-rendered React page streams its
  * content into <div hidden id="S:0">) and visibility:hidden (a Next.js
  * page's wrapper until its styles load), which p->show_hidden lets be. */
-int wn_parse_is_hidden(const wn_parser *p, myhtml_tree_node_t *n)
+/* Whether n is a tab's panel (role="tabpanel"): its content is a click
+ * away, whichever tab the markup shows first. */
+static int is_tabpanel(myhtml_tree_node_t *n)
 {
     for (myhtml_tree_attr_t *a = mh_attr_first(n); a; a = mh_attr_next(a)) {
         size_t kl = 0, vl = 0;
         const char *k = mh_attr_key(a, &kl);
+        if (!k || kl != 4 || memcmp(k, "role", 4) != 0) continue;
+        const char *v = mh_attr_value(a, &vl);
+        while (v && vl && (*v == ' ' || *v == '\t')) v++, vl--;
+        return v && vl >= 8 && ci_contains_nospace(v, 8, "tabpanel");
+    }
+    return 0;
+}
+
+int wn_parse_is_hidden(const wn_parser *p, myhtml_tree_node_t *n)
+{
+    /* what the user agent's style sheet hides until a script or a click
+     * shows it: a <dialog> not open, a popover */
+    int closed = p->hide_closed && mh_tag_id(n) == MyHTML_TAG_DIALOG;
+    for (myhtml_tree_attr_t *a = mh_attr_first(n); a; a = mh_attr_next(a)) {
+        size_t kl = 0, vl = 0;
+        const char *k = mh_attr_key(a, &kl);
         if (!k) continue;
-        if (kl == 6 && memcmp(k, "hidden", 6) == 0 && !p->show_hidden) return 2;
+        if (kl == 4 && memcmp(k, "open", 4) == 0) closed = 0;
+        if (p->hide_closed && kl == 7 && memcmp(k, "popover", 7) == 0 && p->show_hidden < 2) return 3;
+        if (kl == 6 && memcmp(k, "hidden", 6) == 0 && !p->show_hidden) {
+            if (p->show_tabpanels && is_tabpanel(n)) continue;
+            return 2;
+        }
         if (kl == 5 && memcmp(k, "style", 5) == 0) {
             const char *v = mh_attr_value(a, &vl);
-            if (v && ci_contains_nospace(v, vl, "display:none")) return p->show_hidden >= 2 ? 0 : 3;
+            if (v && ci_contains_nospace(v, vl, "display:none")) {
+                if (p->show_hidden >= 2) return 0;
+                if (!(p->show_tabpanels && is_tabpanel(n))) return 3;
+            }
             if (v && !p->show_hidden && ci_contains_nospace(v, vl, "visibility:hidden")) return 2;
         }
         if (kl == 5 && memcmp(k, "class", 5) == 0) {
@@ -103,7 +129,7 @@ int wn_parse_is_hidden(const wn_parser *p, myhtml_tree_node_t *n)
             if (v && vl >= 7 && memchr(v, 'e', vl) && offscreen_class(v, vl)) return 1;
         }
     }
-    return 0;
+    return closed && p->show_hidden < 2 ? 3 : 0;
 }
 
 int wn_parse_is_jsonld(myhtml_tree_node_t *n)

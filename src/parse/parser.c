@@ -234,6 +234,8 @@ static wn_parse_status parse(wn_parser *p, const char *utf8, size_t len, wn_aren
         b.budget = UINT32_MAX;
         b.merged_link_share = rules ? rules->merged_link_share : WN_PARSE_MERGED_LINK_SHARE;
         p->show_hidden = rules ? rules->show_hidden : 0;
+        p->show_tabpanels = rules ? rules->show_tabpanels : 0;
+        p->hide_closed = rules ? rules->hide_closed : 0;
         p->script_hidden = 0;
         p->display_hidden = 0;
         if (p->node_bytes) {

@@ -56,6 +56,8 @@ typedef struct wn_parse_rules {
     double merged_link_share; /* MERGED_LINK_SHARE: merged text is link text past this share of it */
     int show_hidden;          /* build elements hidden until a script shows them (see wn_parse_is_hidden) */
     int hide_unread;          /* UNREAD_TEXT: copies for screen readers and spelled-out identifiers hidden */
+    int show_tabpanels;       /* HIDDEN_TABPANEL: a hidden role="tabpanel" is built (a tab's content) */
+    int hide_closed;          /* HIDDEN_CLOSED: a <dialog> not open and a popover are hidden */
 } wn_parse_rules;
 #define WN_PARSE_MERGED_LINK_SHARE 0.5 /* the default, for callers without a rule table */
 

@@ -103,6 +103,8 @@ struct wn_parser {
     size_t chunk;          /* input piece fed to the tree builder at a time; 0: the default */
     int keep_blank;        /* keep white-space-only text between line breaks */
     int show_hidden;       /* this parse's wn_parse_rules.show_hidden */
+    int show_tabpanels;    /* this parse's wn_parse_rules.show_tabpanels */
+    int hide_closed;       /* this parse's wn_parse_rules.hide_closed */
     size_t script_hidden;  /* elements skipped as hidden in a way scripts undo (wn_parser_script_hidden) */
     size_t display_hidden; /* elements skipped as display:none (wn_parser_display_hidden) */
     /* end-tag tokens of the piece being parsed (see free_closers) */

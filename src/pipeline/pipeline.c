@@ -273,7 +273,9 @@ static winnow_status decode_parse(winnow_engine *e, winnow_doc *d, const winnow_
     /* per page: the parser is the engine's, the rules the page's */
     wn_parse_rules parse_rules = { .merged_link_share = WN_RULE(d, MERGED_LINK_SHARE),
                                    .show_hidden = d->display_shown ? 2 : 0,
-                                   .hide_unread = WN_RULE(d, UNREAD_TEXT) > 0.0f };
+                                   .hide_unread = WN_RULE(d, UNREAD_TEXT) > 0.0f,
+                                   .show_tabpanels = WN_RULE(d, HIDDEN_TABPANEL) > 0.0f,
+                                   .hide_closed = WN_RULE(d, HIDDEN_CLOSED) > 0.0f };
     wn_parse_status ps =
         wn_parser_parse_store(e->parser, text, text_len, &d->arena, &d->dom, d->dom_store, &parse_rules);
     if (ps == WN_PARSE_OK && !d->display_shown) ps = hidden_parse(e, d, text, text_len, &parse_rules);

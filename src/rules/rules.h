@@ -663,6 +663,14 @@
       "a page of visible text whose extraction kept less than this many characters and that hides elements with "      \
       "display:none is extracted again with them shown, and that extraction is kept when it keeps this many "          \
       "characters: a shop or news page whose main part a script shows once it has loaded (0: never again)")            \
+    X(HIDDEN_TABPANEL, 1.0f, 0.0f, "parse",                                                                            \
+      "a tab's panel (role=\"tabpanel\") hidden by the hidden attribute or display:none is built all the same: "       \
+      "its content is a click away, whichever tab the markup shows first (code samples per language, a product's "     \
+      "specifications) (1: on, 0: off)")                                                                               \
+    X(HIDDEN_CLOSED, 1.0f, 0.0f, "parse",                                                                              \
+      "a <dialog> without the open attribute and an element with the popover attribute are hidden, as a browser's "    \
+      "own style sheet hides them until a script or a click opens them (a sign-up modal, a notification prompt) "      \
+      "(1: on, 0: off)")                                                                                               \
     /* metadata (src/meta/meta.c, fed by the pipeline) */                                                              \
     X(TITLE_MATCH_MIN_WORDS, 2.0f, 0.0f, "meta",                                                                       \
       "two titles (a JSON-LD headline and the <title>, og:title or an <h1>; og:title and og:site_name) match when "    \
