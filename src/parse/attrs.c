@@ -97,6 +97,61 @@ static int is_tabpanel(myhtml_tree_node_t *n)
     return 0;
 }
 
+static uint64_t id_hash(const char *s, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325u;
+    for (size_t k = 0; k < n; k++) h = (h ^ (unsigned char)s[k]) * 0x100000001b3u;
+    return h;
+}
+
+/* Notes the ids an element that opens and closes others names
+ * (aria-expanded with aria-controls: an accordion's button). */
+static void note_controls(wn_parser *p, myhtml_tree_node_t *n)
+{
+    const char *ctl = NULL;
+    size_t cl = 0;
+    int expands = 0;
+    for (myhtml_tree_attr_t *a = mh_attr_first(n); a; a = mh_attr_next(a)) {
+        size_t kl = 0;
+        const char *k = mh_attr_key(a, &kl);
+        if (!k || kl < 13 || memcmp(k, "aria-", 5) != 0) continue;
+        if (kl == 13 && memcmp(k, "aria-expanded", 13) == 0) expands = 1;
+        if (kl == 13 && memcmp(k, "aria-controls", 13) == 0) ctl = mh_attr_value(a, &cl);
+    }
+    if (!expands || !ctl) return;
+    for (size_t k = 0; k < cl && p->ncontrolled < WN_PARSE_MAX_CONTROLLED;) {
+        while (k < cl && ctl[k] == ' ') k++;
+        size_t s = k;
+        while (k < cl && ctl[k] != ' ') k++;
+        if (k > s) p->controlled[p->ncontrolled++] = id_hash(ctl + s, k - s);
+    }
+}
+
+/* Whether n's id is one an accordion's button named (note_controls). */
+static int is_controlled(const wn_parser *p, myhtml_tree_node_t *n)
+{
+    if (!p->ncontrolled) return 0;
+    for (myhtml_tree_attr_t *a = mh_attr_first(n); a; a = mh_attr_next(a)) {
+        size_t kl = 0, vl = 0;
+        const char *k = mh_attr_key(a, &kl);
+        if (!k || kl != 2 || memcmp(k, "id", 2) != 0) continue;
+        const char *v = mh_attr_value(a, &vl);
+        if (!v || !vl) return 0;
+        uint64_t h = id_hash(v, vl);
+        for (unsigned i = 0; i < p->ncontrolled; i++)
+            if (p->controlled[i] == h) return 1;
+        return 0;
+    }
+    return 0;
+}
+
+/* Whether a hidden n is a click away all the same: a tab's panel, an
+ * accordion's. */
+static int reachable(const wn_parser *p, myhtml_tree_node_t *n)
+{
+    return (p->show_tabpanels && is_tabpanel(n)) || (p->show_controlled && is_controlled(p, n));
+}
+
 int wn_parse_is_hidden(const wn_parser *p, myhtml_tree_node_t *n)
 {
     /* what the user agent's style sheet hides until a script or a click
@@ -109,14 +164,14 @@ int wn_parse_is_hidden(const wn_parser *p, myhtml_tree_node_t *n)
         if (kl == 4 && memcmp(k, "open", 4) == 0) closed = 0;
         if (p->hide_closed && kl == 7 && memcmp(k, "popover", 7) == 0 && p->show_hidden < 2) return 3;
         if (kl == 6 && memcmp(k, "hidden", 6) == 0 && !p->show_hidden) {
-            if (p->show_tabpanels && is_tabpanel(n)) continue;
+            if (reachable(p, n)) continue;
             return 2;
         }
         if (kl == 5 && memcmp(k, "style", 5) == 0) {
             const char *v = mh_attr_value(a, &vl);
             if (v && ci_contains_nospace(v, vl, "display:none")) {
                 if (p->show_hidden >= 2) return 0;
-                if (!(p->show_tabpanels && is_tabpanel(n))) return 3;
+                if (!reachable(p, n)) return 3;
             }
             if (v && !p->show_hidden && ci_contains_nospace(v, vl, "visibility:hidden")) return 2;
         }
@@ -158,5 +213,6 @@ int wn_parse_classify(wn_parser *p, myhtml_tree_node_t *n, uint16_t *tag)
     if (hidden == 2) p->script_hidden++;
     if (hidden == 3) p->display_hidden++;
     if (hidden) return VISIT_SKIP;
+    if (p->show_controlled && mh_attr_first(n)) note_controls(p, n);
     return VISIT_KEEP;
 }

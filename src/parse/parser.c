@@ -236,6 +236,8 @@ static wn_parse_status parse(wn_parser *p, const char *utf8, size_t len, wn_aren
         p->show_hidden = rules ? rules->show_hidden : 0;
         p->show_tabpanels = rules ? rules->show_tabpanels : 0;
         p->hide_closed = rules ? rules->hide_closed : 0;
+        p->show_controlled = rules ? rules->show_controlled : 0;
+        p->ncontrolled = 0;
         p->script_hidden = 0;
         p->display_hidden = 0;
         if (p->node_bytes) {

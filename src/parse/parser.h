@@ -58,6 +58,7 @@ typedef struct wn_parse_rules {
     int hide_unread;          /* UNREAD_TEXT: copies for screen readers and spelled-out identifiers hidden */
     int show_tabpanels;       /* HIDDEN_TABPANEL: a hidden role="tabpanel" is built (a tab's content) */
     int hide_closed;          /* HIDDEN_CLOSED: a <dialog> not open and a popover are hidden */
+    int show_controlled;      /* HIDDEN_CONTROLLED: a hidden accordion panel (aria-controls) is built */
 } wn_parse_rules;
 #define WN_PARSE_MERGED_LINK_SHARE 0.5 /* the default, for callers without a rule table */
 

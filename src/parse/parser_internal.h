@@ -79,6 +79,8 @@ static inline myhtml_position_t mh_element_position(const myhtml_tree_node_t *n)
 /* scratch arrays larger than this are not kept for the next page */
 #define KEEP_SCRATCH_BYTES ((size_t)8 << 20)
 
+#define WN_PARSE_MAX_CONTROLLED 64 /* accordion panels remembered a page; more are let be */
+
 struct wn_parser {
     myhtml_t *mh;
     myhtml_tree_t *tree;
@@ -100,11 +102,16 @@ struct wn_parser {
     /* elements copied while open (see harvest) */
     struct spine_ent *spine;
     size_t nspine, spine_cap;
-    size_t chunk;          /* input piece fed to the tree builder at a time; 0: the default */
-    int keep_blank;        /* keep white-space-only text between line breaks */
-    int show_hidden;       /* this parse's wn_parse_rules.show_hidden */
-    int show_tabpanels;    /* this parse's wn_parse_rules.show_tabpanels */
-    int hide_closed;       /* this parse's wn_parse_rules.hide_closed */
+    size_t chunk;        /* input piece fed to the tree builder at a time; 0: the default */
+    int keep_blank;      /* keep white-space-only text between line breaks */
+    int show_hidden;     /* this parse's wn_parse_rules.show_hidden */
+    int show_tabpanels;  /* this parse's wn_parse_rules.show_tabpanels */
+    int hide_closed;     /* this parse's wn_parse_rules.hide_closed */
+    int show_controlled; /* this parse's wn_parse_rules.show_controlled */
+    /* hashes of the ids that aria-controls of an element with aria-expanded
+     * names, as met in document order (an accordion's panels) */
+    uint64_t controlled[WN_PARSE_MAX_CONTROLLED];
+    unsigned ncontrolled;
     size_t script_hidden;  /* elements skipped as hidden in a way scripts undo (wn_parser_script_hidden) */
     size_t display_hidden; /* elements skipped as display:none (wn_parser_display_hidden) */
     /* end-tag tokens of the piece being parsed (see free_closers) */

@@ -275,7 +275,8 @@ static winnow_status decode_parse(winnow_engine *e, winnow_doc *d, const winnow_
                                    .show_hidden = d->display_shown ? 2 : 0,
                                    .hide_unread = WN_RULE(d, UNREAD_TEXT) > 0.0f,
                                    .show_tabpanels = WN_RULE(d, HIDDEN_TABPANEL) > 0.0f,
-                                   .hide_closed = WN_RULE(d, HIDDEN_CLOSED) > 0.0f };
+                                   .hide_closed = WN_RULE(d, HIDDEN_CLOSED) > 0.0f,
+                                   .show_controlled = WN_RULE(d, HIDDEN_CONTROLLED) > 0.0f };
     wn_parse_status ps =
         wn_parser_parse_store(e->parser, text, text_len, &d->arena, &d->dom, d->dom_store, &parse_rules);
     if (ps == WN_PARSE_OK && !d->display_shown) ps = hidden_parse(e, d, text, text_len, &parse_rules);

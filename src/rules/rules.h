@@ -671,6 +671,10 @@
       "a <dialog> without the open attribute and an element with the popover attribute are hidden, as a browser's "    \
       "own style sheet hides them until a script or a click opens them (a sign-up modal, a notification prompt) "      \
       "(1: on, 0: off)")                                                                                               \
+    X(HIDDEN_CONTROLLED, 1.0f, 0.0f, "parse",                                                                          \
+      "an element hidden by the hidden attribute or display:none whose id an earlier element with aria-expanded "      \
+      "names in aria-controls is built all the same: an accordion's panel, a FAQ's answer, a click away (1: on, "      \
+      "0: off)")                                                                                                       \
     /* metadata (src/meta/meta.c, fed by the pipeline) */                                                              \
     X(TITLE_MATCH_MIN_WORDS, 2.0f, 0.0f, "meta",                                                                       \
       "two titles (a JSON-LD headline and the <title>, og:title or an <h1>; og:title and og:site_name) match when "    \
