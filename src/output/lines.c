@@ -637,11 +637,78 @@ static void end_item(lines *L, uint32_t i)
     }
 }
 
+/* The first byte of text (not white space) under element i, 0 when none. */
+static unsigned char first_text_byte(const wn_dom *dom, uint32_t i)
+{
+    for (uint32_t k = i + 1; k < i + dom->nodes[i].size; k++) {
+        const wn_node *y = &dom->nodes[k];
+        if (y->tag != WN_TAG_TEXT) continue;
+        for (uint32_t c = 0; c < y->text_len; c++) {
+            unsigned char b = (unsigned char)dom->text[y->text_begin + c];
+            if (b > ' ') return b;
+        }
+    }
+    return 0;
+}
+
+/* The sibling before node i, WN_NONE when it is the first: the ancestor of
+ * the node before it in document order that is its sibling. */
+static uint32_t prev_sibling(const wn_dom *dom, uint32_t i)
+{
+    uint32_t parent = dom->nodes[i].parent;
+    if (i == 0 || i - 1 == parent) return WN_NONE;
+    uint32_t p = i - 1;
+    while (p != WN_NONE && dom->nodes[p].parent != parent) p = dom->nodes[p].parent;
+    return p;
+}
+
+/* Whether node i is a text node with more than white space. */
+static int prose_text(const wn_dom *dom, uint32_t i)
+{
+    if (i == WN_NONE || dom->nodes[i].tag != WN_TAG_TEXT) return 0;
+    for (uint32_t c = 0; c < dom->nodes[i].text_len; c++)
+        if ((unsigned char)dom->text[dom->nodes[i].text_begin + c] > ' ') return 1;
+    return 0;
+}
+
+/* Whether inline element i begins a field of its own that the markup
+ * writes flush against the one before (INLINE_SIBLING_SPACE): its
+ * previous sibling is an element, both have a class and the classes
+ * differ (a name and its value, <span class=name>Pages</span><span
+ * class=value>240</span>, which the site's style sheet sets apart), and
+ * letters or digits meet there; not in code (highlighted tokens are
+ * spans). A word split into spans of one class (a headline animated a
+ * letter at a time) stays whole. */
+static int field_boundary(const lines *L, const winnow_doc *d, uint32_t i)
+{
+    const wn_dom *dom = &d->dom;
+    const wn_node *x = &dom->nodes[i];
+    if (!L->line.len || !ascii_alnum((unsigned char)L->line.data[L->line.len - 1])) return 0;
+    if (x->parent == WN_NONE || !x->attr_count) return 0;
+    uint32_t p = prev_sibling(dom, i);
+    if (p == WN_NONE || dom->nodes[p].tag == WN_TAG_TEXT || wn_tag_has(dom->nodes[p].tag, WN_TF_BREAK)) return 0;
+    /* a field holds more than a letter: one letter a span is a word spelled
+     * out to foil copying ("Sponsored"), <sup> and <sub> are typography */
+    if (d->stats[p].chars < 2 || d->stats[i].chars < 2 || x->tag == WN_TAG_SUP || x->tag == WN_TAG_SUB) return 0;
+    size_t la = 0, lb = 0;
+    const char *ca = wn_node_attr(dom, &dom->nodes[p], "class", &la), *cb = wn_node_attr(dom, x, "class", &lb);
+    if (!ca || !cb || !la || !lb || (la == lb && !memcmp(ca, cb, la))) return 0;
+    if (!ascii_alnum(first_text_byte(dom, i))) return 0;
+    for (uint32_t k = x->parent; k != WN_NONE && !wn_tag_has(dom->nodes[k].tag, WN_TF_BREAK); k = dom->nodes[k].parent)
+        if (is_inline_code(dom->nodes[k].tag)) return 0; /* inline ancestors: a code span */
+    if (is_inline_code(x->tag) || is_inline_code(dom->nodes[p].tag)) return 0;
+    /* fields, not words of a sentence: no text runs on either side of the two */
+    return !prose_text(dom, prev_sibling(dom, p)) && !prose_text(dom, x->next_sibling);
+}
+
 static void on_enter(void *ctx, const winnow_doc *d, uint32_t i)
 {
     lines *L = ctx;
     const wn_node *x = &d->dom.nodes[i];
     unsigned t = x->tag;
+    if (!L->pending_space && !L->in_pre && !wn_tag_has(t, WN_TF_BREAK) && t != WN_TAG_BR &&
+        WN_RULE(d, INLINE_SIBLING_SPACE) > 0.0f && field_boundary(L, d, i))
+        L->pending_space = 1;
     if (t == WN_TAG_TD || t == WN_TAG_TH) {
         if (L->data_table == WN_NONE) {
             block_break(L, 1);

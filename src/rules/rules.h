@@ -608,6 +608,10 @@
     X(DATA_TABLE_CELL_MAX_CHARS, 1000.0f, 1e30f, "output",                                                             \
       "a table with a cell of more than this many characters is a layout table (a page set in a table), its "          \
       "cells written as the blocks they hold; a data table is written row by row, its cells on one line")              \
+    X(INLINE_SIBLING_SPACE, 1.0f, 0.0f, "output",                                                                      \
+      "an inline element written flush against an element sibling before it, both with a class and the two "           \
+      "classes different (a field's name and its value), is set apart by a space where letters or digits meet: "       \
+      "\"Number of Pages240 Pages\" reads \"Number of Pages 240 Pages\" (1: on, 0: off)")                              \
     /* site model (src/score/site_score.c) */                                                                          \
     X(SITE_TEMPLATE_PERCENT, 10.0f, 1e30f, "site",                                                                     \
       "a block or a text chunk found on at least this percent of the site's other pages (and on SITE_MIN_PAGES of "    \
