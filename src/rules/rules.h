@@ -497,6 +497,10 @@
       "an element of at least this many characters and two kept lines or more, kept whole, whose text is the text of " \
       "an element kept earlier (not around it) is left out: a responsive page renders a section once per screen "      \
       "size and its style sheet shows one (0: off)")                                                                   \
+    X(REPEAT_QUOTE_UNITS, 1.0f, 0.0f, "select",                                                                        \
+      "on a thread or a product's page, a copy of REPEAT_MIN_CHARS characters or more goes even when it is one "       \
+      "line: a reply quoting a one-paragraph post whole; a quote (<blockquote>, <aside>) that holds nothing else "     \
+      "but an attribution of COMMENT_LINE_CHARS goes whole (1: on, 0: off: two lines or more, as elsewhere)")          \
     X(PARTS_THIN_SHARE, 0.05f, 0.0f, "select",                                                                         \
       "an article selection keeping less than this share of the page's visible text is tried again by the region "     \
       "strategy (the page's parts: a listing's cards, a landing page's sections) and that one is kept when it keeps "  \

@@ -21,11 +21,12 @@
 
 /* Whether element i is a block kept whole: REPEAT_MIN_CHARS characters, two
  * kept units or more, every character kept. */
-static int candidate(const winnow_doc *d, const uint32_t *kept, const uint32_t *units, uint32_t i, float min)
+static int candidate(const winnow_doc *d, const uint32_t *kept, const uint32_t *units, uint32_t i, float min,
+                     uint32_t min_units)
 {
     const wn_stats *st = &d->stats[i];
-    return d->dom.nodes[i].tag != WN_TAG_TEXT && units[i] >= 2 && (float)st->chars >= min && kept[i] == st->chars &&
-           st->fingerprint;
+    return d->dom.nodes[i].tag != WN_TAG_TEXT && units[i] >= min_units && (float)st->chars >= min &&
+           kept[i] == st->chars && st->fingerprint;
 }
 
 static void drop(winnow_doc *d, uint32_t c)
@@ -37,11 +38,29 @@ static void drop(winnow_doc *d, uint32_t c)
     }
 }
 
+/* The quote that copy i is the body of: its <blockquote> or <aside> (up
+ * to three levels up) when all the quote holds besides is an attribution
+ * of COMMENT_LINE_CHARS or less ("oakleaf said:"), else i. */
+static uint32_t quote_of(const winnow_doc *d, uint32_t i)
+{
+    const wn_dom *dom = &d->dom;
+    uint32_t q = i;
+    if (WN_RULE(d, REPEAT_QUOTE_UNITS) <= 0.0f) return i;
+    for (int up = 0; up < 3 && q != WN_NONE; up++, q = dom->nodes[q].parent) {
+        unsigned t = dom->nodes[q].tag;
+        if (t != WN_TAG_BLOCKQUOTE && t != WN_TAG_ASIDE) continue;
+        float rest = (float)d->stats[q].chars - (float)d->stats[i].chars;
+        return rest <= WN_RULE(d, COMMENT_LINE_CHARS) ? q : i;
+    }
+    return i;
+}
+
 /* On a thread or a product's page: a block whose text was kept whole
  * anywhere before (not around it) is a quote of an earlier post, or a
  * copy of a section for another screen size. cand: the candidates, for
  * the table's size. 0, or -1 when out of memory. */
-static int drop_quotes(winnow_doc *d, const uint32_t *kept, const uint32_t *units, uint32_t cand, float min)
+static int drop_quotes(winnow_doc *d, const uint32_t *kept, const uint32_t *units, uint32_t cand, float min,
+                       uint32_t min_units)
 {
     const wn_dom *dom = &d->dom;
     size_t cap = 4;
@@ -50,14 +69,14 @@ static int drop_quotes(winnow_doc *d, const uint32_t *kept, const uint32_t *unit
     if (!slot) return -1;
     memset(slot, 0xff, cap * sizeof *slot); /* WN_NONE: empty */
     for (uint32_t i = 1; i < dom->count; i++) {
-        if (!candidate(d, kept, units, i, min)) continue;
+        if (!candidate(d, kept, units, i, min, min_units)) continue;
         const uint64_t f = d->stats[i].fingerprint;
         size_t k = (size_t)f & (cap - 1);
         while (slot[k] != WN_NONE && d->stats[slot[k]].fingerprint != f) k = (k + 1) & (cap - 1);
         if (slot[k] == WN_NONE) {
             slot[k] = i;
         } else if (!wn_node_within(dom, slot[k], i)) { /* (a wrapper of the same text is the same block) */
-            drop(d, i);
+            drop(d, quote_of(d, i));
             i += dom->nodes[i].size - 1;
         }
     }
@@ -76,12 +95,19 @@ int wn_drop_repeated_blocks(winnow_doc *d)
     uint32_t *kept = wn_arena_calloc(s, n, sizeof *kept);   /* kept characters in the subtree */
     uint32_t *units = wn_arena_calloc(s, n, sizeof *units); /* kept units with text in it */
     if (!kept || !units) return -1;
+    /* on a thread or a product's page a copy of one unit goes too (a reply
+     * quoting a one-paragraph post, REPEAT_QUOTE_UNITS); elsewhere a
+     * paragraph quoted twice stays */
+    const int quotes = (d->page_type == WINNOW_PAGE_FORUM || d->page_type == WINNOW_PAGE_PRODUCT) &&
+                       d->page_type_conf >= WN_RULE(d, REGION_MIN_CONFIDENCE);
+    const uint32_t min_units = quotes && WN_RULE(d, REPEAT_QUOTE_UNITS) > 0.0f ? 1 : 2;
     uint32_t cand = 0;
     for (uint32_t i = n; i-- > 1;) {
         const wn_node *x = &dom->nodes[i];
         if (x->tag == WN_TAG_TEXT && lb->keep[i]) kept[i] = d->stats[i].chars;
         if (x->tag != WN_TAG_TEXT && lb->unit[i] == i && lb->keep[i] && d->stats[i].chars) units[i]++;
-        if (x->tag != WN_TAG_TEXT && units[i] >= 2 && (float)d->stats[i].chars >= min && kept[i] == d->stats[i].chars)
+        if (x->tag != WN_TAG_TEXT && units[i] >= min_units && (float)d->stats[i].chars >= min &&
+            kept[i] == d->stats[i].chars)
             cand++;
         kept[x->parent] += kept[i];
         units[x->parent] += units[i];
@@ -90,9 +116,8 @@ int wn_drop_repeated_blocks(winnow_doc *d)
         wn_arena_release(s, mark);
         return 0;
     }
-    if ((d->page_type == WINNOW_PAGE_FORUM || d->page_type == WINNOW_PAGE_PRODUCT) &&
-        d->page_type_conf >= WN_RULE(d, REGION_MIN_CONFIDENCE)) {
-        int r = drop_quotes(d, kept, units, cand, min);
+    if (quotes) {
+        int r = drop_quotes(d, kept, units, cand, min, min_units);
         wn_arena_release(s, mark);
         return r;
     }
@@ -105,7 +130,7 @@ int wn_drop_repeated_blocks(winnow_doc *d)
             uint32_t was = prev;
             prev = c;
             if (was == WN_NONE || d->stats[was].fingerprint != d->stats[c].fingerprint ||
-                !candidate(d, kept, units, c, min) || !candidate(d, kept, units, was, min))
+                !candidate(d, kept, units, c, min, 2) || !candidate(d, kept, units, was, min, 2))
                 continue;
             drop(d, c);
         }
