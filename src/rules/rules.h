@@ -497,6 +497,10 @@
       "an element of at least this many characters and two kept lines or more, kept whole, whose text is the text of " \
       "an element kept earlier (not around it) is left out: a responsive page renders a section once per screen "      \
       "size and its style sheet shows one (0: off)")                                                                   \
+    X(QUOTE_SEEN_MIN_CHARS, 40.0f, 0.0f, "select",                                                                     \
+      "on a thread, a quote (<blockquote>, <aside>) of at least this many characters whose kept lines are in the "     \
+      "page's text before it, all but an attribution of COMMENT_LINE_CHARS, is left out: a reply quoting part of an "  \
+      "earlier post (0: off)")                                                                                         \
     X(REPEAT_QUOTE_UNITS, 1.0f, 0.0f, "select",                                                                        \
       "on a thread or a product's page, a copy of REPEAT_MIN_CHARS characters or more goes even when it is one "       \
       "line: a reply quoting a one-paragraph post whole; a quote (<blockquote>, <aside>) that holds nothing else "     \

@@ -83,6 +83,40 @@ static int drop_quotes(winnow_doc *d, const uint32_t *kept, const uint32_t *unit
     return 0;
 }
 
+/* On a thread: a quote (<blockquote>, <aside>) of QUOTE_SEEN_MIN_CHARS
+ * characters or more whose kept lines are found in the page's text before
+ * it, all but an attribution of COMMENT_LINE_CHARS or less: a reply
+ * quoting part of an earlier post. A quote of a post on another page of
+ * the thread, or of anything the page does not hold, stays. */
+static void drop_seen_quotes(winnow_doc *d)
+{
+    const wn_dom *dom = &d->dom;
+    wn_labels *lb = &d->labels;
+    const float min = WN_RULE(d, QUOTE_SEEN_MIN_CHARS), line = WN_RULE(d, COMMENT_LINE_CHARS);
+    const char *text = d->page_text.text;
+    if (min <= 0.0f || !text) return;
+    for (uint32_t q = 1; q < dom->count; q++) {
+        unsigned t = dom->nodes[q].tag;
+        if ((t != WN_TAG_BLOCKQUOTE && t != WN_TAG_ASIDE) || (float)d->stats[q].chars < min) continue;
+        float seen = 0.0f, rest = 0.0f;
+        const uint32_t before = d->stats[q].nt_begin;
+        for (uint32_t u = q; u < q + dom->nodes[q].size; u++) {
+            if (lb->unit[u] != u || !d->stats[u].chars || dom->nodes[u].tag == WN_TAG_TEXT) continue;
+            if (!lb->keep[u]) continue;
+            const wn_stats *s = &d->stats[u];
+            size_t n = s->nt_end > s->nt_begin ? s->nt_end - s->nt_begin : 0;
+            if (n >= 20 && memmem(text, before, text + s->nt_begin, n))
+                seen += (float)s->chars;
+            else
+                rest += (float)s->chars;
+        }
+        if (seen >= min && rest <= line) {
+            drop(d, q);
+            q += dom->nodes[q].size - 1;
+        }
+    }
+}
+
 int wn_drop_repeated_blocks(winnow_doc *d)
 {
     const float min = WN_RULE(d, REPEAT_MIN_CHARS);
@@ -112,14 +146,16 @@ int wn_drop_repeated_blocks(winnow_doc *d)
         kept[x->parent] += kept[i];
         units[x->parent] += units[i];
     }
-    if (cand < 2) {
-        wn_arena_release(s, mark);
-        return 0;
-    }
-    if (quotes) {
+    if (cand >= 2 && quotes) {
         int r = drop_quotes(d, kept, units, cand, min, min_units);
         wn_arena_release(s, mark);
+        if (r == 0 && d->page_type == WINNOW_PAGE_FORUM) drop_seen_quotes(d);
         return r;
+    }
+    if (quotes && d->page_type == WINNOW_PAGE_FORUM) drop_seen_quotes(d);
+    if (cand < 2 || quotes) {
+        wn_arena_release(s, mark);
+        return 0;
     }
     /* each element's children in order, the last one with text at hand */
     for (uint32_t p = 0; p < n; p++) {
