@@ -296,6 +296,10 @@
       "cards are siblings of one tag and one first class token, not one whole class list (a shop's cards add each "    \
       "item's id, category and stock: product post-15859 instock); not on a thread, whose posts are no cards")         \
     X(REGION_CARD_LEVELS, 8.0f, 0.0f, "select", "how many levels above a unit of links its card may be")               \
+    X(REGION_CARD_WRAPPERS, 1.0f, 0.0f, "select",                                                                      \
+      "region strategy: a level up from a unit of links counts toward REGION_CARD_LEVELS only where its parent holds " \
+      "text beside it, so a card whose link sits inside a dozen wrappers is still found (1: on, 0: every level "       \
+      "counts)")                                                                                                       \
     X(PRODUCT_NAME_SHARE, 0.8f, 2.0f, "select",                                                                        \
       "product strategy (select/product.c): the <h1> naming the JSON-LD Product carries this share of its name's "     \
       "words (else the first <h1> is the name)")                                                                       \

@@ -60,13 +60,20 @@ static int in_card(const winnow_doc *d, const wn_page_scores *ps, uint32_t u, ui
      * author boxes and buttons in them apart) */
     const int kind = WN_RULE(d, REGION_CARD_FIRST_CLASS) > 0.0f && d->page_type != WINNOW_PAGE_FORUM;
     uint32_t r = u;
+    /* levels are counted where the parent holds text beside r's: a
+     * wrapper around r alone (a shop's card nests its link a dozen
+     * <div>s deep) is no level */
     for (int up = 0; (float)up <= WN_RULE(d, REGION_CARD_LEVELS) && r != WN_NONE && r != region;
-         up++, r = dom->nodes[r].parent) {
+         r = dom->nodes[r].parent) {
         uint32_t p = dom->nodes[r].parent;
         if (p == WN_NONE) return 0;
-        unsigned same = 0;
-        for (uint32_t c = dom->nodes[p].first_child; c != WN_NONE && (float)same < min; c = dom->nodes[c].next_sibling)
+        unsigned same = 0, texts = 0;
+        for (uint32_t c = dom->nodes[p].first_child; c != WN_NONE && (float)same < min;
+             c = dom->nodes[c].next_sibling) {
+            texts += d->stats[c].chars > 0;
             same += d->stats[c].chars > 0 && (kind ? wn_same_kind(dom, c, r) : wn_same_shape(dom, c, r));
+        }
+        if (texts > 1 || WN_RULE(d, REGION_CARD_WRAPPERS) <= 0.0f) up++;
         if ((float)same < min) continue;
         /* a card says more than its link: a menu item does not */
         const wn_stats *s = &d->stats[r];
