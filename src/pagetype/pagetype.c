@@ -2,6 +2,7 @@
  * markup counts, microdata and og:type, one over the page text for prices,
  * the URL's path words, then a dot product per kind. */
 #include "pagetype.h"
+#include "../score/records.h"
 #include "../util/token.h"
 
 #include <math.h>
@@ -19,7 +20,7 @@
     X(chars) X(link_share) X(links) X(images) X(paragraphs) X(p_share) X(p_avg)                                        \
     X(headings) X(h1) X(list_items) X(tables) X(forms) X(inputs) X(buttons)                                            \
     X(pre) X(code_share) X(articles) X(times) X(navs) X(asides) X(quotes) X(comments)                                  \
-    X(prices) X(has_price) X(run_max) X(run_records) X(run_share) X(meta_author)                                       \
+    X(prices) X(has_price) X(run_max) X(run_records) X(run_share) X(dated_records) X(meta_author)                      \
     X(meta_date)                                                                                                       \
     X(ld_article) X(ld_tech) X(ld_product) X(ld_rating) X(ld_qa) X(ld_discussion)                                      \
     X(ld_comment) X(ld_list) X(ld_faq) X(ld_org) X(ld_breadcrumb) X(ld_webpage)                                        \
@@ -54,10 +55,11 @@ static float lg(double count, double scale)
 /* ---- the URL's path words ---- */
 
 /* Generic words of a path segment that name a kind of page on any site. */
-static const char *const url_forum[] = { "forum",     "forums",     "thread",      "threads",  "t",
-                                         "topic",     "topics",     "questions",   "question", "q",
-                                         "community", "discussion", "discussions", "board",    "boards",
-                                         "viewtopic", "showthread", "comments",    NULL };
+static const char *const url_forum[] = { "forum",     "forums",     "thread",      "threads",   "t",
+                                         "topic",     "topics",     "questions",   "question",  "q",
+                                         "community", "discussion", "discussions", "board",     "boards",
+                                         "viewtopic", "showthread", "comments",    "showtopic", "talk",
+                                         "discuss",   NULL };
 static const char *const url_product[] = { "product", "products", "p",   "dp",  "shop", "store",
                                            "item",    "items",    "buy", "sku", NULL };
 static const char *const url_docs[] = { "docs",  "doc",    "documentation", "api",        "reference", "manual",
@@ -99,9 +101,10 @@ static void url_features(const char *url, float *x)
         size_t n = (size_t)(p - s);
         if (!n) continue;
         segments++;
-        /* the word before an extension: forum.php, index.html */
+        /* the first word, before an extension or a slug: forum.php,
+         * index.html, thread-222085.html */
         size_t w = 0;
-        while (w < n && s[w] != '.') w++;
+        while (w < n && s[w] != '.' && s[w] != '-' && s[w] != '_') w++;
         if (!(w == 5 && !strncasecmp(s, "index", 5))) root = 0;
         if (word_in(s, w, url_forum)) x[F_url_forum] = 1;
         if (word_in(s, w, url_product)) x[F_url_product] = 1;
@@ -176,28 +179,46 @@ typedef struct runs {
     unsigned max_run; /* longest run of same-shaped siblings with text */
     unsigned records; /* records of runs of 3 or more holding 40+ characters each on average */
     uint64_t chars;   /* their text */
+    unsigned dated;   /* the most records of one such run that open with a date (a thread's posts) */
 } runs;
 
-/* Runs of same-shaped element children of p: listings' cards, threads' posts. */
-static void child_runs(const wn_dom *dom, const wn_stats *st, uint32_t p, runs *r)
+/* Whether record c's text opens with a date within its first
+ * PT_DATE_SPAN characters: a post's header (an author, a date). */
+#define PT_DATE_SPAN 160
+static int opens_dated(const winnow_doc *d, uint32_t c)
 {
-    uint32_t prev = WN_NONE, run = 0;
+    const wn_stats *s = &d->stats[c];
+    if (!d->page_text.text || s->nt_end <= s->nt_begin) return 0;
+    size_t n = s->nt_end - s->nt_begin;
+    return wn_has_date(d->page_text.text + s->nt_begin, n < PT_DATE_SPAN ? n : PT_DATE_SPAN);
+}
+
+/* Runs of same-shaped element children of p: listings' cards, threads' posts. */
+static void child_runs(const winnow_doc *d, uint32_t p, runs *r)
+{
+    const wn_dom *dom = &d->dom;
+    const wn_stats *st = d->stats;
+    uint32_t prev = WN_NONE, run = 0, run_dated = 0;
     uint64_t run_chars = 0;
     for (uint32_t c = dom->nodes[p].first_child;; c = dom->nodes[c].next_sibling) {
         int end = c == WN_NONE;
         const wn_node *x = end ? NULL : &dom->nodes[c];
         if (x && (x->tag == WN_TAG_TEXT || x->tag == WN_TAG_SCRIPT || x->tag == WN_TAG_STYLE)) continue;
+        int dated = x && st[c].chars >= 40 && opens_dated(d, c);
         if (x && st[c].chars > 0 && prev != WN_NONE && same_shape(dom, &dom->nodes[prev], x)) {
             run++;
             run_chars += st[c].chars;
+            run_dated += (uint32_t)dated;
         } else {
             if (run > r->max_run) r->max_run = run;
             if (run >= 3 && run_chars >= 40u * run) {
                 r->records += run;
                 r->chars += run_chars;
+                if (run_dated > r->dated) r->dated = run_dated;
             }
             run = x && st[c].chars > 0 ? 1 : 0;
             run_chars = run ? st[c].chars : 0;
+            run_dated = run ? (uint32_t)dated : 0;
         }
         if (end) break;
         prev = c;
@@ -222,7 +243,7 @@ void wn_pt_features(winnow_doc *d, float *x)
     uint64_t p_chars = 0, code_chars = 0;
     uint32_t code_end = 0; /* end of the <pre>/<code> being counted: nested ones are inside it */
     uint32_t md = 0;
-    runs r = { 0, 0, 0 };
+    runs r = { 0, 0, 0, 0 };
     for (uint32_t i = 1; i < dom->count; i++) {
         const wn_node *n = &dom->nodes[i];
         if (n->tag == WN_TAG_TEXT) continue;
@@ -290,7 +311,7 @@ void wn_pt_features(winnow_doc *d, float *x)
                 if (k > s) md |= wn_schema_bits(it + s, k - s);
             }
         }
-        if (n->first_child != WN_NONE && n->first_child != n->last_child) child_runs(dom, st, i, &r);
+        if (n->first_child != WN_NONE && n->first_child != n->last_child) child_runs(d, i, &r);
     }
     x[F_chars] = lg(chars, 12);
     x[F_link_share] = chars > 0 ? (float)(st[body].link_chars / chars) : 0;
@@ -320,6 +341,7 @@ void wn_pt_features(winnow_doc *d, float *x)
     x[F_run_max] = lg(r.max_run, 5);
     x[F_run_records] = lg(r.records, 6);
     x[F_run_share] = chars > 0 ? (float)(r.chars > chars ? 1.0 : (double)r.chars / chars) : 0;
+    x[F_dated_records] = lg(r.dated, 5);
     x[F_meta_author] = d->meta.field[WINNOW_META_AUTHOR] && *d->meta.field[WINNOW_META_AUTHOR];
     x[F_meta_date] = d->meta.field[WINNOW_META_DATE] && *d->meta.field[WINNOW_META_DATE];
     schema_features(d->meta.ld_types, x, F_ld_article);
