@@ -193,32 +193,49 @@ static int opens_dated(const winnow_doc *d, uint32_t c)
     return wn_has_date(d->page_text.text + s->nt_begin, n < PT_DATE_SPAN ? n : PT_DATE_SPAN);
 }
 
+/* The records of a run, from its first, that open with a date. */
+static unsigned dated_in_run(const winnow_doc *d, uint32_t first, unsigned run)
+{
+    const wn_dom *dom = &d->dom;
+    unsigned dated = 0;
+    for (uint32_t c = first; c != WN_NONE && run; c = dom->nodes[c].next_sibling) {
+        const wn_node *x = &dom->nodes[c];
+        if (x->tag == WN_TAG_TEXT || x->tag == WN_TAG_SCRIPT || x->tag == WN_TAG_STYLE) continue;
+        dated += d->stats[c].chars >= 40 && opens_dated(d, c);
+        run--;
+    }
+    return dated;
+}
+
 /* Runs of same-shaped element children of p: listings' cards, threads' posts. */
 static void child_runs(const winnow_doc *d, uint32_t p, runs *r)
 {
     const wn_dom *dom = &d->dom;
     const wn_stats *st = d->stats;
-    uint32_t prev = WN_NONE, run = 0, run_dated = 0;
+    uint32_t prev = WN_NONE, run = 0, first = WN_NONE;
     uint64_t run_chars = 0;
     for (uint32_t c = dom->nodes[p].first_child;; c = dom->nodes[c].next_sibling) {
         int end = c == WN_NONE;
         const wn_node *x = end ? NULL : &dom->nodes[c];
         if (x && (x->tag == WN_TAG_TEXT || x->tag == WN_TAG_SCRIPT || x->tag == WN_TAG_STYLE)) continue;
-        int dated = x && st[c].chars >= 40 && opens_dated(d, c);
         if (x && st[c].chars > 0 && prev != WN_NONE && same_shape(dom, &dom->nodes[prev], x)) {
             run++;
             run_chars += st[c].chars;
-            run_dated += (uint32_t)dated;
         } else {
             if (run > r->max_run) r->max_run = run;
             if (run >= 3 && run_chars >= 40u * run) {
                 r->records += run;
                 r->chars += run_chars;
-                if (run_dated > r->dated) r->dated = run_dated;
+                /* dates only where the run could hold more than the best,
+                 * and not in a run of paragraphs (prose, no records) */
+                if (run > r->dated && dom->nodes[first].tag != WN_TAG_P) {
+                    unsigned dated = dated_in_run(d, first, run);
+                    if (dated > r->dated) r->dated = dated;
+                }
             }
             run = x && st[c].chars > 0 ? 1 : 0;
             run_chars = run ? st[c].chars : 0;
-            run_dated = run ? (uint32_t)dated : 0;
+            first = c;
         }
         if (end) break;
         prev = c;
