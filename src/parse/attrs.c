@@ -4,9 +4,11 @@
  * classes, JSON-LD scripts). Apart from the copy because these read the
  * markup's attributes, not the tree's shape. */
 #include "parser_internal.h"
+#include "../util/fnv.h"
 
 #include <ctype.h>
 #include <string.h>
+#include <strings.h>
 
 static uint16_t map_tag(const wn_parser *p, myhtml_tree_node_t *n)
 {
@@ -77,11 +79,6 @@ static int offscreen_class(const char *v, size_t n)
     return 0;
 }
 
-/* Hidden: the hidden attribute, display:none, visibility:hidden, a
- * screen-reader class; 2 for the two that scripts undo once the page has
- * loaded, the hidden attribute (a server-rendered React page streams its
- * content into <div hidden id="S:0">) and visibility:hidden (a Next.js
- * page's wrapper until its styles load), which p->show_hidden lets be. */
 /* Whether n is a tab's panel (role="tabpanel"): its content is a click
  * away, whichever tab the markup shows first. */
 static int is_tabpanel(myhtml_tree_node_t *n)
@@ -92,16 +89,9 @@ static int is_tabpanel(myhtml_tree_node_t *n)
         if (!k || kl != 4 || memcmp(k, "role", 4) != 0) continue;
         const char *v = mh_attr_value(a, &vl);
         while (v && vl && (*v == ' ' || *v == '\t')) v++, vl--;
-        return v && vl >= 8 && ci_contains_nospace(v, 8, "tabpanel");
+        return v && vl >= 8 && !strncasecmp(v, "tabpanel", 8);
     }
     return 0;
-}
-
-static uint64_t id_hash(const char *s, size_t n)
-{
-    uint64_t h = 0xcbf29ce484222325u;
-    for (size_t k = 0; k < n; k++) h = (h ^ (unsigned char)s[k]) * 0x100000001b3u;
-    return h;
 }
 
 /* Notes the ids an element that opens and closes others names
@@ -123,7 +113,7 @@ static void note_controls(wn_parser *p, myhtml_tree_node_t *n)
         while (k < cl && ctl[k] == ' ') k++;
         size_t s = k;
         while (k < cl && ctl[k] != ' ') k++;
-        if (k > s) p->controlled[p->ncontrolled++] = id_hash(ctl + s, k - s);
+        if (k > s) p->controlled[p->ncontrolled++] = wn_fnv_more(WN_FNV_OFFSET, ctl + s, k - s);
     }
 }
 
@@ -137,7 +127,7 @@ static int is_controlled(const wn_parser *p, myhtml_tree_node_t *n)
         if (!k || kl != 2 || memcmp(k, "id", 2) != 0) continue;
         const char *v = mh_attr_value(a, &vl);
         if (!v || !vl) return 0;
-        uint64_t h = id_hash(v, vl);
+        uint64_t h = wn_fnv_more(WN_FNV_OFFSET, v, vl);
         for (unsigned i = 0; i < p->ncontrolled; i++)
             if (p->controlled[i] == h) return 1;
         return 0;
@@ -152,6 +142,14 @@ static int reachable(const wn_parser *p, myhtml_tree_node_t *n)
     return (p->show_tabpanels && is_tabpanel(n)) || (p->show_controlled && is_controlled(p, n));
 }
 
+/* Hidden: the hidden attribute, display:none, visibility:hidden, a
+ * screen-reader class; 2 for the two that scripts undo once the page has
+ * loaded, the hidden attribute (a server-rendered React page streams its
+ * content into <div hidden id="S:0">) and visibility:hidden (a Next.js
+ * page's wrapper until its styles load), which p->show_hidden lets be.
+ * The first two spare what a click shows (reachable); a <dialog> not open
+ * and a popover are hidden as display:none is (3), as the browser's own
+ * style sheet hides them. */
 int wn_parse_is_hidden(const wn_parser *p, myhtml_tree_node_t *n)
 {
     /* what the user agent's style sheet hides until a script or a click

@@ -38,17 +38,19 @@ static void drop(winnow_doc *d, uint32_t c)
     }
 }
 
-/* The quote that copy i is the body of: its <blockquote> or <aside> (up
- * to three levels up) when all the quote holds besides is an attribution
- * of COMMENT_LINE_CHARS or less ("oakleaf said:"), else i. */
+/* A quote's element: <blockquote>, or <aside> (Discourse's). */
+static int quote_tag(unsigned t) { return t == WN_TAG_BLOCKQUOTE || t == WN_TAG_ASIDE; }
+
+/* The quote that copy i is the body of: its quote element (up to three
+ * levels up) when all the quote holds besides is an attribution of
+ * COMMENT_LINE_CHARS or less ("oakleaf said:"), else i. */
 static uint32_t quote_of(const winnow_doc *d, uint32_t i)
 {
     const wn_dom *dom = &d->dom;
     uint32_t q = i;
     if (WN_RULE(d, REPEAT_QUOTE_UNITS) <= 0.0f) return i;
     for (int up = 0; up < 3 && q != WN_NONE; up++, q = dom->nodes[q].parent) {
-        unsigned t = dom->nodes[q].tag;
-        if (t != WN_TAG_BLOCKQUOTE && t != WN_TAG_ASIDE) continue;
+        if (!quote_tag(dom->nodes[q].tag)) continue;
         float rest = (float)d->stats[q].chars - (float)d->stats[i].chars;
         return rest <= WN_RULE(d, COMMENT_LINE_CHARS) ? q : i;
     }
@@ -96,13 +98,11 @@ static void drop_seen_quotes(winnow_doc *d)
     const char *text = d->page_text.text;
     if (min <= 0.0f || !text) return;
     for (uint32_t q = 1; q < dom->count; q++) {
-        unsigned t = dom->nodes[q].tag;
-        if ((t != WN_TAG_BLOCKQUOTE && t != WN_TAG_ASIDE) || (float)d->stats[q].chars < min) continue;
+        if (!quote_tag(dom->nodes[q].tag) || (float)d->stats[q].chars < min) continue;
         float seen = 0.0f, rest = 0.0f;
         const uint32_t before = d->stats[q].nt_begin;
         for (uint32_t u = q; u < q + dom->nodes[q].size; u++) {
-            if (lb->unit[u] != u || !d->stats[u].chars || dom->nodes[u].tag == WN_TAG_TEXT) continue;
-            if (!lb->keep[u]) continue;
+            if (lb->unit[u] != u || !lb->keep[u] || !d->stats[u].chars || dom->nodes[u].tag == WN_TAG_TEXT) continue;
             const wn_stats *s = &d->stats[u];
             size_t n = s->nt_end > s->nt_begin ? s->nt_end - s->nt_begin : 0;
             if (n >= 20 && memmem(text, before, text + s->nt_begin, n))
@@ -146,14 +146,13 @@ int wn_drop_repeated_blocks(winnow_doc *d)
         kept[x->parent] += kept[i];
         units[x->parent] += units[i];
     }
-    if (cand >= 2 && quotes) {
-        int r = drop_quotes(d, kept, units, cand, min, min_units);
+    if (quotes) { /* copies anywhere before; on a thread, quotes of part of a post too */
+        int r = cand >= 2 ? drop_quotes(d, kept, units, cand, min, min_units) : 0;
         wn_arena_release(s, mark);
         if (r == 0 && d->page_type == WINNOW_PAGE_FORUM) drop_seen_quotes(d);
         return r;
     }
-    if (quotes && d->page_type == WINNOW_PAGE_FORUM) drop_seen_quotes(d);
-    if (cand < 2 || quotes) {
+    if (cand < 2) {
         wn_arena_release(s, mark);
         return 0;
     }
