@@ -106,6 +106,9 @@
     X(FORM_MAX_PROSE, 400.0f, 1e30f, "score",                                                                          \
       "a <form> is a search, login or comment form (boilerplate) unless it holds this much running text (value, "      \
       "about characters): then it wraps the page, as ASP.NET's one form around every page does")                       \
+    X(TABLIST_MAX_PROSE, 400.0f, 1e30f, "score",                                                                       \
+      "an element with role=tablist is a strip of tab labels (navigation) unless it holds this much running text "     \
+      "(value, about characters): then it wraps its panels, an accordion of questions and answers")                    \
     X(OVERLAY_HOLDS_TITLE, 1.0f, 0.0f, "score",                                                                        \
       "an overlay name (modal, popup, dialog) on an element holding the page's title heading is the frame of an "      \
       "article shown in a modal, not a cookie or newsletter box (1: on, 0: off)")                                      \

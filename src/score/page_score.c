@@ -138,7 +138,7 @@ static int scoped_header(const winnow_doc *d, const wn_node *x)
 }
 
 /* Boilerplate implied by the element itself: HTML5 landmarks and ARIA roles. */
-static uint16_t landmark_hints(const winnow_doc *d, const wn_node *x, int wraps_text, int *content)
+static uint16_t landmark_hints(const winnow_doc *d, const wn_node *x, float prose, int *content)
 {
     const wn_dom *dom = &d->dom;
     uint16_t h = 0;
@@ -155,7 +155,7 @@ static uint16_t landmark_hints(const winnow_doc *d, const wn_node *x, int wraps_
     /* a search, login or comment form; a form holding running text wraps
      * the page (ASP.NET puts the whole page in one) */
     case WN_TAG_FORM:
-        if (!wraps_text) h |= WN_HINT_OVERLAY;
+        if (prose < WN_RULE(d, FORM_MAX_PROSE)) h |= WN_HINT_OVERLAY;
         break;
     case WN_TAG_BUTTON: h |= WN_HINT_NAV; break;
     case WN_TAG_ARTICLE:
@@ -165,9 +165,13 @@ static uint16_t landmark_hints(const winnow_doc *d, const wn_node *x, int wraps_
     const char *role = wn_node_attr(dom, x, "role", NULL);
     if (role) {
         if (!strcasecmp(role, "navigation") || !strcasecmp(role, "menu") || !strcasecmp(role, "menubar") ||
-            !strcasecmp(role, "search") || !strcasecmp(role, "tablist"))
+            !strcasecmp(role, "search"))
             h |= WN_HINT_NAV;
-        else if (!strcasecmp(role, "banner"))
+        /* tabs are short labels; a "tablist" that wraps running text holds
+         * its panels too: an accordion written as tabs */
+        else if (!strcasecmp(role, "tablist")) {
+            if (prose < WN_RULE(d, TABLIST_MAX_PROSE)) h |= WN_HINT_NAV;
+        } else if (!strcasecmp(role, "banner"))
             h |= WN_HINT_HEADER;
         else if (!strcasecmp(role, "contentinfo"))
             h |= WN_HINT_FOOTER;
@@ -757,8 +761,7 @@ static void trust_names(score_pass *sp)
         }
         if (x->tag == WN_TAG_TEXT) continue;
         int content = 0;
-        int wraps_text = pos[i] >= WN_RULE(d, FORM_MAX_PROSE);
-        uint16_t h = (uint16_t)(st[i].hints | landmark_hints(d, x, wraps_text, &content));
+        uint16_t h = (uint16_t)(st[i].hints | landmark_hints(d, x, pos[i], &content));
         ps->landmark[i] = (uint8_t)content;
         if (sp->caption[i] & 1) h |= WN_HINT_GALLERY;
         if (h & WN_HINT_CONTENT) content = 1;
