@@ -156,4 +156,11 @@ static inline const char *wn_doc_source_name(const winnow_doc *d)
     return "";
 }
 
+/* The rules a class or id value's hints read, from the page's rule table. */
+static inline wn_name_rules wn_doc_name_rules(const winnow_doc *d)
+{
+    wn_name_rules r = { WN_RULE(d, ID_ANCHOR_WORDS), WN_RULE(d, NAME_SETTING_WORDS) > 0.0f };
+    return r;
+}
+
 #endif

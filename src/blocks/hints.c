@@ -177,8 +177,9 @@ static uint16_t token_hints(const char *t, size_t n)
 
 uint16_t wn_hints_from_attr(const char *v, size_t n)
 {
-    /* a class list: the anchor words do not apply */
-    return wn_hints_from_name(v, n, 0, 0.0);
+    /* a class list: the anchor words do not apply; the setting words do */
+    const wn_name_rules r = { 0.0, 1 };
+    return wn_hints_from_name(v, n, 0, &r);
 }
 
 /* Tokens repeat across a page far more than whole class lists do
@@ -196,9 +197,9 @@ static uint16_t token_hints_cached(wn_hint_cache *cache, const char *t, size_t n
     return e->bits;
 }
 
-uint16_t wn_hints_from_name(const char *v, size_t n, int is_id, double id_anchor_words)
+uint16_t wn_hints_from_name(const char *v, size_t n, int is_id, const wn_name_rules *r)
 {
-    return wn_hints_from_name_cached(NULL, v, n, is_id, id_anchor_words);
+    return wn_hints_from_name_cached(NULL, v, n, is_id, r);
 }
 
 /* ASCII letters and digits: NAME_DIGIT, NAME_LOWER (a lower-case letter),
@@ -245,7 +246,17 @@ static const uint8_t name_char[256] = {
 #undef L
 };
 
-static uint16_t name_hints(wn_hint_cache *cache, const char *v, size_t n, int is_id, double id_anchor_words)
+/* Words of a style setting: "header-alignment-left" sets how a part's
+ * header is aligned; it does not name a header. */
+static int setting_word(const char *t, size_t n)
+{
+    static const char *const words[] = { "align", "alignment", "aligned" };
+    for (size_t k = 0; k < sizeof words / sizeof words[0]; k++)
+        if (strlen(words[k]) == n && memcmp(words[k], t, n) == 0) return 1;
+    return 0;
+}
+
+static uint16_t name_hints(wn_hint_cache *cache, const char *v, size_t n, int is_id, const wn_name_rules *r)
 {
     /* an id of four or more words (ID_ANCHOR_WORDS) is an anchor made from
      * a heading ("sharing-with-a-single-developer"), not a layout name */
@@ -256,9 +267,9 @@ static uint16_t name_hints(wn_hint_cache *cache, const char *v, size_t n, int is
             if (alnum && !in) words++;
             in = alnum;
         }
-        if ((double)words >= id_anchor_words) return 0;
+        if ((double)words >= r->id_anchor_words) return 0;
     }
-    uint16_t bits = 0;
+    uint16_t bits = 0, pending = 0;
     char tok[48];
     size_t i = 0;
     while (i < n) {
@@ -267,6 +278,7 @@ static uint16_t name_hints(wn_hint_cache *cache, const char *v, size_t n, int is
             i++;
             continue;
         }
+        const int joined = i > 0 && (v[i - 1] == '-' || v[i - 1] == '_' || name_char[(unsigned char)v[i - 1]]);
         /* a token: letters and digits up to the next other byte or
          * lower-to-upper change, folded and hashed (FNV-1a) as it is read */
         size_t tl = 0;
@@ -282,13 +294,20 @@ static uint16_t name_hints(wn_hint_cache *cache, const char *v, size_t n, int is
             kind = name_char[(unsigned char)v[i]];
         } while (kind && !(kind == NAME_UPPER && prev == NAME_LOWER));
         if (tl <= sizeof tok) {
+            if (joined && r->setting_words && setting_word(tok, tl))
+                pending = 0;
+            else {
+                bits |= pending;
+                pending = 0;
+            }
             /* "more" after a content word names the rest of the
              * entry ("entry-more": a blog's text after the jump); alone
              * or first it is a list of more stories ("more-stories") */
             if (!(tl == 4 && memcmp(tok, "more", 4) == 0 && (bits & WN_HINT_CONTENT)))
-                bits |= token_hints_cached(cache, tok, tl, h);
+                pending = token_hints_cached(cache, tok, tl, h);
         }
     }
+    bits |= pending;
     /* a name like "article-comments" or "post-footer" describes the
      * boilerplate part, not the content */
     if ((bits & WN_HINT_BOILER) && (bits & WN_HINT_CONTENT))
@@ -296,14 +315,14 @@ static uint16_t name_hints(wn_hint_cache *cache, const char *v, size_t n, int is
     return bits;
 }
 
-uint16_t wn_hints_from_name_cached(wn_hint_cache *cache, const char *v, size_t n, int is_id, double id_anchor_words)
+uint16_t wn_hints_from_name_cached(wn_hint_cache *cache, const char *v, size_t n, int is_id, const wn_name_rules *r)
 {
-    if (!cache) return name_hints(NULL, v, n, is_id, id_anchor_words);
-    /* an id's bits depend on the anchor words: the whole values stored
-     * under another value are forgotten (the tokens' bits do not) */
-    if (cache->id_anchor_words != id_anchor_words) {
+    if (!cache) return name_hints(NULL, v, n, is_id, r);
+    /* a value's bits depend on the name rules: the whole values stored
+     * under other rules are forgotten (the tokens' bits do not) */
+    if (cache->rules.id_anchor_words != r->id_anchor_words || cache->rules.setting_words != r->setting_words) {
         memset(cache->name, 0, sizeof cache->name);
-        cache->id_anchor_words = id_anchor_words;
+        cache->rules = *r;
     }
     /* whole class lists repeat too: look them up before splitting them.
      * The key is the value's hash with its lowest bit saying class or id
@@ -315,7 +334,7 @@ uint16_t wn_hints_from_name_cached(wn_hint_cache *cache, const char *v, size_t n
     size_t slot = (size_t)(h ^ (h >> 32)) & (WN_HINT_CACHE_SLOTS - 1);
     wn_hint_slot *e = &cache->name[slot];
     if (e->key == h) return e->bits;
-    uint16_t bits = name_hints(cache, v, n, is_id, id_anchor_words);
+    uint16_t bits = name_hints(cache, v, n, is_id, r);
     e->key = h;
     e->bits = bits;
     return bits;

@@ -583,7 +583,7 @@ static void stats_scan(const wn_dom *dom, wn_stats *st, uint8_t *boundary, scan_
                 const wn_attr *at = &dom->attrs[x->attr_begin + k];
                 int is_id = at->name_len == 2 && memcmp(at->name, "id", 2) == 0;
                 if (!is_id && !(at->name_len == 5 && memcmp(at->name, "class", 5) == 0)) continue;
-                sx->hints |= wn_hints_from_name_cached(cache, at->value, at->value_len, is_id, rules->id_anchor_words);
+                sx->hints |= wn_hints_from_name_cached(cache, at->value, at->value_len, is_id, &rules->names);
             }
             if (sx->hints & WN_HINT_BOILER) sx->hints &= (uint16_t)~WN_HINT_CONTENT;
             uint64_t ph = x->parent != WN_NONE ? st[x->parent].path_hash : 0;

@@ -109,14 +109,20 @@ static inline float wn_word_units(uint32_t words, uint32_t cjk) { return (float)
 /* The rule values the statistics read. The stage lies below the rule
  * table (rules/ reads the statistics' types), so the caller passes them
  * from the page's rules. */
-typedef struct wn_stats_rules {
+/* The rules a class or id value's hints read. */
+typedef struct wn_name_rules {
     double id_anchor_words; /* ID_ANCHOR_WORDS: an id of this many words is a heading's anchor */
+    int setting_words;      /* NAME_SETTING_WORDS: "header-alignment-left" names no header */
+} wn_name_rules;
+
+typedef struct wn_stats_rules {
+    wn_name_rules names;
 } wn_stats_rules;
 
 /* hints: the class and id tokens already seen and their hint bits, kept by
  * the caller across pages (an engine's: one thread at a time); NULL, or
- * keys zeroed, before first use. The mapping changes only with
- * ID_ANCHOR_WORDS (the cache empties its whole values then), so a cache
+ * keys zeroed, before first use. The mapping changes only with the name
+ * rules (the cache empties its whole values then), so a cache
  * carried from page to page gives the same bits as none. */
 struct wn_hint_cache;
 int wn_stats_compute(const wn_dom *dom, wn_arena *arena, wn_stats **out, wn_page_text *pt, struct wn_hint_cache *hints,
@@ -134,8 +140,8 @@ int wn_stats_compute_learn(const wn_dom *dom, wn_arena *arena, wn_stats **out, w
 /* Hint bits for a class or id attribute value. */
 uint16_t wn_hints_from_attr(const char *v, size_t n);
 /* Same, telling a class list (is_id = 0) from an id (is_id = 1); an id of
- * id_anchor_words words or more (ID_ANCHOR_WORDS) has no hints. */
-uint16_t wn_hints_from_name(const char *v, size_t n, int is_id, double id_anchor_words);
+ * r->id_anchor_words words or more (ID_ANCHOR_WORDS) has no hints. */
+uint16_t wn_hints_from_name(const char *v, size_t n, int is_id, const wn_name_rules *r);
 
 /* Per-page memo of token -> bits (zero it before use). A slot holds its
  * key and bits side by side: a lookup reads one cache line, not two. */
@@ -147,8 +153,8 @@ typedef struct wn_hint_slot {
 typedef struct wn_hint_cache {
     wn_hint_slot token[WN_HINT_CACHE_SLOTS];
     wn_hint_slot name[WN_HINT_CACHE_SLOTS]; /* whole attribute values */
-    double id_anchor_words;                 /* the value the name slots were filled under */
+    wn_name_rules rules;                    /* the rules the name slots were filled under */
 } wn_hint_cache;
-uint16_t wn_hints_from_name_cached(wn_hint_cache *cache, const char *v, size_t n, int is_id, double id_anchor_words);
+uint16_t wn_hints_from_name_cached(wn_hint_cache *cache, const char *v, size_t n, int is_id, const wn_name_rules *r);
 
 #endif

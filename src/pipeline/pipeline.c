@@ -295,7 +295,7 @@ static winnow_status decode_parse(winnow_engine *e, winnow_doc *d, const winnow_
 static winnow_status page_stages(winnow_engine *e, winnow_doc *d, wn_run_mode mode, wn_page_scores *pscore)
 {
     int learning = mode == WN_RUN_LEARN;
-    const wn_stats_rules stats_rules = { .id_anchor_words = WN_RULE(d, ID_ANCHOR_WORDS) };
+    const wn_stats_rules stats_rules = { .names = wn_doc_name_rules(d) };
     d->hint_cache = e->hints;
     if ((learning ? wn_stats_compute_learn(&d->dom, &d->arena, &d->stats, &d->page_text)
                   : wn_stats_compute(&d->dom, &d->arena, &d->stats, &d->page_text, e->hints, &stats_rules)) != 0)

@@ -123,6 +123,10 @@
     X(NAV_DECLARED, 1.0f, 0.0f, "score",                                                                               \
       "a <nav> is trusted boilerplate however much running text it holds, unless it holds the page's title "           \
       "heading: a shop's mega-menu of category words outweighs its product (1: on, 0: off)")                           \
+    X(NAME_SETTING_WORDS, 1.0f, 0.0f, "score",                                                                         \
+      "a boilerplate word followed in one class word by a word of alignment (align, aligned, alignment) names a "      \
+      "setting of some part, not the part: a page builder's accordion of \"pane-header-alignment-left\" is no page "   \
+      "header (1: on, 0: off)")                                                                                        \
     X(ID_ANCHOR_WORDS, 4.0f, 1e30f, "score",                                                                           \
       "an id of this many words or more is an anchor made from a heading (\"sharing-with-a-single-developer\"), "      \
       "not a layout name: it gives no hints (src/blocks/hints.c, fed by the pipeline)")                                \

@@ -19,7 +19,7 @@ typedef struct name_mass {
     uint32_t *chars, *links; /* text and link text of its elements */
     size_t cap;
     struct wn_hint_cache *hints; /* the statistics' memo of words' hints (NULL: none) */
-    double anchor_words;         /* ID_ANCHOR_WORDS, under which the memo was filled */
+    wn_name_rules rules;         /* the name rules, under which the memo was filled */
 } name_mass;
 
 static uint64_t class_key(const wn_dom *dom, const wn_node *x)
@@ -42,7 +42,7 @@ static uint64_t next_hint_token(name_mass *t, const char *c, size_t len, size_t 
         while (i < len && isspace((unsigned char)c[i])) i++;
         size_t b = i;
         while (i < len && !isspace((unsigned char)c[i])) i++;
-        if (i > b && (wn_hints_from_name_cached(t->hints, c + b, i - b, 0, t->anchor_words) & WN_HINT_BOILER)) {
+        if (i > b && (wn_hints_from_name_cached(t->hints, c + b, i - b, 0, &t->rules) & WN_HINT_BOILER)) {
             *at = i;
             return XXH3_64bits_withSeed(c + b, i - b, 0x746f6b656eULL) | 1;
         }
@@ -58,7 +58,7 @@ static uint64_t id_stem_key(name_mass *t, const wn_dom *dom, const wn_node *x)
 {
     size_t len = 0;
     const char *v = wn_node_attr(dom, x, "id", &len);
-    if (!v || !len || !(wn_hints_from_name_cached(t->hints, v, len, 1, t->anchor_words) & WN_HINT_BOILER)) return 0;
+    if (!v || !len || !(wn_hints_from_name_cached(t->hints, v, len, 1, &t->rules) & WN_HINT_BOILER)) return 0;
     char stem[128]; /* a longer id counts by its first 128 bytes without digits */
     size_t n = 0;
     for (size_t i = 0; i < len && n < sizeof stem; i++)
@@ -245,7 +245,10 @@ static int is_comment_marker(const winnow_doc *d, const wn_stats *s, const wn_no
     if (s->links || s->images || wn_node_attr(dom, x, "href", NULL)) return 0;
     size_t len = 0;
     const char *name = x->tag == WN_TAG_A ? wn_node_attr(dom, x, "name", &len) : NULL;
-    if (name) h |= wn_hints_from_name(name, len, 1, WN_RULE(d, ID_ANCHOR_WORDS));
+    if (name) {
+        const wn_name_rules r = wn_doc_name_rules(d);
+        h |= wn_hints_from_name(name, len, 1, &r);
+    }
     return (h & WN_HINT_BOILER) == WN_HINT_COMMENT && !(h & WN_HINT_MIXED);
 }
 
@@ -876,7 +879,7 @@ int wn_page_score(winnow_doc *d, wn_page_scores *ps)
     int any_caption;
     if (find_captions(&sp, s, &caption_mass, &any_caption) != 0) return -1;
     sp.names.hints = d->hint_cache;
-    sp.names.anchor_words = WN_RULE(d, ID_ANCHOR_WORDS);
+    sp.names.rules = wn_doc_name_rules(d);
     if (name_mass_build(s, &d->dom, d->stats, sp.pos, named, &sp.names) != 0) return -1;
     if (settle_captions(&sp, s, caption_mass, any_caption) != 0) return -1;
     trust_names(&sp);

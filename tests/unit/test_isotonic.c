@@ -276,7 +276,8 @@ static int spage_open(spage *s, const char *html, const char *hide_id)
     uint32_t h = hide_id ? page_find_id(&s->p.dom, hide_id) : WN_NONE;
     if (h != WN_NONE)
         for (uint32_t j = h; j < h + s->p.dom.nodes[h].size; j++) s->p.dom.nodes[j].flags |= WN_NF_HIDDEN;
-    const wn_stats_rules stats_rules = { .id_anchor_words = wn_rule_defs[WN_RULE_ID_ANCHOR_WORDS].def };
+    const wn_stats_rules stats_rules = { .names = { wn_rule_defs[WN_RULE_ID_ANCHOR_WORDS].def,
+                                                    wn_rule_defs[WN_RULE_NAME_SETTING_WORDS].def > 0.0f } };
     if (wn_stats_compute(&s->p.dom, &s->p.arena, &s->st, &s->pt, NULL, &stats_rules) != 0) return -1;
     s->d.dom = s->p.dom;
     s->d.stats = s->st;

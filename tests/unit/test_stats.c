@@ -22,7 +22,8 @@ static void stats_parse(stats_page *s, const char *html)
     page_parse(&s->p, html);
     s->st = NULL;
     /* the rule table's defaults, as an engine's page gets them */
-    const wn_stats_rules stats_rules = { .id_anchor_words = wn_rule_defs[WN_RULE_ID_ANCHOR_WORDS].def };
+    const wn_stats_rules stats_rules = { .names = { wn_rule_defs[WN_RULE_ID_ANCHOR_WORDS].def,
+                                                    wn_rule_defs[WN_RULE_NAME_SETTING_WORDS].def > 0.0f } };
     s->rc = wn_stats_compute(&s->p.dom, &s->p.arena, &s->st, &s->pt, NULL, &stats_rules);
 }
 
@@ -339,14 +340,15 @@ static void test_hints(void)
  * ways round. */
 static void test_hint_cache(void)
 {
+    const wn_name_rules r = { 4.0, 1 };
     wn_hint_cache *c = calloc(1, sizeof *c);
     CHECK(c != NULL);
     if (!c) return;
-    CHECK_EQ(wn_hints_from_name_cached(c, "naq", 3, 0, 4.0), wn_hints_from_name("naq", 3, 0, 4.0));
-    CHECK(wn_hints_from_name_cached(c, "nav", 3, 1, 4.0) & WN_HINT_NAV);
+    CHECK_EQ(wn_hints_from_name_cached(c, "naq", 3, 0, &r), wn_hints_from_name("naq", 3, 0, &r));
+    CHECK(wn_hints_from_name_cached(c, "nav", 3, 1, &r) & WN_HINT_NAV);
     memset(c, 0, sizeof *c);
-    CHECK(wn_hints_from_name_cached(c, "ads", 3, 0, 4.0) & WN_HINT_AD);
-    CHECK_EQ(wn_hints_from_name_cached(c, "adt", 3, 1, 4.0), wn_hints_from_name("adt", 3, 1, 4.0));
+    CHECK(wn_hints_from_name_cached(c, "ads", 3, 0, &r) & WN_HINT_AD);
+    CHECK_EQ(wn_hints_from_name_cached(c, "adt", 3, 1, &r), wn_hints_from_name("adt", 3, 1, &r));
     memset(c, 0, sizeof *c);
     const char al[] = "abcdefghijklmnopqrstuvwxyz-";
     char v[2];
@@ -356,9 +358,29 @@ static void test_hint_cache(void)
                 v[0] = al[a];
                 v[1] = al[b];
                 size_t n = b < sizeof al - 1 ? 2 : 1;
-                CHECK_EQ(wn_hints_from_name_cached(c, v, n, is_id, 4.0), wn_hints_from_name(v, n, is_id, 4.0));
-                CHECK_EQ(wn_hints_from_name_cached(c, v, n, !is_id, 4.0), wn_hints_from_name(v, n, !is_id, 4.0));
+                CHECK_EQ(wn_hints_from_name_cached(c, v, n, is_id, &r), wn_hints_from_name(v, n, is_id, &r));
+                CHECK_EQ(wn_hints_from_name_cached(c, v, n, !is_id, &r), wn_hints_from_name(v, n, !is_id, &r));
             }
+    free(c);
+}
+
+/* A boilerplate word followed by an alignment word in one class word names
+ * a setting (NAME_SETTING_WORDS): "kt-pane-header-alignment-left" is no
+ * header, "site-header align-left" and "header_align" with the rule off
+ * are. The cache keeps values filled under the other rule apart. */
+static void test_setting_words(void)
+{
+    const wn_name_rules on = { 4.0, 1 }, off = { 4.0, 0 };
+    CHECK(!(wn_hints_from_name("kt-pane-header-alignment-left", 29, 0, &on) & WN_HINT_HEADER));
+    CHECK(!(wn_hints_from_name("headerAligned", 13, 0, &on) & WN_HINT_HEADER));
+    CHECK(wn_hints_from_name("kt-pane-header-alignment-left", 29, 0, &off) & WN_HINT_HEADER);
+    CHECK(wn_hints_from_name("site-header align-left", 22, 0, &on) & WN_HINT_HEADER);
+    CHECK(wn_hints_from_name("footer-nav-align", 16, 0, &on) & WN_HINT_FOOTER);
+    wn_hint_cache *c = calloc(1, sizeof *c);
+    CHECK(c != NULL);
+    if (!c) return;
+    CHECK(!(wn_hints_from_name_cached(c, "header_align", 12, 0, &on) & WN_HINT_HEADER));
+    CHECK(wn_hints_from_name_cached(c, "header_align", 12, 0, &off) & WN_HINT_HEADER);
     free(c);
 }
 
@@ -549,5 +571,6 @@ int main(void)
     RUN(test_hidden_text_not_counted);
     RUN(test_hints);
     RUN(test_hint_cache);
+    RUN(test_setting_words);
     return CHECK_DONE();
 }
