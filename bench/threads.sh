@@ -14,29 +14,48 @@
 # nothing in winnow serializes the workers; one well under it points at the
 # reader, the reorder window or the output.
 #
-# usage: bench/threads.sh [WINNOW] [DIR]
+# usage: bench/threads.sh [WINNOW] [DIR | FILE...]
 #   WINNOW  the binary (default build/winnow)
 #   DIR     a folder of pages (default ../shared/bench/aeb/html; *.html and
-#           *.html.gz)
+#           *.html.gz), split page by page
+#   FILE... WARC files (or any inputs extract reads), split file by file:
+#           ../shared/corpus/sites/*.warc.gz
 #   env ROUNDS (default 3), TMPDIR
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 winnow=${1:-$here/build/winnow}
-dir=${2:-$here/../shared/bench/aeb/html}
-rounds=${ROUNDS:-3}
 case $winnow in -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;; esac
+[ $# -gt 0 ] && shift
+[ $# -gt 0 ] || set -- "$here/../shared/bench/aeb/html"
+rounds=${ROUNDS:-3}
 [ -x "$winnow" ] || { echo "threads.sh: no winnow binary $winnow" >&2; exit 2; }
-[ -d "$dir" ] || { echo "threads.sh: no folder $dir" >&2; exit 2; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/threads.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/all" "$tmp/a" "$tmp/b"
-i=0
-while IFS= read -r f; do
-  ln -s "$f" "$tmp/all/"
-  if [ $((i % 2)) -eq 0 ]; then ln -s "$f" "$tmp/a/"; else ln -s "$f" "$tmp/b/"; fi
-  i=$((i + 1))
-done < <(find "$(cd "$dir" && pwd)" -maxdepth 1 -type f \( -name '*.html' -o -name '*.html.gz' \) | sort)
-[ "$i" -gt 1 ] || { echo "threads.sh: fewer than two pages in $dir" >&2; exit 2; }
+# all, a, b: the inputs of one run each (a folder of links to pages, or a
+# list of files)
+all=() a=() b=()
+if [ $# -eq 1 ] && [ -d "$1" ]; then
+  mkdir -p "$tmp/all" "$tmp/a" "$tmp/b"
+  i=0
+  while IFS= read -r f; do
+    ln -s "$f" "$tmp/all/"
+    if [ $((i % 2)) -eq 0 ]; then ln -s "$f" "$tmp/a/"; else ln -s "$f" "$tmp/b/"; fi
+    i=$((i + 1))
+  done < <(find "$(cd "$1" && pwd)" -maxdepth 1 -type f \( -name '*.html' -o -name '*.html.gz' \) | sort)
+  [ "$i" -gt 1 ] || { echo "threads.sh: fewer than two pages in $1" >&2; exit 2; }
+  all=("$tmp/all") a=("$tmp/a") b=("$tmp/b")
+  what="$i pages"
+else
+  [ $# -gt 1 ] || { echo "threads.sh: give a folder, or two files or more" >&2; exit 2; }
+  i=0
+  for f in "$@"; do
+    [ -f "$f" ] || { echo "threads.sh: no file $f" >&2; exit 2; }
+    all+=("$f")
+    if [ $((i % 2)) -eq 0 ]; then a+=("$f"); else b+=("$f"); fi
+    i=$((i + 1))
+  done
+  what="$i files"
+fi
 
 now() { date +%s.%N; }
 # run NAME: one way, its seconds on stdout (outputs discarded; exit status
@@ -46,12 +65,12 @@ run() {
   rm -rf "$tmp/o" "$tmp/oa" "$tmp/ob"
   t0=$(now)
   case $1 in
-    j1) "$winnow" extract -q -j 1 "$tmp/all" -o "$tmp/o" || [ $? -eq 3 ] ;;
-    j2) "$winnow" extract -q -j 2 "$tmp/all" -o "$tmp/o" || [ $? -eq 3 ] ;;
+    j1) "$winnow" extract -q -j 1 "${all[@]}" -o "$tmp/o" || [ $? -eq 3 ] ;;
+    j2) "$winnow" extract -q -j 2 "${all[@]}" -o "$tmp/o" || [ $? -eq 3 ] ;;
     split)
-      "$winnow" extract -q -j 1 "$tmp/a" -o "$tmp/oa" &
+      "$winnow" extract -q -j 1 "${a[@]}" -o "$tmp/oa" &
       local pid=$!
-      "$winnow" extract -q -j 1 "$tmp/b" -o "$tmp/ob" || [ $? -eq 3 ]
+      "$winnow" extract -q -j 1 "${b[@]}" -o "$tmp/ob" || [ $? -eq 3 ]
       wait "$pid" || [ $? -eq 3 ]
       ;;
   esac
@@ -59,7 +78,7 @@ run() {
   awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }'
 }
 
-echo "pages $i, $(nproc) cores, $winnow"
+echo "$what, $(nproc) cores, $winnow"
 printf '%-6s %-6s %8s %8s %8s\n' round load j1 j2 split
 : > "$tmp/times"
 for r in $(seq 1 "$rounds"); do
