@@ -363,7 +363,7 @@ static winnow_status run_stages(winnow_engine *e, winnow_doc *d, wn_run_mode mod
     /* metadata first: the selection's fallback reads the description */
     const wn_meta_rules meta_rules = { .title_match_min_words = WN_RULE(d, TITLE_MATCH_MIN_WORDS) };
     wn_meta_extract(&d->dom, &d->decode, in->url, &d->arena, &d->meta, &meta_rules);
-    /* the kind of page: reported only, the selection does not read it yet */
+    /* the kind of page: it chooses the selection's strategy (select/strategy.h) */
     if (wn_pagetype_run(d, e->pt, e->opt.page_type) != 0)
         return wn_engine_fail(e, WINNOW_E_NOMEM, "out of memory while judging the kind of page");
     d->unit_model = e->units;
