@@ -516,6 +516,10 @@
       "on a thread or a product's page, a copy of REPEAT_MIN_CHARS characters or more goes even when it is one "       \
       "line: a reply quoting a one-paragraph post whole; a quote (<blockquote>, <aside>) that holds nothing else "     \
       "but an attribution of COMMENT_LINE_CHARS goes whole (1: on, 0: off: two lines or more, as elsewhere)")          \
+    X(REGION_LANDING_PROMOS, 1.0f, 0.0f, "select",                                                                     \
+      "on a landing page (typed service) the region strategy keeps parts named for promotion (promo, banner, "         \
+      "sponsor: an ad's names): there they are the company's own offers, and an ad slot holds no text "                \
+      "(1: on, 0: off)")                                                                                               \
     X(PARTS_THIN_SHARE, 0.05f, 0.0f, "select",                                                                         \
       "an article selection keeping less than this share of the page's visible text is tried again by the region "     \
       "strategy (the page's parts: a listing's cards, a landing page's sections) and that one is kept when it keeps "  \

@@ -93,6 +93,8 @@ static uint16_t frame_hints(const winnow_doc *d)
     uint16_t h = WN_HINT_NAV | WN_HINT_HEADER | WN_HINT_FOOTER | WN_HINT_SIDEBAR | WN_HINT_SHARE | WN_HINT_AD |
                  WN_HINT_OVERLAY | WN_HINT_SCRIPT | WN_HINT_SITE;
     if (d->page_type == WINNOW_PAGE_PRODUCT) h |= WN_HINT_RELATED;
+    /* a landing page's promotions (promo, banner) are its own offers */
+    if (d->page_type == WINNOW_PAGE_SERVICE && WN_RULE(d, REGION_LANDING_PROMOS) > 0.0f) h &= (uint16_t)~WN_HINT_AD;
     /* reader comments, bylines and tags: a thread's posts and their
      * authors are its content, no other page's are */
     if (d->page_type != WINNOW_PAGE_FORUM && WN_RULE(d, REGION_DROP_COMMENTS) > 0.0f)
