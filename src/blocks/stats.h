@@ -106,15 +106,15 @@ static inline float wn_word_units(uint32_t words, uint32_t cjk) { return (float)
 #define WN_BLOCK_MIN_CHARS 40u
 #define WN_BLOCK_MIN_WORDS 3u
 
-/* The rule values the statistics read. The stage lies below the rule
- * table (rules/ reads the statistics' types), so the caller passes them
- * from the page's rules. */
 /* The rules a class or id value's hints read. */
 typedef struct wn_name_rules {
     double id_anchor_words; /* ID_ANCHOR_WORDS: an id of this many words is a heading's anchor */
     int setting_words;      /* NAME_SETTING_WORDS: "header-alignment-left" names no header */
 } wn_name_rules;
 
+/* The rule values the statistics read. The stage lies below the rule
+ * table (rules/ reads the statistics' types), so the caller passes them
+ * from the page's rules. */
 typedef struct wn_stats_rules {
     wn_name_rules names;
 } wn_stats_rules;
