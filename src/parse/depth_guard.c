@@ -8,69 +8,70 @@
  * past the cap. Real pages nest a few dozen deep, so they pass unchanged. */
 #include "parser.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct tag_name {
-    const char *s;
-    size_t len;
-} tag_name;
+/* What the scan must know of a start or end tag's name. */
+enum { TAG_OTHER, TAG_CLOSES /* void, or closes its previous sibling */, TAG_RAW /* raw text inside */ };
 
-#define T(name)                                                                                                        \
-    {                                                                                                                  \
-        name, sizeof(name) - 1                                                                                         \
-    }
-
-static int name_is(const char *name, size_t len, const tag_name *list)
+/* The kind of the lower-case tag name name[0..len). The names are kept by
+ * length, so a name is compared with at most eleven of them. Void elements:
+ * area ... image. Implied end tags, where a new one closes the previous
+ * sibling: p li dt dd option optgroup tr td th tbody thead tfoot colgroup
+ * rb rt rp rtc. Raw text: script style textarea title xmp iframe noembed
+ * noframes noscript. */
+static int tag_kind(const char *name, size_t len)
 {
-    for (; list->s; list++)
-        if (list->len == len && list->s[0] == name[0] && memcmp(list->s, name, len) == 0) return 1;
-    return 0;
+    typedef struct named {
+        const char *s;
+        int kind;
+    } named;
+    enum { C = TAG_CLOSES, R = TAG_RAW };
+    static const named by_len[9][12] = {
+        { { "p", C } },
+        { { "br", C },
+          { "hr", C },
+          { "li", C },
+          { "dt", C },
+          { "dd", C },
+          { "tr", C },
+          { "td", C },
+          { "th", C },
+          { "rb", C },
+          { "rt", C },
+          { "rp", C } },
+        { { "col", C }, { "img", C }, { "wbr", C }, { "rtc", C }, { "xmp", R } },
+        { { "area", C }, { "base", C }, { "link", C }, { "meta", C } },
+        { { "embed", C },
+          { "input", C },
+          { "param", C },
+          { "track", C },
+          { "frame", C },
+          { "image", C },
+          { "tbody", C },
+          { "thead", C },
+          { "tfoot", C },
+          { "style", R },
+          { "title", R } },
+        { { "source", C }, { "keygen", C }, { "option", C }, { "script", R }, { "iframe", R } },
+        { { "bgsound", C }, { "noembed", R } },
+        { { "basefont", C },
+          { "optgroup", C },
+          { "colgroup", C },
+          { "textarea", R },
+          { "noframes", R },
+          { "noscript", R } },
+    };
+    if (len == 0 || len > 8) return TAG_OTHER;
+    for (const named *x = by_len[len - 1]; x->s; x++)
+        if (x->s[0] == name[0] && memcmp(x->s, name, len) == 0) return x->kind;
+    return TAG_OTHER;
 }
 
-static const tag_name void_or_sibling_closing[] = { T("area"),
-                                                    T("base"),
-                                                    T("br"),
-                                                    T("col"),
-                                                    T("embed"),
-                                                    T("hr"),
-                                                    T("img"),
-                                                    T("input"),
-                                                    T("link"),
-                                                    T("meta"),
-                                                    T("param"),
-                                                    T("source"),
-                                                    T("track"),
-                                                    T("wbr"),
-                                                    T("keygen"),
-                                                    T("basefont"),
-                                                    T("bgsound"),
-                                                    T("frame"),
-                                                    T("image"),
-                                                    /* implied end tags: a new one closes the previous sibling */
-                                                    T("p"),
-                                                    T("li"),
-                                                    T("dt"),
-                                                    T("dd"),
-                                                    T("option"),
-                                                    T("optgroup"),
-                                                    T("tr"),
-                                                    T("td"),
-                                                    T("th"),
-                                                    T("tbody"),
-                                                    T("thead"),
-                                                    T("tfoot"),
-                                                    T("colgroup"),
-                                                    T("rb"),
-                                                    T("rt"),
-                                                    T("rp"),
-                                                    T("rtc"),
-                                                    { NULL, 0 } };
-
-static const tag_name raw_text[] = { T("script"), T("style"),   T("textarea"), T("title"),    T("xmp"),
-                                     T("iframe"), T("noembed"), T("noframes"), T("noscript"), { NULL, 0 } };
+static int ascii_alpha(unsigned char c) { return (unsigned char)((c | 0x20) - 'a') < 26; }
+static int ascii_alnum(unsigned char c) { return ascii_alpha(c) || (unsigned char)(c - '0') < 10; }
+static char ascii_lower(unsigned char c) { return (char)(c >= 'A' && c <= 'Z' ? c | 0x20 : c); }
 
 /* Case-insensitive search for "</name" from s[i]. */
 static size_t find_end_tag(const char *s, size_t n, size_t i, const char *name, size_t len)
@@ -81,7 +82,7 @@ static size_t find_end_tag(const char *s, size_t n, size_t i, const char *name, 
         size_t j = (size_t)(p - s);
         if (j + 2 + len <= n && s[j + 1] == '/') {
             size_t k = 0;
-            while (k < len && tolower((unsigned char)s[j + 2 + k]) == name[k]) k++;
+            while (k < len && ascii_lower((unsigned char)s[j + 2 + k]) == name[k]) k++;
             /* the name must end there, as the tokenizer's appropriate end
              * tag requires: "</titlevalue" does not close a <title> */
             size_t e = j + 2 + len;
@@ -240,14 +241,14 @@ char *wn_markup_repair(const char *s, size_t n, unsigned max_depth, size_t *out_
         }
         int end = (c == '/');
         size_t ns = j + 1 + (size_t)end;
-        if (ns >= n || !isalpha((unsigned char)s[ns])) {
+        if (ns >= n || !ascii_alpha((unsigned char)s[ns])) {
             i = j + 1;
             continue;
         }
         char name[16];
         size_t nl = 0, k = ns;
-        while (k < n && (isalnum((unsigned char)s[k]) || s[k] == '-' || s[k] == ':')) {
-            if (nl < sizeof name) name[nl] = (char)tolower((unsigned char)s[k]);
+        while (k < n && (ascii_alnum((unsigned char)s[k]) || s[k] == '-' || s[k] == ':')) {
+            if (nl < sizeof name) name[nl] = ascii_lower((unsigned char)s[k]);
             nl++;
             k++;
         }
@@ -256,7 +257,7 @@ char *wn_markup_repair(const char *s, size_t n, unsigned max_depth, size_t *out_
         uint64_t key = name_key(name, keylen);
         int known = nl <= sizeof name;
         if (end) {
-            if (!(known && name_is(name, nl, void_or_sibling_closing))) {
+            if (!(known && tag_kind(name, nl) == TAG_CLOSES)) {
                 size_t at = depth;
                 while (at > 0 && stack[at - 1] != key) at--;
                 if (at > 0) {
@@ -271,7 +272,8 @@ char *wn_markup_repair(const char *s, size_t n, unsigned max_depth, size_t *out_
         }
         /* "/>" closes an element only in SVG and MathML; an HTML <div/> stays open */
         int selfclose = te >= 2 && s[te - 2] == '/' && (foreign > 0 || key == svg || key == math);
-        if (known && name_is(name, nl, raw_text)) {
+        int kind = known ? tag_kind(name, nl) : TAG_OTHER;
+        if (kind == TAG_RAW) {
             /* An attribute quote never closed (a crawl that spliced two
              * scripts: src="/te.backgroundColor='yellow'; ...) runs the
              * start tag over its own end tag, and the element then takes
@@ -312,7 +314,7 @@ char *wn_markup_repair(const char *s, size_t n, unsigned max_depth, size_t *out_
             continue;
         }
         if (known && nl == 9 && memcmp(name, "plaintext", 9) == 0) break;
-        if ((known && name_is(name, nl, void_or_sibling_closing)) || selfclose) {
+        if (kind == TAG_CLOSES || selfclose) {
             cap_attrs(&ed, s, k, te, rep);
             i = te;
             continue;
