@@ -247,10 +247,11 @@ static const uint8_t name_char[256] = {
 };
 
 /* Words of a style setting: "header-alignment-left" sets how a part's
- * header is aligned; it does not name a header. */
+ * header is aligned, "sidebar-position-left" where a theme puts its
+ * sidebar (on the box that holds the whole page); neither names the part. */
 static int setting_word(const char *t, size_t n)
 {
-    static const char *const words[] = { "align", "alignment", "aligned" };
+    static const char *const words[] = { "align", "alignment", "aligned", "position" };
     for (size_t k = 0; k < sizeof words / sizeof words[0]; k++)
         if (strlen(words[k]) == n && memcmp(words[k], t, n) == 0) return 1;
     return 0;

@@ -124,9 +124,10 @@
       "a <nav> is trusted boilerplate however much running text it holds, unless it holds the page's title "           \
       "heading: a shop's mega-menu of category words outweighs its product (1: on, 0: off)")                           \
     X(NAME_SETTING_WORDS, 1.0f, 0.0f, "score",                                                                         \
-      "a boilerplate word followed in one class word by a word of alignment (align, aligned, alignment) names a "      \
-      "setting of some part, not the part: a page builder's accordion of \"pane-header-alignment-left\" is no page "   \
-      "header (1: on, 0: off)")                                                                                        \
+      "a boilerplate word followed in one class word by a word of alignment or placement (align, aligned, "            \
+      "alignment, position) names a setting of some part, not the part: a page builder's accordion of "                \
+      "\"pane-header-alignment-left\" is no page header, a theme's \"sidebar-position-left\" box no sidebar "          \
+      "(1: on, 0: off)")                                                                                               \
     X(ID_ANCHOR_WORDS, 4.0f, 1e30f, "score",                                                                           \
       "an id of this many words or more is an anchor made from a heading (\"sharing-with-a-single-developer\"), "      \
       "not a layout name: it gives no hints (src/blocks/hints.c, fed by the pipeline)")                                \
@@ -520,6 +521,13 @@
       "on a landing page (typed service) the region strategy keeps parts named for promotion (promo, banner, "         \
       "sponsor: an ad's names): there they are the company's own offers, and an ad slot holds no text "                \
       "(1: on, 0: off)")                                                                                               \
+    X(REGION_MARKED_CARDS, 1.0f, 0.0f, "select",                                                                       \
+      "region strategy: a record the markup marks as one item (an <article>, or a link that holds a heading: a "       \
+      "teaser's linked title) is a card however few its siblings, when it says more than its link; a tag page of "     \
+      "one post keeps the post (1: on, 0: off: REGION_MIN_CARDS siblings)")                                            \
+    X(REGION_ITEM_HEADERS, 1.0f, 0.0f, "select",                                                                       \
+      "region strategy: a name of header or footer inside an <article> of the region names that item's header "        \
+      "(a teaser's title in its \"post-header\"), not the page's frame (1: on, 0: off)")                               \
     X(PARTS_THIN_SHARE, 0.05f, 0.0f, "select",                                                                         \
       "an article selection keeping less than this share of the page's visible text is tried again by the region "     \
       "strategy (the page's parts: a listing's cards, a landing page's sections) and that one is kept when it keeps "  \

@@ -48,17 +48,36 @@ static uint32_t content_region(const winnow_doc *d, const wn_page_scores *ps, ui
     return dom->body;
 }
 
+/* Whether element r is an item by its markup (REGION_MARKED_CARDS): an
+ * <article>, or a link that holds a heading (a teaser's linked title). */
+static int marked_item(const wn_dom *dom, uint32_t r)
+{
+    const wn_node *x = &dom->nodes[r];
+    if (x->tag == WN_TAG_ARTICLE) return 1;
+    if (x->tag != WN_TAG_A) return 0;
+    for (uint32_t i = r + 1; i < r + x->size; i++)
+        if (dom->nodes[i].tag >= WN_TAG_H1 && dom->nodes[i].tag <= WN_TAG_H6) return 1;
+    return 0;
+}
+
 /* Whether unit u, mostly links, is part of a card: an element at most
- * REGION_CARD_LEVELS above it with REGION_MIN_CARDS - 1 or more siblings
- * of its shape (its tag and first class: REGION_CARD_FIRST_CLASS), itself holding text outside links, more than one unit or
- * REGION_CARD_WORDS words. */
-static int in_card(const winnow_doc *d, const wn_page_scores *ps, uint32_t u, uint32_t region)
+ * REGION_CARD_LEVELS above it that has REGION_MIN_CARDS - 1 or more
+ * siblings of its shape (its tag and first class: REGION_CARD_FIRST_CLASS)
+ * or that its markup marks as an item (REGION_MARKED_CARDS; an <article>
+ * holding the best block is the page's own, no item), itself holding text
+ * outside links, more than one unit or REGION_CARD_WORDS words. Returns 1
+ * for a card of a record, 2 for an item alone (*item: the item), 0 for
+ * no card. */
+static int in_card(const winnow_doc *d, const wn_page_scores *ps, uint32_t u, uint32_t region, uint32_t best,
+                   uint32_t *item)
 {
     const wn_dom *dom = &d->dom;
     const float min = WN_RULE(d, REGION_MIN_CARDS);
     /* (a thread's posts are not cards: their per-post classes keep the
      * author boxes and buttons in them apart) */
     const int kind = WN_RULE(d, REGION_CARD_FIRST_CLASS) > 0.0f && d->page_type != WINNOW_PAGE_FORUM;
+    const int marked = WN_RULE(d, REGION_MARKED_CARDS) > 0.0f;
+    int lone = 0;
     uint32_t r = u;
     /* levels are counted where the parent holds text beside r's: a
      * wrapper around r alone (a shop's card nests its link a dozen
@@ -74,7 +93,8 @@ static int in_card(const winnow_doc *d, const wn_page_scores *ps, uint32_t u, ui
             same += d->stats[c].chars > 0 && (kind ? wn_same_kind(dom, c, r) : wn_same_shape(dom, c, r));
         }
         if (texts > 1 || WN_RULE(d, REGION_CARD_WRAPPERS) <= 0.0f) up++;
-        if ((float)same < min) continue;
+        const int record = (float)same >= min;
+        if (!record && !(marked && marked_item(dom, r) && (best == WN_NONE || !wn_node_within(dom, r, best)))) continue;
         /* a card says more than its link: a menu item does not */
         const wn_stats *s = &d->stats[r];
         unsigned units = 0;
@@ -82,8 +102,26 @@ static int in_card(const winnow_doc *d, const wn_page_scores *ps, uint32_t u, ui
             units += d->labels.unit[i] == i && dom->nodes[i].tag != WN_TAG_TEXT && ps->own[i].chars > 0;
         /* or names an item at length: a linked card's title, not a
          * menu's word or two */
-        return units >= 2 || s->chars > s->link_chars || (float)s->words >= WN_RULE(d, REGION_CARD_WORDS);
+        const int more = units >= 2 || s->chars > s->link_chars || (float)s->words >= WN_RULE(d, REGION_CARD_WORDS);
+        /* a record of siblings that says no more is a menu */
+        if (record) return more ? 1 : lone;
+        /* an item alone: a record of its kind may still lie further up */
+        if (more && !lone) {
+            lone = 2;
+            *item = r;
+        }
     }
+    return lone;
+}
+
+/* Whether unit u lies in an <article> inside the region (not the region
+ * itself): an item's own parts, whose names of header and footer are the
+ * item's ("post-header" over a teaser's title), not the page's
+ * (REGION_ITEM_HEADERS). */
+static int in_item(const wn_dom *dom, uint32_t u, uint32_t region)
+{
+    for (uint32_t a = u; a != WN_NONE && a != region && a != 0; a = dom->nodes[a].parent)
+        if (dom->nodes[a].tag == WN_TAG_ARTICLE) return 1;
     return 0;
 }
 
@@ -124,7 +162,10 @@ int wn_select_region(wn_selection *sel)
     uint8_t *add = wn_arena_calloc(wn_doc_scratch(d), dom->count, 1);
     if (!add) return -1;
     const uint16_t drop = frame_hints(d);
-    float kept = 0.0f, added = 0.0f;
+    const int item_headers = WN_RULE(d, REGION_ITEM_HEADERS) > 0.0f;
+    float kept = 0.0f, added = 0.0f, item_chars = 0.0f;
+    uint32_t records = 0, last_item = WN_NONE;
+    const int marked = WN_RULE(d, REGION_MARKED_CARDS) > 0.0f;
     for (uint32_t u = region; u < region + dom->nodes[region].size; u++) {
         const wn_node *x = &dom->nodes[u];
         if (x->tag != WN_TAG_TEXT && skip && wn_node_dialog(dom, u)) {
@@ -138,15 +179,36 @@ int wn_select_region(wn_selection *sel)
             continue;
         }
         if (frame[u] || (x->flags & WN_NF_HIDDEN)) continue;
-        if (o->chars == 0 || (ps->boiler[u] & drop)) continue;
+        if (o->chars == 0) continue;
+        uint16_t b = ps->boiler[u] & drop;
+        if ((b & (WN_HINT_HEADER | WN_HINT_FOOTER)) && item_headers && in_item(dom, u, region))
+            b &= (uint16_t) ~(WN_HINT_HEADER | WN_HINT_FOOTER);
+        if (b) continue;
         if ((drop & WN_HINT_COMMENT) && ps->after_marker[u]) continue;
         /* a product page's cards are other products */
+        int card = 1;
+        uint32_t item = WN_NONE;
         if (wn_mostly_links(d, o->link_chars, o->chars) &&
-            (d->page_type == WINNOW_PAGE_PRODUCT || !in_card(d, ps, u, region)))
+            (d->page_type == WINNOW_PAGE_PRODUCT || !(card = in_card(d, ps, u, region, sel->best, &item))))
             continue;
-        add[u] = 1;
+        add[u] = (uint8_t)card;
         added += (float)o->chars;
+        records += card == 1 && wn_mostly_links(d, o->link_chars, o->chars);
+        if (card == 2 && (last_item == WN_NONE || !wn_node_within(dom, last_item, item))) {
+            last_item = item;
+            item_chars += (float)d->stats[item].chars;
+        }
     }
+    /* items alone by their markup are the content only where the region
+     * has no cards of a record and they hold more of its text than all
+     * else kept (a tag page of one post), not a landing page's teasers of
+     * its latest posts or a listing's featured strip */
+    if (marked && (records > 0 || 2.0f * item_chars <= kept + added))
+        for (uint32_t u = region; u < region + dom->nodes[region].size; u++)
+            if (add[u] == 2) {
+                add[u] = 0;
+                added -= (float)ps->own[u].chars;
+            }
     /* an article after all: the article strategy's block holds most of
      * the region's running text and a fair share of all it would keep,
      * the rest being the site's boxes */

@@ -376,6 +376,10 @@ static void test_setting_words(void)
     CHECK(wn_hints_from_name("kt-pane-header-alignment-left", 29, 0, &off) & WN_HINT_HEADER);
     CHECK(wn_hints_from_name("site-header align-left", 22, 0, &on) & WN_HINT_HEADER);
     CHECK(wn_hints_from_name("footer-nav-align", 16, 0, &on) & WN_HINT_FOOTER);
+    /* a theme's placement of its sidebar, on the box that holds the page */
+    CHECK(!(wn_hints_from_name("container sidebar-position-left", 31, 0, &on) & WN_HINT_SIDEBAR));
+    CHECK(wn_hints_from_name("container sidebar-position-left", 31, 0, &off) & WN_HINT_SIDEBAR);
+    CHECK(wn_hints_from_name("sidebar position-left", 21, 0, &on) & WN_HINT_SIDEBAR);
     wn_hint_cache *c = calloc(1, sizeof *c);
     CHECK(c != NULL);
     if (!c) return;
