@@ -526,8 +526,9 @@
       "teaser's linked title) is a card however few its siblings, when it says more than its link; a tag page of "     \
       "one post keeps the post (1: on, 0: off: REGION_MIN_CARDS siblings)")                                            \
     X(REGION_ITEM_HEADERS, 1.0f, 0.0f, "select",                                                                       \
-      "region strategy: a name of header or footer inside an <article> of the region names that item's header "        \
-      "(a teaser's title in its \"post-header\"), not the page's frame (1: on, 0: off)")                               \
+      "region strategy: a name of header or footer inside an <article> of the region, or a <section> holding "         \
+      "less than FRAME_MAX_SHARE of the page's text, names that item's header (a teaser's title in its "               \
+      "\"post-header\"), not the page's frame, unless the item itself lies in a header or footer (1: on, 0: off)")     \
     X(PARTS_THIN_SHARE, 0.05f, 0.0f, "select",                                                                         \
       "an article selection keeping less than this share of the page's visible text is tried again by the region "     \
       "strategy (the page's parts: a listing's cards, a landing page's sections) and that one is kept when it keeps "  \
@@ -558,6 +559,11 @@
       "a block inside the page's own <header> or <footer> (role banner or contentinfo; not an <article>'s or "         \
       "<main>'s) is never the content block while that landmark holds less than this share of the page's text: "       \
       "the site's tagline, bio or license line is no page's content; with no block elsewhere, no main content")        \
+    X(FRAME_SECTION_SCOPE, 1.0f, 0.0f, "select",                                                                       \
+      "a <header> or <footer> inside a <section>, <aside> or <nav> holding less than FRAME_MAX_SHARE of the "          \
+      "page's text, and not itself inside the page's header or footer, is that part's (HTML5 scopes it to its "        \
+      "nearest sectioning element, as an article's), not the page's own: a shop's cards that put each product's "      \
+      "name and price in a <header> are no frame (1: on, 0: off: only <article> and <main> scope them)")               \
     /* fallback (src/select/fallback.c) */                                                                             \
     X(FALLBACK_WEAK_SHARE, 0.15f, 0.0f, "fallback",                                                                    \
       "a selection is weak when it keeps less than this share of the running text of the best block found "            \

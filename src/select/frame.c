@@ -6,11 +6,20 @@
 
 /* Whether node x is a page landmark of the site's frame (1: <header>,
  * <footer>, role=banner/contentinfo) or of the content (2: <article>,
- * <main>, role=main/article); 0 otherwise. */
-static int landmark_kind(const wn_dom *dom, const wn_page_scores *ps, uint32_t i)
+ * <main>, role=main/article), or a part that scopes the headers and
+ * footers inside it (3: FRAME_SECTION_SCOPE); 0 otherwise. */
+static int landmark_kind(const winnow_doc *d, const wn_page_scores *ps, uint32_t i)
 {
+    const wn_dom *dom = &d->dom;
     const wn_node *x = &dom->nodes[i];
     if (x->tag == WN_TAG_ARTICLE || x->tag == WN_TAG_MAIN) return 2;
+    /* HTML5 scopes a header or footer to its nearest section, aside or
+     * nav as to an article (3): the page's banner is none of theirs; but a
+     * section around most of the page is a wrapper, its footer the site's */
+    if ((x->tag == WN_TAG_SECTION || x->tag == WN_TAG_ASIDE || x->tag == WN_TAG_NAV) &&
+        WN_RULE(d, FRAME_SECTION_SCOPE) > 0.0f &&
+        (float)d->stats[i].chars < WN_RULE(d, FRAME_MAX_SHARE) * (float)d->stats[dom->body].chars)
+        return 3;
     if (x->tag == WN_TAG_HEADER || x->tag == WN_TAG_FOOTER) return 1;
     /* the scorer read the role already: only an element it found a
      * content landmark or a header or footer by its role or name can be
@@ -39,8 +48,8 @@ uint8_t *wn_frame_marks(winnow_doc *d, const wn_page_scores *ps)
     for (uint32_t i = 1; i < n; i++) {
         const wn_node *x = &dom->nodes[i];
         uint8_t s = x->parent != WN_NONE ? st[x->parent] : 0;
-        int k = x->tag == WN_TAG_TEXT ? 0 : landmark_kind(dom, ps, i);
-        if (k == 2)
+        int k = x->tag == WN_TAG_TEXT ? 0 : landmark_kind(d, ps, i);
+        if (k == 2 || (k == 3 && !(s & 1))) /* (a section inside a footer is the footer's) */
             s |= 2;
         else if (k == 1 && (float)d->stats[i].chars < most)
             s |= 1;
@@ -51,7 +60,7 @@ uint8_t *wn_frame_marks(winnow_doc *d, const wn_page_scores *ps)
     for (uint32_t i = 1; i < n; i++) {
         if (!st[i] || st[dom->nodes[i].parent]) continue;
         for (uint32_t a = dom->nodes[i].parent; a != WN_NONE && a != 0 && a != dom->body; a = dom->nodes[a].parent) {
-            if (d->stats[a].chars != d->stats[i].chars || landmark_kind(dom, ps, a) == 2) break;
+            if (d->stats[a].chars != d->stats[i].chars || landmark_kind(d, ps, a) >= 2) break;
             st[a] = 1;
         }
     }

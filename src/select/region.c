@@ -118,10 +118,16 @@ static int in_card(const winnow_doc *d, const wn_page_scores *ps, uint32_t u, ui
  * itself): an item's own parts, whose names of header and footer are the
  * item's ("post-header" over a teaser's title), not the page's
  * (REGION_ITEM_HEADERS). */
-static int in_item(const wn_dom *dom, uint32_t u, uint32_t region)
+static int in_item(const winnow_doc *d, const wn_page_scores *ps, uint32_t u, uint32_t region)
 {
-    for (uint32_t a = u; a != WN_NONE && a != region && a != 0; a = dom->nodes[a].parent)
-        if (dom->nodes[a].tag == WN_TAG_ARTICLE) return 1;
+    const wn_dom *dom = &d->dom;
+    const float most = WN_RULE(d, FRAME_MAX_SHARE) * (float)d->stats[dom->body].chars;
+    for (uint32_t a = u; a != WN_NONE && a != region && a != 0; a = dom->nodes[a].parent) {
+        const wn_node *x = &dom->nodes[a];
+        if (x->tag != WN_TAG_ARTICLE && !(x->tag == WN_TAG_SECTION && (float)d->stats[a].chars < most)) continue;
+        /* an item inside a header or footer is that one's part */
+        return !(ps->boiler[a] & (WN_HINT_HEADER | WN_HINT_FOOTER));
+    }
     return 0;
 }
 
@@ -181,7 +187,7 @@ int wn_select_region(wn_selection *sel)
         if (frame[u] || (x->flags & WN_NF_HIDDEN)) continue;
         if (o->chars == 0) continue;
         uint16_t b = ps->boiler[u] & drop;
-        if ((b & (WN_HINT_HEADER | WN_HINT_FOOTER)) && item_headers && in_item(dom, u, region))
+        if ((b & (WN_HINT_HEADER | WN_HINT_FOOTER)) && item_headers && in_item(d, ps, u, region))
             b &= (uint16_t) ~(WN_HINT_HEADER | WN_HINT_FOOTER);
         if (b) continue;
         if ((drop & WN_HINT_COMMENT) && ps->after_marker[u]) continue;
