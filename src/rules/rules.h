@@ -522,9 +522,10 @@
       "sponsor: an ad's names): there they are the company's own offers, and an ad slot holds no text "                \
       "(1: on, 0: off)")                                                                                               \
     X(REGION_MARKED_CARDS, 1.0f, 0.0f, "select",                                                                       \
-      "region strategy: a record the markup marks as one item (an <article>, or a link that holds a heading: a "       \
-      "teaser's linked title) is a card however few its siblings, when it says more than its link; a tag page of "     \
-      "one post keeps the post (1: on, 0: off: REGION_MIN_CARDS siblings)")                                            \
+      "region strategy: a record the markup marks as one item (an <article>, or a link that holds a heading or "       \
+      "two units of text: a teaser's linked title, date and summary) is a card however few its siblings, when it "     \
+      "says more than its link, holds no best block, the region has no record's cards and such items hold more "       \
+      "than half of what it keeps; a tag page of one post keeps the post (1: on, 0: off: REGION_MIN_CARDS siblings)")  \
     X(REGION_ITEM_HEADERS, 1.0f, 0.0f, "select",                                                                       \
       "region strategy: a name of header or footer inside an <article> of the region, or a <section> holding "         \
       "less than FRAME_MAX_SHARE of the page's text, names that item's header (a teaser's title in its "               \

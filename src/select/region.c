@@ -49,14 +49,21 @@ static uint32_t content_region(const winnow_doc *d, const wn_page_scores *ps, ui
 }
 
 /* Whether element r is an item by its markup (REGION_MARKED_CARDS): an
- * <article>, or a link that holds a heading (a teaser's linked title). */
-static int marked_item(const wn_dom *dom, uint32_t r)
+ * <article>, or a link that holds a heading (a teaser's linked title) or
+ * two units of text (its date, title and summary; a menu's link holds a
+ * word or two). */
+static int marked_item(const winnow_doc *d, const wn_page_scores *ps, uint32_t r)
 {
+    const wn_dom *dom = &d->dom;
     const wn_node *x = &dom->nodes[r];
     if (x->tag == WN_TAG_ARTICLE) return 1;
     if (x->tag != WN_TAG_A) return 0;
-    for (uint32_t i = r + 1; i < r + x->size; i++)
+    unsigned units = 0;
+    for (uint32_t i = r + 1; i < r + x->size; i++) {
         if (dom->nodes[i].tag >= WN_TAG_H1 && dom->nodes[i].tag <= WN_TAG_H6) return 1;
+        units += d->labels.unit[i] == i && dom->nodes[i].tag != WN_TAG_TEXT && ps->own[i].chars > 0;
+        if (units >= 2) return 1;
+    }
     return 0;
 }
 
@@ -94,7 +101,8 @@ static int in_card(const winnow_doc *d, const wn_page_scores *ps, uint32_t u, ui
         }
         if (texts > 1 || WN_RULE(d, REGION_CARD_WRAPPERS) <= 0.0f) up++;
         const int record = (float)same >= min;
-        if (!record && !(marked && marked_item(dom, r) && (best == WN_NONE || !wn_node_within(dom, r, best)))) continue;
+        if (!record && !(marked && marked_item(d, ps, r) && (best == WN_NONE || !wn_node_within(dom, r, best))))
+            continue;
         /* a card says more than its link: a menu item does not */
         const wn_stats *s = &d->stats[r];
         unsigned units = 0;
