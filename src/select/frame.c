@@ -35,9 +35,10 @@ static int landmark_kind(const winnow_doc *d, const wn_page_scores *ps, uint32_t
  * landmark holding less than FRAME_MAX_SHARE of the page's text (a header
  * wrapping the whole page is no frame), with no <article> or <main> above
  * it (HTML5: an article's header and footer are its title, byline and
- * tags); and the wrappers of one that hold no more text (the <div
- * class=page-footer> around a <footer>). One pass down the tree and one
- * up the wrappers. */
+ * tags), nor a smaller <section>, <aside> or <nav> of its own
+ * (FRAME_SECTION_SCOPE); and the wrappers of one that hold no more text
+ * (the <div class=page-footer> around a <footer>). One pass down the tree
+ * and one up the wrappers. */
 uint8_t *wn_frame_marks(winnow_doc *d, const wn_page_scores *ps)
 {
     const wn_dom *dom = &d->dom;

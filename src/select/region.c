@@ -122,10 +122,11 @@ static int in_card(const winnow_doc *d, const wn_page_scores *ps, uint32_t u, ui
     return lone;
 }
 
-/* Whether unit u lies in an <article> inside the region (not the region
- * itself): an item's own parts, whose names of header and footer are the
- * item's ("post-header" over a teaser's title), not the page's
- * (REGION_ITEM_HEADERS). */
+/* Whether unit u lies in an item inside the region (not the region
+ * itself): an <article>, or a <section> holding less than FRAME_MAX_SHARE
+ * of the page's text, that lies in no header or footer. Names of header
+ * and footer there are the item's ("post-header" over a teaser's title),
+ * not the page's (REGION_ITEM_HEADERS). */
 static int in_item(const winnow_doc *d, const wn_page_scores *ps, uint32_t u, uint32_t region)
 {
     const wn_dom *dom = &d->dom;
@@ -200,14 +201,14 @@ int wn_select_region(wn_selection *sel)
         if (b) continue;
         if ((drop & WN_HINT_COMMENT) && ps->after_marker[u]) continue;
         /* a product page's cards are other products */
+        const int links = wn_mostly_links(d, o->link_chars, o->chars);
         int card = 1;
         uint32_t item = WN_NONE;
-        if (wn_mostly_links(d, o->link_chars, o->chars) &&
-            (d->page_type == WINNOW_PAGE_PRODUCT || !(card = in_card(d, ps, u, region, sel->best, &item))))
+        if (links && (d->page_type == WINNOW_PAGE_PRODUCT || !(card = in_card(d, ps, u, region, sel->best, &item))))
             continue;
         add[u] = (uint8_t)card;
         added += (float)o->chars;
-        records += card == 1 && wn_mostly_links(d, o->link_chars, o->chars);
+        records += card == 1 && links;
         if (card == 2 && (last_item == WN_NONE || !wn_node_within(dom, last_item, item))) {
             last_item = item;
             item_chars += (float)d->stats[item].chars;
