@@ -8,6 +8,8 @@
  * past the cap. Real pages nest a few dozen deep, so they pass unchanged. */
 #include "parser.h"
 
+#include "../util/ascii.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,10 +71,6 @@ static int tag_kind(const char *name, size_t len)
     return TAG_OTHER;
 }
 
-static int ascii_alpha(unsigned char c) { return (unsigned char)((c | 0x20) - 'a') < 26; }
-static int ascii_alnum(unsigned char c) { return ascii_alpha(c) || (unsigned char)(c - '0') < 10; }
-static char ascii_lower(unsigned char c) { return (char)(c >= 'A' && c <= 'Z' ? c | 0x20 : c); }
-
 /* Case-insensitive search for "</name" from s[i]. */
 static size_t find_end_tag(const char *s, size_t n, size_t i, const char *name, size_t len)
 {
@@ -82,7 +80,7 @@ static size_t find_end_tag(const char *s, size_t n, size_t i, const char *name, 
         size_t j = (size_t)(p - s);
         if (j + 2 + len <= n && s[j + 1] == '/') {
             size_t k = 0;
-            while (k < len && ascii_lower((unsigned char)s[j + 2 + k]) == name[k]) k++;
+            while (k < len && wn_ascii_lower((unsigned char)s[j + 2 + k]) == name[k]) k++;
             /* the name must end there, as the tokenizer's appropriate end
              * tag requires: "</titlevalue" does not close a <title> */
             size_t e = j + 2 + len;
@@ -241,14 +239,14 @@ char *wn_markup_repair(const char *s, size_t n, unsigned max_depth, size_t *out_
         }
         int end = (c == '/');
         size_t ns = j + 1 + (size_t)end;
-        if (ns >= n || !ascii_alpha((unsigned char)s[ns])) {
+        if (ns >= n || !wn_ascii_alpha((unsigned char)s[ns])) {
             i = j + 1;
             continue;
         }
         char name[16];
         size_t nl = 0, k = ns;
-        while (k < n && (ascii_alnum((unsigned char)s[k]) || s[k] == '-' || s[k] == ':')) {
-            if (nl < sizeof name) name[nl] = ascii_lower((unsigned char)s[k]);
+        while (k < n && (wn_ascii_alnum((unsigned char)s[k]) || s[k] == '-' || s[k] == ':')) {
+            if (nl < sizeof name) name[nl] = wn_ascii_lower((unsigned char)s[k]);
             nl++;
             k++;
         }

@@ -4,6 +4,8 @@
  * anchor glyphs hidden. They read only the DOM, not the tree builder. */
 #include "parser_internal.h"
 
+#include "../util/ascii.h"
+
 #include <ctype.h>
 #include <string.h>
 #include <strings.h>
@@ -234,7 +236,7 @@ void wn_parse_hide_anchor_glyphs(wn_dom *dom)
                     continue;
                 }
                 if (c < 0x80) {
-                    if ((c | 0x20) - 'a' < 26u || c - '0' < 10u) other = 1;
+                    if (wn_ascii_alnum(c)) other = 1;
                     symbol++;
                     j++;
                     continue;
@@ -282,7 +284,7 @@ static int has_word(const char *s, size_t n)
 {
     for (size_t j = 0; j < n; j++) {
         unsigned char c = (unsigned char)s[j];
-        if (c >= 0x80 || (unsigned)((c | 0x20) - 'a') < 26u || (unsigned)(c - '0') < 10u) return 1;
+        if (c >= 0x80 || wn_ascii_alnum(c)) return 1;
     }
     return 0;
 }

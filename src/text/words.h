@@ -9,8 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Whether byte c is an ASCII letter or digit. */
-static inline int wn_ascii_alnum(unsigned c) { return (c | 0x20) - 'a' < 26u || c - '0' < 10u; }
+#include "../util/ascii.h" /* wn_ascii_alnum, which words' callers read too */
 
 /* Words of s as hashes of their folded letters and digits, at most cap
  * of them; text without spaces gives a hash per pair of neighbouring
