@@ -8,7 +8,7 @@
  * <footer>, role=banner/contentinfo) or of the content (2: <article>,
  * <main>, role=main/article), or a part that scopes the headers and
  * footers inside it (3: FRAME_SECTION_SCOPE); 0 otherwise. */
-static int landmark_kind(const winnow_doc *d, const wn_page_scores *ps, uint32_t i)
+static int landmark_kind(const winnow_doc *d, const wn_page_scores *ps, uint32_t i, float most)
 {
     const wn_dom *dom = &d->dom;
     const wn_node *x = &dom->nodes[i];
@@ -17,8 +17,7 @@ static int landmark_kind(const winnow_doc *d, const wn_page_scores *ps, uint32_t
      * nav as to an article (3): the page's banner is none of theirs; but a
      * section around most of the page is a wrapper, its footer the site's */
     if ((x->tag == WN_TAG_SECTION || x->tag == WN_TAG_ASIDE || x->tag == WN_TAG_NAV) &&
-        WN_RULE(d, FRAME_SECTION_SCOPE) > 0.0f &&
-        (float)d->stats[i].chars < WN_RULE(d, FRAME_MAX_SHARE) * (float)d->stats[dom->body].chars)
+        WN_RULE(d, FRAME_SECTION_SCOPE) > 0.0f && (float)d->stats[i].chars < most)
         return 3;
     if (x->tag == WN_TAG_HEADER || x->tag == WN_TAG_FOOTER) return 1;
     /* the scorer read the role already: only an element it found a
@@ -44,12 +43,12 @@ uint8_t *wn_frame_marks(winnow_doc *d, const wn_page_scores *ps)
     const wn_dom *dom = &d->dom;
     uint32_t n = dom->count;
     uint8_t *st = wn_arena_calloc(wn_doc_scratch(d), n, 1); /* bit 1: in a frame, bit 2: in content */
+    const float most = wn_frame_share_chars(d);
     if (!st) return NULL;
-    const float most = WN_RULE(d, FRAME_MAX_SHARE) * (float)d->stats[dom->body].chars;
     for (uint32_t i = 1; i < n; i++) {
         const wn_node *x = &dom->nodes[i];
         uint8_t s = x->parent != WN_NONE ? st[x->parent] : 0;
-        int k = x->tag == WN_TAG_TEXT ? 0 : landmark_kind(d, ps, i);
+        int k = x->tag == WN_TAG_TEXT ? 0 : landmark_kind(d, ps, i, most);
         if (k == 2 || (k == 3 && !(s & 1))) /* (a section inside a footer is the footer's) */
             s |= 2;
         else if (k == 1 && (float)d->stats[i].chars < most)
@@ -61,7 +60,7 @@ uint8_t *wn_frame_marks(winnow_doc *d, const wn_page_scores *ps)
     for (uint32_t i = 1; i < n; i++) {
         if (!st[i] || st[dom->nodes[i].parent]) continue;
         for (uint32_t a = dom->nodes[i].parent; a != WN_NONE && a != 0 && a != dom->body; a = dom->nodes[a].parent) {
-            if (d->stats[a].chars != d->stats[i].chars || landmark_kind(d, ps, a) >= 2) break;
+            if (d->stats[a].chars != d->stats[i].chars || landmark_kind(d, ps, a, most) >= 2) break;
             st[a] = 1;
         }
     }

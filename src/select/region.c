@@ -130,7 +130,7 @@ static int in_card(const winnow_doc *d, const wn_page_scores *ps, uint32_t u, ui
 static int in_item(const winnow_doc *d, const wn_page_scores *ps, uint32_t u, uint32_t region)
 {
     const wn_dom *dom = &d->dom;
-    const float most = WN_RULE(d, FRAME_MAX_SHARE) * (float)d->stats[dom->body].chars;
+    const float most = wn_frame_share_chars(d);
     for (uint32_t a = u; a != WN_NONE && a != region && a != 0; a = dom->nodes[a].parent) {
         const wn_node *x = &dom->nodes[a];
         if (x->tag != WN_TAG_ARTICLE && !(x->tag == WN_TAG_SECTION && (float)d->stats[a].chars < most)) continue;
@@ -180,7 +180,6 @@ int wn_select_region(wn_selection *sel)
     const int item_headers = WN_RULE(d, REGION_ITEM_HEADERS) > 0.0f;
     float kept = 0.0f, added = 0.0f, item_chars = 0.0f;
     uint32_t records = 0, last_item = WN_NONE;
-    const int marked = WN_RULE(d, REGION_MARKED_CARDS) > 0.0f;
     for (uint32_t u = region; u < region + dom->nodes[region].size; u++) {
         const wn_node *x = &dom->nodes[u];
         if (x->tag != WN_TAG_TEXT && skip && wn_node_dialog(dom, u)) {
@@ -214,11 +213,12 @@ int wn_select_region(wn_selection *sel)
             item_chars += (float)d->stats[item].chars;
         }
     }
-    /* items alone by their markup are the content only where the region
-     * has no cards of a record and they hold more of its text than all
-     * else kept (a tag page of one post), not a landing page's teasers of
-     * its latest posts or a listing's featured strip */
-    if (marked && (records > 0 || 2.0f * item_chars <= kept + added))
+    /* items alone by their markup (REGION_MARKED_CARDS; item_chars > 0
+     * when any came in) are the content only where the region has no
+     * cards of a record and they hold more of its text than all else kept
+     * (a tag page of one post), not a landing page's teasers of its latest
+     * posts or a listing's featured strip */
+    if (item_chars > 0.0f && (records > 0 || 2.0f * item_chars <= kept + added))
         for (uint32_t u = region; u < region + dom->nodes[region].size; u++)
             if (add[u] == 2) {
                 add[u] = 0;

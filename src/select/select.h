@@ -36,9 +36,18 @@ int wn_fallback(winnow_doc *d, const wn_page_scores *ps, int include_title);
 /* Marks (1) the nodes in the page's own header or footer: a <header>,
  * <footer>, role=banner or role=contentinfo holding less than
  * FRAME_MAX_SHARE of the page's text, with no <article> or <main> above
- * it, and its wrappers that hold no more text. The selection and the
+ * it, nor a <section>, <aside> or <nav> of that size (FRAME_SECTION_SCOPE),
+ * and its wrappers that hold no more text. The selection and the
  * fallback both ask it. In the scratch arena; NULL when out of memory. */
 uint8_t *wn_frame_marks(winnow_doc *d, const wn_page_scores *ps);
+
+/* FRAME_MAX_SHARE of the page's text: an element holding less is a part
+ * of the page, not a wrapper around most of it (the frame's test of its
+ * landmarks and sections, and the region's of its items). */
+static inline float wn_frame_share_chars(const winnow_doc *d)
+{
+    return WN_RULE(d, FRAME_MAX_SHARE) * (float)d->stats[d->dom.body].chars;
+}
 
 /* After the selection: when its block is the summary of one teaser on a
  * page showing LISTING_MIN_TEASERS or more (a listing page, listing.c),
